@@ -1,0 +1,62 @@
+import type { JsonObject } from './json.js';
+import type { ProviderDescriptor, WorkspaceOwnership } from './schemas/descriptor.js';
+import type { ProviderEventInput } from './schemas/events.js';
+import type { InteractionResponse } from './schemas/interaction.js';
+import type { ProviderRecoveryRecord } from './schemas/recovery.js';
+import type { ProviderRunTermination } from './schemas/termination.js';
+import type { TurnInput } from './schemas/turn.js';
+
+/*
+ * In-process handles (§3, §5–§8, §10). Never serialised; everything they accept
+ * or produce is JSON.
+ */
+
+/** Synchronous and never throws; the runtime adds identity and ordering. */
+export interface ProviderEventSink {
+  emit(input: ProviderEventInput): void;
+}
+
+export interface ProviderWorkspaceView {
+  /** Absolute and already realpath-resolved. */
+  root: string;
+  /** `borrowed`: the caller owns it; never scratch space. */
+  ownership: WorkspaceOwnership;
+}
+
+export interface ProviderSessionInit {
+  /** Provider-defined; already captured. Adapters parse strictly (`invalid_request` on unknown keys). */
+  options: JsonObject;
+  workspace: ProviderWorkspaceView;
+  /** Session-scoped: only `diagnostic` payloads belong here. */
+  sink: ProviderEventSink;
+}
+
+export interface ProviderRunRequest {
+  input: TurnInput;
+  /** Scoped to this run. */
+  sink: ProviderEventSink;
+  /** Opaque correlation token and idempotency key for `startRun` retries. */
+  runRef: string;
+}
+
+export interface ProviderRun {
+  /** Settles exactly once. */
+  readonly completion: Promise<ProviderRunTermination>;
+  /** Idempotent; a no-op once the run has terminated. */
+  interrupt(reason?: string): Promise<void>;
+}
+
+export interface ProviderSession {
+  startRun(request: ProviderRunRequest): Promise<ProviderRun>;
+  respondToInteraction(providerRef: string, response: InteractionResponse): Promise<void>;
+  /** Idempotent, including after a rejected attempt. */
+  dispose(): Promise<void>;
+  exportRecoveryRecord?(): Promise<ProviderRecoveryRecord>;
+}
+
+export interface AgentProvider {
+  /** Called once, at registration; the parsed, frozen snapshot is all the runtime uses. */
+  describe(): ProviderDescriptor;
+  createSession(init: ProviderSessionInit): Promise<ProviderSession>;
+  resumeSession?(record: ProviderRecoveryRecord, init: ProviderSessionInit): Promise<ProviderSession>;
+}

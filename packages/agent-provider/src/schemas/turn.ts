@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { jsonObjectSchema } from './json.js';
+
+export const TURN_INPUT_MAX_PARTS = 256;
+export const TEXT_PART_MAX = 1_000_000;
+export const FILE_REF_PATH_MAX = 4096;
+
+export const textPartSchema = z.strictObject({
+  type: z.literal('text'),
+  text: z.string().min(1).max(TEXT_PART_MAX),
+});
+
+// Patterns (not refinements) so the rules also appear in the generated JSON Schema.
+export const fileRefPartSchema = z.strictObject({
+  type: z.literal('file_ref'),
+  path: z
+    .string()
+    .min(1)
+    .max(FILE_REF_PATH_MAX)
+    .regex(/^(?!\/)/, { message: 'path must be relative (no leading slash)' })
+    .regex(/^(?![A-Za-z]:)/, { message: 'path must not start with a drive letter' })
+    .regex(/^(?!(?:[\s\S]*[/\\])?\.\.(?:[/\\]|$))/, { message: 'path must not contain a ".." segment' }),
+});
+
+export const turnInputPartSchema = z.discriminatedUnion('type', [textPartSchema, fileRefPartSchema]);
+
+export const turnInputSchema = z.strictObject({
+  parts: z.array(turnInputPartSchema).min(1).max(TURN_INPUT_MAX_PARTS),
+  metadata: jsonObjectSchema.optional(),
+});
+
+export type TextPart = z.infer<typeof textPartSchema>;
+export type FileRefPart = z.infer<typeof fileRefPartSchema>;
+export type TurnInputPart = z.infer<typeof turnInputPartSchema>;
+export type TurnInput = z.infer<typeof turnInputSchema>;

@@ -1,0 +1,13 @@
+/** Wire version constants (§1). Independent of any npm package version. */
+
+export const WIRE_VERSION = '0.5' as const;
+export type WireVersion = typeof WIRE_VERSION;
+
+export const WIRE_STABILITY = 'unstable' as const;
+
+/** An identity for generated JSON Schema `$id`s, not a URL that must resolve. */
+export const SCHEMA_ID_BASE = `https://schemas.relvo.dev/agent-runtime/${WIRE_VERSION}` as const;
+
+export function schemaId(name: string): string {
+  return `${SCHEMA_ID_BASE}/${name}.json`;
+}

@@ -1,0 +1,205 @@
+/**
+ * Runs one scenario against the real binary and returns the sanitized transcript plus the
+ * timings worth keeping. Used by scripts/protocol-record.ts and test/protocol.
+ */
+import { hostname } from 'node:os';
+import {
+  codexConfigArgs,
+  createIsolatedCodexHome,
+  sanitizeFrame,
+  ScriptedModelServer,
+  type TranscriptLine,
+} from '../../src/testing/index.js';
+import { AppServerDriver, type DriverFrame, type Frame } from './app-server-driver.js';
+import type { Scenario, TurnPlan } from './scenarios.js';
+
+export const CLIENT_INFO = { name: 'relvo_agent_runtime', title: 'Relvo Agent Runtime', version: '0.1.0' } as const;
+
+export interface TurnTimings {
+  readonly turnStartSent: number;
+  readonly turnStartReply: number | null;
+  readonly turnStarted: number | null;
+  readonly firstDelta: number | null;
+  readonly turnCompleted: number;
+  readonly turnStatus: string;
+}
+
+export interface ScenarioTimings {
+  readonly initReply: number;
+  readonly threadStartReply: number;
+  readonly threadStarted: number;
+  readonly turns: readonly TurnTimings[];
+  readonly stdinClosed: number;
+  readonly exit: number;
+}
+
+export interface ScenarioRecording {
+  readonly scenario: string;
+  readonly lines: TranscriptLine[];
+  readonly timings: ScenarioTimings;
+  readonly modelRequests: number;
+  readonly exitCode: number | null;
+  readonly malformedLines: number;
+}
+
+export interface RecordOptions {
+  readonly binary: string;
+  /** Extra environment (tests pass their leak marker here). */
+  readonly envExtra?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+}
+
+const isMethod = (f: DriverFrame, method: string): boolean => f.dir === 's2c' && f.frame.method === method;
+const paramsOf = (f: Frame): Record<string, unknown> =>
+  typeof f.params === 'object' && f.params !== null ? (f.params as Record<string, unknown>) : {};
+const round = (ms: number): number => Math.max(0, Math.round(ms));
+
+const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+function turnIdFrom(frame: Frame): string | undefined {
+  const turn = paramsOf(frame).turn ?? (frame.result as { turn?: unknown } | undefined)?.turn;
+  const id = (turn as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+async function runTurn(
+  driver: AppServerDriver,
+  threadId: string,
+  plan: TurnPlan,
+  timeoutMs: number,
+): Promise<TurnTimings> {
+  const from = driver.frames.length;
+  const turnStartSent = driver.now();
+  let turnStartReply: number | null = null;
+  const reply = driver
+    .request('turn/start', { threadId, input: [{ type: 'text', text: plan.text }] }, timeoutMs)
+    .then((f) => {
+      turnStartReply = driver.now();
+      return f;
+    });
+  if (plan.interruptAfterDeltas !== undefined) {
+    let deltas = 0;
+    const target = plan.interruptAfterDeltas;
+    await driver.waitFor((f) => isMethod(f, 'item/agentMessage/delta') && ++deltas >= target, {
+      timeoutMs,
+      label: `${target} agentMessage deltas`,
+      from,
+    });
+    const started = await driver.waitFor((f) => isMethod(f, 'turn/started'), { timeoutMs, label: 'turn/started', from });
+    const turnId = turnIdFrom(started.frame);
+    await driver.request('turn/interrupt', { threadId, turnId }, timeoutMs);
+  }
+  const completed = await driver.waitFor((f) => isMethod(f, 'turn/completed'), {
+    timeoutMs,
+    label: 'turn/completed',
+    from,
+  });
+  await reply;
+  const after = driver.frames.slice(from);
+  const turnStarted = after.find((f) => isMethod(f, 'turn/started'))?.t ?? null;
+  const firstDelta = after.find((f) => isMethod(f, 'item/agentMessage/delta'))?.t ?? null;
+  const status = (paramsOf(completed.frame).turn as { status?: unknown } | undefined)?.status;
+  return {
+    turnStartSent: round(turnStartSent),
+    turnStartReply: turnStartReply === null ? null : round(turnStartReply),
+    turnStarted: turnStarted === null ? null : round(turnStarted),
+    firstDelta: firstDelta === null ? null : round(firstDelta),
+    turnCompleted: round(completed.t),
+    turnStatus: typeof status === 'string' ? status : 'unknown',
+  };
+}
+
+/** Drive `scenario` once; always tears down the process, the model server and the temp dirs. */
+export async function recordScenario(scenario: Scenario, options: RecordOptions): Promise<ScenarioRecording> {
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const iso = createIsolatedCodexHome('relvo-rec-');
+  const server = await ScriptedModelServer.start();
+  server.enqueue(...scenario.steps);
+  const env = iso.env(process.env, { TERM: 'dumb', ...options.envExtra });
+  // A fixed terminal keeps the userAgent identical from host to host.
+  delete env.TERM_PROGRAM;
+  delete env.TERM_PROGRAM_VERSION;
+  const driver = new AppServerDriver({
+    binary: options.binary,
+    args: [...codexConfigArgs({ baseUrl: server.baseUrl, extra: scenario.extraConfig ?? [] }), 'app-server'],
+    cwd: iso.workspace,
+    env,
+  });
+  let currentTurn: TurnPlan | undefined;
+  driver.onFrame((f) => {
+    if (f.dir !== 's2c' || typeof f.frame.method !== 'string' || !('id' in f.frame)) return;
+    const answer = currentTurn?.answer?.(f.frame) ?? {
+      error: { code: -32601, message: 'method not supported by this client' },
+    };
+    driver.send({ id: f.frame.id, ...answer });
+  });
+  try {
+    const init = await driver.request(
+      'initialize',
+      { clientInfo: CLIENT_INFO, capabilities: null },
+      timeoutMs,
+    );
+    if (!('result' in init)) throw new Error('initialize failed');
+    const initReply = driver.now();
+    driver.notify('initialized');
+    const threadFrom = driver.frames.length;
+    const threadStart = await driver.request(
+      'thread/start',
+      { cwd: iso.workspace, approvalPolicy: scenario.approvalPolicy, sandbox: scenario.sandbox, ephemeral: true },
+      timeoutMs,
+    );
+    const threadStartReply = driver.now();
+    const threadId = (threadStart.result as { thread?: { id?: unknown } } | undefined)?.thread?.id;
+    if (typeof threadId !== 'string') throw new Error('thread/start returned no thread id');
+    // Waiting for thread/started keeps it from racing our first turn/start in the log.
+    const threadStarted = await driver.waitFor((f) => isMethod(f, 'thread/started'), {
+      timeoutMs,
+      label: 'thread/started',
+      from: threadFrom,
+    });
+    const turns: TurnTimings[] = [];
+    for (const plan of scenario.turns) {
+      currentTurn = plan;
+      turns.push(await runTurn(driver, threadId, plan, timeoutMs));
+    }
+    await sleep(scenario.settleMs ?? 300);
+    const stdinClosed = driver.now();
+    const exit = await driver.close();
+    const values = { workspace: iso.workspace, home: iso.home, codexHome: iso.codexHome, hostname: hostname() };
+    const lines: TranscriptLine[] = driver.frames.map((f) => ({
+      seq: f.seq,
+      t: round(f.t),
+      dir: f.dir,
+      frame: sanitizeFrame(f.frame, values),
+    }));
+    return {
+      scenario: scenario.name,
+      lines,
+      timings: {
+        initReply: round(initReply),
+        threadStartReply: round(threadStartReply),
+        threadStarted: round(threadStarted.t),
+        turns,
+        stdinClosed: round(stdinClosed),
+        exit: round(exit.t),
+      },
+      modelRequests: server.requests.length,
+      exitCode: exit.code,
+      malformedLines: driver.malformedLines,
+    };
+  } catch (error) {
+    // Bounded context only: frame count and whether stderr had anything.
+    throw new Error(
+      `scenario ${scenario.name} failed after ${driver.frames.length} frames` +
+        ` (stderr ${driver.stderr.length} bytes): ${error instanceof Error ? error.message : 'unknown'}`,
+      { cause: error },
+    );
+  } finally {
+    await driver.close();
+    await server.close();
+    iso.dispose();
+  }
+}

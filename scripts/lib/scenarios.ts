@@ -1,0 +1,177 @@
+/**
+ * The named scenarios recorded against the real binary. Each is data: thread settings, the
+ * scripted model steps (consumed in order, one per model request) and the client's turns.
+ */
+import {
+  execCommandStep,
+  functionCallStep,
+  httpErrorStep,
+  responseFailedStep,
+  scriptedUsage,
+  textStep,
+  type ScriptedStep,
+} from '../../src/testing/index.js';
+import type { Frame } from './app-server-driver.js';
+
+/** What the client writes back to a server request (the runner adds the id). */
+export type ServerRequestAnswer = { readonly result: unknown } | { readonly error: { code: number; message: string } };
+
+export interface TurnPlan {
+  readonly text: string;
+  /** Answers every server request during the turn; unanswered methods get -32601. */
+  readonly answer?: (request: Frame) => ServerRequestAnswer | undefined;
+  /** Send turn/interrupt once this many agentMessage deltas have arrived. */
+  readonly interruptAfterDeltas?: number;
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly summary: string;
+  readonly approvalPolicy: 'never' | 'on-request' | 'untrusted';
+  readonly sandbox: 'read-only' | 'workspace-write';
+  readonly extraConfig?: readonly string[];
+  readonly steps: readonly ScriptedStep[];
+  readonly turns: readonly TurnPlan[];
+  /** Keep listening this long after the last awaited frame before closing stdin. */
+  readonly settleMs?: number;
+}
+
+const ECHO = 'echo out-from-exec-123';
+const JUSTIFICATION = 'Scripted test wants to run echo';
+
+const decision =
+  (value: string) =>
+  (request: Frame): ServerRequestAnswer | undefined =>
+    request.method === 'item/commandExecution/requestApproval' ? { result: { decision: value } } : undefined;
+
+const escalatedEcho = (): ScriptedStep =>
+  execCommandStep(ECHO, {
+    callId: 'call_exec_1',
+    escalate: true,
+    justification: JUSTIFICATION,
+    usage: scriptedUsage(500, 20, 0, 0),
+  });
+
+const approvalScenario = (name: string, value: string, followUp: boolean): Scenario => ({
+  name,
+  summary: `on-request/read-only; exec_command require_escalated; client answers ${value}`,
+  approvalPolicy: 'on-request',
+  sandbox: 'read-only',
+  steps: followUp
+    ? [escalatedEcho(), textStep(['Ran ', 'it.'], { itemId: 'msg_after_exec', responseId: 'resp_2' })]
+    : [escalatedEcho()],
+  turns: [{ text: 'run the echo', answer: decision(value) }],
+});
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'handshake',
+    summary: 'initialize, initialized, thread/start; then 1 s of silence before stdin closes',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: [],
+    turns: [],
+    settleMs: 1_000,
+  },
+  {
+    name: 'text_turn',
+    summary: 'one streamed text answer with usage',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: [textStep(['Hello', ' world'], { itemId: 'msg_1', responseId: 'resp_1', usage: scriptedUsage(1200, 30, 200, 5) })],
+    turns: [{ text: 'hi' }],
+  },
+  {
+    name: 'two_turns',
+    summary: 'two text turns on one thread; usage totals accumulate',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: [
+      textStep(['First', ' answer'], { itemId: 'msg_1', responseId: 'resp_1', usage: scriptedUsage(1200, 30, 200, 5) }),
+      textStep(['Second', ' answer'], { itemId: 'msg_2', responseId: 'resp_2', usage: scriptedUsage(1270, 38, 1000, 0) }),
+    ],
+    turns: [{ text: 'hi' }, { text: 'again' }],
+  },
+  approvalScenario('approval_accept', 'accept', true),
+  approvalScenario('approval_decline', 'decline', true),
+  approvalScenario('approval_cancel', 'cancel', false),
+  {
+    name: 'interrupt',
+    summary: 'one delta per 200 ms; turn/interrupt after the 5th delta',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: [
+      textStep(
+        Array.from({ length: 30 }, (_, i) => `d${i} `),
+        { itemId: 'msg_slow', responseId: 'resp_slow', delayMs: 200 },
+      ),
+    ],
+    turns: [{ text: 'talk slowly', interruptAfterDeltas: 5 }],
+  },
+  {
+    name: 'http_500',
+    summary: 'model answers HTTP 500; retries off',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: [httpErrorStep(500, { error: { message: 'scripted 500' } })],
+    turns: [{ text: 'hi' }],
+  },
+  {
+    name: 'stream_closed',
+    summary: 'model drops the connection after one delta; retries off',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: [textStep(['Hel', 'lo', ' world'], { itemId: 'msg_cut', responseId: 'resp_cut', closeAfterDeltas: 1 })],
+    turns: [{ text: 'hi' }],
+  },
+  {
+    name: 'response_failed',
+    summary: 'model sends response.failed',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: [responseFailedStep('server_error', 'scripted response.failed')],
+    turns: [{ text: 'hi' }],
+  },
+  {
+    name: 'request_user_input',
+    summary: 'default-mode request_user_input (feature flag); client refuses with -32602; turn finishes',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    extraConfig: ['features.default_mode_request_user_input=true'],
+    steps: [
+      functionCallStep(
+        'request_user_input',
+        {
+          questions: [
+            {
+              id: 'color_choice',
+              header: 'Color',
+              question: 'Which color?',
+              options: [
+                { label: 'Red', description: 'Loud.' },
+                { label: 'Blue', description: 'Calm.' },
+              ],
+            },
+          ],
+        },
+        { callId: 'call_rui_1', itemId: 'fc_rui_1', usage: scriptedUsage(500, 20, 0, 0) },
+      ),
+      textStep(['No answer', ', moving on.'], { itemId: 'msg_after_rui', responseId: 'resp_2' }),
+    ],
+    turns: [
+      {
+        text: 'ask me a color',
+        answer: (request) =>
+          request.method === 'item/tool/requestUserInput'
+            ? { error: { code: -32602, message: 'not_blocking' } }
+            : undefined,
+      },
+    ],
+  },
+];
+
+export function findScenario(name: string): Scenario {
+  const scenario = SCENARIOS.find((s) => s.name === name);
+  if (scenario === undefined) throw new Error(`unknown scenario ${name}`);
+  return scenario;
+}

@@ -1,0 +1,63 @@
+import { defineProviderDescriptor, type ProviderDescriptor } from '@relvo-labs/agent-provider';
+import {
+  CODEX_ADAPTER_VERSION,
+  CODEX_APP_SERVER_VERSION,
+  CODEX_BRIDGED_APPROVAL,
+  CODEX_BRIDGED_QUESTION,
+  CODEX_PROVIDER_ID,
+  CODEX_SUPPORTED_APP_SERVER_VERSIONS,
+} from './constants.js';
+import type { ResolvedCodexProviderOptions } from './options.js';
+
+/** The descriptor is computed once per provider from host configuration. */
+export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): ProviderDescriptor {
+  const approvals = options.approvals === 'bridge';
+  const questions = options.questions === 'bridge';
+  const bridged: string[] = [];
+  if (approvals) bridged.push(CODEX_BRIDGED_APPROVAL);
+  if (questions) bridged.push(CODEX_BRIDGED_QUESTION);
+  return defineProviderDescriptor({
+    providerId: CODEX_PROVIDER_ID,
+    providerVersion: CODEX_ADAPTER_VERSION,
+    displayName: 'OpenAI Codex (app-server, stdio)',
+    run: {
+      interrupt: { mode: 'cooperative', deliversPartialOutput: true, sessionRemainsUsable: true },
+      streaming: { messageDeltas: true, toolActivity: false, incrementalUsage: true },
+      maxConcurrentRunsPerSession: 1,
+    },
+    interaction: {
+      approval: approvals
+        ? { supported: true, modes: ['once', 'session'], blocking: true }
+        : { supported: false, modes: [], blocking: true },
+      question: questions
+        ? {
+            supported: true,
+            choices: true,
+            multiSelect: false,
+            batch: true,
+            maxQuestions: null,
+            freeText: true,
+            sensitive: true,
+          }
+        : {},
+      settlementTimeoutMs: null,
+    },
+    // writes stays true under every sandbox mode: configured MCP servers, hooks, plugins and
+    // skills are not constrained by Codex's own policy.
+    workspace: { requires: 'directory', acceptsOwnership: ['borrowed', 'managed'], writes: true },
+    recovery: {},
+    extensions: {
+      appServerVersion: CODEX_APP_SERVER_VERSION,
+      supportedAppServerVersions: [...CODEX_SUPPORTED_APP_SERVER_VERSIONS],
+      protocolSurface: 'stable',
+      transport: 'stdio-jsonl',
+      textGranularity: 'delta',
+      supportedInputParts: ['text'],
+      declaredSandboxMode: options.sandboxMode,
+      declaredApprovalPolicy: approvals ? 'on-request' : 'never',
+      bridgedServerRequests: bridged,
+      approvalDenialReasonDelivered: false,
+      isolatesConfiguredTooling: false,
+    },
+  });
+}

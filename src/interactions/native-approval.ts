@@ -1,0 +1,196 @@
+/**
+ * Strict parsing of `item/commandExecution/requestApproval` params as the pinned 0.156.1 binary
+ * sends them, and their translation into one neutral approval request (CODEX-BEHAVIOUR §9.5,
+ * ADR-0003). Every refusal is a bounded token; no command, cwd or reason text ever leaves this
+ * module except inside the neutral subject, which is the deliberate exception.
+ */
+import { z } from 'zod';
+import {
+  approvalRequestSchema,
+  canonicalJson,
+  type ApprovalMode,
+  type ApprovalRequest,
+  type ApprovalResponse,
+  type JsonObject,
+} from '@relvo-labs/agent-provider';
+
+export const APPROVAL_REFUSAL_TOKENS = [
+  'malformed',
+  'kind_unsupported',
+  'environment_unsupported',
+  'no_reviewable_command',
+  'policy_amendment_proposed',
+  'no_approvable_decision',
+  'detail_too_large',
+] as const;
+export type ApprovalRefusalToken = (typeof APPROVAL_REFUSAL_TOKENS)[number];
+
+export const MAX_APPROVAL_DETAIL_CHARS = 16_000;
+export const MAX_APPROVAL_SUMMARY_CHARS = 2000;
+/** The only execution environment the session runs in; anything else is remote to us. */
+export const LOCAL_ENVIRONMENT_ID = 'local';
+
+const nonEmpty = z.string().min(1);
+
+const commandActionSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('read'), command: z.string(), name: z.string(), path: z.string() }),
+  z.strictObject({ type: z.literal('listFiles'), command: z.string(), path: z.string().nullish() }),
+  z.strictObject({
+    type: z.literal('search'),
+    command: z.string(),
+    query: z.string().nullish(),
+    path: z.string().nullish(),
+  }),
+  z.strictObject({ type: z.literal('unknown'), command: z.string() }),
+]);
+type CommandAction = z.infer<typeof commandActionSchema>;
+
+const networkPolicyAmendmentSchema = z.strictObject({
+  action: z.enum(['allow', 'deny']),
+  host: z.string(),
+});
+
+/** One entry of `availableDecisions`: a plain decision string or a one-key tagged object. */
+const approvalDecisionSchema = z.union([
+  z.enum(['accept', 'acceptForSession', 'decline', 'cancel']),
+  z.strictObject({
+    acceptWithExecpolicyAmendment: z.strictObject({ execpolicy_amendment: z.array(z.string()) }),
+  }),
+  z.strictObject({
+    applyNetworkPolicyAmendment: z.strictObject({
+      network_policy_amendment: networkPolicyAmendmentSchema,
+    }),
+  }),
+]);
+
+export const nativeCommandApprovalParamsSchema = z.strictObject({
+  // Read as a string so that an unknown kind is `kind_unsupported`, not `malformed`.
+  kind: z.string().default('command'),
+  threadId: nonEmpty,
+  turnId: nonEmpty,
+  itemId: z.string(),
+  startedAtMs: z.int(),
+  approvalId: z.string().nullish(),
+  environmentId: z.string().nullish(),
+  command: z.string().nullish(),
+  cwd: z.string().nullish(),
+  reason: z.string().nullish(),
+  commandActions: z.array(commandActionSchema).nullish(),
+  proposedExecpolicyAmendment: z.array(z.string()).nullish(),
+  proposedNetworkPolicyAmendments: z.array(networkPolicyAmendmentSchema).nullish(),
+  networkApprovalContext: z
+    .strictObject({ host: z.string(), protocol: z.enum(['http', 'https', 'socks5Tcp', 'socks5Udp']) })
+    .nullish(),
+  // Experimental in the stable schema, yet sent by 0.156.1 with capabilities null (ADR-0003).
+  availableDecisions: z.array(approvalDecisionSchema).nullish(),
+});
+export type NativeCommandApprovalParams = z.infer<typeof nativeCommandApprovalParamsSchema>;
+
+export interface InteractionCorrelation {
+  readonly threadId: string;
+  readonly turnId: string;
+}
+
+export type CommandApprovalTranslation =
+  | { readonly ok: true; readonly request: ApprovalRequest; readonly correlation: InteractionCorrelation }
+  | { readonly ok: false; readonly token: ApprovalRefusalToken };
+
+/** The three native answers this adapter ever writes. `cancel` is never sent: it interrupts the turn. */
+export const NATIVE_APPROVAL_DECISIONS = ['accept', 'acceptForSession', 'decline'] as const;
+export type NativeApprovalDecision = (typeof NATIVE_APPROVAL_DECISIONS)[number];
+
+function refuse(token: ApprovalRefusalToken): CommandApprovalTranslation {
+  return { ok: false, token };
+}
+
+/** Display fields only, copied into fresh objects so later mutation of the source cannot leak. */
+function rebuildAction(action: CommandAction): JsonObject {
+  switch (action.type) {
+    case 'read':
+      return { type: 'read', command: action.command, name: action.name, path: action.path };
+    case 'listFiles':
+      return typeof action.path === 'string'
+        ? { type: 'listFiles', command: action.command, path: action.path }
+        : { type: 'listFiles', command: action.command };
+    case 'search': {
+      const out: JsonObject = { type: 'search', command: action.command };
+      if (typeof action.query === 'string') out.query = action.query;
+      if (typeof action.path === 'string') out.path = action.path;
+      return out;
+    }
+    case 'unknown':
+      return { type: 'unknown', command: action.command };
+  }
+}
+
+/**
+ * Which neutral modes the server will take for this request. Without a list, both plain accepts
+ * are assumed (the stable schema's contract). With a list, only what it names is offered; a
+ * denial (`decline`) is always sendable and was measured to be honoured even when unlisted.
+ */
+function offeredModes(decisions: NativeCommandApprovalParams['availableDecisions']): ApprovalMode[] {
+  if (decisions === null || decisions === undefined) return ['once', 'session'];
+  const modes: ApprovalMode[] = [];
+  if (decisions.includes('accept')) modes.push('once');
+  if (decisions.includes('acceptForSession')) modes.push('session');
+  return modes;
+}
+
+function offersNetworkAmendment(decisions: NativeCommandApprovalParams['availableDecisions']): boolean {
+  return (decisions ?? []).some((d) => typeof d === 'object' && 'applyNetworkPolicyAmendment' in d);
+}
+
+function summaryFor(command: string): string {
+  const inline = `Codex requests approval to run: ${command}`;
+  if (inline.length <= MAX_APPROVAL_SUMMARY_CHARS) return inline;
+  return `Codex requests approval to run a command of ${command.length} characters`;
+}
+
+export function translateCommandApproval(params: unknown): CommandApprovalTranslation {
+  const parsed = nativeCommandApprovalParamsSchema.safeParse(params);
+  if (!parsed.success) return refuse('malformed');
+  const p = parsed.data;
+
+  if (p.kind !== 'command') return refuse('kind_unsupported');
+  if (p.environmentId !== null && p.environmentId !== undefined && p.environmentId !== LOCAL_ENVIRONMENT_ID) {
+    return refuse('environment_unsupported');
+  }
+  // A network-policy question cannot be answered by a neutral approve/deny. A proposed execpolicy
+  // amendment is deliberately not here: it is an extra option we simply never choose.
+  if (
+    (p.proposedNetworkPolicyAmendments?.length ?? 0) > 0 ||
+    (p.networkApprovalContext !== null && p.networkApprovalContext !== undefined) ||
+    offersNetworkAmendment(p.availableDecisions)
+  ) {
+    return refuse('policy_amendment_proposed');
+  }
+  const command = p.command;
+  if (typeof command !== 'string' || command.trim().length === 0) return refuse('no_reviewable_command');
+
+  const allowedModes = offeredModes(p.availableDecisions);
+  if (allowedModes.length === 0) return refuse('no_approvable_decision');
+
+  const detail: JsonObject = { command };
+  if (typeof p.cwd === 'string') detail.cwd = p.cwd;
+  if (typeof p.reason === 'string') detail.reason = p.reason;
+  if (p.commandActions && p.commandActions.length > 0) detail.commandActions = p.commandActions.map(rebuildAction);
+  if (canonicalJson(detail).length > MAX_APPROVAL_DETAIL_CHARS) return refuse('detail_too_large');
+
+  const request = approvalRequestSchema.safeParse({
+    kind: 'approval',
+    subject: { category: 'command', summary: summaryFor(command), detail },
+    allowedModes,
+    riskHint: 'high',
+  });
+  // Unreachable with the bounds above; kept as a backstop so no invalid request is ever raised.
+  if (!request.success) return refuse('malformed');
+  return { ok: true, request: request.data, correlation: { threadId: p.threadId, turnId: p.turnId } };
+}
+
+/** once → accept, session → acceptForSession, denied → decline. Never cancel. */
+export function nativeApprovalDecision(response: ApprovalResponse): NativeApprovalDecision | undefined {
+  if (response.decision === 'denied') return 'decline';
+  if (response.mode === 'once') return 'accept';
+  if (response.mode === 'session') return 'acceptForSession';
+  return undefined;
+}

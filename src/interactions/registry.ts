@@ -1,0 +1,282 @@
+/**
+ * The per-session interaction registry (CODEX-BEHAVIOUR §9): admits bridged server requests as
+ * neutral interactions on the owning run, settles each one exactly once, and retires or
+ * withdraws what is left. Refs are minted here and never derived from native ids.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ApprovalRequest, ProviderEventSink, QuestionSetRequest } from '@relvo-labs/agent-provider';
+import { CODEX_BRIDGED_APPROVAL, CODEX_BRIDGED_QUESTION } from '../constants.js';
+import { translateCommandApproval, type ApprovalRefusalToken, type InteractionCorrelation } from './native-approval.js';
+import { emptyNativeAnswers, translateUserInput, type QuestionPlan, type QuestionRefusalToken } from './native-question.js';
+import { planApprovalSettlement, planQuestionSettlement, rejection, SETTLEMENT_MESSAGES } from './settlement.js';
+
+/** One server request as the JSON-RPC client offers it; respond/reject answer at most once. */
+export interface ServerRequestOffer {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params: unknown;
+  respond(result: unknown): boolean;
+  reject(code: number, message: string): boolean;
+  retire(): void;
+}
+
+/** The run that owns an interaction; its sink receives `interaction.requested` / `.withdrawn`. */
+export interface InteractionOwner {
+  readonly sink: ProviderEventSink;
+}
+
+export const OWNER_REFUSAL_REASONS = [
+  'no_active_run',
+  'run_not_bound',
+  'run_concluded',
+  'run_interrupting',
+  'session_closing',
+  'session_fenced',
+  'correlation_mismatch',
+] as const;
+export type OwnerRefusalReason = (typeof OWNER_REFUSAL_REASONS)[number];
+
+export type OwnerResolution<O> =
+  | { readonly ok: true; readonly owner: O }
+  | { readonly ok: false; readonly reason: OwnerRefusalReason };
+
+/** Session-wide retirement: everything is released and nothing further is admitted. */
+export const SESSION_RETIREMENT_CAUSES = ['dispose', 'stream_end'] as const;
+export type SessionRetirementCause = (typeof SESSION_RETIREMENT_CAUSES)[number];
+
+export const REGISTRY_DIAGNOSTIC_CODES = [
+  'interaction_refused',
+  'interaction_not_owned',
+  'interactions_full',
+  'interaction_request_reused',
+  'interaction_reply_failed',
+] as const;
+export type RegistryDiagnosticCode = (typeof REGISTRY_DIAGNOSTIC_CODES)[number];
+
+/** Bounded tokens only: never a native id, prompt, command or answer. */
+export interface RegistryDiagnostic {
+  readonly level: 'debug' | 'info' | 'warning';
+  readonly code: RegistryDiagnosticCode;
+  readonly token?: ApprovalRefusalToken | QuestionRefusalToken | OwnerRefusalReason;
+}
+
+export const MAX_TRACKED_INTERACTIONS = 256;
+
+export const JSON_RPC_INVALID_REQUEST = -32600;
+export const JSON_RPC_INVALID_PARAMS = -32602;
+
+export interface InteractionRegistryOptions<O extends InteractionOwner> {
+  readonly bridges: { readonly approvals: boolean; readonly questions: boolean };
+  /** The session's owner check (§9.4 step 2). */
+  readonly resolveOwner: (correlation: InteractionCorrelation) => OwnerResolution<O>;
+  readonly onDiagnostic?: (diagnostic: RegistryDiagnostic) => void;
+}
+
+export type WithdrawOutcome = 'ignored' | 'confirmed' | 'withdrawn' | 'duplicate';
+
+interface EntryBase<O> {
+  readonly ref: string;
+  readonly owner: O;
+  readonly offer: ServerRequestOffer;
+  readonly requestKey: string;
+  readonly threadId: string;
+  /** Set when the single native reply has been consumed. */
+  appliedKey: string | undefined;
+  confirmed: boolean;
+}
+interface ApprovalEntry<O> extends EntryBase<O> {
+  readonly kind: 'approval';
+  readonly request: ApprovalRequest;
+}
+interface QuestionEntry<O> extends EntryBase<O> {
+  readonly kind: 'question_set';
+  readonly request: QuestionSetRequest;
+  readonly plan: QuestionPlan;
+}
+type Entry<O> = ApprovalEntry<O> | QuestionEntry<O>;
+
+/** Native ids are strings or integers; `0` and `"0"` are different requests. */
+function requestKeyOf(id: string | number): string {
+  return `${typeof id}:${String(id)}`;
+}
+
+export class InteractionRegistry<O extends InteractionOwner> {
+  readonly #nonce = randomUUID();
+  #counter = 0;
+  #closedBy: SessionRetirementCause | undefined;
+  readonly #byRef = new Map<string, Entry<O>>();
+  readonly #byRequest = new Map<string, Entry<O>>();
+  readonly #options: InteractionRegistryOptions<O>;
+
+  constructor(options: InteractionRegistryOptions<O>) {
+    this.#options = options;
+  }
+
+  get size(): number {
+    return this.#byRef.size;
+  }
+
+  /** True when this method is bridged by its own flag. */
+  bridges(method: string): boolean {
+    if (method === CODEX_BRIDGED_APPROVAL) return this.#options.bridges.approvals;
+    if (method === CODEX_BRIDGED_QUESTION) return this.#options.bridges.questions;
+    return false;
+  }
+
+  /**
+   * The client's server-request handler. Returns false for a method that is not bridged (the
+   * client then answers -32601); otherwise it answers or admits the request itself.
+   */
+  handleServerRequest(offer: ServerRequestOffer): boolean {
+    if (!this.bridges(offer.method)) return false;
+    const requestKey = requestKeyOf(offer.id);
+    if (this.#byRequest.has(requestKey)) {
+      // The client never offers a remembered id; answering would settle the first request.
+      this.#diagnose({ level: 'warning', code: 'interaction_request_reused' });
+      return true;
+    }
+
+    // Step 1: strict parse and translation.
+    const translated =
+      offer.method === CODEX_BRIDGED_APPROVAL ? translateCommandApproval(offer.params) : translateUserInput(offer.params);
+    if (!translated.ok) {
+      offer.reject(JSON_RPC_INVALID_PARAMS, `request cannot be represented faithfully (${translated.token})`);
+      this.#diagnose({ level: 'warning', code: 'interaction_refused', token: translated.token });
+      return true;
+    }
+
+    // Step 2: the owner check.
+    const resolution: OwnerResolution<O> = this.#closedBy !== undefined
+      ? { ok: false, reason: 'session_closing' }
+      : this.#options.resolveOwner(translated.correlation);
+    if (!resolution.ok) {
+      offer.reject(JSON_RPC_INVALID_REQUEST, 'no active turn owns the request');
+      this.#diagnose({ level: 'warning', code: 'interaction_not_owned', token: resolution.reason });
+      return true;
+    }
+
+    // Step 3: the bound.
+    if (this.#byRef.size >= MAX_TRACKED_INTERACTIONS) {
+      offer.reject(JSON_RPC_INVALID_REQUEST, 'too many outstanding interactions');
+      this.#diagnose({ level: 'warning', code: 'interactions_full' });
+      return true;
+    }
+
+    // Step 4: track, then raise on the run's sink.
+    this.#counter += 1;
+    const base = {
+      owner: resolution.owner,
+      offer,
+      requestKey,
+      threadId: translated.correlation.threadId,
+      appliedKey: undefined,
+      confirmed: false,
+    };
+    const entry: Entry<O> =
+      'plan' in translated
+        ? { ...base, kind: 'question_set', ref: `question-${this.#nonce}-${this.#counter}`, request: translated.request, plan: translated.plan }
+        : { ...base, kind: 'approval', ref: `approval-${this.#nonce}-${this.#counter}`, request: translated.request };
+    this.#byRef.set(entry.ref, entry);
+    this.#byRequest.set(requestKey, entry);
+    entry.owner.sink.emit({
+      payload: { type: 'interaction.requested', providerRef: entry.ref, request: entry.request },
+    });
+    return true;
+  }
+
+  /**
+   * `respondToInteraction` for one ref. Everything is validated before the single settlement is
+   * consumed; the body is synchronous, so concurrent duplicates settle strictly one after another.
+   */
+  respond(providerRef: string, response: unknown): Promise<void> {
+    // The executor runs synchronously; a throw becomes the rejection, never a synchronous throw.
+    return new Promise<void>((resolve) => {
+      this.#settle(providerRef, response);
+      resolve();
+    });
+  }
+
+  #settle(providerRef: string, response: unknown): void {
+    const entry = this.#byRef.get(providerRef);
+    if (entry === undefined) throw rejection('unknown_interaction', SETTLEMENT_MESSAGES.unknown);
+    const plan =
+      entry.kind === 'approval'
+        ? planApprovalSettlement(entry.request, response)
+        : planQuestionSettlement(entry.request, entry.plan, response);
+    if (!plan.ok) throw plan.rejection;
+    if (entry.appliedKey !== undefined) {
+      if (entry.appliedKey === plan.appliedKey) return;
+      throw rejection('interaction_already_settled', SETTLEMENT_MESSAGES.alreadySettled);
+    }
+    entry.appliedKey = plan.appliedKey;
+    if (!entry.offer.respond(plan.nativeResult)) {
+      // The native callback is gone (connection ended or fenced): nothing was delivered.
+      this.#forget(entry);
+      this.#diagnose({ level: 'warning', code: 'interaction_reply_failed' });
+      throw rejection('unknown_interaction', SETTLEMENT_MESSAGES.unknown);
+    }
+  }
+
+  /**
+   * `serverRequest/resolved`: a confirmation for an answered entry, a withdrawal for an
+   * unanswered one (§9.8). Another thread or an untracked id is ignored.
+   */
+  withdraw(requestId: string | number, threadId?: string): WithdrawOutcome {
+    const entry = this.#byRequest.get(requestKeyOf(requestId));
+    if (entry === undefined) return 'ignored';
+    if (threadId !== undefined && threadId !== entry.threadId) return 'ignored';
+    if (entry.appliedKey !== undefined) {
+      if (entry.confirmed) return 'duplicate';
+      entry.confirmed = true;
+      entry.offer.retire();
+      return 'confirmed';
+    }
+    this.#forget(entry);
+    entry.offer.retire();
+    entry.owner.sink.emit({ payload: { type: 'interaction.withdrawn', providerRef: entry.ref } });
+    return 'withdrawn';
+  }
+
+  /** A run finalised or began interrupting: release its waits and drop its entries. */
+  retireRun(owner: O): number {
+    return this.#retire([...this.#byRef.values()].filter((entry) => entry.owner === owner));
+  }
+
+  /** Why the registry stopped admitting, once it has. */
+  get closedBy(): SessionRetirementCause | undefined {
+    return this.#closedBy;
+  }
+
+  /**
+   * Dispose or stream end: release every wait and admit nothing further. After stream end the
+   * reply is best effort (the client refuses to write), but the entries go in every case.
+   */
+  retireAll(cause: SessionRetirementCause): number {
+    this.#closedBy ??= cause;
+    return this.#retire([...this.#byRef.values()]);
+  }
+
+  #retire(entries: readonly Entry<O>[]): number {
+    for (const entry of entries) {
+      // Removed first, so a reply that re-enters the registry finds nothing to settle.
+      this.#forget(entry);
+      if (entry.appliedKey !== undefined) continue;
+      entry.appliedKey = 'retired';
+      entry.offer.respond(entry.kind === 'approval' ? { decision: 'decline' } : emptyNativeAnswers());
+    }
+    return entries.length;
+  }
+
+  #forget(entry: Entry<O>): void {
+    this.#byRef.delete(entry.ref);
+    this.#byRequest.delete(entry.requestKey);
+  }
+
+  #diagnose(diagnostic: RegistryDiagnostic): void {
+    try {
+      this.#options.onDiagnostic?.(diagnostic);
+    } catch {
+      // A diagnostic observer must never change a protocol outcome.
+    }
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * Byte-level JSONL decoder.
+ *
+ * Works on raw Buffer chunks so that only the 0x0A byte delimits frames: U+2028/U+2029 inside a
+ * JSON string never split a line, and a multi-byte UTF-8 sequence split across chunks is simply
+ * decoded once the whole line is present (a UTF-8 sequence never contains 0x0A).
+ *
+ * A partial line is kept as a list of Buffer slices and decoded once at its newline, so a long
+ * line costs one concat instead of a string that grows per chunk.
+ */
+
+/** Default line bound (§3.3): 4,000,000 UTF-16 code units. */
+export const JSONL_DEFAULT_MAX_LINE_LENGTH = 4_000_000;
+
+export const JSONL_LENGTH_UNITS = ['utf16', 'bytes'] as const;
+/**
+ * How the line bound is measured. `utf16` (default) counts UTF-16 code units of the decoded
+ * line, i.e. JavaScript string length; `bytes` counts raw UTF-8 bytes. Either way the trailing
+ * `\r` of a CRLF line and the `\n` itself are not counted.
+ */
+export type JsonlLengthUnit = (typeof JSONL_LENGTH_UNITS)[number];
+
+export type JsonlDropReason = 'oversized' | 'malformed';
+
+export interface JsonlDecoderOptions {
+  /** Called for every decoded JSON value, in stream order. Must not throw. */
+  readonly onFrame: (value: unknown) => void;
+  /** Called when a line is dropped. Must not throw. */
+  readonly onDrop?: (reason: JsonlDropReason) => void;
+  /** Longest accepted line, in `lengthUnit`s. Default 4,000,000. */
+  readonly maxLineLength?: number;
+  readonly lengthUnit?: JsonlLengthUnit;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** UTF-16 code units of a UTF-8 byte range: one per lead byte, two for 4-byte sequences. */
+function utf16Units(buf: Buffer, start: number, end: number): number {
+  let units = 0;
+  for (let i = start; i < end; i++) {
+    const b = buf[i] ?? 0;
+    if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
+
+/** True when the string is empty or only JSON whitespace (space, tab, CR, LF). */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) return false;
+  }
+  return true;
+}
+
+export class JsonlDecoder {
+  readonly #onFrame: (value: unknown) => void;
+  readonly #onDrop: (reason: JsonlDropReason) => void;
+  readonly #max: number;
+  readonly #countUtf16: boolean;
+
+  /** Slices of the current, unterminated line. */
+  #parts: Buffer[] = [];
+  #partBytes = 0;
+  /** UTF-16 units of `#parts`; only maintained once the byte count could exceed the bound. */
+  #partUnits = -1;
+  /** Inside an oversized line: discard bytes up to the next newline. */
+  #discarding = false;
+  #ended = false;
+
+  constructor(options: JsonlDecoderOptions) {
+    this.#onFrame = options.onFrame;
+    this.#onDrop = options.onDrop ?? (() => undefined);
+    const max = options.maxLineLength ?? JSONL_DEFAULT_MAX_LINE_LENGTH;
+    if (!Number.isSafeInteger(max) || max < 1) throw new RangeError('maxLineLength must be a positive integer');
+    this.#max = max;
+    this.#countUtf16 = (options.lengthUnit ?? 'utf16') === 'utf16';
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Feed one chunk. Ignored after `end()`. */
+  write(chunk: Buffer): void {
+    if (this.#ended) return;
+    let start = 0;
+    const len = chunk.length;
+    while (start < len) {
+      const nl = chunk.indexOf(LF, start);
+      if (this.#discarding) {
+        if (nl === -1) return;
+        this.#discarding = false;
+        start = nl + 1;
+        continue;
+      }
+      if (nl === -1) {
+        this.#append(chunk, start, len);
+        return;
+      }
+      if (this.#parts.length === 0) {
+        // Fast path: the whole line is inside this chunk.
+        this.#line(chunk, start, nl);
+      } else {
+        this.#append(chunk, start, nl);
+        if (!this.#discarding) {
+          const joined = Buffer.concat(this.#parts, this.#partBytes);
+          this.#reset();
+          this.#line(joined, 0, joined.length);
+        }
+        this.#discarding = false;
+      }
+      start = nl + 1;
+    }
+  }
+
+  /** Flush an unterminated final line (best effort). Idempotent. */
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#discarding || this.#parts.length === 0) {
+      this.#reset();
+      return;
+    }
+    const joined = Buffer.concat(this.#parts, this.#partBytes);
+    this.#reset();
+    this.#line(joined, 0, joined.length);
+  }
+
+  #reset(): void {
+    this.#parts = [];
+    this.#partBytes = 0;
+    this.#partUnits = -1;
+  }
+
+  /** Keep a slice of a partial line, or switch to discarding if it grows past the bound. */
+  #append(chunk: Buffer, start: number, end: number): void {
+    if (end <= start) return;
+    const bytes = this.#partBytes + (end - start);
+    // +1 tolerates a trailing CR that will be trimmed at the newline.
+    if (bytes > this.#max + 1) {
+      if (!this.#countUtf16) return this.#oversized();
+      if (this.#partUnits < 0) {
+        let units = 0;
+        for (const p of this.#parts) units += utf16Units(p, 0, p.length);
+        this.#partUnits = units;
+      }
+      this.#partUnits += utf16Units(chunk, start, end);
+      if (this.#partUnits > this.#max + 1) return this.#oversized();
+    }
+    // subarray shares memory with the chunk; the chunk is retained only while the line is open.
+    this.#parts.push(chunk.subarray(start, end));
+    this.#partBytes = bytes;
+  }
+
+  #oversized(): void {
+    this.#reset();
+    this.#discarding = true;
+    this.#onDrop('oversized');
+  }
+
+  /** Decode one complete line `buf[start, end)` (newline excluded). */
+  #line(buf: Buffer, start: number, end: number): void {
+    if (end > start && buf[end - 1] === CR) end -= 1;
+    if (end === start) return;
+    const size = end - start;
+    if (size > this.#max) {
+      const units = this.#countUtf16 ? utf16Units(buf, start, end) : size;
+      if (units > this.#max) {
+        this.#onDrop('oversized');
+        return;
+      }
+    }
+    const text = buf.toString('utf8', start, end);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      if (!isBlank(text)) this.#onDrop('malformed');
+      return;
+    }
+    this.#onFrame(value);
+  }
+}
+
+export function createJsonlDecoder(options: JsonlDecoderOptions): JsonlDecoder {
+  return new JsonlDecoder(options);
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import {
+  CODEX_ADAPTER_VERSION,
+  CODEX_BRIDGE_MODES,
+  CODEX_DEFAULT_CLIENT_NAME,
+  CODEX_DEFAULT_EXECUTABLE,
+  CODEX_DEFAULT_REQUEST_TIMEOUT_MS,
+  CODEX_SANDBOX_MODES,
+} from './constants.js';
+import type { CodexTransportFactory } from './transport/types.js';
+
+export const codexSandboxModeSchema = z.enum(CODEX_SANDBOX_MODES);
+export const codexBridgeModeSchema = z.enum(CODEX_BRIDGE_MODES);
+
+const transportFactorySchema = z.custom<CodexTransportFactory>(
+  (value) => typeof value === 'function',
+  { message: 'transport must be a function ({ cwd }) => CodexTransport' },
+);
+
+/** Host configuration. Never taken from a prompt or from session options. */
+export const codexProviderOptionsSchema = z.strictObject({
+  executable: z.string().min(1).default(CODEX_DEFAULT_EXECUTABLE),
+  extraArgs: z.array(z.string()).readonly().default([]),
+  env: z.record(z.string(), z.string()).optional(),
+  transport: transportFactorySchema.optional(),
+  model: z.string().min(1).max(200).optional(),
+  sandboxMode: codexSandboxModeSchema.default('read-only'),
+  approvals: codexBridgeModeSchema.default('none'),
+  questions: codexBridgeModeSchema.default('none'),
+  clientName: z.string().min(1).max(200).default(CODEX_DEFAULT_CLIENT_NAME),
+  clientVersion: z.string().min(1).max(200).default(CODEX_ADAPTER_VERSION),
+  /** ≤0 or non-finite disables the per-request deadline. */
+  requestTimeoutMs: z.number().default(CODEX_DEFAULT_REQUEST_TIMEOUT_MS),
+});
+
+export type CodexProviderOptions = z.input<typeof codexProviderOptionsSchema>;
+export type ResolvedCodexProviderOptions = z.output<typeof codexProviderOptionsSchema>;
+
+/** `ProviderSessionInit.options`: strict; a session can never set executable, argv, env or transport. */
+export const codexSessionOptionsSchema = z.strictObject({
+  model: z.string().min(1).max(200).optional(),
+  sandboxMode: codexSandboxModeSchema.optional(),
+});
+export type CodexSessionOptions = z.output<typeof codexSessionOptionsSchema>;

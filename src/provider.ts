@@ -1,0 +1,166 @@
+/**
+ * `createCodexProvider()`: the SPI's AgentProvider for `codex app-server`. Each session
+ * is one connection, handshaken here; a failed handshake tears its connection down, and a
+ * connection that cannot be torn down is kept in the abandoned ledger instead of leaking.
+ */
+import { isAbsolute } from 'node:path';
+import {
+  agentError,
+  ProviderRejection,
+  type AgentProvider,
+  type ProviderDescriptor,
+  type ProviderSession,
+  type ProviderSessionInit,
+} from '@relvo-labs/agent-provider';
+import { CODEX_APP_SERVER_ARGV } from './constants.js';
+import { buildCodexDescriptor } from './descriptor.js';
+import { openSessionInteractions } from './interactions/session-bridge.js';
+import {
+  codexProviderOptionsSchema,
+  codexSessionOptionsSchema,
+  type CodexProviderOptions,
+  type ResolvedCodexProviderOptions,
+} from './options.js';
+import { createJsonRpcClient, type RpcDiagnostic, type RpcEnd } from './rpc/client.js';
+import { handshake } from './session/handshake.js';
+import { CodexSession } from './session/session.js';
+import { AbandonedConnections, type ReleaseSummary } from './session/abandoned.js';
+import { causeTokenOf } from './shared/cause-token.js';
+import { createCodexStdioTransport } from './transport/stdio.js';
+import type { CodexTransport, CodexTransportFactory } from './transport/types.js';
+
+export interface CodexProvider extends AgentProvider {
+  /** Retries the teardown of every connection a failed handshake could not close. */
+  releaseAbandonedConnections(): Promise<ReleaseSummary>;
+  readonly abandonedConnectionCount: number;
+}
+
+export type CodexProviderFactory = (options?: CodexProviderOptions) => CodexProvider;
+
+function invalid(message: string, details?: Record<string, string>): ProviderRejection {
+  return new ProviderRejection(agentError('invalid_request', message, details ? { details } : {}));
+}
+
+export const createCodexProvider: CodexProviderFactory = (input = {}) => {
+  const parsed = codexProviderOptionsSchema.safeParse(input);
+  if (!parsed.success) {
+    throw invalid('invalid codex provider options', {
+      issues: parsed.error.issues.map((i) => i.path.join('.')).join(','),
+    });
+  }
+  const options = parsed.data;
+  const descriptor = buildCodexDescriptor(options);
+  const abandoned = new AbandonedConnections();
+  const factory: CodexTransportFactory = options.transport ?? defaultTransportFactory(options);
+
+  return {
+    describe(): ProviderDescriptor {
+      return descriptor;
+    },
+    createSession(init: ProviderSessionInit): Promise<ProviderSession> {
+      return openSession(init, options, factory, abandoned);
+    },
+    releaseAbandonedConnections: () => abandoned.releaseAll(),
+    get abandonedConnectionCount() {
+      return abandoned.count;
+    },
+  };
+};
+
+function defaultTransportFactory(options: ResolvedCodexProviderOptions): CodexTransportFactory {
+  return ({ cwd }) =>
+    createCodexStdioTransport({
+      executable: options.executable,
+      extraArgs: [...options.extraArgs],
+      cwd,
+      ...(options.env !== undefined ? { env: options.env } : {}),
+    });
+}
+
+async function openSession(
+  init: ProviderSessionInit,
+  options: ResolvedCodexProviderOptions,
+  factory: CodexTransportFactory,
+  abandoned: AbandonedConnections,
+): Promise<ProviderSession> {
+  // both checks happen before anything is spawned
+  const sessionOptions = codexSessionOptionsSchema.safeParse(init.options);
+  if (!sessionOptions.success) throw invalid('invalid codex session options');
+  const root = init.workspace.root;
+  if (typeof root !== 'string' || root.length === 0 || !isAbsolute(root)) {
+    throw invalid('the codex workspace root must be an absolute path');
+  }
+
+  let transport: CodexTransport;
+  try {
+    transport = await factory({ cwd: root });
+  } catch (error) {
+    const token = causeTokenOf(error);
+    throw new ProviderRejection(
+      agentError('provider_unavailable', `codex transport could not be created (${token})`, {
+        details: { cause: token },
+      }),
+      { cause: error },
+    );
+  }
+
+  // frames and the end may arrive before the session exists; the end is replayed into it
+  let session: CodexSession | undefined;
+  let earlyEnd: RpcEnd | undefined;
+  const emitDiagnostic = (d: RpcDiagnostic): void => {
+    session?.emitSessionDiagnostic({
+      payload: {
+        type: 'diagnostic',
+        level: d.level === 'error' ? 'warning' : d.level,
+        message: d.method !== undefined ? `codex ${d.token} (${d.method})` : `codex ${d.token}`,
+        detail: { token: d.token },
+      },
+    });
+  };
+  const client = createJsonRpcClient({
+    transport,
+    requestTimeoutMs: options.requestTimeoutMs,
+    onServerRequest: (offer) => session?.handleServerRequest(offer) ?? false,
+    onNotification: ({ method, params }) => session?.handleNotification(method, params),
+    onDrop: (reason) => {
+      session?.emitSessionDiagnostic({
+        payload: {
+          type: 'diagnostic',
+          level: 'debug',
+          message: `codex frame dropped (${reason})`,
+          detail: { reason },
+        },
+      });
+    },
+    onDiagnostic: emitDiagnostic,
+    onEnd: (end) => {
+      if (session === undefined) earlyEnd = end;
+      else session.handleEnd(end);
+    },
+    onFence: () => session?.handleLedgerOverflow(),
+  });
+
+  const sandboxMode = sessionOptions.data.sandboxMode ?? options.sandboxMode;
+  const model = sessionOptions.data.model ?? options.model;
+  let threadId: string;
+  try {
+    threadId = await handshake(client, {
+      clientName: options.clientName,
+      clientVersion: options.clientVersion,
+      cwd: root,
+      approvalPolicy: options.approvals === 'bridge' ? 'on-request' : 'never',
+      sandbox: sandboxMode,
+      ...(model !== undefined ? { model } : {}),
+    });
+  } catch (error) {
+    throw await abandoned.tearDownAfterFailedHandshake(transport, error);
+  }
+
+  session = new CodexSession({ threadId, connection: client, transport, sink: init.sink });
+  const interactions = openSessionInteractions(session, options);
+  if (interactions !== undefined) session.attachInteractions(interactions);
+  if (earlyEnd !== undefined) session.handleEnd(earlyEnd);
+  return session;
+}
+
+export { CODEX_APP_SERVER_ARGV };

@@ -1,0 +1,280 @@
+/**
+ * The JSON-RPC client over a `CodexTransport` (CODEX-BEHAVIOUR §4). Owns outbound ids and
+ * deadlines, routes inbound frames, and reduces everything it reports to bounded tokens.
+ */
+import {
+  agentError,
+  ProviderRejection,
+  type AgentError,
+} from '@relvo-labs/agent-provider';
+import type { CodexTransport } from '../transport/types.js';
+import { causeTokenOf, type CauseToken } from '../shared/cause-token.js';
+import type { DropReason, FenceReason } from '../shared/tokens.js';
+import { classifyFrame, type UnclassifiableReason } from './frames.js';
+import {
+  createServerRequestLedger,
+  type RpcDiagnostic,
+  type ServerRequestHandler,
+} from './server-requests.js';
+import { wireRejection } from './wire-errors.js';
+
+export type { RpcDiagnostic, ServerRequestHandler, ServerRequestOffer } from './server-requests.js';
+
+/** How the inbound stream ended: normal completion, or a failure reduced to a cause token. */
+export type RpcEnd = { readonly kind: 'eof' } | { readonly kind: 'failed'; readonly causeToken: CauseToken };
+
+export interface RpcNotification {
+  readonly method: string;
+  readonly params: unknown;
+}
+
+/** Injectable timers; the default unrefs every timer so a deadline never keeps a process alive. */
+export interface RpcClock {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface JsonRpcClientOptions {
+  readonly transport: CodexTransport;
+  /** Default per-request deadline; ≤0 or non-finite disables it. */
+  readonly requestTimeoutMs: number;
+  readonly onServerRequest: ServerRequestHandler;
+  readonly onNotification: (notification: RpcNotification) => void;
+  /** A dropped inbound frame; `detail` says why an `unclassifiable` frame was refused. */
+  readonly onDrop: (reason: DropReason, detail?: UnclassifiableReason) => void;
+  readonly onDiagnostic: (diagnostic: RpcDiagnostic) => void;
+  readonly onEnd: (end: RpcEnd) => void;
+  /** The connection can no longer be trusted; the session fails the active run. */
+  readonly onFence: (reason: FenceReason) => void;
+  readonly clock?: RpcClock;
+}
+
+export interface RequestOptions {
+  /** Overrides the client's default deadline for this request. */
+  readonly timeoutMs?: number;
+}
+
+export interface JsonRpcClient {
+  request(method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
+  /** Fire-and-forget; silently dropped once the stream has ended. */
+  notify(method: string, params?: unknown): void;
+  /** Settles once, after `onEnd` has been called. */
+  readonly ended: Promise<RpcEnd>;
+  readonly isEnded: boolean;
+  readonly isFenced: boolean;
+  readonly pendingCount: number;
+}
+
+/** Uncertain failures: the request may or may not have been admitted by the server. */
+export const UNCERTAIN_RPC_CODES = ['request_timeout', 'connection_lost'] as const;
+export type UncertainRpcCode = (typeof UNCERTAIN_RPC_CODES)[number];
+
+/** A timeout or lost connection. Not a `ProviderRejection`: the outcome is unknown. */
+export class CodexRpcError extends Error {
+  override readonly name = 'CodexRpcError';
+  readonly agentError: AgentError;
+  readonly providerCode: UncertainRpcCode;
+  readonly authoritative = false;
+
+  constructor(providerCode: UncertainRpcCode, message: string) {
+    const error = agentError('provider_unavailable', message, { providerCode });
+    super(error.message);
+    this.agentError = error;
+    this.providerCode = providerCode;
+  }
+}
+
+export function isCodexRpcError(value: unknown): value is CodexRpcError {
+  return value instanceof CodexRpcError;
+}
+
+/** The authoritative refusal of a request issued after the stream ended; nothing was written. */
+export function connectionClosedRejection(method: string): ProviderRejection {
+  return new ProviderRejection(
+    agentError('provider_unavailable', `codex connection closed before ${method}`, {
+      providerCode: 'connection_closed',
+    }),
+  );
+}
+
+// setTimeout rejects delays above a signed 32-bit millisecond count (it fires at once).
+const MAX_TIMER_MS = 2_147_483_647;
+
+const defaultClock: RpcClock = {
+  setTimeout(callback, ms) {
+    const timer = setTimeout(callback, ms);
+    timer.unref();
+    return timer;
+  },
+  clearTimeout(handle) {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
+};
+
+interface Pending {
+  readonly method: string;
+  readonly resolve: (result: unknown) => void;
+  readonly reject: (error: Error) => void;
+  timer: unknown;
+}
+
+export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClient {
+  const { transport } = options;
+  const clock = options.clock ?? defaultClock;
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let isEnded = false;
+  let isFenced = false;
+  let resolveEnded: (end: RpcEnd) => void = () => undefined;
+  const ended = new Promise<RpcEnd>((resolve) => {
+    resolveEnded = resolve;
+  });
+
+  function diagnose(diagnostic: RpcDiagnostic): void {
+    try {
+      options.onDiagnostic(diagnostic);
+    } catch {
+      // A failing diagnostic sink must not disturb the connection.
+    }
+  }
+
+  // Host callbacks run inside the read loop; one that throws must not end the stream.
+  function guarded(call: () => void): void {
+    try {
+      call();
+    } catch {
+      diagnose({ token: 'callback_failed', level: 'warning' });
+    }
+  }
+
+  const ledger = createServerRequestLedger({
+    send: (frame) => {
+      transport.send(frame);
+    },
+    handler: options.onServerRequest,
+    drop: (reason) => {
+      guarded(() => {
+        options.onDrop(reason);
+      });
+    },
+    diagnose,
+    fence: (reason) => {
+      isFenced = true;
+      guarded(() => {
+        options.onFence(reason);
+      });
+    },
+  });
+
+  function settle(id: number): Pending | undefined {
+    const entry = pending.get(id);
+    if (entry === undefined) return undefined;
+    pending.delete(id);
+    if (entry.timer !== undefined) clock.clearTimeout(entry.timer);
+    return entry;
+  }
+
+  function deadlineFor(requestOptions: RequestOptions | undefined): number | undefined {
+    const ms = requestOptions?.timeoutMs ?? options.requestTimeoutMs;
+    if (!Number.isFinite(ms) || ms <= 0) return undefined;
+    return Math.min(ms, MAX_TIMER_MS);
+  }
+
+  function request(method: string, params: unknown, requestOptions?: RequestOptions): Promise<unknown> {
+    if (isEnded) return Promise.reject(connectionClosedRejection(method));
+    const id = nextId;
+    nextId += 1;
+    return new Promise<unknown>((resolve, reject) => {
+      const entry: Pending = { method, resolve, reject, timer: undefined };
+      pending.set(id, entry);
+      const ms = deadlineFor(requestOptions);
+      if (ms !== undefined) {
+        entry.timer = clock.setTimeout(() => {
+          if (settle(id) === undefined) return;
+          reject(new CodexRpcError('request_timeout', `codex ${method} timed out`));
+        }, ms);
+      }
+      transport.send(params === undefined ? { id, method } : { id, method, params });
+    });
+  }
+
+  function notify(method: string, params?: unknown): void {
+    if (isEnded) return;
+    transport.send(params === undefined ? { method } : { method, params });
+  }
+
+  function handleFrame(raw: unknown): void {
+    const frame = classifyFrame(raw);
+    switch (frame.kind) {
+      case 'unclassifiable':
+        guarded(() => {
+          options.onDrop('unclassifiable', frame.reason);
+        });
+        return;
+      case 'notification':
+        guarded(() => {
+          options.onNotification({ method: frame.method, params: frame.params });
+        });
+        return;
+      case 'request':
+        ledger.receive(frame.id, frame.method, frame.params);
+        return;
+      case 'response':
+      case 'error': {
+        // Our ids are numbers; a string id (even "1") names no pending request.
+        const entry = typeof frame.id === 'number' ? settle(frame.id) : undefined;
+        if (entry === undefined) {
+          guarded(() => {
+            options.onDrop('unknown_reply');
+          });
+          return;
+        }
+        if (frame.kind === 'response') entry.resolve(frame.result);
+        else entry.reject(wireRejection(entry.method, frame.error));
+        return;
+      }
+    }
+  }
+
+  function finish(end: RpcEnd): void {
+    if (isEnded) return;
+    isEnded = true;
+    for (const id of [...pending.keys()]) {
+      const entry = settle(id);
+      entry?.reject(
+        new CodexRpcError('connection_lost', `codex connection lost during ${entry.method}`),
+      );
+    }
+    guarded(() => {
+      options.onEnd(end);
+    });
+    resolveEnded(end);
+  }
+
+  async function pump(): Promise<void> {
+    try {
+      for await (const raw of transport.incoming) handleFrame(raw);
+    } catch (err) {
+      finish({ kind: 'failed', causeToken: causeTokenOf(err) });
+      return;
+    }
+    finish({ kind: 'eof' });
+  }
+
+  void pump();
+
+  return {
+    request,
+    notify,
+    ended,
+    get isEnded() {
+      return isEnded;
+    },
+    get isFenced() {
+      return isFenced;
+    },
+    get pendingCount() {
+      return pending.size;
+    },
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * (threadId, turnId) routing for one session's thread. Decides, per inbound notification,
+ * whether it belongs to the active run, must wait for the run's turn id, or is foreign.
+ * Holds no I/O; the session applies what this hands back.
+ */
+
+export interface Correlation {
+  readonly threadId: string;
+  readonly turnId: string;
+}
+
+/** Frame buffered before the active run learned its turn id. */
+export interface BufferedFrame {
+  readonly method: string;
+  readonly params: unknown;
+  readonly correlation: Correlation;
+  readonly terminal: boolean;
+}
+
+export const MAX_BUFFERED_FRAMES = 512;
+export const MAX_PENDING_TERMINALS = 16;
+export const MAX_RETIRED_TURNS = 64;
+
+export const TERMINAL_METHOD = 'turn/completed';
+
+function nonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+/** `turnId` directly, else `turn.id`; both members must be non-empty strings. */
+export function correlationOf(params: unknown): Correlation | undefined {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return undefined;
+  const record = params as Record<string, unknown>;
+  const threadId = record['threadId'];
+  if (!nonEmptyString(threadId)) return undefined;
+  let turnId = record['turnId'];
+  if (turnId === undefined) {
+    const turn = record['turn'];
+    if (turn !== null && typeof turn === 'object' && !Array.isArray(turn)) {
+      turnId = (turn as Record<string, unknown>)['id'];
+    }
+  }
+  return nonEmptyString(turnId) ? { threadId, turnId } : undefined;
+}
+
+export type RouteDecision =
+  | { readonly kind: 'ignore' }
+  | { readonly kind: 'foreign' }
+  | { readonly kind: 'buffered' }
+  | { readonly kind: 'terminal_overflow' }
+  | { readonly kind: 'apply'; readonly correlation: Correlation };
+
+export interface BindResult {
+  /** Frames of the bound turn, in arrival order. */
+  readonly frames: readonly BufferedFrame[];
+  /** Output was dropped or evicted before binding (the outcome never is). */
+  readonly outputLost: boolean;
+  /** Buffered frames of other turns that were discarded. */
+  readonly foreignDropped: number;
+}
+
+export class TurnCorrelator {
+  readonly threadId: string;
+  readonly #retired: string[] = [];
+  readonly #retiredSet = new Set<string>();
+  #active: { turnId: string | undefined } | undefined;
+  #buffer: BufferedFrame[] = [];
+  #terminals = 0;
+  #outputLost = false;
+
+  constructor(threadId: string) {
+    this.threadId = threadId;
+  }
+
+  get activeTurnId(): string | undefined {
+    return this.#active?.turnId;
+  }
+
+  get hasActiveRun(): boolean {
+    return this.#active !== undefined;
+  }
+
+  /** The run is active before `turn/start` goes out, so early frames are held. */
+  beginRun(): void {
+    this.#active = { turnId: undefined };
+    this.#resetBuffer();
+  }
+
+  bind(turnId: string): BindResult {
+    const active = this.#active;
+    if (active === undefined) return { frames: [], outputLost: false, foreignDropped: 0 };
+    active.turnId = turnId;
+    const frames = this.#buffer.filter((f) => f.correlation.turnId === turnId);
+    const result = {
+      frames,
+      outputLost: this.#outputLost,
+      foreignDropped: this.#buffer.length - frames.length,
+    };
+    this.#resetBuffer();
+    return result;
+  }
+
+  endRun(): void {
+    const turnId = this.#active?.turnId;
+    if (turnId !== undefined) this.retire(turnId);
+    this.#active = undefined;
+    this.#resetBuffer();
+  }
+
+  retire(turnId: string): void {
+    if (this.#retiredSet.has(turnId)) return;
+    this.#retired.push(turnId);
+    this.#retiredSet.add(turnId);
+    while (this.#retired.length > MAX_RETIRED_TURNS) {
+      const oldest = this.#retired.shift();
+      if (oldest !== undefined) this.#retiredSet.delete(oldest);
+    }
+  }
+
+  isRetired(turnId: string): boolean {
+    return this.#retiredSet.has(turnId);
+  }
+
+  /** Routing order of CODEX-BEHAVIOUR §6.3 (serverRequest/resolved is handled by the caller). */
+  route(method: string, params: unknown): RouteDecision {
+    const correlation = correlationOf(params);
+    if (correlation === undefined) return { kind: 'ignore' };
+    if (correlation.threadId !== this.threadId) return { kind: 'foreign' };
+    // retired turns are checked before buffering so a finished turn's tail cannot crowd
+    // out the frames the next run depends on
+    if (this.#retiredSet.has(correlation.turnId)) return { kind: 'foreign' };
+    const active = this.#active;
+    if (active === undefined) return { kind: 'foreign' };
+    if (active.turnId === undefined) return this.#buffer_(method, params, correlation);
+    if (active.turnId !== correlation.turnId) return { kind: 'foreign' };
+    return { kind: 'apply', correlation };
+  }
+
+  #buffer_(method: string, params: unknown, correlation: Correlation): RouteDecision {
+    const terminal = method === TERMINAL_METHOD;
+    if (!terminal) {
+      if (this.#buffer.length >= MAX_BUFFERED_FRAMES) {
+        this.#outputLost = true;
+        return { kind: 'buffered' };
+      }
+      this.#buffer.push({ method, params, correlation, terminal });
+      return { kind: 'buffered' };
+    }
+    if (this.#terminals >= MAX_PENDING_TERMINALS) return { kind: 'terminal_overflow' };
+    if (this.#buffer.length >= MAX_BUFFERED_FRAMES) {
+      const victim = this.#buffer.findIndex((f) => !f.terminal);
+      if (victim < 0) return { kind: 'terminal_overflow' };
+      this.#buffer.splice(victim, 1);
+      this.#outputLost = true;
+    }
+    this.#buffer.push({ method, params, correlation, terminal });
+    this.#terminals += 1;
+    return { kind: 'buffered' };
+  }
+
+  #resetBuffer(): void {
+    this.#buffer = [];
+    this.#terminals = 0;
+    this.#outputLost = false;
+  }
+}

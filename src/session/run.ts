@@ -1,0 +1,111 @@
+/**
+ * One run = one native turn. Owns the single settlement of `completion` and the shared
+ * interrupt attempt; the session decides when frames settle it.
+ */
+import {
+  agentError,
+  isProviderRejection,
+  ProviderRejection,
+  type ProviderEventInput,
+  type ProviderEventSink,
+  type ProviderRun,
+  type ProviderRunTermination,
+} from '@relvo-labs/agent-provider';
+import { causeTokenOf } from '../shared/cause-token.js';
+
+export const MAX_INTERRUPT_REASON = 300;
+
+export interface RunHost {
+  /** Sends `turn/interrupt` for the run's bound turn; resolves on the acknowledgement. */
+  sendInterrupt(run: CodexRun): Promise<void>;
+  /** Synchronous part of interrupt initiation: fence and retire the run's interactions. */
+  beginInterrupt(run: CodexRun): void;
+  /** Called exactly once, before `completion` resolves: retire turn, clear active run, retire interactions. */
+  finalize(run: CodexRun): void;
+}
+
+export class CodexRun implements ProviderRun {
+  readonly completion: Promise<ProviderRunTermination>;
+  readonly runRef: string;
+  readonly #sink: ProviderEventSink;
+  readonly #host: RunHost;
+  #resolve: (t: ProviderRunTermination) => void = () => undefined;
+  #settled = false;
+  #interruptAttempt: Promise<void> | undefined;
+  #interruptInitiated = false;
+  #interruptReason: string | undefined;
+  /** The native turn id once `turn/start` answered. Never published. */
+  turnId: string | undefined;
+  /** Set when a pre-binding terminal overflow failed the run before its id was known. */
+  failedBeforeBinding = false;
+
+  constructor(runRef: string, sink: ProviderEventSink, host: RunHost) {
+    this.runRef = runRef;
+    this.#sink = sink;
+    this.#host = host;
+    this.completion = new Promise((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  /** Interactions are refused for the rest of the run's life once an interrupt began. */
+  get interactionsFenced(): boolean {
+    return this.#interruptInitiated;
+  }
+
+  get interruptReason(): string | undefined {
+    return this.#interruptReason;
+  }
+
+  /** Emits on the run's sink unless the run has settled. A throwing host sink is contained. */
+  emit(event: ProviderEventInput): void {
+    if (this.#settled) return;
+    try {
+      this.#sink.emit(event);
+    } catch {
+      // emit must never break the data path
+    }
+  }
+
+  /** First caller wins; later settlements are ignored. */
+  settle(termination: ProviderRunTermination): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.#host.finalize(this);
+    this.#resolve(termination);
+    return true;
+  }
+
+  interrupt(reason?: string): Promise<void> {
+    if (this.#settled) return Promise.resolve();
+    if (this.#interruptAttempt !== undefined) return this.#interruptAttempt;
+    if (reason !== undefined && this.#interruptReason === undefined) {
+      this.#interruptReason = reason.slice(0, MAX_INTERRUPT_REASON);
+    }
+    if (!this.#interruptInitiated) {
+      this.#interruptInitiated = true;
+      this.#host.beginInterrupt(this);
+    }
+    const attempt = this.#host.sendInterrupt(this).then(
+      () => undefined,
+      (error: unknown) => {
+        // forget the intent so the same call made again sends a fresh request
+        this.#interruptAttempt = undefined;
+        if (isProviderRejection(error)) throw error;
+        const token = causeTokenOf(error);
+        throw new ProviderRejection(
+          agentError('provider_rejected', `codex did not accept the interrupt (${token})`, {
+            details: { cause: token },
+          }),
+          { cause: error },
+        );
+      },
+    );
+    this.#interruptAttempt = attempt;
+    return attempt;
+  }
+}

@@ -1,0 +1,454 @@
+/**
+ * One provider session = one app-server connection and one ephemeral thread. Owns admission,
+ * the correlator, run settlement on connection end, fencing and disposal.
+ */
+import {
+  agentError,
+  ProviderRejection,
+  type InteractionResponse,
+  type ProviderEventInput,
+  type ProviderEventSink,
+  type ProviderRun,
+  type ProviderRunRequest,
+  type ProviderSession,
+} from '@relvo-labs/agent-provider';
+import { CODEX_DISPOSED_REASON } from '../constants.js';
+import { isAuthoritativeFailure } from '../rpc/wire-errors.js';
+import type { RpcEnd, ServerRequestOffer } from '../rpc/client.js';
+import { causeTokenOf } from '../shared/cause-token.js';
+import type { FenceReason } from '../shared/tokens.js';
+import type { CodexTransport } from '../transport/types.js';
+import { CODEX_CLIENT_METHOD, CODEX_NOTIFICATION, turnCompletedSchema, turnStartResultSchema } from '../wire/codex.js';
+import { TurnCorrelator } from './correlator.js';
+import { CodexRun, type RunHost } from './run.js';
+import {
+  terminationOfCompletedTurn,
+  translateAgentMessageDelta,
+  translateMidTurnError,
+  translateTokenUsage,
+} from './translate.js';
+
+/** What the session needs from the JSON-RPC client. */
+export interface SessionConnection {
+  request(method: string, params: unknown): Promise<unknown>;
+  notify(method: string, params?: unknown): void;
+}
+
+/** The interaction bridges as the session drives them (absent when no bridge is enabled). */
+export interface SessionInteractions {
+  /** A server request; false hands it back unhandled (the client declines it with -32601). */
+  offer(offer: ServerRequestOffer): boolean;
+  respond(providerRef: string, response: InteractionResponse): Promise<void>;
+  /** `serverRequest/resolved` for this session's thread. */
+  resolved(requestId: string | number): void;
+  /** Retire every entry the run owns (its completion, or interrupt initiation). */
+  retireRun(run: CodexRun): void;
+  /** Retire everything (disposal, stream end). */
+  retireAll(): void;
+}
+
+
+
+/** Remembered runRefs for startRun idempotency; older ones are forgotten. */
+const MAX_REMEMBERED_RUN_REFS = 64;
+
+export interface CodexSessionParams {
+  readonly threadId: string;
+  readonly connection: SessionConnection;
+  readonly transport: CodexTransport;
+  readonly sink: ProviderEventSink;
+}
+
+function rejection(...args: Parameters<typeof agentError>): Promise<never> {
+  return Promise.reject(new ProviderRejection(agentError(...args)));
+}
+
+export class CodexSession implements ProviderSession, RunHost {
+  readonly #threadId: string;
+  readonly #connection: SessionConnection;
+  readonly #transport: CodexTransport;
+  readonly #sink: ProviderEventSink;
+  readonly #correlator: TurnCorrelator;
+  readonly #runsByRef = new Map<string, CodexRun>();
+  #interactions: SessionInteractions | undefined;
+  #active: CodexRun | undefined;
+  #fence: FenceReason | undefined;
+  #ended: RpcEnd | undefined;
+  #disposing = false;
+  #disposed = false;
+  #disposeAttempt: Promise<void> | undefined;
+  #foreignReported = false;
+  /** Turn ids of runs that failed before binding: interrupted once when their id shows up. */
+  readonly #orphanedTurnStarts = new Set<CodexRun>();
+
+  constructor(params: CodexSessionParams) {
+    this.#threadId = params.threadId;
+    this.#connection = params.connection;
+    this.#transport = params.transport;
+    this.#sink = params.sink;
+    this.#correlator = new TurnCorrelator(params.threadId);
+  }
+
+  attachInteractions(interactions: SessionInteractions): void {
+    this.#interactions = interactions;
+  }
+
+  get threadId(): string {
+    return this.#threadId;
+  }
+
+  get activeRun(): CodexRun | undefined {
+    return this.#active;
+  }
+
+  /** True while a server request could still be owned by some run of this session. */
+  get acceptsInteractions(): boolean {
+    return !this.#disposing && !this.#disposed && this.#ended === undefined && this.#fence === undefined;
+  }
+
+  get ended(): boolean {
+    return this.#ended !== undefined;
+  }
+
+  // ---- SPI -------------------------------------------------------------------------------
+
+  startRun(request: ProviderRunRequest): Promise<ProviderRun> {
+    if (this.#disposing || this.#disposed) {
+      return rejection('session_closed', 'the codex session is closed');
+    }
+    const existing = this.#runsByRef.get(request.runRef);
+    if (existing !== undefined) return Promise.resolve(existing);
+    if (this.#fence !== undefined) {
+      return rejection('illegal_state_transition', 'the codex session is fenced and must be disposed', {
+        providerCode: 'session_fenced',
+      });
+    }
+    if (this.#ended !== undefined) {
+      return rejection('provider_unavailable', 'the codex connection has ended', {
+        providerCode: 'connection_closed',
+      });
+    }
+    if (this.#active !== undefined) {
+      return rejection('illegal_state_transition', 'a codex run is already active in this session');
+    }
+    const parts = request.input.parts;
+    const unsupported = parts.filter((p) => p.type !== 'text').map((p) => p.type);
+    if (unsupported.length > 0) {
+      return rejection('capability_unsupported', 'codex accepts text input parts only', {
+        details: {
+          capability: 'turnInput.parts',
+          supported: ['text'],
+          requested: [...new Set(unsupported)],
+        },
+      });
+    }
+    const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n');
+    const run = new CodexRun(request.runRef, request.sink, this);
+    this.#remember(run);
+    this.#active = run;
+    this.#correlator.beginRun();
+    return this.#startTurn(run, text);
+  }
+
+  respondToInteraction(providerRef: string, response: InteractionResponse): Promise<void> {
+    const interactions = this.#interactions;
+    if (interactions === undefined) {
+      return rejection('unknown_interaction', 'this codex session raises no interactions');
+    }
+    return interactions.respond(providerRef, response);
+  }
+
+  dispose(): Promise<void> {
+    if (this.#disposed) return Promise.resolve();
+    if (this.#disposeAttempt !== undefined) return this.#disposeAttempt;
+    this.#disposing = true;
+    this.#interactions?.retireAll();
+    const attempt = (async () => {
+      // yield first so a synchronous throw inside close() cannot cache a rejected promise
+      await Promise.resolve();
+      try {
+        await this.#transport.close();
+      } catch (error) {
+        this.#disposeAttempt = undefined;
+        const token = causeTokenOf(error);
+        throw new ProviderRejection(
+          agentError('provider_rejected', `codex app-server teardown failed (${token})`, {
+            details: { cause: token },
+          }),
+          { cause: error },
+        );
+      }
+      this.#disposed = true;
+      this.#active?.settle({ outcome: 'interrupted', reason: CODEX_DISPOSED_REASON });
+    })();
+    this.#disposeAttempt = attempt;
+    return attempt;
+  }
+
+  // ---- connection events -----------------------------------------------------------------
+
+  handleNotification(method: string, params: unknown): void {
+    if (method === CODEX_NOTIFICATION.serverRequestResolved) {
+      this.#onServerRequestResolved(params);
+      return;
+    }
+    const decision = this.#correlator.route(method, params);
+    switch (decision.kind) {
+      case 'ignore':
+      case 'buffered':
+        return;
+      case 'foreign':
+        this.#reportForeign();
+        return;
+      case 'terminal_overflow':
+        this.#onTerminalOverflow();
+        return;
+      case 'apply': {
+        const run = this.#active;
+        if (run !== undefined) this.#apply(run, method, params);
+        return;
+      }
+    }
+  }
+
+  handleEnd(end: RpcEnd): void {
+    if (this.#ended !== undefined) return;
+    this.#ended = end;
+    this.#interactions?.retireAll();
+    if (this.#disposing || this.#disposed) return;
+    const token = end.kind === 'eof' ? 'eof' : end.causeToken;
+    this.#emitSession({
+      payload: {
+        type: 'diagnostic',
+        level: 'warning',
+        message: `codex connection ${end.kind === 'eof' ? 'ended' : 'failed'} (${token})`,
+        detail: { cause: token },
+      },
+    });
+    // EOF never implies success or interruption
+    this.#active?.settle({
+      outcome: 'failed',
+      error: agentError('provider_unavailable', `codex connection ended (${token})`, {
+        providerCode: 'connection_lost',
+      }),
+    });
+  }
+
+  handleServerRequest(offer: ServerRequestOffer): boolean {
+    return this.#interactions?.offer(offer) ?? false;
+  }
+
+  /** The client's server-request ledger overflowed: no run can be trusted on this connection. */
+  handleLedgerOverflow(): void {
+    this.#fenceSession('server_request_ledger_overflow');
+    this.#active?.settle({
+      outcome: 'failed',
+      error: agentError('provider_contract_violation', 'too many codex server requests on one connection', {
+        providerCode: 'session_fenced',
+      }),
+    });
+  }
+
+  // ---- RunHost ---------------------------------------------------------------------------
+
+  sendInterrupt(run: CodexRun): Promise<void> {
+    const turnId = run.turnId;
+    if (turnId === undefined) return Promise.resolve();
+    return this.#connection
+      .request(CODEX_CLIENT_METHOD.turnInterrupt, { threadId: this.#threadId, turnId })
+      .then(() => undefined);
+  }
+
+  beginInterrupt(run: CodexRun): void {
+    this.#interactions?.retireRun(run);
+  }
+
+  finalize(run: CodexRun): void {
+    if (this.#active === run) {
+      this.#active = undefined;
+      this.#correlator.endRun();
+    } else if (run.turnId !== undefined) {
+      this.#correlator.retire(run.turnId);
+    }
+    this.#interactions?.retireRun(run);
+  }
+
+  // ---- internals -------------------------------------------------------------------------
+
+  async #startTurn(run: CodexRun, text: string): Promise<ProviderRun> {
+    let result: unknown;
+    try {
+      result = await this.#connection.request(CODEX_CLIENT_METHOD.turnStart, {
+        threadId: this.#threadId,
+        input: [{ type: 'text', text }],
+      });
+    } catch (error) {
+      if (run.settled) return run;
+      if (isAuthoritativeFailure(error)) {
+        // the server provably admitted nothing: forget the run, the session stays usable
+        this.#runsByRef.delete(run.runRef);
+        if (this.#active === run) {
+          this.#active = undefined;
+          this.#correlator.endRun();
+        }
+        throw error;
+      }
+      // a turn may be running: another turn/start could steer it
+      this.#fenceSession('turn_start_unacknowledged');
+      const token = causeTokenOf(error);
+      run.settle({
+        outcome: 'failed',
+        error: agentError('provider_unavailable', `codex did not acknowledge the turn (${token})`, {
+          providerCode: providerCodeOf(error) ?? 'connection_lost',
+        }),
+      });
+      return run;
+    }
+    const parsed = turnStartResultSchema.safeParse(result);
+    if (!parsed.success) {
+      this.#fenceSession('turn_start_unusable_id');
+      run.settle({
+        outcome: 'failed',
+        error: agentError('provider_contract_violation', 'codex started a turn without a usable id', {
+          providerCode: 'session_fenced',
+        }),
+      });
+      return run;
+    }
+    const turnId = parsed.data.turn.id;
+    if (run.settled) {
+      // failed before binding (terminal overflow, connection end): stop the native turn once
+      this.#correlator.retire(turnId);
+      if (run.failedBeforeBinding && !this.#orphanedTurnStarts.has(run)) {
+        this.#orphanedTurnStarts.add(run);
+        this.#connection
+          .request(CODEX_CLIENT_METHOD.turnInterrupt, { threadId: this.#threadId, turnId })
+          .catch(() => undefined);
+      }
+      return run;
+    }
+    run.turnId = turnId;
+    const bound = this.#correlator.bind(turnId);
+    if (bound.outputLost) {
+      run.emit({
+        payload: {
+          type: 'diagnostic',
+          level: 'warning',
+          message: 'codex output arrived before the turn was bound and some was lost; the outcome was not',
+        },
+      });
+    }
+    if (bound.foreignDropped > 0) this.#reportForeign();
+    for (const frame of bound.frames) {
+      if (run.settled) break;
+      this.#apply(run, frame.method, frame.params);
+    }
+    return run;
+  }
+
+  #apply(run: CodexRun, method: string, params: unknown): void {
+    if (run.settled) return;
+    switch (method) {
+      case CODEX_NOTIFICATION.agentMessageDelta:
+        for (const event of translateAgentMessageDelta(params)) run.emit(event);
+        return;
+      case CODEX_NOTIFICATION.tokenUsageUpdated: {
+        const event = translateTokenUsage(params);
+        if (event !== undefined) run.emit(event);
+        return;
+      }
+      case CODEX_NOTIFICATION.error:
+        run.emit(translateMidTurnError(params));
+        return;
+      case CODEX_NOTIFICATION.turnCompleted: {
+        const parsed = turnCompletedSchema.safeParse(params);
+        const termination = terminationOfCompletedTurn(parsed.success ? parsed.data.turn : {});
+        if (termination.outcome === 'interrupted' && run.interruptReason !== undefined) {
+          run.settle({ outcome: 'interrupted', reason: run.interruptReason });
+        } else {
+          run.settle(termination);
+        }
+        return;
+      }
+      default:
+        // turn/started, item/*, unknown methods: correlation only
+        return;
+    }
+  }
+
+  #onTerminalOverflow(): void {
+    const run = this.#active;
+    this.#fenceSession('unattributable_terminal_overflow');
+    if (run === undefined || run.settled) return;
+    run.failedBeforeBinding = true;
+    run.settle({
+      outcome: 'failed',
+      error: agentError('provider_contract_violation', 'too many codex turn completions arrived before the turn was bound', {
+        providerCode: 'pre_binding_terminal_overflow',
+      }),
+    });
+  }
+
+  #onServerRequestResolved(params: unknown): void {
+    if (params === null || typeof params !== 'object') return;
+    const record = params as Record<string, unknown>;
+    if (record['threadId'] !== this.#threadId) {
+      this.#reportForeign();
+      return;
+    }
+    const requestId = record['requestId'];
+    if (typeof requestId === 'string' || (typeof requestId === 'number' && Number.isSafeInteger(requestId))) {
+      this.#interactions?.resolved(requestId);
+    }
+  }
+
+  #fenceSession(reason: FenceReason): void {
+    if (this.#fence !== undefined) return;
+    this.#fence = reason;
+    this.#emitSession({
+      payload: {
+        type: 'diagnostic',
+        level: 'warning',
+        message: `codex session fenced (${reason}): a turn is in an unknown state; dispose this session`,
+        detail: { reason },
+      },
+    });
+  }
+
+  #reportForeign(): void {
+    if (this.#foreignReported) return;
+    this.#foreignReported = true;
+    this.#emitSession({
+      payload: { type: 'diagnostic', level: 'debug', message: 'codex traffic for another thread or turn was dropped' },
+    });
+  }
+
+  #remember(run: CodexRun): void {
+    this.#runsByRef.set(run.runRef, run);
+    while (this.#runsByRef.size > MAX_REMEMBERED_RUN_REFS) {
+      const oldest = this.#runsByRef.keys().next();
+      if (oldest.done === true) break;
+      this.#runsByRef.delete(oldest.value);
+    }
+  }
+
+  emitSessionDiagnostic(event: ProviderEventInput): void {
+    this.#emitSession(event);
+  }
+
+  #emitSession(event: ProviderEventInput): void {
+    try {
+      this.#sink.emit(event);
+    } catch {
+      // a host sink that throws must not break the data path
+    }
+  }
+}
+
+function providerCodeOf(error: unknown): string | undefined {
+  if (error !== null && typeof error === 'object' && 'agentError' in error) {
+    const inner = (error as { agentError?: { providerCode?: unknown } }).agentError;
+    if (typeof inner?.providerCode === 'string') return inner.providerCode;
+  }
+  return undefined;
+}

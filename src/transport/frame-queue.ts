@@ -1,0 +1,100 @@
+/**
+ * A push-to-pull queue behind `CodexTransport.incoming`. Single consumer: every call to
+ * `[Symbol.asyncIterator]()` returns the same iterator, so two loops would split the frames.
+ * Frames queued before `end()`/`fail()` are always delivered first.
+ */
+export class FrameQueue implements AsyncIterable<unknown> {
+  readonly #items: unknown[] = [];
+  #head = 0;
+  #done = false;
+  #error: { readonly err: unknown } | undefined;
+  #waiter: { resolve: (r: IteratorResult<unknown>) => void; reject: (e: unknown) => void } | undefined;
+  readonly #onDrained: () => void;
+  readonly #lowWater: number;
+  readonly #iterator: AsyncIterator<unknown>;
+
+  /** `onDrained` is called when the backlog falls to `lowWater` (used to resume a paused pipe). */
+  constructor(onDrained: () => void = () => undefined, lowWater = 0) {
+    this.#onDrained = onDrained;
+    this.#lowWater = lowWater;
+    this.#iterator = {
+      next: () => this.#next(),
+      return: () => {
+        this.#done = true;
+        this.#items.length = 0;
+        this.#head = 0;
+        return Promise.resolve({ done: true, value: undefined });
+      },
+    };
+  }
+
+  get closed(): boolean {
+    return this.#done;
+  }
+
+  get backlog(): number {
+    return this.#items.length - this.#head;
+  }
+
+  push(frame: unknown): void {
+    if (this.#done) return;
+    const w = this.#waiter;
+    if (w !== undefined) {
+      this.#waiter = undefined;
+      w.resolve({ done: false, value: frame });
+      return;
+    }
+    this.#items.push(frame);
+  }
+
+  end(): void {
+    this.#finish(undefined);
+  }
+
+  fail(err: unknown): void {
+    this.#finish({ err });
+  }
+
+  #finish(error: { readonly err: unknown } | undefined): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#error = error;
+    const w = this.#waiter;
+    if (w === undefined) return;
+    this.#waiter = undefined;
+    if (error === undefined) w.resolve({ done: true, value: undefined });
+    else w.reject(error.err);
+  }
+
+  #next(): Promise<IteratorResult<unknown>> {
+    if (this.#head < this.#items.length) {
+      const value = this.#items[this.#head];
+      this.#items[this.#head] = undefined;
+      this.#head += 1;
+      if (this.#head === this.#items.length) {
+        this.#items.length = 0;
+        this.#head = 0;
+      } else if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+        this.#items.splice(0, this.#head);
+        this.#head = 0;
+      }
+      if (this.backlog === this.#lowWater) this.#onDrained();
+      return Promise.resolve({ done: false, value });
+    }
+    if (this.#done) {
+      const error = this.#error;
+      if (error === undefined) return Promise.resolve({ done: true, value: undefined });
+      // a rejection is reported once; afterwards the iterator is simply finished
+      this.#error = undefined;
+      return Promise.reject(error.err);
+    }
+    if (this.#waiter !== undefined) return Promise.reject(new Error('FrameQueue: concurrent next()'));
+    return new Promise((resolve, reject) => {
+      this.#waiter = { resolve, reject };
+    });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<unknown> {
+    return this.#iterator;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The process-identity probe (§3.6): the only place that reads /proc or sends signals.
+ * Internal seam: tests substitute a scripted probe; it is not exported from the package entry.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+
+/** What is known about one PID. Unknown evidence never counts as absence. */
+export type PidEvidence =
+  | { readonly kind: 'stat'; readonly pgid: number; readonly starttime: number }
+  | { readonly kind: 'gone' }
+  | { readonly kind: 'foreign' }
+  | { readonly kind: 'unknown'; readonly reason: string };
+
+export type PidListing =
+  | { readonly kind: 'list'; readonly pids: readonly number[] }
+  | { readonly kind: 'unknown'; readonly reason: string };
+
+export interface ProcProbe {
+  /** Whether PIDs can be attributed at all (Linux with a readable /proc). */
+  canAttribute(): boolean;
+  listPids(): PidListing;
+  statOf(pid: number): PidEvidence;
+  /** Same contract as `process.kill`: throws (ESRCH, EPERM, …) on failure. */
+  kill(target: number, signal: NodeJS.Signals): void;
+}
+
+/**
+ * Parse /proc/<pid>/stat. The command name (field 2) may contain spaces and ')', so the fields
+ * are read after the LAST ')': token 0 is the state, 2 the process group, 19 the start time.
+ * A zombie or dead entry (state Z/X) has already exited and is reported as gone.
+ */
+export function parseProcStat(text: string): PidEvidence {
+  const close = text.lastIndexOf(')');
+  if (close < 0) return { kind: 'unknown', reason: 'unparsable' };
+  const tokens = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
+  const state = tokens[0];
+  const pgid = Number(tokens[2]);
+  const starttime = Number(tokens[19]);
+  if (state === undefined || !Number.isSafeInteger(pgid) || !Number.isSafeInteger(starttime)) {
+    return { kind: 'unknown', reason: 'unparsable' };
+  }
+  if (state === 'Z' || state === 'X') return { kind: 'gone' };
+  return { kind: 'stat', pgid, starttime };
+}
+
+function errCode(err: unknown): unknown {
+  return typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+}
+
+export function createLinuxProcProbe(): ProcProbe {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
+  let available: boolean | undefined;
+  return {
+    canAttribute() {
+      if (available === undefined) {
+        try {
+          available = process.platform === 'linux' && parseProcStat(readFileSync('/proc/self/stat', 'latin1')).kind === 'stat';
+        } catch {
+          available = false;
+        }
+      }
+      return available;
+    },
+    listPids() {
+      try {
+        const pids: number[] = [];
+        for (const entry of readdirSync('/proc')) {
+          const c = entry.charCodeAt(0);
+          if (c >= 0x30 && c <= 0x39 && /^\d+$/.test(entry)) pids.push(Number(entry));
+        }
+        return { kind: 'list', pids };
+      } catch {
+        return { kind: 'unknown', reason: 'unreadable' };
+      }
+    },
+    statOf(pid) {
+      try {
+        return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+      } catch (err) {
+        const code = errCode(err);
+        if (code === 'ENOENT' || code === 'ESRCH') return { kind: 'gone' };
+        try {
+          const owner = statSync(`/proc/${pid}`).uid;
+          if (uid >= 0 && owner !== uid) return { kind: 'foreign' };
+        } catch (inner) {
+          const innerCode = errCode(inner);
+          if (innerCode === 'ENOENT' || innerCode === 'ESRCH') return { kind: 'gone' };
+        }
+        return { kind: 'unknown', reason: 'unreadable' };
+      }
+    },
+    kill(target, signal) {
+      process.kill(target, signal);
+    },
+  };
+}

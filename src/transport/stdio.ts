@@ -1,0 +1,242 @@
+/**
+ * The production transport (§3.2–§3.6): spawns `codex app-server --stdio` as the leader of its
+ * own process group and speaks JSONL over its stdio pipes.
+ *
+ * Portability: descendant attribution needs Linux /proc. Elsewhere (or with useProcessGroup
+ * off) the group is signalled while the leader is alive, but nothing is swept after it exits and
+ * nothing is claimed about descendants.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { JsonlDecoder } from '../jsonl/decoder.js';
+import { causeToken } from './cause-token.js';
+import { FrameQueue } from './frame-queue.js';
+import { OwnedGroup } from './process-group.js';
+import { createLinuxProcProbe, type ProcProbe } from './proc-probe.js';
+import { measureProcesses } from './resource-usage.js';
+import { realClock, teardown, type LeaderHandle, type TeardownClock } from './teardown.js';
+import {
+  CodexTransportError,
+  type CodexResourceUsage,
+  type CodexTransport,
+  type CodexTransportParams,
+  type DropReason,
+} from './types.js';
+
+/** The subcommand arguments appended after `extraArgs`. */
+export const CODEX_APP_SERVER_ARGV = ['app-server', '--stdio'] as const;
+
+export interface CodexStdioTransportConfig extends CodexTransportParams {
+  /** Binary to spawn (default `'codex'`). Spawned with an argument vector, never a shell. */
+  readonly executable?: string;
+  /** Leading arguments, before `app-server --stdio`. */
+  readonly extraArgs?: readonly string[];
+  /** Child environment (default: the host's `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly closeGraceMs?: number;
+  readonly killGraceMs?: number;
+  readonly exitDrainMs?: number;
+  /** Spawn as leader of its own process group (default true, except on win32). */
+  readonly useProcessGroup?: boolean;
+  readonly onDrop?: (reason: DropReason) => void;
+  /** Line bound in UTF-16 code units (default 4,000,000). */
+  readonly maxLineLength?: number;
+}
+
+/** Internal seams; not part of the package entry. */
+export interface StdioTransportInternals {
+  readonly probe?: ProcProbe;
+  readonly clock?: TeardownClock;
+}
+
+export interface CodexStdioTransport extends CodexTransport {
+  resourceUsage(): Promise<CodexResourceUsage>;
+}
+
+const noop = (): void => undefined;
+
+function failedTransport(error: CodexTransportError): CodexStdioTransport {
+  const queue = new FrameQueue();
+  queue.fail(error);
+  return {
+    send: noop,
+    incoming: queue,
+    close: () => Promise.resolve(),
+    resourceUsage: () => Promise.resolve({ rssBytes: 0, cpuPercent: 0, processes: 0 }),
+  };
+}
+
+export function createCodexStdioTransport(config: CodexStdioTransportConfig): CodexStdioTransport {
+  return spawnCodexStdioTransport(config);
+}
+
+/** Internal: the transport with an injectable identity probe and clock. */
+export function spawnCodexStdioTransport(
+  config: CodexStdioTransportConfig,
+  internals: StdioTransportInternals = {},
+): CodexStdioTransport {
+  const probe = internals.probe ?? createLinuxProcProbe();
+  const clock = internals.clock ?? realClock;
+  const useProcessGroup = config.useProcessGroup ?? process.platform !== 'win32';
+  const exitDrainMs = config.exitDrainMs ?? 250;
+
+  let child: ChildProcessWithoutNullStreams;
+  try {
+    child = spawn(config.executable ?? 'codex', [...(config.extraArgs ?? []), ...CODEX_APP_SERVER_ARGV], {
+      cwd: config.cwd,
+      env: config.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: false,
+      detached: useProcessGroup,
+      windowsHide: true,
+    });
+  } catch (err) {
+    return failedTransport(new CodexTransportError('spawn_failed', { cause: causeToken(err) }));
+  }
+
+  const pid = child.pid;
+  // the leader's identity is read synchronously, before anything can reap it
+  const group = pid !== undefined && useProcessGroup && probe.canAttribute() ? new OwnedGroup(probe, pid) : undefined;
+  const queue = new FrameQueue();
+  const decoder = new JsonlDecoder({
+    onFrame: (value) => {
+      queue.push(value);
+    },
+    onDrop: (reason) => {
+      try {
+        config.onDrop?.(reason);
+      } catch {
+        // a host callback must not break decoding
+      }
+    },
+    ...(config.maxLineLength === undefined ? {} : { maxLineLength: config.maxLineLength }),
+  });
+
+  let spawned = pid !== undefined;
+  let exited = pid === undefined;
+  let stdoutEnded = false;
+  let closing = false;
+  let closed = false;
+  let inflight: Promise<void> | undefined;
+  const exitWaiters = new Set<() => void>();
+
+  const finishStream = (): void => {
+    decoder.end();
+    queue.end();
+  };
+
+  child.stdin.on('error', noop);
+  child.stderr.on('error', noop);
+  child.stderr.resume(); // drained and discarded: it may hold credentials, paths or prompts
+  child.stdout.on('data', (chunk: Buffer) => {
+    decoder.write(chunk);
+  });
+  child.stdout.on('end', () => {
+    stdoutEnded = true;
+    finishStream();
+  });
+  child.stdout.on('error', (err) => {
+    decoder.end();
+    queue.fail(new CodexTransportError('stdout_error', { cause: causeToken(err) }));
+  });
+  child.on('spawn', () => {
+    spawned = true;
+  });
+  child.on('error', (err) => {
+    if (spawned) return; // e.g. a failed kill; exit/close still follow
+    exited = true;
+    decoder.end();
+    queue.fail(new CodexTransportError('spawn_failed', { cause: causeToken(err) }));
+    for (const wake of exitWaiters) wake();
+  });
+  child.on('exit', () => {
+    exited = true;
+    group?.scan('leader_exiting');
+    for (const wake of exitWaiters) wake();
+    if (stdoutEnded) return;
+    // bounded drain: a descendant holding the inherited pipe must not keep the stream open
+    setTimeout(() => {
+      finishStream();
+      if (!stdoutEnded) child.stdout.destroy();
+    }, exitDrainMs);
+  });
+  child.on('close', finishStream);
+
+  const leader: LeaderHandle = {
+    pid,
+    isAlive: () => !exited,
+    endStdin: () => {
+      try {
+        child.stdin.end();
+      } catch {
+        // stdin already gone
+      }
+    },
+    waitExit: (ms) =>
+      exited
+        ? Promise.resolve(true)
+        : new Promise<boolean>((resolve) => {
+            const wake = (): void => {
+              clearTimeout(timer);
+              exitWaiters.delete(wake);
+              resolve(true);
+            };
+            const timer = setTimeout(() => {
+              exitWaiters.delete(wake);
+              resolve(exited);
+            }, ms);
+            exitWaiters.add(wake);
+          }),
+  };
+
+  const attempt = async (): Promise<void> => {
+    await Promise.resolve(); // a synchronous throw below must not become a cached result
+    closing = true;
+    await teardown(leader, {
+      probe,
+      group,
+      useProcessGroup,
+      closeGraceMs: config.closeGraceMs ?? 2000,
+      killGraceMs: config.killGraceMs ?? 2000,
+      clock,
+    });
+    child.stderr.destroy();
+  };
+
+  return {
+    send(message) {
+      if (closing || exited || !child.stdin.writable) return;
+      try {
+        const line = JSON.stringify(message) as string | undefined;
+        if (line === undefined) return;
+        child.stdin.write(`${line}\n`);
+      } catch {
+        // never throws: unserialisable input or a dead pipe is the reader's problem to notice
+      }
+    },
+    incoming: queue,
+    close() {
+      if (closed) return Promise.resolve();
+      if (inflight !== undefined) return inflight;
+      const p = attempt().then(
+        () => {
+          closed = true;
+          inflight = undefined;
+        },
+        (err: unknown) => {
+          inflight = undefined;
+          throw err;
+        },
+      );
+      inflight = p;
+      return p;
+    },
+    resourceUsage() {
+      // while the leader lives the group id is provably ours, so this also records new members
+      if (!exited) group?.scan('leader_alive');
+      const pids: number[] = [];
+      if (!exited && pid !== undefined) pids.push(pid);
+      if (group !== undefined) pids.push(...group.members.keys());
+      return measureProcesses(pids);
+    },
+  };
+}

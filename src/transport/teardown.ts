@@ -1,0 +1,115 @@
+/**
+ * The `close()` algorithm (§3.5): stdin EOF → SIGTERM group → SIGKILL group → verify the leader
+ * exited → sweep the owned group. Throws a CodexTransportError on any failure; the caller keeps
+ * ownership so a later attempt can still succeed.
+ */
+import type { OwnedGroup } from './process-group.js';
+import type { ProcProbe } from './proc-probe.js';
+import { CodexTransportError } from './types.js';
+
+/** Group membership poll interval (§2.3; not configurable). */
+export const GROUP_POLL_MS = 25;
+
+export interface LeaderHandle {
+  /** Undefined when the spawn never produced a process. */
+  readonly pid: number | undefined;
+  /** False once the leader's exit has been observed (it has been reaped). */
+  isAlive(): boolean;
+  endStdin(): void;
+  /** Resolves true once the leader has exited, false after `ms`. */
+  waitExit(ms: number): Promise<boolean>;
+}
+
+export interface TeardownClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const realClock: TeardownClock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+export interface TeardownDeps {
+  readonly probe: ProcProbe;
+  /** Present only when the group can be attributed (Linux /proc, useProcessGroup). */
+  readonly group: OwnedGroup | undefined;
+  readonly useProcessGroup: boolean;
+  readonly closeGraceMs: number;
+  readonly killGraceMs: number;
+  readonly clock: TeardownClock;
+}
+
+/** Signal the leader's group (or just the leader) while it is alive; never after it is gone. */
+function signalLeader(leader: LeaderHandle, deps: TeardownDeps, signal: NodeJS.Signals): void {
+  const pid = leader.pid;
+  if (pid === undefined || !leader.isAlive()) return;
+  if (deps.group !== undefined) {
+    deps.group.signalGroupWhileLeaderAlive(signal);
+    return;
+  }
+  // No attribution (non-Linux, or useProcessGroup off): the unreaped leader still holds its
+  // PID and group id, so signalling them is safe; nothing is claimed about descendants.
+  try {
+    deps.probe.kill(deps.useProcessGroup ? -pid : pid, signal);
+  } catch {
+    // already exiting
+  }
+}
+
+export async function teardown(leader: LeaderHandle, deps: TeardownDeps): Promise<void> {
+  const { group, clock } = deps;
+  if (leader.pid === undefined) return;
+
+  if (leader.isAlive()) {
+    group?.scan('leader_alive');
+    leader.endStdin();
+    if (!(await leader.waitExit(deps.closeGraceMs))) {
+      signalLeader(leader, deps, 'SIGTERM');
+      if (!(await leader.waitExit(deps.killGraceMs))) {
+        signalLeader(leader, deps, 'SIGKILL');
+        if (!(await leader.waitExit(deps.killGraceMs))) {
+          throw new CodexTransportError('child_did_not_exit');
+        }
+      }
+    }
+  }
+
+  if (group === undefined) return;
+  await sweep(group, leader, deps, clock);
+}
+
+/** §3.5 step 6: signal every owned member (identity re-checked), drain, escalate, verify. */
+async function sweep(group: OwnedGroup, leader: LeaderHandle, deps: TeardownDeps, clock: TeardownClock): Promise<void> {
+  const probeProvenance = () => (leader.isAlive() ? 'leader_alive' : 'post_exit_probe');
+  group.scan(probeProvenance());
+
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    if (group.members.size === 0) break;
+    for (const pid of [...group.members.keys()]) group.signalMember(pid, signal);
+    const deadline = clock.now() + deps.killGraceMs;
+    for (;;) {
+      const census = group.census();
+      if (census.alive === 0 && census.unknown === 0) break;
+      if (clock.now() >= deadline) break;
+      await clock.sleep(GROUP_POLL_MS);
+      // a surviving member may have forked; a living member keeps the group id ours
+      if (group.members.size > 0) {
+        for (const pid of group.scan('group_continuous').adopted) group.signalMember(pid, signal);
+      }
+    }
+  }
+
+  const census = group.census();
+  if (census.alive > 0) {
+    throw new CodexTransportError('process_group_did_not_exit', { survivors: census.alive });
+  }
+  if (census.unknown > 0) {
+    throw new CodexTransportError('group_cleanup_unverified', { doubt: 'group_continuous_unreadable' });
+  }
+  // the group must be shown empty now, not just at the start of the sweep
+  group.scan(probeProvenance());
+  if (group.doubt !== undefined) {
+    throw new CodexTransportError('group_cleanup_unverified', { doubt: group.doubt });
+  }
+}

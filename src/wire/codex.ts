@@ -1,0 +1,73 @@
+/**
+ * zod schemas of the Codex app-server frames the adapter consumes, written against the pinned
+ * generated stable schema of 0.156.1 (fixtures/codex-app-server/0.156.1). Response and
+ * notification objects are loose on purpose: the real binary sends members the stable schema
+ * does not promise, and newer releases add more (REAL-CODEX §6.6). Only the members the adapter
+ * reads are constrained.
+ */
+import { z } from 'zod';
+
+const nonEmpty = z.string().min(1);
+
+export const requestIdSchema = z.union([z.string(), z.number().int().safe()]);
+export type CodexRequestId = z.infer<typeof requestIdSchema>;
+
+export const initializeResultSchema = z.looseObject({ userAgent: z.unknown() });
+
+export const threadStartResultSchema = z.looseObject({
+  thread: z.looseObject({ id: nonEmpty }),
+});
+
+export const turnStartResultSchema = z.looseObject({
+  turn: z.looseObject({ id: nonEmpty }),
+});
+
+export const agentMessageDeltaSchema = z.looseObject({
+  threadId: nonEmpty,
+  turnId: nonEmpty,
+  itemId: nonEmpty,
+  delta: nonEmpty,
+});
+
+export const tokenUsageUpdatedSchema = z.looseObject({
+  tokenUsage: z.looseObject({ last: z.record(z.string(), z.unknown()) }),
+});
+
+export const errorNotificationSchema = z.looseObject({
+  error: z.looseObject({ codexErrorInfo: z.unknown().optional() }),
+  willRetry: z.boolean().optional(),
+});
+
+export const turnCompletedSchema = z.looseObject({
+  threadId: nonEmpty,
+  turn: z.looseObject({
+    id: nonEmpty,
+    status: z.unknown().optional(),
+    error: z.unknown().optional(),
+  }),
+});
+
+export const serverRequestResolvedSchema = z.looseObject({
+  threadId: nonEmpty,
+  requestId: requestIdSchema,
+});
+
+/** Notifications the adapter reads. Anything else is ignored (newer servers send more). */
+export const CODEX_NOTIFICATION = {
+  turnStarted: 'turn/started',
+  turnCompleted: 'turn/completed',
+  agentMessageDelta: 'item/agentMessage/delta',
+  itemStarted: 'item/started',
+  itemCompleted: 'item/completed',
+  tokenUsageUpdated: 'thread/tokenUsage/updated',
+  error: 'error',
+  serverRequestResolved: 'serverRequest/resolved',
+} as const;
+
+export const CODEX_CLIENT_METHOD = {
+  initialize: 'initialize',
+  initialized: 'initialized',
+  threadStart: 'thread/start',
+  turnStart: 'turn/start',
+  turnInterrupt: 'turn/interrupt',
+} as const;

@@ -14,7 +14,6 @@ import {
 } from '@relvo-labs/agent-provider';
 import { CODEX_APP_SERVER_ARGV } from './constants.js';
 import { buildCodexDescriptor } from './descriptor.js';
-import { openSessionInteractions } from './interactions/session-bridge.js';
 import {
   codexProviderOptionsSchema,
   codexSessionOptionsSchema,
@@ -23,6 +22,7 @@ import {
 } from './options.js';
 import { createJsonRpcClient, type RpcDiagnostic, type RpcEnd } from './rpc/client.js';
 import { handshake } from './session/handshake.js';
+import { openSessionInteractions } from './session/interactions.js';
 import { CodexSession } from './session/session.js';
 import { AbandonedConnections, type ReleaseSummary } from './session/abandoned.js';
 import { causeTokenOf } from './shared/cause-token.js';

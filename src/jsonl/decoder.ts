@@ -78,6 +78,11 @@ export class JsonlDecoder {
     this.#countUtf16 = (options.lengthUnit ?? 'utf16') === 'utf16';
   }
 
+  /** Bytes of the unterminated line currently retained (0 while discarding an oversized line). */
+  get pendingBytes(): number {
+    return this.#partBytes;
+  }
+
   get ended(): boolean {
     return this.#ended;
   }
@@ -103,12 +108,12 @@ export class JsonlDecoder {
         // Fast path: the whole line is inside this chunk.
         this.#line(chunk, start, nl);
       } else {
-        this.#append(chunk, start, nl);
-        if (!this.#discarding) {
+        if (this.#append(chunk, start, nl)) {
           const joined = Buffer.concat(this.#parts, this.#partBytes);
           this.#reset();
           this.#line(joined, 0, joined.length);
         }
+        // an oversized line ends at this newline either way
         this.#discarding = false;
       }
       start = nl + 1;
@@ -134,9 +139,9 @@ export class JsonlDecoder {
     this.#partUnits = -1;
   }
 
-  /** Keep a slice of a partial line, or switch to discarding if it grows past the bound. */
-  #append(chunk: Buffer, start: number, end: number): void {
-    if (end <= start) return;
+  /** Keep a slice of a partial line; false (and discarding) once it grows past the bound. */
+  #append(chunk: Buffer, start: number, end: number): boolean {
+    if (end <= start) return true;
     const bytes = this.#partBytes + (end - start);
     // +1 tolerates a trailing CR that will be trimmed at the newline.
     if (bytes > this.#max + 1) {
@@ -152,12 +157,14 @@ export class JsonlDecoder {
     // subarray shares memory with the chunk; the chunk is retained only while the line is open.
     this.#parts.push(chunk.subarray(start, end));
     this.#partBytes = bytes;
+    return true;
   }
 
-  #oversized(): void {
+  #oversized(): false {
     this.#reset();
     this.#discarding = true;
     this.#onDrop('oversized');
+    return false;
   }
 
   /** Decode one complete line `buf[start, end)` (newline excluded). */

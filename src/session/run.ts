@@ -34,6 +34,8 @@ export class CodexRun implements ProviderRun {
   #interruptAttempt: Promise<void> | undefined;
   #interruptInitiated = false;
   #interruptReason: string | undefined;
+  /** The run's sink as interactions see it: silent once the run has settled. */
+  readonly sink: ProviderEventSink;
   /** The native turn id once `turn/start` answered. Never published. */
   turnId: string | undefined;
   /** Set when a pre-binding terminal overflow failed the run before its id was known. */
@@ -43,6 +45,7 @@ export class CodexRun implements ProviderRun {
     this.runRef = runRef;
     this.#sink = sink;
     this.#host = host;
+    this.sink = { emit: (event) => this.emit(event) };
     this.completion = new Promise((resolve) => {
       this.#resolve = resolve;
     });

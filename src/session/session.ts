@@ -44,7 +44,7 @@ export interface SessionInteractions {
   /** Retire every entry the run owns (its completion, or interrupt initiation). */
   retireRun(run: CodexRun): void;
   /** Retire everything (disposal, stream end). */
-  retireAll(): void;
+  retireAll(cause: 'dispose' | 'stream_end'): void;
 }
 
 
@@ -101,13 +101,16 @@ export class CodexSession implements ProviderSession, RunHost {
     return this.#active;
   }
 
-  /** True while a server request could still be owned by some run of this session. */
-  get acceptsInteractions(): boolean {
-    return !this.#disposing && !this.#disposed && this.#ended === undefined && this.#fence === undefined;
-  }
-
   get ended(): boolean {
     return this.#ended !== undefined;
+  }
+
+  get closing(): boolean {
+    return this.#disposing || this.#disposed;
+  }
+
+  get fenced(): boolean {
+    return this.#fence !== undefined;
   }
 
   // ---- SPI -------------------------------------------------------------------------------
@@ -162,7 +165,7 @@ export class CodexSession implements ProviderSession, RunHost {
     if (this.#disposed) return Promise.resolve();
     if (this.#disposeAttempt !== undefined) return this.#disposeAttempt;
     this.#disposing = true;
-    this.#interactions?.retireAll();
+    this.#interactions?.retireAll('dispose');
     const attempt = (async () => {
       // yield first so a synchronous throw inside close() cannot cache a rejected promise
       await Promise.resolve();
@@ -214,7 +217,7 @@ export class CodexSession implements ProviderSession, RunHost {
   handleEnd(end: RpcEnd): void {
     if (this.#ended !== undefined) return;
     this.#ended = end;
-    this.#interactions?.retireAll();
+    this.#interactions?.retireAll('stream_end');
     if (this.#disposing || this.#disposed) return;
     const token = end.kind === 'eof' ? 'eof' : end.causeToken;
     this.#emitSession({

@@ -179,7 +179,12 @@ export class ScriptedModelServer {
       }
       // The client may have gone (interrupt) or the server may be closing.
       if (this.closed || res.destroyed || res.writableEnded) return;
-      res.write(encodeSseEvent(event));
+      // Wait for the flush so a following destroy() cannot discard what was already sent.
+      await new Promise<void>((resolve) => {
+        res.write(encodeSseEvent(event), () => {
+          resolve();
+        });
+      });
     }
     if (plan.ending === 'end') {
       res.end();

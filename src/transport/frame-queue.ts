@@ -7,16 +7,11 @@ export class FrameQueue implements AsyncIterable<unknown> {
   readonly #items: unknown[] = [];
   #head = 0;
   #done = false;
-  #error: { readonly err: unknown } | undefined;
-  #waiter: { resolve: (r: IteratorResult<unknown>) => void; reject: (e: unknown) => void } | undefined;
-  readonly #onDrained: () => void;
-  readonly #lowWater: number;
+  #error: { readonly err: Error } | undefined;
+  #waiter: { resolve: (r: IteratorResult<unknown>) => void; reject: (e: Error) => void } | undefined;
   readonly #iterator: AsyncIterator<unknown>;
 
-  /** `onDrained` is called when the backlog falls to `lowWater` (used to resume a paused pipe). */
-  constructor(onDrained: () => void = () => undefined, lowWater = 0) {
-    this.#onDrained = onDrained;
-    this.#lowWater = lowWater;
+  constructor() {
     this.#iterator = {
       next: () => this.#next(),
       return: () => {
@@ -51,11 +46,11 @@ export class FrameQueue implements AsyncIterable<unknown> {
     this.#finish(undefined);
   }
 
-  fail(err: unknown): void {
+  fail(err: Error): void {
     this.#finish({ err });
   }
 
-  #finish(error: { readonly err: unknown } | undefined): void {
+  #finish(error: { readonly err: Error } | undefined): void {
     if (this.#done) return;
     this.#done = true;
     this.#error = error;
@@ -78,7 +73,6 @@ export class FrameQueue implements AsyncIterable<unknown> {
         this.#items.splice(0, this.#head);
         this.#head = 0;
       }
-      if (this.backlog === this.#lowWater) this.#onDrained();
       return Promise.resolve({ done: false, value });
     }
     if (this.#done) {

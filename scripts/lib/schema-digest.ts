@@ -1,0 +1,35 @@
+/** sha256 digests of a generated schema tree, for fixtures/codex-app-server/<version>/manifest.json. */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+export interface SchemaManifest {
+  readonly codexVersion: string;
+  /** Set when this version's stable schema is byte-identical to an already checked-in one. */
+  readonly identicalTo?: string;
+  readonly generatedWith: readonly string[];
+  readonly fileCount: { readonly json: number; readonly ts: number };
+  /** sha256 over the sorted `path\tsha256\n` lines of `files`. */
+  readonly digest: string;
+  readonly files?: Readonly<Record<string, string>>;
+}
+
+export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = join(dir, entry.name);
+    return entry.isDirectory() ? walk(full) : [full];
+  });
+}
+
+/** Digest of every file below `root`, keyed by its POSIX path relative to `root`. */
+export function digestTree(root: string): { files: Record<string, string>; digest: string } {
+  const files: Record<string, string> = {};
+  for (const path of walk(root).sort()) {
+    files[relative(root, path).split(sep).join('/')] = sha256(readFileSync(path));
+  }
+  const sorted = Object.keys(files).sort();
+  const digest = sha256(sorted.map((k) => `${k}\t${files[k] ?? ''}\n`).join(''));
+  return { files: Object.fromEntries(sorted.map((k) => [k, files[k] ?? ''])), digest };
+}

@@ -1,0 +1,33 @@
+export {
+  CODEX_ADAPTER_STATUS,
+  CODEX_ADAPTER_VERSION,
+  CODEX_APP_SERVER_ARGV,
+  CODEX_APP_SERVER_MAX_VERSION,
+  CODEX_APP_SERVER_MIN_VERSION,
+  CODEX_APP_SERVER_VERSION,
+  CODEX_BRIDGED_APPROVAL,
+  CODEX_BRIDGED_QUESTION,
+  CODEX_DEFAULT_EXECUTABLE,
+  CODEX_PROVIDER_ID,
+  CODEX_SERVER_REQUEST,
+  CODEX_SUPPORTED_APP_SERVER_VERSIONS,
+  type CodexSandboxMode,
+  type CodexServerRequestMethod,
+  type CodexSupportedAppServerVersion,
+} from './constants.js';
+export { createCodexProvider, type CodexProvider, type CodexProviderFactory } from './provider.js';
+export type { CodexProviderOptions, CodexSessionOptions } from './options.js';
+export type { ReleaseSummary } from './session/abandoned.js';
+export { isCompatibleCodexUserAgent } from './session/version-gate.js';
+export { createCodexStdioTransport } from './transport/stdio.js';
+export {
+  CodexTransportError,
+  isCodexTransportError,
+  type CodexResourceUsage,
+  type CodexTransport,
+  type CodexTransportErrorCode,
+  type CodexTransportFactory,
+  type CodexTransportParams,
+  type DropReason,
+} from './transport/types.js';
+export type { CodexRequestId } from './wire/codex.js';

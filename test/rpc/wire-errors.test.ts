@@ -1,0 +1,80 @@
+import { agentError, AgentRuntimeError, isProviderRejection, ProviderRejection } from '@relvo-labs/agent-provider';
+import { describe, expect, it } from 'vitest';
+import { CodexRpcError, connectionClosedRejection } from '../../src/rpc/client.js';
+import { classifyWireErrorCode, isAuthoritativeFailure, wireRejection } from '../../src/rpc/wire-errors.js';
+import { WIRE_CLASSIFICATIONS } from '../../src/shared/tokens.js';
+
+const CANARY = 'CANARY-upstream-prose-7731';
+
+const rows = [
+  [-32001, 'overloaded', true, 'provider_unavailable'],
+  [-32600, 'invalid_request', false, 'provider_rejected'],
+  [-32601, 'method_not_found', false, 'provider_rejected'],
+  [-32602, 'invalid_params', false, 'provider_rejected'],
+  [-32603, 'internal_error', true, 'provider_unavailable'],
+  [-32700, 'parse_error', false, 'provider_rejected'],
+  [-32000, 'unclassified', false, 'provider_rejected'],
+  [0, 'unclassified', false, 'provider_rejected'],
+  [1, 'unclassified', false, 'provider_rejected'],
+  [-32600.5, 'unclassified', false, 'provider_rejected'],
+] as const;
+
+describe('wire error classification (§4.2)', () => {
+  it.each(rows)('code %d → %s (retryable %s, %s)', (code, classification, retryable, agentCode) => {
+    expect(classifyWireErrorCode(code)).toEqual({ classification, retryable, agentCode });
+    const rejection = wireRejection('turn/start', { code, message: `${CANARY} sk-abcdefghijklmnopqrstuvwx`, data: CANARY } as {
+      code: number;
+    });
+    expect(rejection).toBeInstanceOf(ProviderRejection);
+    expect(rejection.name).toBe('ProviderRejection');
+    expect(rejection.message).toBe(`codex rejected turn/start (${classification})`);
+    expect(rejection.agentError).toMatchObject({
+      code: agentCode,
+      retryable,
+      providerCode: classification,
+      message: `codex rejected turn/start (${classification})`,
+    });
+    expect(JSON.stringify(rejection.agentError)).not.toContain(CANARY);
+    expect(rejection.agentError.details).toBeUndefined();
+    expect(isAuthoritativeFailure(rejection)).toBe(true);
+  });
+
+  it('covers every wire classification token', () => {
+    expect(new Set(rows.map((r) => r[1]))).toEqual(new Set(WIRE_CLASSIFICATIONS));
+  });
+});
+
+describe('isAuthoritativeFailure', () => {
+  it('is true for connection_closed', () => {
+    const closed = connectionClosedRejection('turn/start');
+    expect(isProviderRejection(closed)).toBe(true);
+    expect(closed.agentError.providerCode).toBe('connection_closed');
+    expect(isAuthoritativeFailure(closed)).toBe(true);
+  });
+
+  it('is false for uncertain failures and anything else', () => {
+    const uncertain: unknown[] = [
+      new CodexRpcError('request_timeout', 'codex turn/start timed out'),
+      new CodexRpcError('connection_lost', 'codex connection lost during turn/start'),
+      new ProviderRejection(agentError('provider_unavailable', 'x', { providerCode: 'session_fenced' })),
+      new ProviderRejection(agentError('provider_rejected', 'x')),
+      new AgentRuntimeError('provider_rejected', 'x', { providerCode: 'invalid_request' }),
+      { agentError: { code: 'provider_rejected', message: 'x', retryable: false, providerCode: 'overloaded' } },
+      new Error('invalid_request'),
+      'overloaded',
+      undefined,
+    ];
+    for (const value of uncertain) expect(isAuthoritativeFailure(value)).toBe(false);
+  });
+
+  it('marks timeouts and lost connections as retryable provider_unavailable, not rejections', () => {
+    const timeout = new CodexRpcError('request_timeout', 'codex turn/start timed out');
+    expect(isProviderRejection(timeout)).toBe(false);
+    expect(timeout.authoritative).toBe(false);
+    expect(timeout.agentError).toMatchObject({
+      code: 'provider_unavailable',
+      retryable: true,
+      providerCode: 'request_timeout',
+    });
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Frame-test harness for the Codex provider: a fake transport (every outbound frame checked
+ * against the pinned schema), recording sinks, and transcript replay.
+ */
+import type {
+  ProviderEventInput,
+  ProviderEventSink,
+  ProviderRunTermination,
+  ProviderSession,
+} from '@relvo-labs/agent-provider';
+import { createCodexProvider, type CodexProvider, type CodexProviderOptions } from '../../src/index.js';
+import { useFakeTransport, type FakeTransport } from './fake-transport.js';
+import { loadTranscript, replay, type ReplayOptions, type ReplayResult } from './replay.js';
+
+export const WORKSPACE = '/work/replay-workspace';
+
+export interface RecordingSink extends ProviderEventSink {
+  readonly events: ProviderEventInput[];
+  ofType<T extends ProviderEventInput['payload']['type']>(
+    type: T,
+  ): Extract<ProviderEventInput['payload'], { type: T }>[];
+}
+
+export function recordingSink(): RecordingSink {
+  const events: ProviderEventInput[] = [];
+  return {
+    events,
+    emit(event) {
+      events.push(event);
+    },
+    ofType(type) {
+      return events.map((e) => e.payload).filter((p) => p.type === type) as never;
+    },
+  };
+}
+
+export interface Harness {
+  readonly transport: FakeTransport;
+  readonly provider: CodexProvider;
+  readonly sessionSink: RecordingSink;
+  openSession(options?: Record<string, string>): Promise<ProviderSession>;
+}
+
+export function createHarness(options: Omit<CodexProviderOptions, 'transport'> = {}): Harness {
+  const transport = useFakeTransport();
+  const provider = createCodexProvider({ ...options, transport: () => transport });
+  const sessionSink = recordingSink();
+  return {
+    transport,
+    provider,
+    sessionSink,
+    openSession: (sessionOptions = {}) =>
+      provider.createSession({
+        options: sessionOptions,
+        workspace: { root: WORKSPACE, ownership: 'borrowed' },
+        sink: sessionSink,
+      }),
+  };
+}
+
+/** Starts replaying `scenario` in the background; await the promise at the end of the test. */
+export function startReplay(
+  harness: Harness,
+  scenario: string,
+  options: Omit<ReplayOptions, 'workspace'> = {},
+): Promise<ReplayResult> {
+  return replay(harness.transport, loadTranscript(scenario), { workspace: WORKSPACE, ...options });
+}
+
+export function textInput(text: string) {
+  return { parts: [{ type: 'text' as const, text }] };
+}
+
+export async function settle(completion: Promise<ProviderRunTermination>): Promise<ProviderRunTermination> {
+  return completion;
+}

@@ -1,0 +1,125 @@
+/**
+ * Replays a transcript recorded from the real codex binary against the adapter through a
+ * fake transport. Server-to-client frames are pushed in recorded order; each recorded
+ * client-to-server frame is a checkpoint: replay waits until the adapter has written the
+ * matching frame (same method, or a reply to the same server request id). Replies to the
+ * adapter's requests are re-addressed to the ids the adapter actually used.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FakeTransport } from './fake-transport.js';
+
+const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+export interface TranscriptLine {
+  readonly seq: number;
+  readonly t: number;
+  readonly dir: 'c2s' | 's2c';
+  readonly frame: Record<string, unknown>;
+}
+
+export function transcriptPath(scenario: string, version = '0.156.1'): string {
+  return join(REPO_ROOT, 'fixtures', 'transcripts', version, `${scenario}.jsonl`);
+}
+
+export function loadTranscript(scenario: string, version = '0.156.1'): TranscriptLine[] {
+  return readFileSync(transcriptPath(scenario, version), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as TranscriptLine);
+}
+
+/** Swap recorded placeholders for this test's values, everywhere in a frame. */
+export function restore(value: unknown, placeholders: Readonly<Record<string, string>>): unknown {
+  if (typeof value === 'string') {
+    let out = value;
+    for (const [from, to] of Object.entries(placeholders)) out = out.split(from).join(to);
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v) => restore(v, placeholders));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, restore(v, placeholders)]),
+    );
+  }
+  return value;
+}
+
+function isRequest(f: Record<string, unknown>): boolean {
+  return Object.hasOwn(f, 'method') && Object.hasOwn(f, 'id');
+}
+function isReply(f: Record<string, unknown>): boolean {
+  return !Object.hasOwn(f, 'method') && Object.hasOwn(f, 'id');
+}
+
+export interface ReplayOptions {
+  readonly workspace: string;
+  /** Stop before this seq (exclusive); default: the whole transcript. */
+  readonly untilSeq?: number;
+  /** Rewrite a recorded s2c frame before it is pushed (return undefined to skip it). */
+  readonly rewrite?: (frame: Record<string, unknown>, line: TranscriptLine) => Record<string, unknown> | undefined;
+  /** Event-loop turns to wait for one adapter frame before failing. */
+  readonly maxTurns?: number;
+}
+
+export interface ReplayResult {
+  /** Recorded client id → the id the adapter used. */
+  readonly idMap: ReadonlyMap<number | string, number | string>;
+  /** The adapter frames matched to each recorded c2s checkpoint, in order. */
+  readonly matched: readonly Record<string, unknown>[];
+}
+
+export async function replay(
+  transport: FakeTransport,
+  lines: readonly TranscriptLine[],
+  options: ReplayOptions,
+): Promise<ReplayResult> {
+  const placeholders = {
+    '<workspace>': options.workspace,
+    '<home>': '/home/replay',
+    '<codex_home>': '/home/replay/.codex',
+    '<hostname>': 'replay-host',
+  };
+  const idMap = new Map<number | string, number | string>();
+  const matched: Record<string, unknown>[] = [];
+  const maxTurns = options.maxTurns ?? 2000;
+  let cursor = 0;
+
+  const waitFor = async (line: TranscriptLine): Promise<Record<string, unknown>> => {
+    const want = line.frame;
+    for (let turn = 0; turn < maxTurns; turn += 1) {
+      while (cursor < transport.sent.length) {
+        const got = transport.sent[cursor++]!;
+        if (isReply(want) ? isReply(got) && got.id === want.id : got.method === want.method) {
+          return got;
+        }
+      }
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    const what = isReply(want) ? `a reply to server request ${String(want.id)}` : String(want.method);
+    throw new Error(`replay: adapter never wrote ${what} (transcript seq ${line.seq})`);
+  };
+
+  for (const line of lines) {
+    if (options.untilSeq !== undefined && line.seq >= options.untilSeq) break;
+    if (line.dir === 'c2s') {
+      const got = await waitFor(line);
+      matched.push(got);
+      if (isRequest(line.frame)) idMap.set(line.frame.id as number | string, got.id as number | string);
+      continue;
+    }
+    let frame = restore(line.frame, placeholders) as Record<string, unknown>;
+    if (isReply(frame)) {
+      const actual = idMap.get(frame.id as number | string);
+      if (actual === undefined) throw new Error(`replay: reply ${String(frame.id)} to an unmatched request`);
+      frame = { ...frame, id: actual };
+    }
+    const rewritten = options.rewrite ? options.rewrite(frame, line) : frame;
+    if (rewritten !== undefined) {
+      transport.push(rewritten);
+      await transport.drained();
+    }
+  }
+  return { idMap, matched };
+}

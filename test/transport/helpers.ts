@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const standIn = (name: string): string => fileURLToPath(new URL(`./stand-ins/${name}`, import.meta.url));
+
+/** A bounded wait with a clear failure message. */
+export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function waitUntil(ms: number, what: string, predicate: () => boolean): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function statFields(pid: number): string[] | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return text.slice(text.lastIndexOf(')') + 1).trim().split(/\s+/);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Alive = present in /proc and not a zombie. */
+export function isAlive(pid: number): boolean {
+  const fields = statFields(pid);
+  return fields !== undefined && fields[0] !== 'Z' && fields[0] !== 'X';
+}
+
+/** Live (non-zombie) processes whose process group is `pgid`. */
+export function groupMembers(pgid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(Number(entry));
+    if (fields !== undefined && fields[0] !== 'Z' && Number(fields[2]) === pgid) found.push(Number(entry));
+  }
+  return found;
+}
+
+/** Pull frames from a shared iterator until one matches. */
+export async function nextMatching(
+  it: AsyncIterator<unknown>,
+  what: string,
+  match: (frame: Record<string, unknown>) => boolean,
+  ms = 10_000,
+): Promise<Record<string, unknown>> {
+  return within(
+    ms,
+    what,
+    (async () => {
+      for (;;) {
+        const r = await it.next();
+        if (r.done === true) throw new Error(`stream ended before ${what}`);
+        const frame = r.value as Record<string, unknown>;
+        if (typeof frame === 'object' && frame !== null && match(frame)) return frame;
+      }
+    })(),
+  );
+}
+
+/** Drain to the end; resolves with the remaining frames. */
+export async function drain(it: AsyncIterator<unknown>, what: string, ms = 10_000): Promise<unknown[]> {
+  return within(
+    ms,
+    what,
+    (async () => {
+      const rest: unknown[] = [];
+      for (;;) {
+        const r = await it.next();
+        if (r.done === true) return rest;
+        rest.push(r.value);
+      }
+    })(),
+  );
+}

@@ -17,7 +17,7 @@ export const CLIENT_INFO = { name: 'relvo_agent_runtime', title: 'Relvo Agent Ru
 
 export interface TurnTimings {
   readonly turnStartSent: number;
-  readonly turnStartReply: number | null;
+  readonly turnStartReply: number;
   readonly turnStarted: number | null;
   readonly firstDelta: number | null;
   readonly turnCompleted: number;
@@ -44,7 +44,8 @@ export interface ScenarioRecording {
 
 export interface RecordOptions {
   readonly binary: string;
-  /** Extra environment (tests pass their leak marker here). */
+  /** Base environment before credential/proxy stripping (tests pass `testEnv()`). */
+  readonly baseEnv?: NodeJS.ProcessEnv;
   readonly envExtra?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
 }
@@ -73,13 +74,9 @@ async function runTurn(
 ): Promise<TurnTimings> {
   const from = driver.frames.length;
   const turnStartSent = driver.now();
-  let turnStartReply: number | null = null;
   const reply = driver
     .request('turn/start', { threadId, input: [{ type: 'text', text: plan.text }] }, timeoutMs)
-    .then((f) => {
-      turnStartReply = driver.now();
-      return f;
-    });
+    .then(() => driver.now());
   if (plan.interruptAfterDeltas !== undefined) {
     let deltas = 0;
     const target = plan.interruptAfterDeltas;
@@ -97,14 +94,14 @@ async function runTurn(
     label: 'turn/completed',
     from,
   });
-  await reply;
+  const turnStartReply = await reply;
   const after = driver.frames.slice(from);
   const turnStarted = after.find((f) => isMethod(f, 'turn/started'))?.t ?? null;
   const firstDelta = after.find((f) => isMethod(f, 'item/agentMessage/delta'))?.t ?? null;
   const status = (paramsOf(completed.frame).turn as { status?: unknown } | undefined)?.status;
   return {
     turnStartSent: round(turnStartSent),
-    turnStartReply: turnStartReply === null ? null : round(turnStartReply),
+    turnStartReply: round(turnStartReply),
     turnStarted: turnStarted === null ? null : round(turnStarted),
     firstDelta: firstDelta === null ? null : round(firstDelta),
     turnCompleted: round(completed.t),
@@ -118,7 +115,7 @@ export async function recordScenario(scenario: Scenario, options: RecordOptions)
   const iso = createIsolatedCodexHome('relvo-rec-');
   const server = await ScriptedModelServer.start();
   server.enqueue(...scenario.steps);
-  const env = iso.env(process.env, { TERM: 'dumb', ...options.envExtra });
+  const env = iso.env(options.baseEnv ?? process.env, { TERM: 'dumb', ...options.envExtra });
   // A fixed terminal keeps the userAgent identical from host to host.
   delete env.TERM_PROGRAM;
   delete env.TERM_PROGRAM_VERSION;
@@ -137,6 +134,7 @@ export async function recordScenario(scenario: Scenario, options: RecordOptions)
     driver.send({ id: f.frame.id, ...answer });
   });
   try {
+    await scenario.beforeInitialize?.(driver);
     const init = await driver.request(
       'initialize',
       { clientInfo: CLIENT_INFO, capabilities: null },
@@ -160,6 +158,7 @@ export async function recordScenario(scenario: Scenario, options: RecordOptions)
       label: 'thread/started',
       from: threadFrom,
     });
+    await scenario.afterThreadStart?.(driver, threadId);
     const turns: TurnTimings[] = [];
     for (const plan of scenario.turns) {
       currentTurn = plan;

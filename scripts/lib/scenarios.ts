@@ -11,7 +11,7 @@ import {
   textStep,
   type ScriptedStep,
 } from '../../src/testing/index.js';
-import type { Frame } from './app-server-driver.js';
+import type { AppServerDriver, Frame } from './app-server-driver.js';
 
 /** What the client writes back to a server request (the runner adds the id). */
 export type ServerRequestAnswer = { readonly result: unknown } | { readonly error: { code: number; message: string } };
@@ -34,6 +34,10 @@ export interface Scenario {
   readonly turns: readonly TurnPlan[];
   /** Keep listening this long after the last awaited frame before closing stdin. */
   readonly settleMs?: number;
+  /** Client traffic before `initialize` (protocol-error probes). */
+  readonly beforeInitialize?: (driver: AppServerDriver) => Promise<void>;
+  /** Client traffic after thread/started, before the turns. */
+  readonly afterThreadStart?: (driver: AppServerDriver, threadId: string) => Promise<void>;
 }
 
 const ECHO = 'echo out-from-exec-123';
@@ -91,6 +95,27 @@ export const SCENARIOS: readonly Scenario[] = [
       textStep(['Second', ' answer'], { itemId: 'msg_2', responseId: 'resp_2', usage: scriptedUsage(1270, 38, 1000, 0) }),
     ],
     turns: [{ text: 'hi' }, { text: 'again' }],
+  },
+  {
+    name: 'protocol_errors',
+    summary:
+      'request before initialize; after the handshake: a malformed line (not recorded: it is not a frame; ' +
+      'it was written right before the unknown method), an unknown method, a bad enum, a second initialize, ' +
+      'turn/interrupt with no active turn',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: [],
+    turns: [],
+    beforeInitialize: async (d) => {
+      await d.request('thread/start', { cwd: '/', ephemeral: true });
+    },
+    afterThreadStart: async (d, threadId) => {
+      d.sendRaw('{"id": 99, "method": \n');
+      await d.request('bogus/method', {});
+      await d.request('thread/start', { cwd: '/', approvalPolicy: 'bogus', ephemeral: true });
+      await d.request('initialize', { clientInfo: { name: 'relvo_agent_runtime', version: '0.1.0' }, capabilities: null });
+      await d.request('turn/interrupt', { threadId, turnId: 'no-such-turn' });
+    },
   },
   approvalScenario('approval_accept', 'accept', true),
   approvalScenario('approval_decline', 'decline', true),

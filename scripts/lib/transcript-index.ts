@@ -6,7 +6,7 @@ export interface TurnSummary {
   readonly status: string;
   /** All ms since spawn. */
   readonly turnStartSentMs: number;
-  readonly turnStartReplyMs: number | null;
+  readonly turnStartReplyMs: number;
   readonly turnStartedMs: number | null;
   readonly firstDeltaMs: number | null;
   readonly turnCompletedMs: number;

@@ -33,7 +33,12 @@ export const LOCAL_ENVIRONMENT_ID = 'local';
 const nonEmpty = z.string().min(1);
 
 const commandActionSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('read'), command: z.string(), name: z.string(), path: z.string() }),
+  z.strictObject({
+    type: z.literal('read'),
+    command: z.string(),
+    name: z.string(),
+    path: z.string(),
+  }),
   z.strictObject({ type: z.literal('listFiles'), command: z.string(), path: z.string().nullish() }),
   z.strictObject({
     type: z.literal('search'),
@@ -79,7 +84,10 @@ export const nativeCommandApprovalParamsSchema = z.strictObject({
   proposedExecpolicyAmendment: z.array(z.string()).nullish(),
   proposedNetworkPolicyAmendments: z.array(networkPolicyAmendmentSchema).nullish(),
   networkApprovalContext: z
-    .strictObject({ host: z.string(), protocol: z.enum(['http', 'https', 'socks5Tcp', 'socks5Udp']) })
+    .strictObject({
+      host: z.string(),
+      protocol: z.enum(['http', 'https', 'socks5Tcp', 'socks5Udp']),
+    })
     .nullish(),
   // Experimental in the stable schema, yet sent by 0.156.1 with capabilities null (ADR-0003).
   availableDecisions: z.array(approvalDecisionSchema).nullish(),
@@ -92,7 +100,11 @@ export interface InteractionCorrelation {
 }
 
 export type CommandApprovalTranslation =
-  | { readonly ok: true; readonly request: ApprovalRequest; readonly correlation: InteractionCorrelation }
+  | {
+      readonly ok: true;
+      readonly request: ApprovalRequest;
+      readonly correlation: InteractionCorrelation;
+    }
   | { readonly ok: false; readonly token: ApprovalRefusalToken };
 
 /** The three native answers this adapter ever writes. `cancel` is never sent: it interrupts the turn. */
@@ -128,7 +140,9 @@ function rebuildAction(action: CommandAction): JsonObject {
  * are assumed (the stable schema's contract). With a list, only what it names is offered; a
  * denial (`decline`) is always sendable and was measured to be honoured even when unlisted.
  */
-function offeredModes(decisions: NativeCommandApprovalParams['availableDecisions']): ApprovalMode[] {
+function offeredModes(
+  decisions: NativeCommandApprovalParams['availableDecisions'],
+): ApprovalMode[] {
   if (decisions === null || decisions === undefined) return ['once', 'session'];
   const modes: ApprovalMode[] = [];
   if (decisions.includes('accept')) modes.push('once');
@@ -136,7 +150,9 @@ function offeredModes(decisions: NativeCommandApprovalParams['availableDecisions
   return modes;
 }
 
-function offersNetworkAmendment(decisions: NativeCommandApprovalParams['availableDecisions']): boolean {
+function offersNetworkAmendment(
+  decisions: NativeCommandApprovalParams['availableDecisions'],
+): boolean {
   return (decisions ?? []).some((d) => typeof d === 'object' && 'applyNetworkPolicyAmendment' in d);
 }
 
@@ -152,7 +168,11 @@ export function translateCommandApproval(params: unknown): CommandApprovalTransl
   const p = parsed.data;
 
   if (p.kind !== 'command') return refuse('kind_unsupported');
-  if (p.environmentId !== null && p.environmentId !== undefined && p.environmentId !== LOCAL_ENVIRONMENT_ID) {
+  if (
+    p.environmentId !== null &&
+    p.environmentId !== undefined &&
+    p.environmentId !== LOCAL_ENVIRONMENT_ID
+  ) {
     return refuse('environment_unsupported');
   }
   // A network-policy question cannot be answered by a neutral approve/deny. A proposed execpolicy
@@ -165,7 +185,8 @@ export function translateCommandApproval(params: unknown): CommandApprovalTransl
     return refuse('policy_amendment_proposed');
   }
   const command = p.command;
-  if (typeof command !== 'string' || command.trim().length === 0) return refuse('no_reviewable_command');
+  if (typeof command !== 'string' || command.trim().length === 0)
+    return refuse('no_reviewable_command');
 
   const allowedModes = offeredModes(p.availableDecisions);
   if (allowedModes.length === 0) return refuse('no_approvable_decision');
@@ -173,7 +194,8 @@ export function translateCommandApproval(params: unknown): CommandApprovalTransl
   const detail: JsonObject = { command };
   if (typeof p.cwd === 'string') detail.cwd = p.cwd;
   if (typeof p.reason === 'string') detail.reason = p.reason;
-  if (p.commandActions && p.commandActions.length > 0) detail.commandActions = p.commandActions.map(rebuildAction);
+  if (p.commandActions && p.commandActions.length > 0)
+    detail.commandActions = p.commandActions.map(rebuildAction);
   if (canonicalJson(detail).length > MAX_APPROVAL_DETAIL_CHARS) return refuse('detail_too_large');
 
   const request = approvalRequestSchema.safeParse({
@@ -184,11 +206,17 @@ export function translateCommandApproval(params: unknown): CommandApprovalTransl
   });
   // Unreachable with the bounds above; kept as a backstop so no invalid request is ever raised.
   if (!request.success) return refuse('malformed');
-  return { ok: true, request: request.data, correlation: { threadId: p.threadId, turnId: p.turnId } };
+  return {
+    ok: true,
+    request: request.data,
+    correlation: { threadId: p.threadId, turnId: p.turnId },
+  };
 }
 
 /** once → accept, session → acceptForSession, denied → decline. Never cancel. */
-export function nativeApprovalDecision(response: ApprovalResponse): NativeApprovalDecision | undefined {
+export function nativeApprovalDecision(
+  response: ApprovalResponse,
+): NativeApprovalDecision | undefined {
   if (response.decision === 'denied') return 'decline';
   if (response.mode === 'once') return 'accept';
   if (response.mode === 'session') return 'acceptForSession';

@@ -87,8 +87,10 @@ export function translateUserInput(params: unknown): UserInputTranslation {
   const p = parsed.data;
 
   if (!p.isBlocking) return refuse('not_blocking');
-  if (p.autoResolutionMs !== null && p.autoResolutionMs !== undefined) return refuse('auto_resolution_requested');
-  if (p.questions.length === 0 || p.questions.length > MAX_NATIVE_QUESTIONS) return refuse('question_count');
+  if (p.autoResolutionMs !== null && p.autoResolutionMs !== undefined)
+    return refuse('auto_resolution_requested');
+  if (p.questions.length === 0 || p.questions.length > MAX_NATIVE_QUESTIONS)
+    return refuse('question_count');
   if (hasDuplicates(p.questions.map((q) => q.id))) return refuse('duplicate_question_id');
   if (p.questions.some((q) => hasDuplicates((q.options ?? []).map((o) => o.label)))) {
     return refuse('duplicate_option_label');
@@ -141,7 +143,10 @@ export type NativeAnswersBuild =
  * `__proto__` or `constructor` stay ordinary keys. A text answer is sent verbatim as one element;
  * a selection becomes the selected labels.
  */
-export function buildNativeAnswers(plan: QuestionPlan, answers: QuestionSetResponse['answers']): NativeAnswersBuild {
+export function buildNativeAnswers(
+  plan: QuestionPlan,
+  answers: QuestionSetResponse['answers'],
+): NativeAnswersBuild {
   const pairs: [string, { answers: string[] }][] = [];
   for (const entry of plan.entries) {
     const answer = Object.hasOwn(answers, entry.key) ? answers[entry.key] : undefined;

@@ -4,11 +4,29 @@
  * withdraws what is left. Refs are minted here and never derived from native ids.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalRequest, ProviderEventSink, QuestionSetRequest } from '@relvo-labs/agent-provider';
+import type {
+  ApprovalRequest,
+  ProviderEventSink,
+  QuestionSetRequest,
+} from '@relvo-labs/agent-provider';
 import { CODEX_BRIDGED_APPROVAL, CODEX_BRIDGED_QUESTION } from '../constants.js';
-import { translateCommandApproval, type ApprovalRefusalToken, type InteractionCorrelation } from './native-approval.js';
-import { emptyNativeAnswers, translateUserInput, type QuestionPlan, type QuestionRefusalToken } from './native-question.js';
-import { planApprovalSettlement, planQuestionSettlement, rejection, SETTLEMENT_MESSAGES } from './settlement.js';
+import {
+  translateCommandApproval,
+  type ApprovalRefusalToken,
+  type InteractionCorrelation,
+} from './native-approval.js';
+import {
+  emptyNativeAnswers,
+  translateUserInput,
+  type QuestionPlan,
+  type QuestionRefusalToken,
+} from './native-question.js';
+import {
+  planApprovalSettlement,
+  planQuestionSettlement,
+  rejection,
+  SETTLEMENT_MESSAGES,
+} from './settlement.js';
 
 /** One server request as the JSON-RPC client offers it; respond/reject answer at most once. */
 export interface ServerRequestOffer {
@@ -138,17 +156,23 @@ export class InteractionRegistry<O extends InteractionOwner> {
 
     // Step 1: strict parse and translation.
     const translated =
-      offer.method === CODEX_BRIDGED_APPROVAL ? translateCommandApproval(offer.params) : translateUserInput(offer.params);
+      offer.method === CODEX_BRIDGED_APPROVAL
+        ? translateCommandApproval(offer.params)
+        : translateUserInput(offer.params);
     if (!translated.ok) {
-      offer.reject(JSON_RPC_INVALID_PARAMS, `request cannot be represented faithfully (${translated.token})`);
+      offer.reject(
+        JSON_RPC_INVALID_PARAMS,
+        `request cannot be represented faithfully (${translated.token})`,
+      );
       this.#diagnose({ level: 'warning', code: 'interaction_refused', token: translated.token });
       return true;
     }
 
     // Step 2: the owner check.
-    const resolution: OwnerResolution<O> = this.#closedBy !== undefined
-      ? { ok: false, reason: 'session_closing' }
-      : this.#options.resolveOwner(translated.correlation);
+    const resolution: OwnerResolution<O> =
+      this.#closedBy !== undefined
+        ? { ok: false, reason: 'session_closing' }
+        : this.#options.resolveOwner(translated.correlation);
     if (!resolution.ok) {
       offer.reject(JSON_RPC_INVALID_REQUEST, 'no active turn owns the request');
       this.#diagnose({ level: 'warning', code: 'interaction_not_owned', token: resolution.reason });
@@ -174,8 +198,19 @@ export class InteractionRegistry<O extends InteractionOwner> {
     };
     const entry: Entry<O> =
       'plan' in translated
-        ? { ...base, kind: 'question_set', ref: `question-${this.#nonce}-${this.#counter}`, request: translated.request, plan: translated.plan }
-        : { ...base, kind: 'approval', ref: `approval-${this.#nonce}-${this.#counter}`, request: translated.request };
+        ? {
+            ...base,
+            kind: 'question_set',
+            ref: `question-${this.#nonce}-${this.#counter}`,
+            request: translated.request,
+            plan: translated.plan,
+          }
+        : {
+            ...base,
+            kind: 'approval',
+            ref: `approval-${this.#nonce}-${this.#counter}`,
+            request: translated.request,
+          };
     this.#byRef.set(entry.ref, entry);
     this.#byRequest.set(requestKey, entry);
     entry.owner.sink.emit({
@@ -262,7 +297,9 @@ export class InteractionRegistry<O extends InteractionOwner> {
       this.#forget(entry);
       if (entry.appliedKey !== undefined) continue;
       entry.appliedKey = 'retired';
-      entry.offer.respond(entry.kind === 'approval' ? { decision: 'decline' } : emptyNativeAnswers());
+      entry.offer.respond(
+        entry.kind === 'approval' ? { decision: 'decline' } : emptyNativeAnswers(),
+      );
     }
     return entries.length;
   }

@@ -15,7 +15,11 @@ import {
   type QuestionSetRequest,
 } from '@relvo-labs/agent-provider';
 import { nativeApprovalDecision, type NativeApprovalDecision } from './native-approval.js';
-import { buildNativeAnswers, type NativeUserInputResponse, type QuestionPlan } from './native-question.js';
+import {
+  buildNativeAnswers,
+  type NativeUserInputResponse,
+  type QuestionPlan,
+} from './native-question.js';
 
 const MESSAGE_MAX = 2000;
 
@@ -30,7 +34,11 @@ export const SETTLEMENT_MESSAGES = {
   alreadySettled: 'the interaction was already settled with a different response',
 } as const;
 
-export function rejection(code: AgentErrorCode, message: string, details?: JsonObject): ProviderRejection {
+export function rejection(
+  code: AgentErrorCode,
+  message: string,
+  details?: JsonObject,
+): ProviderRejection {
   const bounded = message.length > MESSAGE_MAX ? message.slice(0, MESSAGE_MAX) : message;
   return new ProviderRejection(agentError(code, bounded, details === undefined ? {} : { details }));
 }
@@ -51,13 +59,17 @@ export function planApprovalSettlement(
   if (!parsed.success) return fail('invalid_request', SETTLEMENT_MESSAGES.malformed);
   const r = parsed.data;
   if (r.kind !== 'approval') {
-    return fail('capability_unsupported', SETTLEMENT_MESSAGES.approvalKindOnly, { supported: ['approval'] });
+    return fail('capability_unsupported', SETTLEMENT_MESSAGES.approvalKindOnly, {
+      supported: ['approval'],
+    });
   }
   if (r.decision === 'approved' && r.mode === undefined) {
     return fail('invalid_request', SETTLEMENT_MESSAGES.approvedWithoutMode);
   }
   if (r.mode === 'persistent') {
-    return fail('capability_unsupported', SETTLEMENT_MESSAGES.persistentUnsupported, { supported: ['once', 'session'] });
+    return fail('capability_unsupported', SETTLEMENT_MESSAGES.persistentUnsupported, {
+      supported: ['once', 'session'],
+    });
   }
   if (r.decision === 'denied' && r.mode !== undefined) {
     return fail('invalid_request', SETTLEMENT_MESSAGES.deniedWithMode);
@@ -68,7 +80,8 @@ export function planApprovalSettlement(
   }
   const decision = nativeApprovalDecision(r);
   // Unreachable after the checks above; a backstop so no approval is ever sent by default.
-  if (decision === undefined) return fail('invalid_request', SETTLEMENT_MESSAGES.approvedWithoutMode);
+  if (decision === undefined)
+    return fail('invalid_request', SETTLEMENT_MESSAGES.approvedWithoutMode);
   return {
     ok: true,
     appliedKey: JSON.stringify([r.decision, r.mode ?? null, r.reason ?? null]),
@@ -85,7 +98,9 @@ export function planQuestionSettlement(
   if (!parsed.success) return fail('invalid_request', SETTLEMENT_MESSAGES.malformed);
   const r = parsed.data;
   if (r.kind !== 'question_set') {
-    return fail('capability_unsupported', SETTLEMENT_MESSAGES.questionKindOnly, { supported: ['question_set'] });
+    return fail('capability_unsupported', SETTLEMENT_MESSAGES.questionKindOnly, {
+      supported: ['question_set'],
+    });
   }
   const reason = checkResponseAgainstRequest(request, r);
   if (reason !== undefined) {
@@ -93,7 +108,10 @@ export function planQuestionSettlement(
   }
   const built = buildNativeAnswers(plan, r.answers);
   if (!built.ok) {
-    return fail('invalid_request', `the codex question batch was answered invalidly: ${built.reason}`);
+    return fail(
+      'invalid_request',
+      `the codex question batch was answered invalidly: ${built.reason}`,
+    );
   }
   // canonicalJson orders keys, so a redelivery with reordered keys is recognised as identical.
   return { ok: true, appliedKey: canonicalJson(r.answers), nativeResult: built.response };

@@ -73,7 +73,8 @@ export class JsonlDecoder {
     this.#onFrame = options.onFrame;
     this.#onDrop = options.onDrop ?? (() => undefined);
     const max = options.maxLineLength ?? JSONL_DEFAULT_MAX_LINE_LENGTH;
-    if (!Number.isSafeInteger(max) || max < 1) throw new RangeError('maxLineLength must be a positive integer');
+    if (!Number.isSafeInteger(max) || max < 1)
+      throw new RangeError('maxLineLength must be a positive integer');
     this.#max = max;
     this.#countUtf16 = (options.lengthUnit ?? 'utf16') === 'utf16';
   }
@@ -105,8 +106,11 @@ export class JsonlDecoder {
         return;
       }
       if (this.#parts.length === 0) {
-        // Fast path: the whole line is inside this chunk.
-        this.#line(chunk, start, nl);
+        // Fast path: decode every complete line of this chunk with one toString.
+        const last = chunk.lastIndexOf(LF);
+        this.#lines(chunk.toString('utf8', start, last));
+        start = last + 1;
+        continue;
       } else {
         if (this.#append(chunk, start, nl)) {
           const joined = Buffer.concat(this.#parts, this.#partBytes);
@@ -167,6 +171,41 @@ export class JsonlDecoder {
     return false;
   }
 
+  /** Decode newline-separated complete lines (no trailing newline) from one decoded string. */
+  #lines(text: string): void {
+    let from = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', from);
+      const to = nl === -1 ? text.length : nl;
+      let end = to;
+      if (end > from && text.charCodeAt(end - 1) === CR) end -= 1;
+      if (end > from) {
+        if (
+          this.#countUtf16
+            ? end - from > this.#max
+            : Buffer.byteLength(text.slice(from, end)) > this.#max
+        ) {
+          this.#onDrop('oversized');
+        } else {
+          this.#parse(text.slice(from, end));
+        }
+      }
+      if (nl === -1) return;
+      from = nl + 1;
+    }
+  }
+
+  #parse(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      if (!isBlank(text)) this.#onDrop('malformed');
+      return;
+    }
+    this.#onFrame(value);
+  }
+
   /** Decode one complete line `buf[start, end)` (newline excluded). */
   #line(buf: Buffer, start: number, end: number): void {
     if (end > start && buf[end - 1] === CR) end -= 1;
@@ -179,15 +218,7 @@ export class JsonlDecoder {
         return;
       }
     }
-    const text = buf.toString('utf8', start, end);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      if (!isBlank(text)) this.#onDrop('malformed');
-      return;
-    }
-    this.#onFrame(value);
+    this.#parse(buf.toString('utf8', start, end));
   }
 }
 

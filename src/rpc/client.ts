@@ -2,11 +2,7 @@
  * The JSON-RPC client over a `CodexTransport` (CODEX-BEHAVIOUR §4). Owns outbound ids and
  * deadlines, routes inbound frames, and reduces everything it reports to bounded tokens.
  */
-import {
-  agentError,
-  ProviderRejection,
-  type AgentError,
-} from '@relvo-labs/agent-provider';
+import { agentError, ProviderRejection, type AgentError } from '@relvo-labs/agent-provider';
 import type { CodexTransport } from '../transport/types.js';
 import { causeTokenOf, type CauseToken } from '../shared/cause-token.js';
 import type { DropReason, FenceReason } from '../shared/tokens.js';
@@ -21,7 +17,8 @@ import { wireRejection } from './wire-errors.js';
 export type { RpcDiagnostic, ServerRequestHandler, ServerRequestOffer } from './server-requests.js';
 
 /** How the inbound stream ended: normal completion, or a failure reduced to a cause token. */
-export type RpcEnd = { readonly kind: 'eof' } | { readonly kind: 'failed'; readonly causeToken: CauseToken };
+export type RpcEnd =
+  { readonly kind: 'eof' } | { readonly kind: 'failed'; readonly causeToken: CauseToken };
 
 export interface RpcNotification {
   readonly method: string;
@@ -180,7 +177,11 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     return Math.min(ms, MAX_TIMER_MS);
   }
 
-  function request(method: string, params: unknown, requestOptions?: RequestOptions): Promise<unknown> {
+  function request(
+    method: string,
+    params: unknown,
+    requestOptions?: RequestOptions,
+  ): Promise<unknown> {
     if (isEnded) return Promise.reject(connectionClosedRejection(method));
     const id = nextId;
     nextId += 1;

@@ -30,11 +30,17 @@ export const UNCLASSIFIABLE_REASONS = [
   'id_only',
   'result_and_error',
   'bad_error_body',
+  'unreadable',
 ] as const;
 export type UnclassifiableReason = (typeof UNCLASSIFIABLE_REASONS)[number];
 
 export type ClassifiedFrame =
-  | { readonly kind: 'request'; readonly id: RequestId; readonly method: string; readonly params: unknown }
+  | {
+      readonly kind: 'request';
+      readonly id: RequestId;
+      readonly method: string;
+      readonly params: unknown;
+    }
   | { readonly kind: 'notification'; readonly method: string; readonly params: unknown }
   | { readonly kind: 'response'; readonly id: RequestId; readonly result: unknown }
   | { readonly kind: 'error'; readonly id: RequestId; readonly error: WireError }
@@ -52,8 +58,20 @@ export function isRequestId(value: unknown): value is RequestId {
   return requestIdSchema.safeParse(value).success;
 }
 
-/** Classifies by which own members are present; a `jsonrpc` member is ignored. */
+/**
+ * Classifies by which own members are present; a `jsonrpc` member is ignored. Total: a frame
+ * whose members cannot be read (a throwing getter or proxy from a host transport) is
+ * `unreadable`.
+ */
 export function classifyFrame(frame: unknown): ClassifiedFrame {
+  try {
+    return classifyOwnMembers(frame);
+  } catch {
+    return unclassifiable('unreadable');
+  }
+}
+
+function classifyOwnMembers(frame: unknown): ClassifiedFrame {
   if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
     return unclassifiable('not_object');
   }

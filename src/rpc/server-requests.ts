@@ -28,8 +28,11 @@ export interface ServerRequestOffer {
   retire(): boolean;
 }
 
-/** Return true to take the request (answer later through the offer); anything else declines. */
-export type ServerRequestHandler = (offer: ServerRequestOffer) => boolean;
+/**
+ * Return `true` to take the request (answer later through the offer). Any other value, or a
+ * throw, declines it: typed `unknown` so a handler that forgets to return cannot stall a turn.
+ */
+export type ServerRequestHandler = (offer: ServerRequestOffer) => unknown;
 
 export interface RpcDiagnostic {
   readonly token: RpcDiagnosticToken;
@@ -126,7 +129,11 @@ export function createServerRequestLedger(deps: ServerRequestLedgerDeps): Server
     try {
       taken = deps.handler(offer) === true;
     } catch {
-      deps.diagnose({ token: 'server_request_handler_failed', level: 'warning', ...methodTag(method) });
+      deps.diagnose({
+        token: 'server_request_handler_failed',
+        level: 'warning',
+        ...methodTag(method),
+      });
     }
     // A declined request is answered on its own id so a blocking request never stalls a turn.
     if (!taken && answer(entry, errorReply(id, DECLINED_CODE, DECLINED_MESSAGE))) {

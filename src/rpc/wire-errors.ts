@@ -22,9 +22,15 @@ export interface WireErrorClass {
 export const WIRE_ERROR_TABLE: ReadonlyMap<number, WireErrorClass> = new Map([
   [-32001, { classification: 'overloaded', retryable: true, agentCode: 'provider_unavailable' }],
   [-32600, { classification: 'invalid_request', retryable: false, agentCode: 'provider_rejected' }],
-  [-32601, { classification: 'method_not_found', retryable: false, agentCode: 'provider_rejected' }],
+  [
+    -32601,
+    { classification: 'method_not_found', retryable: false, agentCode: 'provider_rejected' },
+  ],
   [-32602, { classification: 'invalid_params', retryable: false, agentCode: 'provider_rejected' }],
-  [-32603, { classification: 'internal_error', retryable: true, agentCode: 'provider_unavailable' }],
+  [
+    -32603,
+    { classification: 'internal_error', retryable: true, agentCode: 'provider_unavailable' },
+  ],
   [-32700, { classification: 'parse_error', retryable: false, agentCode: 'provider_rejected' }],
 ]);
 

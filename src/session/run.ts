@@ -12,6 +12,7 @@ import {
   type ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
 import { causeTokenOf } from '../shared/cause-token.js';
+import { redact } from '../shared/redact.js';
 
 export const MAX_INTERRUPT_REASON = 300;
 
@@ -45,7 +46,7 @@ export class CodexRun implements ProviderRun {
     this.runRef = runRef;
     this.#sink = sink;
     this.#host = host;
-    this.sink = { emit: (event) => this.emit(event) };
+    this.sink = { emit: (event) => this.emit(redactInteraction(event)) };
     this.completion = new Promise((resolve) => {
       this.#resolve = resolve;
     });
@@ -111,4 +112,24 @@ export class CodexRun implements ProviderRun {
     this.#interruptAttempt = attempt;
     return attempt;
   }
+}
+
+/** Deep copy with every string passed through the redactor. */
+function redactStrings(value: unknown): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map(redactStrings);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v)]));
+  }
+  return value;
+}
+
+/**
+ * Interaction requests publish upstream text (approval subjects, question prose); the
+ * credential redactor (§10.5) is the backstop for them. Redaction only shortens text, so
+ * every bound the request was checked against still holds.
+ */
+function redactInteraction(event: ProviderEventInput): ProviderEventInput {
+  if (event.payload.type !== 'interaction.requested') return event;
+  return { payload: { ...event.payload, request: redactStrings(event.payload.request) as typeof event.payload.request } };
 }

@@ -69,7 +69,8 @@ export class CodexSession implements ProviderSession, RunHost {
   readonly #transport: CodexTransport;
   readonly #sink: ProviderEventSink;
   readonly #correlator: TurnCorrelator;
-  readonly #runsByRef = new Map<string, CodexRun>();
+  /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
+  readonly #runsByRef = new Map<string, Promise<ProviderRun>>();
   #interactions: SessionInteractions | undefined;
   #active: CodexRun | undefined;
   #fence: FenceReason | undefined;
@@ -120,7 +121,7 @@ export class CodexSession implements ProviderSession, RunHost {
       return rejection('session_closed', 'the codex session is closed');
     }
     const existing = this.#runsByRef.get(request.runRef);
-    if (existing !== undefined) return Promise.resolve(existing);
+    if (existing !== undefined) return existing;
     if (this.#fence !== undefined) {
       return rejection('illegal_state_transition', 'the codex session is fenced and must be disposed', {
         providerCode: 'session_fenced',
@@ -147,10 +148,11 @@ export class CodexSession implements ProviderSession, RunHost {
     }
     const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n');
     const run = new CodexRun(request.runRef, request.sink, this);
-    this.#remember(run);
     this.#active = run;
     this.#correlator.beginRun();
-    return this.#startTurn(run, text);
+    const started = this.#startTurn(run, text);
+    this.#remember(run.runRef, started);
+    return started;
   }
 
   respondToInteraction(providerRef: string, response: InteractionResponse): Promise<void> {
@@ -426,8 +428,8 @@ export class CodexSession implements ProviderSession, RunHost {
     });
   }
 
-  #remember(run: CodexRun): void {
-    this.#runsByRef.set(run.runRef, run);
+  #remember(runRef: string, started: Promise<ProviderRun>): void {
+    this.#runsByRef.set(runRef, started);
     while (this.#runsByRef.size > MAX_REMEMBERED_RUN_REFS) {
       const oldest = this.#runsByRef.keys().next();
       if (oldest.done === true) break;

@@ -8,7 +8,8 @@ export class FrameQueue implements AsyncIterable<unknown> {
   #head = 0;
   #done = false;
   #error: { readonly err: Error } | undefined;
-  #waiter: { resolve: (r: IteratorResult<unknown>) => void; reject: (e: Error) => void } | undefined;
+  #waiter:
+    { resolve: (r: IteratorResult<unknown>) => void; reject: (e: Error) => void } | undefined;
   readonly #iterator: AsyncIterator<unknown>;
 
   constructor() {
@@ -82,7 +83,8 @@ export class FrameQueue implements AsyncIterable<unknown> {
       this.#error = undefined;
       return Promise.reject(error.err);
     }
-    if (this.#waiter !== undefined) return Promise.reject(new Error('FrameQueue: concurrent next()'));
+    if (this.#waiter !== undefined)
+      return Promise.reject(new Error('FrameQueue: concurrent next()'));
     return new Promise((resolve, reject) => {
       this.#waiter = { resolve, reject };
     });

@@ -57,7 +57,9 @@ export function createLinuxProcProbe(): ProcProbe {
     canAttribute() {
       if (available === undefined) {
         try {
-          available = process.platform === 'linux' && parseProcStat(readFileSync('/proc/self/stat', 'latin1')).kind === 'stat';
+          available =
+            process.platform === 'linux' &&
+            parseProcStat(readFileSync('/proc/self/stat', 'latin1')).kind === 'stat';
         } catch {
           available = false;
         }

@@ -5,7 +5,12 @@
  */
 import type { ProcProbe } from './proc-probe.js';
 
-export const PROVENANCES = ['leader_alive', 'group_continuous', 'leader_exiting', 'post_exit_probe'] as const;
+export const PROVENANCES = [
+  'leader_alive',
+  'group_continuous',
+  'leader_exiting',
+  'post_exit_probe',
+] as const;
 export type Provenance = (typeof PROVENANCES)[number];
 
 export interface ScanResult {
@@ -66,7 +71,11 @@ export class OwnedGroup {
         if (recorded !== undefined) this.members.delete(pid);
         continue;
       }
-      if (pid === this.leaderPid && (this.leaderStart === undefined || ev.starttime === this.leaderStart)) continue;
+      if (
+        pid === this.leaderPid &&
+        (this.leaderStart === undefined || ev.starttime === this.leaderStart)
+      )
+        continue;
       if (recorded !== undefined) {
         if (recorded === ev.starttime) continue; // already ours
         this.members.delete(pid); // PID reused: the process we owned is gone

@@ -81,21 +81,28 @@ export function spawnCodexStdioTransport(
 
   let child: ChildProcessWithoutNullStreams;
   try {
-    child = spawn(config.executable ?? 'codex', [...(config.extraArgs ?? []), ...CODEX_APP_SERVER_ARGV], {
-      cwd: config.cwd,
-      env: config.env ?? process.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      shell: false,
-      detached: useProcessGroup,
-      windowsHide: true,
-    });
+    child = spawn(
+      config.executable ?? 'codex',
+      [...(config.extraArgs ?? []), ...CODEX_APP_SERVER_ARGV],
+      {
+        cwd: config.cwd,
+        env: config.env ?? process.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        detached: useProcessGroup,
+        windowsHide: true,
+      },
+    );
   } catch (err) {
     return failedTransport(new CodexTransportError('spawn_failed', { cause: causeToken(err) }));
   }
 
   const pid = child.pid;
   // the leader's identity is read synchronously, before anything can reap it
-  const group = pid !== undefined && useProcessGroup && probe.canAttribute() ? new OwnedGroup(probe, pid) : undefined;
+  const group =
+    pid !== undefined && useProcessGroup && probe.canAttribute()
+      ? new OwnedGroup(probe, pid)
+      : undefined;
   const queue = new FrameQueue();
   const decoder = new JsonlDecoder({
     onFrame: (value) => {

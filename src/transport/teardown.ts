@@ -80,7 +80,12 @@ export async function teardown(leader: LeaderHandle, deps: TeardownDeps): Promis
 }
 
 /** §3.5 step 6: signal every owned member (identity re-checked), drain, escalate, verify. */
-async function sweep(group: OwnedGroup, leader: LeaderHandle, deps: TeardownDeps, clock: TeardownClock): Promise<void> {
+async function sweep(
+  group: OwnedGroup,
+  leader: LeaderHandle,
+  deps: TeardownDeps,
+  clock: TeardownClock,
+): Promise<void> {
   const probeProvenance = () => (leader.isAlive() ? 'leader_alive' : 'post_exit_probe');
   group.scan(probeProvenance());
 
@@ -105,7 +110,9 @@ async function sweep(group: OwnedGroup, leader: LeaderHandle, deps: TeardownDeps
     throw new CodexTransportError('process_group_did_not_exit', { survivors: census.alive });
   }
   if (census.unknown > 0) {
-    throw new CodexTransportError('group_cleanup_unverified', { doubt: 'group_continuous_unreadable' });
+    throw new CodexTransportError('group_cleanup_unverified', {
+      doubt: 'group_continuous_unreadable',
+    });
   }
   // the group must be shown empty now, not just at the start of the sweep
   group.scan(probeProvenance());

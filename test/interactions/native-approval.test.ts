@@ -86,11 +86,17 @@ describe('translateCommandApproval: allowedModes follow availableDecisions', () 
   it.each([
     [undefined, ['once', 'session']],
     [null, ['once', 'session']],
-    [['accept', 'acceptForSession', 'decline', 'cancel'], ['once', 'session']],
+    [
+      ['accept', 'acceptForSession', 'decline', 'cancel'],
+      ['once', 'session'],
+    ],
     [['acceptForSession', 'cancel'], ['session']],
     [['accept', 'decline'], ['once']],
   ])('availableDecisions %j → %j', (decisions, modes) => {
-    const params = decisions === undefined ? without('availableDecisions') : withParams({ availableDecisions: decisions });
+    const params =
+      decisions === undefined
+        ? without('availableDecisions')
+        : withParams({ availableDecisions: decisions });
     const result = translateCommandApproval(params);
     expect(result.ok).toBe(true);
     if (result.ok) expect(result.request.allowedModes).toEqual(modes);
@@ -119,15 +125,33 @@ describe('translateCommandApproval: refusal tokens', () => {
     ['empty turnId', withParams({ turnId: '' })],
     ['kind null', withParams({ kind: null })],
     ['command not a string', withParams({ command: 42 })],
-    ['unknown command-action variant', withParams({ commandActions: [{ type: 'exec', command: 'x' }] })],
-    ['extra key in a command action', withParams({ commandActions: [{ type: 'unknown', command: 'x', extra: 1 }] })],
-    ['read action without name', withParams({ commandActions: [{ type: 'read', command: 'cat a', path: 'a' }] })],
+    [
+      'unknown command-action variant',
+      withParams({ commandActions: [{ type: 'exec', command: 'x' }] }),
+    ],
+    [
+      'extra key in a command action',
+      withParams({ commandActions: [{ type: 'unknown', command: 'x', extra: 1 }] }),
+    ],
+    [
+      'read action without name',
+      withParams({ commandActions: [{ type: 'read', command: 'cat a', path: 'a' }] }),
+    ],
     ['unknown decision string', withParams({ availableDecisions: ['accept', 'approve'] })],
     ['two-key decision object', withParams({ availableDecisions: [{ accept: {}, decline: {} }] })],
-    ['decision object with bad inner shape', withParams({ availableDecisions: [{ acceptWithExecpolicyAmendment: {} }] })],
+    [
+      'decision object with bad inner shape',
+      withParams({ availableDecisions: [{ acceptWithExecpolicyAmendment: {} }] }),
+    ],
     ['execpolicy amendment not strings', withParams({ proposedExecpolicyAmendment: [1] })],
-    ['bad network action', withParams({ proposedNetworkPolicyAmendments: [{ action: 'maybe', host: 'h' }] })],
-    ['bad network protocol', withParams({ networkApprovalContext: { host: 'h', protocol: 'ftp' } })],
+    [
+      'bad network action',
+      withParams({ proposedNetworkPolicyAmendments: [{ action: 'maybe', host: 'h' }] }),
+    ],
+    [
+      'bad network protocol',
+      withParams({ networkApprovalContext: { host: 'h', protocol: 'ftp' } }),
+    ],
   ])('malformed: %s', (_label, params) => {
     expect(tokenOf(params)).toBe('malformed');
   });
@@ -156,18 +180,24 @@ describe('translateCommandApproval: refusal tokens', () => {
   });
 
   it('policy_amendment_proposed: network amendments, network context, a network decision', () => {
-    expect(tokenOf(withParams({ proposedNetworkPolicyAmendments: [{ action: 'allow', host: 'example.org' }] }))).toBe(
-      'policy_amendment_proposed',
-    );
-    expect(tokenOf(withParams({ networkApprovalContext: { host: 'example.org', protocol: 'https' } }))).toBe(
-      'policy_amendment_proposed',
-    );
+    expect(
+      tokenOf(
+        withParams({ proposedNetworkPolicyAmendments: [{ action: 'allow', host: 'example.org' }] }),
+      ),
+    ).toBe('policy_amendment_proposed');
+    expect(
+      tokenOf(withParams({ networkApprovalContext: { host: 'example.org', protocol: 'https' } })),
+    ).toBe('policy_amendment_proposed');
     expect(
       tokenOf(
         withParams({
           availableDecisions: [
             'accept',
-            { applyNetworkPolicyAmendment: { network_policy_amendment: { action: 'deny', host: 'h' } } },
+            {
+              applyNetworkPolicyAmendment: {
+                network_policy_amendment: { action: 'deny', host: 'h' },
+              },
+            },
           ],
         }),
       ),
@@ -185,7 +215,9 @@ describe('translateCommandApproval: refusal tokens', () => {
     const over = withParams({ command: `${fits}y`, cwd: null, reason: null, commandActions: null });
     expect(tokenOf(exact)).toBe('ok');
     expect(tokenOf(over)).toBe('detail_too_large');
-    expect(tokenOf(withParams({ command: 'ls', reason: 'r'.repeat(16_000) }))).toBe('detail_too_large');
+    expect(tokenOf(withParams({ command: 'ls', reason: 'r'.repeat(16_000) }))).toBe(
+      'detail_too_large',
+    );
   });
 });
 
@@ -195,7 +227,9 @@ describe('translateCommandApproval: subject', () => {
     const result = translateCommandApproval(withParams({ command }));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.request.subject.summary).toBe('Codex requests approval to run a command of 2500 characters');
+    expect(result.request.subject.summary).toBe(
+      'Codex requests approval to run a command of 2500 characters',
+    );
     expect(result.request.subject.detail?.command).toBe(command);
   });
 
@@ -241,13 +275,19 @@ describe('translateCommandApproval: subject', () => {
 
 describe('nativeApprovalDecision', () => {
   it('maps once → accept, session → acceptForSession, denied → decline, never cancel', () => {
-    expect(nativeApprovalDecision({ kind: 'approval', decision: 'approved', mode: 'once' })).toBe('accept');
-    expect(nativeApprovalDecision({ kind: 'approval', decision: 'approved', mode: 'session' })).toBe(
-      'acceptForSession',
+    expect(nativeApprovalDecision({ kind: 'approval', decision: 'approved', mode: 'once' })).toBe(
+      'accept',
     );
+    expect(
+      nativeApprovalDecision({ kind: 'approval', decision: 'approved', mode: 'session' }),
+    ).toBe('acceptForSession');
     expect(nativeApprovalDecision({ kind: 'approval', decision: 'denied' })).toBe('decline');
-    expect(nativeApprovalDecision({ kind: 'approval', decision: 'denied', reason: 'no' })).toBe('decline');
-    expect(nativeApprovalDecision({ kind: 'approval', decision: 'approved', mode: 'persistent' })).toBeUndefined();
+    expect(nativeApprovalDecision({ kind: 'approval', decision: 'denied', reason: 'no' })).toBe(
+      'decline',
+    );
+    expect(
+      nativeApprovalDecision({ kind: 'approval', decision: 'approved', mode: 'persistent' }),
+    ).toBeUndefined();
     expect(nativeApprovalDecision({ kind: 'approval', decision: 'approved' })).toBeUndefined();
   });
 });

@@ -10,11 +10,30 @@ import { realQuestionParams, THREAD, TURN } from './support.js';
 type NativeQuestion = Record<string, unknown>;
 
 function question(id: string, patch: NativeQuestion = {}): NativeQuestion {
-  return { id, header: '', question: `Question ${id}?`, isOther: false, isSecret: false, options: null, ...patch };
+  return {
+    id,
+    header: '',
+    question: `Question ${id}?`,
+    isOther: false,
+    isSecret: false,
+    options: null,
+    ...patch,
+  };
 }
 
-function batch(questions: NativeQuestion[], patch: Record<string, unknown> = {}): Record<string, unknown> {
-  return { threadId: THREAD, turnId: TURN, itemId: 'call_rui_1', questions, isBlocking: true, autoResolutionMs: null, ...patch };
+function batch(
+  questions: NativeQuestion[],
+  patch: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    threadId: THREAD,
+    turnId: TURN,
+    itemId: 'call_rui_1',
+    questions,
+    isBlocking: true,
+    autoResolutionMs: null,
+    ...patch,
+  };
 }
 
 function tokenOf(params: unknown): QuestionRefusalToken | 'ok' {
@@ -66,7 +85,13 @@ describe('translateUserInput: mapping', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const [free, pick, other, emptyList] = result.request.questions;
-    expect(free).toEqual({ key: 'q1', prompt: 'Question free?', multiSelect: false, allowFreeText: true, sensitive: true });
+    expect(free).toEqual({
+      key: 'q1',
+      prompt: 'Question free?',
+      multiSelect: false,
+      allowFreeText: true,
+      sensitive: true,
+    });
     expect(pick).toEqual({
       key: 'q2',
       prompt: 'Question pick?',
@@ -87,7 +112,10 @@ describe('translateUserInput: mapping', () => {
 
   it('applies native defaults for isOther/isSecret', () => {
     const result = translateUserInput(batch([{ id: 'a', header: 'h', question: 'q?' }]));
-    expect(result.ok && result.request.questions[0]).toMatchObject({ allowFreeText: true, sensitive: false });
+    expect(result.ok && result.request.questions[0]).toMatchObject({
+      allowFreeText: true,
+      sensitive: false,
+    });
   });
 });
 
@@ -105,7 +133,10 @@ describe('translateUserInput: refusal tokens', () => {
     ['question without header', batch([{ id: 'a', question: 'q?' }])],
     ['empty option label', batch([question('a', { options: [{ label: '', description: '' }] })])],
     ['option without description', batch([question('a', { options: [{ label: 'A' }] })])],
-    ['unknown option member', batch([question('a', { options: [{ label: 'A', description: '', value: 'a' }] })])],
+    [
+      'unknown option member',
+      batch([question('a', { options: [{ label: 'A', description: '', value: 'a' }] })]),
+    ],
   ])('malformed: %s', (_label, params) => {
     expect(tokenOf(params)).toBe('malformed');
   });
@@ -115,8 +146,12 @@ describe('translateUserInput: refusal tokens', () => {
   });
 
   it('auto_resolution_requested: any autoResolutionMs, even 0; absent and null are fine', () => {
-    expect(tokenOf(batch([question('a')], { autoResolutionMs: 0 }))).toBe('auto_resolution_requested');
-    expect(tokenOf(batch([question('a')], { autoResolutionMs: 5000 }))).toBe('auto_resolution_requested');
+    expect(tokenOf(batch([question('a')], { autoResolutionMs: 0 }))).toBe(
+      'auto_resolution_requested',
+    );
+    expect(tokenOf(batch([question('a')], { autoResolutionMs: 5000 }))).toBe(
+      'auto_resolution_requested',
+    );
     const absent = batch([question('a')]);
     Reflect.deleteProperty(absent, 'autoResolutionMs');
     expect(tokenOf(absent)).toBe('ok');
@@ -139,14 +174,24 @@ describe('translateUserInput: refusal tokens', () => {
     expect(tokenOf(batch([question('a', { options: dup })]))).toBe('duplicate_option_label');
     // The same label in two different questions is fine.
     const one = [{ label: 'Red', description: '' }];
-    expect(tokenOf(batch([question('a', { options: one }), question('b', { options: one })]))).toBe('ok');
+    expect(tokenOf(batch([question('a', { options: one }), question('b', { options: one })]))).toBe(
+      'ok',
+    );
   });
 
   it('detail_too_large: a translated batch over 16,000 characters', () => {
     const long = 'p'.repeat(7000);
-    expect(tokenOf(batch([question('a', { question: long }), question('b', { question: long })]))).toBe('ok');
     expect(
-      tokenOf(batch([question('a', { question: long }), question('b', { question: long }), question('c', { question: long })])),
+      tokenOf(batch([question('a', { question: long }), question('b', { question: long })])),
+    ).toBe('ok');
+    expect(
+      tokenOf(
+        batch([
+          question('a', { question: long }),
+          question('b', { question: long }),
+          question('c', { question: long }),
+        ]),
+      ),
     ).toBe('detail_too_large');
   });
 
@@ -155,10 +200,15 @@ describe('translateUserInput: refusal tokens', () => {
     ['prompt over 8000', question('a', { question: 'p'.repeat(8001) })],
     ['header over 200', question('a', { header: 'h'.repeat(201) })],
     ['label over 400', question('a', { options: [{ label: 'l'.repeat(401), description: '' }] })],
-    ['description over 2000', question('a', { options: [{ label: 'l', description: 'd'.repeat(2001) }] })],
+    [
+      'description over 2000',
+      question('a', { options: [{ label: 'l', description: 'd'.repeat(2001) }] }),
+    ],
     [
       '65 options',
-      question('a', { options: Array.from({ length: 65 }, (_, i) => ({ label: `L${i}`, description: '' })) }),
+      question('a', {
+        options: Array.from({ length: 65 }, (_, i) => ({ label: `L${i}`, description: '' })),
+      }),
     ],
   ])('neutral_bounds: %s', (_label, q) => {
     expect(tokenOf(batch([q]))).toBe('neutral_bounds');
@@ -168,7 +218,10 @@ describe('translateUserInput: refusal tokens', () => {
     const q = question('a', {
       question: 'p'.repeat(8000),
       header: 'h'.repeat(200),
-      options: Array.from({ length: 64 }, (_, i) => ({ label: `${i}`.padEnd(40, 'l'), description: '' })),
+      options: Array.from({ length: 64 }, (_, i) => ({
+        label: `${i}`.padEnd(40, 'l'),
+        description: '',
+      })),
     });
     const result = translateUserInput(batch([q]));
     expect(result.ok).toBe(true);
@@ -178,7 +231,12 @@ describe('translateUserInput: refusal tokens', () => {
 
 describe('buildNativeAnswers', () => {
   const params = batch([
-    question('__proto__', { options: [{ label: 'Yes', description: '' }, { label: 'No', description: '' }] }),
+    question('__proto__', {
+      options: [
+        { label: 'Yes', description: '' },
+        { label: 'No', description: '' },
+      ],
+    }),
     question('constructor'),
     question('toString', { options: [{ label: 'A', description: '' }], isOther: true }),
   ]);
@@ -197,9 +255,13 @@ describe('buildNativeAnswers', () => {
     const answers = built.response.answers;
     expect(Object.keys(answers)).toEqual(['__proto__', 'constructor', 'toString']);
     expect(Object.getPrototypeOf(answers)).toBe(Object.prototype);
-    expect(Object.getOwnPropertyDescriptor(answers, '__proto__')?.value).toEqual({ answers: ['No'] });
+    expect(Object.getOwnPropertyDescriptor(answers, '__proto__')?.value).toEqual({
+      answers: ['No'],
+    });
     expect(JSON.parse(JSON.stringify(built.response))).toEqual(
-      JSON.parse('{"answers":{"__proto__":{"answers":["No"]},"constructor":{"answers":["  typed verbatim  "]},"toString":{"answers":["A"]}}}'),
+      JSON.parse(
+        '{"answers":{"__proto__":{"answers":["No"]},"constructor":{"answers":["  typed verbatim  "]},"toString":{"answers":["A"]}}}',
+      ),
     );
     // A typed answer that equals a label stays text, sent verbatim.
     expect(Object.getOwnPropertyDescriptor(answers, 'toString')?.value).toEqual({ answers: ['A'] });

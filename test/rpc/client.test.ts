@@ -15,15 +15,16 @@ afterEach(() => {
 describe('outbound frames', () => {
   it('numbers requests from 1, strictly increasing, with no jsonrpc member', async () => {
     const { transport, client } = startClient();
-    void client.request('initialize', INITIALIZE_PARAMS);
-    void client.request('thread/start', {});
-    void client.request('turn/interrupt', INTERRUPT_PARAMS);
+    track(client.request('initialize', INITIALIZE_PARAMS));
+    track(client.request('thread/start', {}));
+    track(client.request('turn/interrupt', INTERRUPT_PARAMS));
     expect(transport.sentRaw).toEqual([
       { id: 1, method: 'initialize', params: INITIALIZE_PARAMS },
       { id: 2, method: 'thread/start', params: {} },
       { id: 3, method: 'turn/interrupt', params: INTERRUPT_PARAMS },
     ]);
-    for (const frame of transport.sentRaw) expect(Object.hasOwn(frame as object, 'jsonrpc')).toBe(false);
+    for (const frame of transport.sentRaw)
+      expect(Object.hasOwn(frame as object, 'jsonrpc')).toBe(false);
     transport.end();
     await client.ended;
   });
@@ -36,7 +37,7 @@ describe('outbound frames', () => {
     const second = client.request('thread/start', {});
     transport.push({ id: 2, error: { code: -32600, message: 'x' } });
     await expect(second).rejects.toBeInstanceOf(ProviderRejection);
-    void client.request('thread/start', {});
+    track(client.request('thread/start', {}));
     const ids = transport.sentRaw.map((f) => (f as { id: number }).id);
     expect(ids).toEqual([1, 2, 3]);
     transport.end();
@@ -71,10 +72,15 @@ describe('replies', () => {
   it('rejects a wire error with a ProviderRejection that never carries the server text', async () => {
     const { transport, client, seen } = startClient();
     const pending = client.request('turn/interrupt', INTERRUPT_PARAMS);
-    transport.push({ id: 1, error: { code: -32600, message: `${CANARY} ghp_abcdefghijklmnopqrstuv`, data: CANARY } });
+    transport.push({
+      id: 1,
+      error: { code: -32600, message: `${CANARY} ghp_abcdefghijklmnopqrstuv`, data: CANARY },
+    });
     const error: unknown = await pending.catch((e: unknown) => e);
     expect(isProviderRejection(error)).toBe(true);
-    expect((error as ProviderRejection).message).toBe('codex rejected turn/interrupt (invalid_request)');
+    expect((error as ProviderRejection).message).toBe(
+      'codex rejected turn/interrupt (invalid_request)',
+    );
     expect(isAuthoritativeFailure(error)).toBe(true);
     expect(JSON.stringify((error as ProviderRejection).agentError)).not.toContain(CANARY);
     expect(String((error as Error).stack)).not.toContain(CANARY);
@@ -88,7 +94,11 @@ describe('replies', () => {
     transport.push({ id: '1', result: {} }); // a string id never names our numeric id
     transport.push({ id: 7, error: { code: -32600, message: CANARY } });
     await transport.drained();
-    expect(seen.drops).toEqual([{ reason: 'unknown_reply' }, { reason: 'unknown_reply' }, { reason: 'unknown_reply' }]);
+    expect(seen.drops).toEqual([
+      { reason: 'unknown_reply' },
+      { reason: 'unknown_reply' },
+      { reason: 'unknown_reply' },
+    ]);
     expect(track(pending).state).toBe('pending');
     expect(client.pendingCount).toBe(1);
     transport.push({ id: 1, result: { ok: true } });
@@ -185,14 +195,17 @@ describe('deadlines', () => {
     expect((outcome.value as CodexRpcError).providerCode).toBe('request_timeout');
   });
 
-  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('a deadline of %s is disabled', async (ms) => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { client } = startClient({ requestTimeoutMs: ms });
-    const outcome = track(client.request('thread/start', {}));
-    expect(vi.getTimerCount()).toBe(0);
-    await vi.advanceTimersByTimeAsync(10 * 365 * 24 * 3600 * 1000);
-    expect(outcome.state).toBe('pending');
-  });
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])(
+    'a deadline of %s is disabled',
+    async (ms) => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const { client } = startClient({ requestTimeoutMs: ms });
+      const outcome = track(client.request('thread/start', {}));
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(10 * 365 * 24 * 3600 * 1000);
+      expect(outcome.state).toBe('pending');
+    },
+  );
 
   it('a late reply after a timeout never settles a newer request', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -266,21 +279,26 @@ describe('stream end', () => {
     [Object.assign(new Error(CANARY), { name: 'AbortError' }), 'ABORT_ERR'],
     [new Error(CANARY), 'unknown'],
     [CANARY, 'unknown'],
-  ])('settles pending requests on a failure and reports a cause token (%#)', async (cause, token) => {
-    const { transport, client, seen } = startClient();
-    const pending = client.request('thread/start', {});
-    transport.fail(cause);
-    await expect(pending).rejects.toMatchObject({ providerCode: 'connection_lost' });
-    await expect(client.ended).resolves.toEqual({ kind: 'failed', causeToken: token });
-    expect(seen.ends).toEqual([{ kind: 'failed', causeToken: token }]);
-    expect(JSON.stringify(seen)).not.toContain(CANARY);
-  });
+  ])(
+    'settles pending requests on a failure and reports a cause token (%#)',
+    async (cause, token) => {
+      const { transport, client, seen } = startClient();
+      const pending = client.request('thread/start', {});
+      transport.fail(cause);
+      await expect(pending).rejects.toMatchObject({ providerCode: 'connection_lost' });
+      await expect(client.ended).resolves.toEqual({ kind: 'failed', causeToken: token });
+      expect(seen.ends).toEqual([{ kind: 'failed', causeToken: token }]);
+      expect(JSON.stringify(seen)).not.toContain(CANARY);
+    },
+  );
 
   it('rejects a request after the end with connection_closed, without writing it', async () => {
     const { transport, client } = startClient();
     transport.end();
     await client.ended;
-    const error: unknown = await client.request('turn/interrupt', INTERRUPT_PARAMS).catch((e: unknown) => e);
+    const error: unknown = await client
+      .request('turn/interrupt', INTERRUPT_PARAMS)
+      .catch((e: unknown) => e);
     expect(isProviderRejection(error)).toBe(true);
     expect((error as ProviderRejection).agentError).toMatchObject({
       code: 'provider_unavailable',

@@ -14,7 +14,11 @@ const unclassifiable: [string, unknown, UnclassifiableReason][] = [
   ['params only', { params: {} }, 'no_method_or_id'],
   ['a method with result', { method: 'x', id: 1, result: {} }, 'method_with_reply'],
   ['a method with error', { method: 'x', error: { code: 1, message: 'm' } }, 'method_with_reply'],
-  ['a method with explicit undefined result', { method: 'x', result: undefined }, 'method_with_reply'],
+  [
+    'a method with explicit undefined result',
+    { method: 'x', result: undefined },
+    'method_with_reply',
+  ],
   ['a fractional request id', { method: 'x', id: 1.5 }, 'bad_id'],
   ['a null request id', { method: 'x', id: null }, 'bad_id'],
   ['an unsafe integer id', { id: 2 ** 53, result: 1 }, 'bad_id'],
@@ -24,7 +28,11 @@ const unclassifiable: [string, unknown, UnclassifiableReason][] = [
   ['an explicit undefined id', { id: undefined, result: 1 }, 'bad_id'],
   ['id alone', { id: 1 }, 'id_only'],
   ['id with params only', { id: 1, params: {} }, 'id_only'],
-  ['id, result and error', { id: 1, result: 1, error: { code: 1, message: 'm' } }, 'result_and_error'],
+  [
+    'id, result and error',
+    { id: 1, result: 1, error: { code: 1, message: 'm' } },
+    'result_and_error',
+  ],
   ['a null error body', { id: 1, error: null }, 'bad_error_body'],
   ['an array error body', { id: 1, error: [-32600, 'm'] }, 'bad_error_body'],
   ['a string error body', { id: 1, error: 'boom' }, 'bad_error_body'],
@@ -32,7 +40,11 @@ const unclassifiable: [string, unknown, UnclassifiableReason][] = [
   ['a missing code', { id: 1, error: { message: 'm' } }, 'bad_error_body'],
   ['a missing message', { id: 1, error: { code: -32600 } }, 'bad_error_body'],
   ['a numeric message', { id: 1, error: { code: -32600, message: 5 } }, 'bad_error_body'],
-  ['an infinite code', { id: 1, error: { code: Number.POSITIVE_INFINITY, message: 'm' } }, 'bad_error_body'],
+  [
+    'an infinite code',
+    { id: 1, error: { code: Number.POSITIVE_INFINITY, message: 'm' } },
+    'bad_error_body',
+  ],
 ];
 
 describe('classifyFrame: unclassifiable frames', () => {
@@ -45,14 +57,39 @@ describe('classifyFrame: unclassifiable frames', () => {
     inheritedResult.id = 1;
     expect(classifyFrame(inheritedResult)).toEqual({ kind: 'unclassifiable', reason: 'id_only' });
 
-    const inheritedError = Object.create({ error: { code: -32600, message: 'm' } }) as Record<string, unknown>;
+    const inheritedError = Object.create({ error: { code: -32600, message: 'm' } }) as Record<
+      string,
+      unknown
+    >;
     inheritedError.id = 1;
     expect(classifyFrame(inheritedError)).toEqual({ kind: 'unclassifiable', reason: 'id_only' });
   });
 
   it('does not count inherited members of the error body', () => {
     const body = Object.create({ code: -32600, message: 'm' }) as object;
-    expect(classifyFrame({ id: 1, error: body })).toEqual({ kind: 'unclassifiable', reason: 'bad_error_body' });
+    expect(classifyFrame({ id: 1, error: body })).toEqual({
+      kind: 'unclassifiable',
+      reason: 'bad_error_body',
+    });
+  });
+
+  it('never throws: a frame with a throwing getter is unreadable', () => {
+    const hostile = {
+      id: 1,
+      get result(): unknown {
+        throw new Error('boom');
+      },
+    };
+    expect(classifyFrame(hostile)).toEqual({ kind: 'unclassifiable', reason: 'unreadable' });
+    const proxy = new Proxy(
+      {},
+      {
+        getOwnPropertyDescriptor: () => {
+          throw new Error('boom');
+        },
+      },
+    );
+    expect(classifyFrame(proxy)).toEqual({ kind: 'unclassifiable', reason: 'unreadable' });
   });
 
   it('treats a parsed "__proto__" member as data, not as a prototype', () => {
@@ -82,14 +119,29 @@ describe('classifyFrame: classified frames', () => {
   });
 
   it('classifies a response, counting an explicit result: undefined as present', () => {
-    expect(classifyFrame({ id: 3, result: { x: 1 } })).toEqual({ kind: 'response', id: 3, result: { x: 1 } });
-    expect(classifyFrame({ id: 3, result: null })).toEqual({ kind: 'response', id: 3, result: null });
-    expect(classifyFrame({ id: 3, result: undefined })).toEqual({ kind: 'response', id: 3, result: undefined });
+    expect(classifyFrame({ id: 3, result: { x: 1 } })).toEqual({
+      kind: 'response',
+      id: 3,
+      result: { x: 1 },
+    });
+    expect(classifyFrame({ id: 3, result: null })).toEqual({
+      kind: 'response',
+      id: 3,
+      result: null,
+    });
+    expect(classifyFrame({ id: 3, result: undefined })).toEqual({
+      kind: 'response',
+      id: 3,
+      result: undefined,
+    });
   });
 
   it('classifies an error, keeping code, message and data only', () => {
     expect(
-      classifyFrame({ id: 'a', error: { code: -32600, message: 'nope', data: { d: 1 }, extra: true } }),
+      classifyFrame({
+        id: 'a',
+        error: { code: -32600, message: 'nope', data: { d: 1 }, extra: true },
+      }),
     ).toEqual({ kind: 'error', id: 'a', error: { code: -32600, message: 'nope', data: { d: 1 } } });
     expect(classifyFrame({ id: 2, error: { code: 7.5, message: '' } })).toEqual({
       kind: 'error',
@@ -99,7 +151,11 @@ describe('classifyFrame: classified frames', () => {
   });
 
   it('tolerates and ignores a jsonrpc member', () => {
-    expect(classifyFrame({ jsonrpc: '2.0', id: 1, result: 'r' })).toEqual({ kind: 'response', id: 1, result: 'r' });
+    expect(classifyFrame({ jsonrpc: '2.0', id: 1, result: 'r' })).toEqual({
+      kind: 'response',
+      id: 1,
+      result: 'r',
+    });
     expect(classifyFrame({ jsonrpc: 'bogus', method: 'm' })).toEqual({
       kind: 'notification',
       method: 'm',

@@ -41,9 +41,18 @@ export interface Harness {
  * A client over a fake transport that records every callback. By default the handler takes
  * every server request (returns true) and leaves answering to the test.
  */
-export function startClient(overrides: Partial<Omit<JsonRpcClientOptions, 'transport'>> = {}): Harness {
+export function startClient(
+  overrides: Partial<Omit<JsonRpcClientOptions, 'transport'>> = {},
+): Harness {
   const transport = useFakeTransport();
-  const seen: Recorded = { drops: [], diagnostics: [], notifications: [], ends: [], fences: [], offers: [] };
+  const seen: Recorded = {
+    drops: [],
+    diagnostics: [],
+    notifications: [],
+    ends: [],
+    fences: [],
+    offers: [],
+  };
   const client = createJsonRpcClient({
     transport,
     requestTimeoutMs: 0,
@@ -52,7 +61,8 @@ export function startClient(overrides: Partial<Omit<JsonRpcClientOptions, 'trans
       return true;
     },
     onNotification: (n) => seen.notifications.push(n),
-    onDrop: (reason, detail) => seen.drops.push(detail === undefined ? { reason } : { reason, detail }),
+    onDrop: (reason, detail) =>
+      seen.drops.push(detail === undefined ? { reason } : { reason, detail }),
     onDiagnostic: (d) => seen.diagnostics.push(d),
     onEnd: (end) => seen.ends.push(end),
     onFence: (reason) => seen.fences.push(reason),
@@ -62,8 +72,14 @@ export function startClient(overrides: Partial<Omit<JsonRpcClientOptions, 'trans
 }
 
 /** Settles to a tagged outcome so a test can assert a promise is still pending. */
-export function track<T>(promise: Promise<T>): { readonly state: 'pending' | 'resolved' | 'rejected'; readonly value: unknown } {
-  const box: { state: 'pending' | 'resolved' | 'rejected'; value: unknown } = { state: 'pending', value: undefined };
+export function track<T>(promise: Promise<T>): {
+  readonly state: 'pending' | 'resolved' | 'rejected';
+  readonly value: unknown;
+} {
+  const box: { state: 'pending' | 'resolved' | 'rejected'; value: unknown } = {
+    state: 'pending',
+    value: undefined,
+  };
   promise.then(
     (value) => {
       box.state = 'resolved';

@@ -6,7 +6,11 @@ const CANARY = 'CANARY-method-9931';
 const APPROVAL_METHOD = 'item/commandExecution/requestApproval';
 
 function question(id: number | string): Record<string, unknown> {
-  return { id, method: QUESTION_METHOD, params: { threadId: 't', turnId: 'u', itemId: 'i', questions: [] } };
+  return {
+    id,
+    method: QUESTION_METHOD,
+    params: { threadId: 't', turnId: 'u', itemId: 'i', questions: [] },
+  };
 }
 
 describe('server-initiated requests', () => {
@@ -33,7 +37,9 @@ describe('server-initiated requests', () => {
     const offer = seen.offers[0]!;
     expect(offer.reject(-32602, 'cannot be represented')).toBe(true);
     expect(offer.respond({ decision: 'decline' })).toBe(false);
-    expect(transport.sentRaw).toEqual([{ id: 'req-a', error: { code: -32602, message: 'cannot be represented' } }]);
+    expect(transport.sentRaw).toEqual([
+      { id: 'req-a', error: { code: -32602, message: 'cannot be represented' } },
+    ]);
   });
 
   it('retire stops awaiting without writing anything', async () => {
@@ -66,8 +72,12 @@ describe('server-initiated requests', () => {
     const { transport, seen } = startClient({ onServerRequest: () => false });
     transport.push({ id: 0, method: 'item/tool/call', params: {} });
     await transport.drained();
-    expect(transport.sentRaw).toEqual([{ id: 0, error: { code: -32601, message: expect.any(String) } }]);
-    expect(seen.diagnostics).toEqual([{ token: 'server_request_declined', level: 'debug', method: 'item/tool/call' }]);
+    expect(transport.sentRaw).toEqual([
+      { id: 0, error: { code: -32601, message: expect.any(String) } },
+    ]);
+    expect(seen.diagnostics).toEqual([
+      { token: 'server_request_declined', level: 'debug', method: 'item/tool/call' },
+    ]);
   });
 
   it('answers -32601 when the handler throws, and names no unpinned method', async () => {
@@ -78,7 +88,9 @@ describe('server-initiated requests', () => {
     });
     transport.push({ id: 3, method: `x/${CANARY}`, params: {} });
     await transport.drained();
-    expect(transport.sentRaw).toEqual([{ id: 3, error: { code: -32601, message: expect.any(String) } }]);
+    expect(transport.sentRaw).toEqual([
+      { id: 3, error: { code: -32601, message: expect.any(String) } },
+    ]);
     expect(seen.diagnostics).toEqual([
       { token: 'server_request_handler_failed', level: 'warning' },
       { token: 'server_request_declined', level: 'debug' },
@@ -86,12 +98,17 @@ describe('server-initiated requests', () => {
     expect(JSON.stringify(seen.diagnostics)).not.toContain(CANARY);
   });
 
-  it('treats a non-true return as a decline so no request can stall', async () => {
-    const { transport } = startClient({ onServerRequest: () => undefined as unknown as boolean });
-    transport.push({ id: 0, method: APPROVAL_METHOD, params: {} });
-    await transport.drained();
-    expect(transport.sentRaw).toEqual([{ id: 0, error: { code: -32601, message: expect.any(String) } }]);
-  });
+  it.each([undefined, 1, 'yes', {}])(
+    'treats a non-true return (%s) as a decline so no request can stall',
+    async (value) => {
+      const { transport } = startClient({ onServerRequest: () => value });
+      transport.push({ id: 0, method: APPROVAL_METHOD, params: {} });
+      await transport.drained();
+      expect(transport.sentRaw).toEqual([
+        { id: 0, error: { code: -32601, message: expect.any(String) } },
+      ]);
+    },
+  );
 
   it('does not add a decline after the handler answered synchronously and returned false', async () => {
     const { transport } = startClient({
@@ -150,7 +167,9 @@ describe('server-initiated requests', () => {
     transport.push(question(1));
     await transport.drained();
     expect(seen.offers).toHaveLength(2);
-    expect(transport.sentRaw).toEqual([{ id: 1, error: { code: -32601, message: expect.any(String) } }]);
+    expect(transport.sentRaw).toEqual([
+      { id: 1, error: { code: -32601, message: expect.any(String) } },
+    ]);
     expect(seen.diagnostics.filter((d) => d.token === 'server_request_id_reused')).toHaveLength(2);
   });
 
@@ -171,7 +190,8 @@ describe('server-request ledger bound', () => {
     for (let id = 0; id < SERVER_REQUEST_LEDGER_LIMIT; id += 1) transport.push(question(id));
     await transport.drained();
     expect(seen.offers).toHaveLength(SERVER_REQUEST_LEDGER_LIMIT);
-    for (const offer of seen.offers) if (!outstanding.has(offer.id as number)) offer.respond(QUESTION_ANSWER);
+    for (const offer of seen.offers)
+      if (!outstanding.has(offer.id as number)) offer.respond(QUESTION_ANSWER);
     const repliesBefore = transport.sentRaw.length;
     expect(repliesBefore).toBe(SERVER_REQUEST_LEDGER_LIMIT - outstanding.size);
     expect(seen.fences).toEqual([]);
@@ -188,9 +208,15 @@ describe('server-request ledger bound', () => {
     expect(seen.offers).toHaveLength(SERVER_REQUEST_LEDGER_LIMIT);
     const overflowReplies = transport.sentRaw.slice(repliesBefore);
     expect(overflowReplies).toHaveLength(1 + outstanding.size);
-    expect(overflowReplies).toContainEqual({ id: SERVER_REQUEST_LEDGER_LIMIT, error: { code: -32600, message: expect.any(String) } });
+    expect(overflowReplies).toContainEqual({
+      id: SERVER_REQUEST_LEDGER_LIMIT,
+      error: { code: -32600, message: expect.any(String) },
+    });
     for (const id of outstanding) {
-      expect(overflowReplies).toContainEqual({ id, error: { code: -32600, message: expect.any(String) } });
+      expect(overflowReplies).toContainEqual({
+        id,
+        error: { code: -32600, message: expect.any(String) },
+      });
     }
     expect(seen.fences).toEqual(['server_request_ledger_overflow']);
     expect(client.isFenced).toBe(true);

@@ -1,7 +1,16 @@
-import { agentError, AgentRuntimeError, isProviderRejection, ProviderRejection } from '@relvo-labs/agent-provider';
+import {
+  agentError,
+  AgentRuntimeError,
+  isProviderRejection,
+  ProviderRejection,
+} from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { CodexRpcError, connectionClosedRejection } from '../../src/rpc/client.js';
-import { classifyWireErrorCode, isAuthoritativeFailure, wireRejection } from '../../src/rpc/wire-errors.js';
+import {
+  classifyWireErrorCode,
+  isAuthoritativeFailure,
+  wireRejection,
+} from '../../src/rpc/wire-errors.js';
 import { WIRE_CLASSIFICATIONS } from '../../src/shared/tokens.js';
 
 const CANARY = 'CANARY-upstream-prose-7731';
@@ -22,7 +31,11 @@ const rows = [
 describe('wire error classification (§4.2)', () => {
   it.each(rows)('code %d → %s (retryable %s, %s)', (code, classification, retryable, agentCode) => {
     expect(classifyWireErrorCode(code)).toEqual({ classification, retryable, agentCode });
-    const rejection = wireRejection('turn/start', { code, message: `${CANARY} sk-abcdefghijklmnopqrstuvwx`, data: CANARY } as {
+    const rejection = wireRejection('turn/start', {
+      code,
+      message: `${CANARY} sk-abcdefghijklmnopqrstuvwx`,
+      data: CANARY,
+    } as {
       code: number;
     });
     expect(rejection).toBeInstanceOf(ProviderRejection);
@@ -56,10 +69,19 @@ describe('isAuthoritativeFailure', () => {
     const uncertain: unknown[] = [
       new CodexRpcError('request_timeout', 'codex turn/start timed out'),
       new CodexRpcError('connection_lost', 'codex connection lost during turn/start'),
-      new ProviderRejection(agentError('provider_unavailable', 'x', { providerCode: 'session_fenced' })),
+      new ProviderRejection(
+        agentError('provider_unavailable', 'x', { providerCode: 'session_fenced' }),
+      ),
       new ProviderRejection(agentError('provider_rejected', 'x')),
       new AgentRuntimeError('provider_rejected', 'x', { providerCode: 'invalid_request' }),
-      { agentError: { code: 'provider_rejected', message: 'x', retryable: false, providerCode: 'overloaded' } },
+      {
+        agentError: {
+          code: 'provider_rejected',
+          message: 'x',
+          retryable: false,
+          providerCode: 'overloaded',
+        },
+      },
       new Error('invalid_request'),
       'overloaded',
       undefined,

@@ -15,7 +15,13 @@ import type { CodexTransport } from '../../src/transport/types.js';
 
 export const PINNED_SCHEMA_VERSION = '0.156.1';
 const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const FIXTURE_SCHEMA_DIR = join(REPO_ROOT, 'fixtures', 'codex-app-server', PINNED_SCHEMA_VERSION, 'json');
+const FIXTURE_SCHEMA_DIR = join(
+  REPO_ROOT,
+  'fixtures',
+  'codex-app-server',
+  PINNED_SCHEMA_VERSION,
+  'json',
+);
 /** Development override only: point at a freshly generated schema folder. */
 export const SCHEMA_DIR_ENV = 'CODEX_SCHEMA_DIR';
 
@@ -24,13 +30,27 @@ export function pinnedSchemaDir(): string {
   return override !== undefined && override !== '' ? override : FIXTURE_SCHEMA_DIR;
 }
 
-interface SchemaSet {
-  readonly clientRequest: ValidateFunction;
+interface Variant {
+  readonly properties: {
+    readonly method: { readonly enum: readonly string[] };
+    readonly params?: { readonly $ref?: string };
+  };
+}
+interface UnionFile {
+  readonly $schema?: string;
+  readonly definitions?: Record<string, unknown>;
+  readonly oneOf: readonly Variant[];
+}
+
+export interface SchemaSet {
+  /** Validator of a ClientRequest with this method; undefined when the method is not in the union. */
+  clientRequest(method: string): ValidateFunction | undefined;
   readonly clientNotification: ValidateFunction;
   readonly rpcResponse: ValidateFunction;
   readonly rpcError: ValidateFunction;
-  /** Server-request method → validator of its result, derived from ServerRequest.json. */
-  readonly responseByMethod: ReadonlyMap<string, ValidateFunction>;
+  /** Validator of the result answering this server-request method (from ServerRequest.json). */
+  serverResponse(method: string): ValidateFunction | undefined;
+  readonly serverRequestMethods: readonly string[];
 }
 
 let cachedSchemas: SchemaSet | undefined;
@@ -44,7 +64,10 @@ function createAjv(): Ajv {
   const ajv = new Ajv({ strict: false, allErrors: false });
   const integer = (n: number): boolean => Number.isInteger(n);
   const unsigned = (n: number): boolean => Number.isInteger(n) && n >= 0;
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => integer(n) && Math.abs(n) <= 2 ** 31 });
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => integer(n) && Math.abs(n) <= 2 ** 31,
+  });
   ajv.addFormat('int64', { type: 'number', validate: integer });
   ajv.addFormat('uint', { type: 'number', validate: unsigned });
   ajv.addFormat('uint16', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 16 });
@@ -54,6 +77,17 @@ function createAjv(): Ajv {
   return ajv;
 }
 
+function methodOf(variant: Variant): string {
+  const method = variant.properties.method.enum[0];
+  if (method === undefined) throw new Error('unexpected schema layout: a variant without a method');
+  return method;
+}
+
+/**
+ * Loads the pinned schema folder. Validators compile lazily: the request union is checked
+ * through the one variant its method selects (the variants' method enums are disjoint, so this
+ * is exactly the oneOf), which avoids compiling all ~100 request shapes up front.
+ */
 export function loadPinnedSchemas(): SchemaSet {
   if (cachedSchemas !== undefined) return cachedSchemas;
   const dir = pinnedSchemaDir();
@@ -65,25 +99,49 @@ export function loadPinnedSchemas(): SchemaSet {
   }
   // Each generated file is self-contained (local #/definitions, no $id), so one Ajv can hold all.
   const ajv = createAjv();
-  const compile = (file: string): ValidateFunction => ajv.compile(readSchema(dir, file));
-  const responseByMethod = new Map<string, ValidateFunction>();
-  const serverRequest = readSchema(dir, 'ServerRequest.json') as {
-    oneOf: { properties: { method: { enum: string[] }; params: { $ref: string } } }[];
-  };
-  for (const variant of serverRequest.oneOf) {
-    const method = variant.properties.method.enum[0];
-    const paramsName = variant.properties.params.$ref.split('/').pop();
-    if (method === undefined || paramsName?.endsWith('Params') !== true) {
+  const compile = (schema: object): ValidateFunction => ajv.compile(schema);
+  const requests = readSchema(dir, 'ClientRequest.json') as UnionFile;
+  const requestVariants = new Map(requests.oneOf.map((v) => [methodOf(v), v] as const));
+  const requestValidators = new Map<string, ValidateFunction>();
+
+  const responseFiles = new Map<string, string>();
+  for (const variant of (readSchema(dir, 'ServerRequest.json') as UnionFile).oneOf) {
+    const paramsName = variant.properties.params?.$ref?.split('/').pop();
+    if (paramsName?.endsWith('Params') !== true)
       throw new Error('unexpected ServerRequest.json layout');
-    }
-    responseByMethod.set(method, compile(`${paramsName.slice(0, -'Params'.length)}Response.json`));
+    responseFiles.set(methodOf(variant), `${paramsName.slice(0, -'Params'.length)}Response.json`);
   }
+  const responseValidators = new Map<string, ValidateFunction>();
+
   cachedSchemas = {
-    clientRequest: compile('ClientRequest.json'),
-    clientNotification: compile('ClientNotification.json'),
-    rpcResponse: compile('JSONRPCResponse.json'),
-    rpcError: compile('JSONRPCError.json'),
-    responseByMethod,
+    clientRequest(method) {
+      const variant = requestVariants.get(method);
+      if (variant === undefined) return undefined;
+      let validate = requestValidators.get(method);
+      if (validate === undefined) {
+        validate = compile({
+          $schema: requests.$schema,
+          definitions: requests.definitions,
+          ...variant,
+        });
+        requestValidators.set(method, validate);
+      }
+      return validate;
+    },
+    clientNotification: compile(readSchema(dir, 'ClientNotification.json')),
+    rpcResponse: compile(readSchema(dir, 'JSONRPCResponse.json')),
+    rpcError: compile(readSchema(dir, 'JSONRPCError.json')),
+    serverResponse(method) {
+      const file = responseFiles.get(method);
+      if (file === undefined) return undefined;
+      let validate = responseValidators.get(method);
+      if (validate === undefined) {
+        validate = compile(readSchema(dir, file));
+        responseValidators.set(method, validate);
+      }
+      return validate;
+    },
+    serverRequestMethods: [...responseFiles.keys()],
   };
   return cachedSchemas;
 }
@@ -169,14 +227,20 @@ export function createFakeTransport(): FakeTransport {
     const run = (validate: ValidateFunction, label: string): void => {
       if (!validate(frame)) violations.push(`${where} (${label}): ${describeErrors(validate)}`);
     };
-    if (hasMethod && hasId) run(schemas.clientRequest, 'ClientRequest');
-    else if (hasMethod) run(schemas.clientNotification, 'ClientNotification');
+    if (hasMethod && hasId) {
+      const validate =
+        typeof frame.method === 'string' ? schemas.clientRequest(frame.method) : undefined;
+      if (validate === undefined)
+        violations.push(`${where}: not a ClientRequest method of the pinned schema`);
+      else run(validate, 'ClientRequest');
+    } else if (hasMethod) run(schemas.clientNotification, 'ClientNotification');
     else if (Object.hasOwn(frame, 'error')) run(schemas.rpcError, 'JSONRPCError');
     else if (Object.hasOwn(frame, 'result')) {
       run(schemas.rpcResponse, 'JSONRPCResponse');
       const method = serverRequests.get(idKey(frame.id));
-      const validate = method === undefined ? undefined : schemas.responseByMethod.get(method);
-      if (validate === undefined) violations.push(`${where}: result for an id the server never requested`);
+      const validate = method === undefined ? undefined : schemas.serverResponse(method);
+      if (validate === undefined)
+        violations.push(`${where}: result for an id the server never requested`);
       else if (!validate(frame.result)) {
         violations.push(`${where} (${method ?? ''} response): ${describeErrors(validate)}`);
       }
@@ -222,7 +286,8 @@ export function createFakeTransport(): FakeTransport {
     push(frame) {
       if (typeof frame === 'object' && frame !== null && 'method' in frame && 'id' in frame) {
         const method = (frame as { method: unknown }).method;
-        if (typeof method === 'string') serverRequests.set(idKey((frame as { id: unknown }).id), method);
+        if (typeof method === 'string')
+          serverRequests.set(idKey((frame as { id: unknown }).id), method);
       }
       enqueue({ frame });
     },
@@ -240,7 +305,9 @@ export function createFakeTransport(): FakeTransport {
     },
     assertAllFramesValid() {
       if (violations.length > 0) {
-        throw new Error(`fake transport: ${violations.length} invalid outbound frame(s):\n${violations.join('\n')}`);
+        throw new Error(
+          `fake transport: ${violations.length} invalid outbound frame(s):\n${violations.join('\n')}`,
+        );
       }
     },
     async drained() {

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const standIn = (name: string): string => fileURLToPath(new URL(`./stand-ins/${name}`, import.meta.url));
+export const standIn = (name: string): string =>
+  fileURLToPath(new URL(`./stand-ins/${name}`, import.meta.url));
 
 /** A bounded wait with a clear failure message. */
 export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
@@ -29,7 +30,10 @@ export async function waitUntil(ms: number, what: string, predicate: () => boole
 function statFields(pid: number): string[] | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return text.slice(text.lastIndexOf(')') + 1).trim().split(/\s+/);
+    return text
+      .slice(text.lastIndexOf(')') + 1)
+      .trim()
+      .split(/\s+/);
   } catch {
     return undefined;
   }
@@ -47,7 +51,8 @@ export function groupMembers(pgid: number): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const fields = statFields(Number(entry));
-    if (fields !== undefined && fields[0] !== 'Z' && Number(fields[2]) === pgid) found.push(Number(entry));
+    if (fields !== undefined && fields[0] !== 'Z' && Number(fields[2]) === pgid)
+      found.push(Number(entry));
   }
   return found;
 }
@@ -66,15 +71,25 @@ export async function nextMatching(
       for (;;) {
         const r = await it.next();
         if (r.done === true) throw new Error(`stream ended before ${what}`);
-        const frame = r.value as Record<string, unknown>;
-        if (typeof frame === 'object' && frame !== null && match(frame)) return frame;
+        const frame: unknown = r.value;
+        if (
+          typeof frame === 'object' &&
+          frame !== null &&
+          match(frame as Record<string, unknown>)
+        ) {
+          return frame as Record<string, unknown>;
+        }
       }
     })(),
   );
 }
 
 /** Drain to the end; resolves with the remaining frames. */
-export async function drain(it: AsyncIterator<unknown>, what: string, ms = 10_000): Promise<unknown[]> {
+export async function drain(
+  it: AsyncIterator<unknown>,
+  what: string,
+  ms = 10_000,
+): Promise<unknown[]> {
   return within(
     ms,
     what,
@@ -87,4 +102,9 @@ export async function drain(it: AsyncIterator<unknown>, what: string, ms = 10_00
       }
     })(),
   );
+}
+
+/** Reaped = no /proc entry at all (not even a zombie): the parent has collected the exit. */
+export function isReaped(pid: number): boolean {
+  return statFields(pid) === undefined;
 }

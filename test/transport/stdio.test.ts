@@ -2,10 +2,24 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCodexStdioTransport, type CodexStdioTransport } from '../../src/transport/stdio.js';
+import { createLinuxProcProbe, type ProcProbe } from '../../src/transport/proc-probe.js';
+import {
+  createCodexStdioTransport,
+  spawnCodexStdioTransport,
+  type CodexStdioTransport,
+} from '../../src/transport/stdio.js';
 import { CodexTransportError } from '../../src/transport/types.js';
 import { testEnv } from '../support/processes.js';
-import { drain, groupMembers, isAlive, nextMatching, standIn, waitUntil, within } from './helpers.js';
+import {
+  drain,
+  groupMembers,
+  isAlive,
+  isReaped,
+  nextMatching,
+  standIn,
+  waitUntil,
+  within,
+} from './helpers.js';
 
 const open: CodexStdioTransport[] = [];
 const cleanupPids: number[] = [];
@@ -21,7 +35,10 @@ afterEach(async () => {
   }
 });
 
-function start(script: string, extra: { cwd?: string; env?: Record<string, string>; args?: string[] } = {}) {
+function start(
+  script: string,
+  extra: { cwd?: string; env?: Record<string, string>; args?: string[] } = {},
+) {
   const drops: string[] = [];
   const t = createCodexStdioTransport({
     cwd: extra.cwd ?? process.cwd(),
@@ -37,7 +54,8 @@ function start(script: string, extra: { cwd?: string; env?: Record<string, strin
 }
 
 type Hello = { pid: number; cwd: string; argv: string[]; grandchild: number };
-const hello = async (it: AsyncIterator<unknown>) => (await nextMatching(it, 'hello', (f) => 'hello' in f)).hello as Hello;
+const hello = async (it: AsyncIterator<unknown>) =>
+  (await nextMatching(it, 'hello', (f) => 'hello' in f)).hello as Hello;
 
 describe('stdio transport with real child processes', () => {
   it('reassembles a frame split across writes (inside multi-byte characters)', async () => {
@@ -165,7 +183,14 @@ describe('stdio transport with real child processes', () => {
       env: testEnv(),
     });
     const it = t.incoming[Symbol.asyncIterator]();
-    const err: unknown = await within(5_000, 'rejection', it.next().then(() => undefined, (e: unknown) => e));
+    const err: unknown = await within(
+      5_000,
+      'rejection',
+      it.next().then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
     expect(err).toBeInstanceOf(CodexTransportError);
     expect((err as CodexTransportError).code).toBe('spawn_failed');
     expect((err as CodexTransportError).detail).toEqual({ cause: 'ENOENT' });
@@ -181,5 +206,49 @@ describe('stdio transport with real child processes', () => {
     expect(usage.processes).toBe(1);
     expect(usage.rssBytes).toBeGreaterThan(1024 * 1024);
     await t.close();
+  });
+
+  it('an unverifiable teardown leaves the transport open; a later close() succeeds', async () => {
+    const real = createLinuxProcProbe();
+    let listingReadable = true;
+    const probe: ProcProbe = {
+      canAttribute: () => real.canAttribute(),
+      listPids: () => (listingReadable ? real.listPids() : { kind: 'unknown', reason: 'scripted' }),
+      statOf: (pid) => real.statOf(pid),
+      kill: (target, signal) => {
+        real.kill(target, signal);
+      },
+    };
+    const t = spawnCodexStdioTransport(
+      {
+        cwd: process.cwd(),
+        executable: process.execPath,
+        extraArgs: [standIn('descendant.cjs')],
+        env: testEnv(),
+        closeGraceMs: 200,
+        killGraceMs: 200,
+      },
+      { probe },
+    );
+    open.push(t);
+    const it = t.incoming[Symbol.asyncIterator]();
+    const { pid, grandchild } = await hello(it);
+    cleanupPids.push(grandchild);
+    t.send({ cmd: 'exit' });
+    await drain(it, 'stream end');
+    // reaped means our exit handler (and its reap-time scan) has run
+    await waitUntil(5_000, 'leader reaped', () => isReaped(pid));
+    listingReadable = false;
+    const err: unknown = await t.close().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(CodexTransportError);
+    expect((err as CodexTransportError).code).toBe('group_cleanup_unverified');
+    expect((err as CodexTransportError).detail).toEqual({ doubt: 'post_exit_probe_unreadable' });
+    // the member recorded at the reap instant was still removed
+    expect(isAlive(grandchild)).toBe(false);
+    listingReadable = true;
+    await within(5_000, 'second close()', t.close());
   });
 });

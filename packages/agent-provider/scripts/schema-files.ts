@@ -3,7 +3,13 @@
  * source of truth). Shared by the generator script and the drift test.
  */
 import { z } from 'zod';
-import { PUBLIC_SCHEMAS, WIRE_VERSION, jsonObjectSchema, jsonValueSchema, schemaId } from '../src/index.js';
+import {
+  PUBLIC_SCHEMAS,
+  WIRE_VERSION,
+  jsonObjectSchema,
+  jsonValueSchema,
+  schemaId,
+} from '../src/index.js';
 
 type JsonSchemaNode = Record<string, unknown>;
 
@@ -37,7 +43,13 @@ export function buildSchemaDocument(name: string, schema: z.ZodType): JsonSchema
     override: overrideCarriers,
   }) as JsonSchemaNode;
   const { $schema, ...body } = generated;
-  const doc: JsonSchemaNode = { $schema, $id: schemaId(name), title: name, 'x-wire-version': WIRE_VERSION, ...body };
+  const doc: JsonSchemaNode = {
+    $schema,
+    $id: schemaId(name),
+    title: name,
+    'x-wire-version': WIRE_VERSION,
+    ...body,
+  };
   if (JSON.stringify(body).includes(JSON_VALUE_REF)) {
     const defs = (body.$defs ?? {}) as JsonSchemaNode;
     doc.$defs = { ...defs, 'json-value': JSON_VALUE_DEF };

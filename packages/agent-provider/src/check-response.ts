@@ -51,7 +51,8 @@ function checkQuestion(request: QuestionRequest, response: unknown): Reason {
   // A string answer counts as a selection of exactly that one value.
   const values = typeof answer === 'string' ? [answer] : valuesOf(answer);
   if (values === undefined) return 'answer must be a string or a list of choice values';
-  if (values.length > 1 && !request.multiSelect) return 'more than one value was selected for a single-select question';
+  if (values.length > 1 && !request.multiSelect)
+    return 'more than one value was selected for a single-select question';
   const outside = countOutside(values, request.choices);
   if (outside > 0) return `${outside} selected value(s) are not among the choices`;
   return undefined;
@@ -63,7 +64,8 @@ function checkSetAnswer(request: QuestionSetRequest, index: number, answer: unkn
   const at = `question ${index + 1}`;
   const type = own(answer, 'type');
   if (type === 'text') {
-    if (question.choices !== undefined && !question.allowFreeText) return `${at} does not accept free text`;
+    if (question.choices !== undefined && !question.allowFreeText)
+      return `${at} does not accept free text`;
     return undefined;
   }
   if (type !== 'selection') return `the answer to ${at} is neither text nor a selection`;
@@ -79,7 +81,8 @@ function checkSetAnswer(request: QuestionSetRequest, index: number, answer: unkn
 
 function checkQuestionSet(request: QuestionSetRequest, response: unknown): Reason {
   const answers = own(response, 'answers');
-  if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) return 'answers must be an object';
+  if (typeof answers !== 'object' || answers === null || Array.isArray(answers))
+    return 'answers must be an object';
   const keys = Reflect.ownKeys(answers);
   const asked = new Set(request.questions.map((q) => q.key));
   // All or nothing: every asked key answered, and nothing else.
@@ -100,10 +103,12 @@ function checkApproval(request: ApprovalRequest, response: unknown): Reason {
   const mode = own(response, 'mode');
   if (decision === 'approved') {
     if (mode === undefined) return 'an approval must carry a mode';
-    if (!request.allowedModes.some((m) => m === mode)) return 'the approval mode is not among the allowed modes';
+    if (!request.allowedModes.some((m) => m === mode))
+      return 'the approval mode is not among the allowed modes';
     return undefined;
   }
-  if (decision === 'denied') return mode === undefined ? undefined : 'a denial must not carry a mode';
+  if (decision === 'denied')
+    return mode === undefined ? undefined : 'a denial must not carry a mode';
   return 'decision must be approved or denied';
 }
 
@@ -138,7 +143,9 @@ export function checkResponseAgainstRequest(
     const reason = checkByKind(parsedRequest.data, response);
     if (reason !== undefined) return reason;
     // Last: bounds and shape (lengths, strictness) the rules above do not cover.
-    return interactionResponseSchema.safeParse(response).success ? undefined : 'the response does not match the response schema';
+    return interactionResponseSchema.safeParse(response).success
+      ? undefined
+      : 'the response does not match the response schema';
   } catch {
     return 'the response could not be checked';
   }

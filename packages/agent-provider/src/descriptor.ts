@@ -18,24 +18,37 @@ export type DefineProviderDescriptorInput = Omit<ProviderDescriptorInput, 'wireV
 
 const OK: CapabilityCheck = Object.freeze({ ok: true });
 
-function denied(message: string, details: Record<string, string | number | null | string[]>): CapabilityCheck {
+function denied(
+  message: string,
+  details: Record<string, string | number | null | string[]>,
+): CapabilityCheck {
   return { ok: false, error: agentError('capability_unsupported', message, { details }) };
 }
 
 /** Parses with every default applied; throws the ZodError on invalid input. */
 export function defineProviderDescriptor(input: DefineProviderDescriptorInput): ProviderDescriptor {
-  return providerDescriptorSchema.parse({ ...input, wireVersion: input.wireVersion ?? WIRE_VERSION });
+  return providerDescriptorSchema.parse({
+    ...input,
+    wireVersion: input.wireVersion ?? WIRE_VERSION,
+  });
 }
 
-export function checkWireCompatibility(descriptor: Pick<ProviderDescriptor, 'wireVersion'>): CapabilityCheck {
+export function checkWireCompatibility(
+  descriptor: Pick<ProviderDescriptor, 'wireVersion'>,
+): CapabilityCheck {
   // Pre-1.0: exact string match, no ranges.
   if (descriptor.wireVersion === WIRE_VERSION) return OK;
-  const providerWireVersion = typeof descriptor.wireVersion === 'string' ? descriptor.wireVersion.slice(0, 16) : null;
+  const providerWireVersion =
+    typeof descriptor.wireVersion === 'string' ? descriptor.wireVersion.slice(0, 16) : null;
   return {
     ok: false,
-    error: agentError('provider_contract_violation', 'provider wire version does not match the runtime wire version', {
-      details: { providerWireVersion, runtimeWireVersion: WIRE_VERSION },
-    }),
+    error: agentError(
+      'provider_contract_violation',
+      'provider wire version does not match the runtime wire version',
+      {
+        details: { providerWireVersion, runtimeWireVersion: WIRE_VERSION },
+      },
+    ),
   };
 }
 
@@ -59,7 +72,10 @@ export function canRaiseApproval(d: ProviderDescriptor, mode: ApprovalMode): Cap
   return OK;
 }
 
-export function canAcceptWorkspace(d: ProviderDescriptor, ownership: WorkspaceOwnership): CapabilityCheck {
+export function canAcceptWorkspace(
+  d: ProviderDescriptor,
+  ownership: WorkspaceOwnership,
+): CapabilityCheck {
   if (d.workspace.requires === 'none') return OK;
   if (d.workspace.acceptsOwnership.includes(ownership)) return OK;
   return denied('provider does not accept this workspace ownership', {
@@ -72,7 +88,9 @@ export function canAcceptWorkspace(d: ProviderDescriptor, ownership: WorkspaceOw
 export function canAskQuestionSet(d: ProviderDescriptor, count: number): CapabilityCheck {
   const question = d.interaction.question;
   if (!question.supported || !question.batch) {
-    return denied('provider does not support question sets', { capability: 'interaction.question.batch' });
+    return denied('provider does not support question sets', {
+      capability: 'interaction.question.batch',
+    });
   }
   if (question.maxQuestions !== null && count > question.maxQuestions) {
     return denied('question set exceeds the provider question limit', {

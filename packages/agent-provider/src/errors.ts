@@ -27,16 +27,26 @@ export function isRetryableCode(code: AgentErrorCode): boolean {
  * the message and providerCode are clamped to their bounds, and details that
  * fail the JSON capture are left out rather than recorded half-way.
  */
-export function agentError(code: AgentErrorCode, message: string, opts: AgentErrorOptions = {}): AgentError {
+export function agentError(
+  code: AgentErrorCode,
+  message: string,
+  opts: AgentErrorOptions = {},
+): AgentError {
   const text = message.length > 0 ? message.slice(0, AGENT_ERROR_MESSAGE_MAX) : code;
   const error: AgentError = { code, message: text, retryable: isRetryableCode(code) };
   if (opts.details !== undefined) {
     const captured = captureJson(opts.details);
-    if (captured.ok && typeof captured.value === 'object' && captured.value !== null && !Array.isArray(captured.value)) {
+    if (
+      captured.ok &&
+      typeof captured.value === 'object' &&
+      captured.value !== null &&
+      !Array.isArray(captured.value)
+    ) {
       error.details = captured.value;
     }
   }
-  if (opts.providerCode !== undefined) error.providerCode = opts.providerCode.slice(0, PROVIDER_CODE_MAX);
+  if (opts.providerCode !== undefined)
+    error.providerCode = opts.providerCode.slice(0, PROVIDER_CODE_MAX);
   return Object.freeze(error);
 }
 
@@ -46,7 +56,11 @@ export class AgentRuntimeError extends Error {
   readonly code: AgentErrorCode;
 
   constructor(error: AgentError, options?: { cause?: unknown });
-  constructor(code: AgentErrorCode, message: string, opts?: AgentErrorOptions & { cause?: unknown });
+  constructor(
+    code: AgentErrorCode,
+    message: string,
+    opts?: AgentErrorOptions & { cause?: unknown },
+  );
   constructor(
     errorOrCode: AgentError | AgentErrorCode,
     messageOrOptions?: string | { cause?: unknown },
@@ -54,7 +68,11 @@ export class AgentRuntimeError extends Error {
   ) {
     const error =
       typeof errorOrCode === 'string'
-        ? agentError(errorOrCode, typeof messageOrOptions === 'string' ? messageOrOptions : errorOrCode, opts)
+        ? agentError(
+            errorOrCode,
+            typeof messageOrOptions === 'string' ? messageOrOptions : errorOrCode,
+            opts,
+          )
         : Object.freeze({ ...errorOrCode });
     const cause = typeof messageOrOptions === 'object' ? messageOrOptions.cause : opts?.cause;
     super(error.message, cause === undefined ? undefined : { cause });

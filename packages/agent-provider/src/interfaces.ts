@@ -58,5 +58,8 @@ export interface AgentProvider {
   /** Called once, at registration; the parsed, frozen snapshot is all the runtime uses. */
   describe(): ProviderDescriptor;
   createSession(init: ProviderSessionInit): Promise<ProviderSession>;
-  resumeSession?(record: ProviderRecoveryRecord, init: ProviderSessionInit): Promise<ProviderSession>;
+  resumeSession?(
+    record: ProviderRecoveryRecord,
+    init: ProviderSessionInit,
+  ): Promise<ProviderSession>;
 }

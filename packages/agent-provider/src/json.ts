@@ -25,8 +25,10 @@ export const CAPTURE_REASONS = {
   uninspectable: 'value could not be inspected',
 } as const;
 
-class CaptureRejection {
-  constructor(readonly reason: string) {}
+class CaptureRejection extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
 }
 
 function reject(reason: string): never {

@@ -24,20 +24,33 @@ export const SESSION_STATE_TABLE: StateTable<SessionState> = table<SessionState>
   failed: [],
 });
 
-export const SESSION_COMMANDS = ['submit_turn', 'interrupt_run', 'respond_to_interaction', 'close_session'] as const;
+export const SESSION_COMMANDS = [
+  'submit_turn',
+  'interrupt_run',
+  'respond_to_interaction',
+  'close_session',
+] as const;
 export const sessionCommandSchema = z.enum(SESSION_COMMANDS);
 export type SessionCommand = z.infer<typeof sessionCommandSchema>;
 
-export const SESSION_COMMAND_MATRIX: { readonly [K in SessionState]: readonly SessionCommand[] } = Object.freeze({
-  opening: Object.freeze([]),
-  ready: Object.freeze(['submit_turn', 'interrupt_run', 'respond_to_interaction', 'close_session'] as const),
-  closing: Object.freeze(['interrupt_run', 'respond_to_interaction'] as const),
-  closed: Object.freeze([]),
-  failed: Object.freeze([]),
-});
+export const SESSION_COMMAND_MATRIX: { readonly [K in SessionState]: readonly SessionCommand[] } =
+  Object.freeze({
+    opening: Object.freeze([]),
+    ready: Object.freeze([
+      'submit_turn',
+      'interrupt_run',
+      'respond_to_interaction',
+      'close_session',
+    ] as const),
+    closing: Object.freeze(['interrupt_run', 'respond_to_interaction'] as const),
+    closed: Object.freeze([]),
+    failed: Object.freeze([]),
+  });
 
 export function isCommandAllowed(state: SessionState, command: SessionCommand): boolean {
-  return Object.hasOwn(SESSION_COMMAND_MATRIX, state) && SESSION_COMMAND_MATRIX[state].includes(command);
+  return (
+    Object.hasOwn(SESSION_COMMAND_MATRIX, state) && SESSION_COMMAND_MATRIX[state].includes(command)
+  );
 }
 
 export const TURN_STATES = ['accepted', 'running', 'completed', 'failed', 'cancelled'] as const;

@@ -36,8 +36,18 @@ describe('question_set request bounds (at n and n+1)', () => {
     ['prompt', (n) => setWith([item({ prompt: s(n) })]), INTERACTION_BOUNDS.prompt, 1],
     ['header', (n) => setWith([item({ header: s(n) })]), INTERACTION_BOUNDS.header, 1],
     ['choices', (n) => setWith([item({ choices: choices(n) })]), INTERACTION_BOUNDS.choices, 1],
-    ['choice value', (n) => setWith([item({ choices: choices(1, { value: s(n) }) })]), INTERACTION_BOUNDS.choiceValue, 1],
-    ['choice label', (n) => setWith([item({ choices: choices(1, { label: s(n) }) })]), INTERACTION_BOUNDS.choiceLabel, 1],
+    [
+      'choice value',
+      (n) => setWith([item({ choices: choices(1, { value: s(n) }) })]),
+      INTERACTION_BOUNDS.choiceValue,
+      1,
+    ],
+    [
+      'choice label',
+      (n) => setWith([item({ choices: choices(1, { label: s(n) }) })]),
+      INTERACTION_BOUNDS.choiceLabel,
+      1,
+    ],
     [
       'choice description',
       (n) => setWith([item({ choices: choices(1, { description: s(n) }) })]),
@@ -69,13 +79,19 @@ describe('question_set request bounds (at n and n+1)', () => {
     });
   });
 
-  it.each(['a', 'A9', 'a.b-c_d', '0key', `k${s(63)}`.slice(0, 64)])('key %s matches the pattern', (key) => {
-    expect(accepts(setWith([item({ key })]))).toBe(true);
-  });
+  it.each(['a', 'A9', 'a.b-c_d', '0key', `k${s(63)}`.slice(0, 64)])(
+    'key %s matches the pattern',
+    (key) => {
+      expect(accepts(setWith([item({ key })]))).toBe(true);
+    },
+  );
 
-  it.each(['.a', '-a', '_a', 'a b', 'a/b', 'é', '__proto__', 'a:b'])('key %j is rejected', (key) => {
-    expect(accepts(setWith([item({ key })]))).toBe(false);
-  });
+  it.each(['.a', '-a', '_a', 'a b', 'a/b', 'é', '__proto__', 'a:b'])(
+    'key %j is rejected',
+    (key) => {
+      expect(accepts(setWith([item({ key })]))).toBe(false);
+    },
+  );
 
   it('rejects duplicate keys through the refinement, also via the request union', () => {
     const dup = setWith([item({ key: 'same' }), item({ key: 'same' })]);
@@ -101,8 +117,10 @@ describe('question_set request bounds (at n and n+1)', () => {
 describe('answer bounds', () => {
   const text = (n: number) => questionAnswerSchema.safeParse({ type: 'text', text: s(n) }).success;
   const values = (n: number, len = 1) =>
-    questionAnswerSchema.safeParse({ type: 'selection', values: Array.from({ length: n }, (_, i) => `${i}`.padEnd(len, 'x')) })
-      .success;
+    questionAnswerSchema.safeParse({
+      type: 'selection',
+      values: Array.from({ length: n }, (_, i) => `${i}`.padEnd(len, 'x')),
+    }).success;
 
   it('text answer is 1..16000', () => {
     expect(text(INTERACTION_BOUNDS.textAnswer)).toBe(true);
@@ -120,7 +138,8 @@ describe('answer bounds', () => {
   });
 
   it('single question free-text answer is at most 16000 and a list needs 1..64 values', () => {
-    const ok = (answer: unknown) => questionResponseSchema.safeParse({ kind: 'question', answer }).success;
+    const ok = (answer: unknown) =>
+      questionResponseSchema.safeParse({ kind: 'question', answer }).success;
     expect(ok(s(16_000))).toBe(true);
     expect(ok(s(16_001))).toBe(false);
     expect(ok([])).toBe(false);
@@ -139,26 +158,42 @@ describe('question_set response answer keys', () => {
   const answer = { type: 'text', text: 'hi' } as const;
 
   it('rejects an own __proto__ key instead of losing it', () => {
-    const input = JSON.parse('{"kind":"question_set","answers":{"__proto__":{"type":"text","text":"hi"}}}') as unknown;
+    const input = JSON.parse(
+      '{"kind":"question_set","answers":{"__proto__":{"type":"text","text":"hi"}}}',
+    ) as unknown;
     const result = questionSetResponseSchema.safeParse(input);
     expect(result.success).toBe(false);
     const nullProto = Object.create(null) as Record<string, unknown>;
     nullProto.__proto__ = answer;
-    expect(questionSetResponseSchema.safeParse({ kind: 'question_set', answers: nullProto }).success).toBe(false);
+    expect(
+      questionSetResponseSchema.safeParse({ kind: 'question_set', answers: nullProto }).success,
+    ).toBe(false);
   });
 
   it('rejects symbol keys and pattern violations, accepts valid keys', () => {
-    expect(questionSetResponseSchema.safeParse({ kind: 'question_set', answers: { [Symbol('k')]: answer } }).success).toBe(
-      false,
-    );
-    expect(questionSetResponseSchema.safeParse({ kind: 'question_set', answers: { 'bad key': answer } }).success).toBe(false);
-    const ok = questionSetResponseSchema.parse({ kind: 'question_set', answers: { a: answer, 'b.c': answer } });
+    expect(
+      questionSetResponseSchema.safeParse({
+        kind: 'question_set',
+        answers: { [Symbol('k')]: answer },
+      }).success,
+    ).toBe(false);
+    expect(
+      questionSetResponseSchema.safeParse({ kind: 'question_set', answers: { 'bad key': answer } })
+        .success,
+    ).toBe(false);
+    const ok = questionSetResponseSchema.parse({
+      kind: 'question_set',
+      answers: { a: answer, 'b.c': answer },
+    });
     expect(Object.keys(ok.answers)).toEqual(['a', 'b.c']);
   });
 
   it('does not name the offending key in the issue', () => {
     const secret = 'SECRET-KEY-zz';
-    const result = questionSetResponseSchema.safeParse({ kind: 'question_set', answers: { [` ${secret}`]: answer } });
+    const result = questionSetResponseSchema.safeParse({
+      kind: 'question_set',
+      answers: { [` ${secret}`]: answer },
+    });
     expect(result.success).toBe(false);
     expect(JSON.stringify(result.error?.issues)).not.toContain(secret);
   });

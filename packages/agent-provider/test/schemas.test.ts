@@ -16,7 +16,12 @@ import {
   turnInputSchema,
 } from '../src/index.js';
 
-const base = { providerId: 'demo', providerVersion: '1.0.0', wireVersion: '0.5', displayName: 'Demo' };
+const base = {
+  providerId: 'demo',
+  providerVersion: '1.0.0',
+  wireVersion: '0.5',
+  displayName: 'Demo',
+};
 const minimal = { ...base, workspace: { requires: 'directory' } };
 
 describe('provider descriptor', () => {
@@ -24,7 +29,11 @@ describe('provider descriptor', () => {
     expect(providerDescriptorSchema.parse(minimal)).toEqual({
       ...base,
       run: {
-        interrupt: { mode: 'unsupported', deliversPartialOutput: false, sessionRemainsUsable: false },
+        interrupt: {
+          mode: 'unsupported',
+          deliversPartialOutput: false,
+          sessionRemainsUsable: false,
+        },
         streaming: { messageDeltas: false, toolActivity: false, incrementalUsage: false },
         maxConcurrentRunsPerSession: 1,
       },
@@ -59,8 +68,7 @@ describe('provider descriptor', () => {
     expect(providerDescriptorSchema.safeParse(base).success).toBe(false);
     expect(providerDescriptorSchema.safeParse({ ...minimal, workspace: {} }).success).toBe(false);
     for (const key of ['providerId', 'providerVersion', 'wireVersion', 'displayName'] as const) {
-      const copy: Record<string, unknown> = { ...minimal };
-      delete copy[key];
+      const copy = Object.fromEntries(Object.entries(minimal).filter(([k]) => k !== key));
       expect(providerDescriptorSchema.safeParse(copy).success, key).toBe(false);
     }
   });
@@ -98,87 +106,131 @@ describe('provider descriptor', () => {
   });
 
   it('interrupt union: supported modes default to true, unsupported forces literal false', () => {
-    const parse = (interrupt: unknown) => providerDescriptorSchema.safeParse({ ...minimal, run: { interrupt } });
+    const parse = (interrupt: unknown) =>
+      providerDescriptorSchema.safeParse({ ...minimal, run: { interrupt } });
     expect(parse({ mode: 'immediate' }).data?.run.interrupt).toEqual({
       mode: 'immediate',
       deliversPartialOutput: true,
       sessionRemainsUsable: true,
     });
-    expect(parse({ mode: 'cooperative', sessionRemainsUsable: false }).data?.run.interrupt.sessionRemainsUsable).toBe(false);
+    expect(
+      parse({ mode: 'cooperative', sessionRemainsUsable: false }).data?.run.interrupt
+        .sessionRemainsUsable,
+    ).toBe(false);
     expect(parse({ mode: 'unsupported', sessionRemainsUsable: true }).success).toBe(false);
     expect(parse({ mode: 'unsupported', deliversPartialOutput: true }).success).toBe(false);
     expect(parse({ mode: 'sometimes' }).success).toBe(false);
   });
 
   it('recovery union: {} is no recovery, export may resume, resume without export fails', () => {
-    const parse = (recovery: unknown) => providerDescriptorSchema.safeParse({ ...minimal, recovery });
-    expect(parse({}).data?.recovery).toEqual({ exportsRecoveryRecord: false, resumesFromRecoveryRecord: false });
+    const parse = (recovery: unknown) =>
+      providerDescriptorSchema.safeParse({ ...minimal, recovery });
+    expect(parse({}).data?.recovery).toEqual({
+      exportsRecoveryRecord: false,
+      resumesFromRecoveryRecord: false,
+    });
     expect(parse({ exportsRecoveryRecord: true }).data?.recovery).toEqual({
       exportsRecoveryRecord: true,
       resumesFromRecoveryRecord: false,
     });
-    expect(parse({ exportsRecoveryRecord: true, resumesFromRecoveryRecord: true }).success).toBe(true);
+    expect(parse({ exportsRecoveryRecord: true, resumesFromRecoveryRecord: true }).success).toBe(
+      true,
+    );
     expect(parse({ resumesFromRecoveryRecord: true }).success).toBe(false);
-    expect(parse({ exportsRecoveryRecord: false, resumesFromRecoveryRecord: true }).success).toBe(false);
+    expect(parse({ exportsRecoveryRecord: false, resumesFromRecoveryRecord: true }).success).toBe(
+      false,
+    );
   });
 
   it('bounds numeric capabilities', () => {
-    const run = (n: unknown) => providerDescriptorSchema.safeParse({ ...minimal, run: { maxConcurrentRunsPerSession: n } });
+    const run = (n: unknown) =>
+      providerDescriptorSchema.safeParse({ ...minimal, run: { maxConcurrentRunsPerSession: n } });
     expect(run(2).success).toBe(true);
     expect(run(0).success).toBe(false);
     expect(run(1.5).success).toBe(false);
     const q = (maxQuestions: unknown) =>
-      providerDescriptorSchema.safeParse({ ...minimal, interaction: { question: { maxQuestions } } }).success;
+      providerDescriptorSchema.safeParse({
+        ...minimal,
+        interaction: { question: { maxQuestions } },
+      }).success;
     expect(q(null)).toBe(true);
     expect(q(4)).toBe(true);
     expect(q(0)).toBe(false);
     const t = (settlementTimeoutMs: unknown) =>
-      providerDescriptorSchema.safeParse({ ...minimal, interaction: { settlementTimeoutMs } }).success;
+      providerDescriptorSchema.safeParse({ ...minimal, interaction: { settlementTimeoutMs } })
+        .success;
     expect(t(null)).toBe(true);
     expect(t(1000)).toBe(true);
     expect(t(-1)).toBe(false);
   });
 
   it('extensions must be JSON', () => {
-    expect(providerDescriptorSchema.safeParse({ ...minimal, extensions: { a: [1, { b: null }] } }).success).toBe(true);
-    expect(providerDescriptorSchema.safeParse({ ...minimal, extensions: { a: Number.NaN } }).success).toBe(false);
+    expect(
+      providerDescriptorSchema.safeParse({ ...minimal, extensions: { a: [1, { b: null }] } })
+        .success,
+    ).toBe(true);
+    expect(
+      providerDescriptorSchema.safeParse({ ...minimal, extensions: { a: Number.NaN } }).success,
+    ).toBe(false);
     expect(providerDescriptorSchema.safeParse({ ...minimal, extensions: [] }).success).toBe(false);
   });
 });
 
 describe('turn input', () => {
-  const path = (p: string) => turnInputSchema.safeParse({ parts: [{ type: 'file_ref', path: p }] }).success;
+  const path = (p: string) =>
+    turnInputSchema.safeParse({ parts: [{ type: 'file_ref', path: p }] }).success;
 
-  it.each(['a.txt', 'src/a.ts', 'a..b/c', '..a', 'a/..b', 'dir\\file', '.hidden'])('accepts relative path %j', (p) => {
-    expect(path(p)).toBe(true);
-  });
-
-  it.each(['/etc/passwd', 'C:\\x', 'c:/x', '..', '../a', 'a/../b', 'a/..', 'a\\..\\b', '..\\a', ''])(
-    'rejects path %j',
+  it.each(['a.txt', 'src/a.ts', 'a..b/c', '..a', 'a/..b', 'dir\\file', '.hidden'])(
+    'accepts relative path %j',
     (p) => {
-      expect(path(p)).toBe(false);
+      expect(path(p)).toBe(true);
     },
   );
+
+  it.each([
+    '/etc/passwd',
+    'C:\\x',
+    'c:/x',
+    '..',
+    '../a',
+    'a/../b',
+    'a/..',
+    'a\\..\\b',
+    '..\\a',
+    '',
+  ])('rejects path %j', (p) => {
+    expect(path(p)).toBe(false);
+  });
 
   it('bounds path, text and part count', () => {
     expect(path('p'.repeat(4096))).toBe(true);
     expect(path('p'.repeat(4097))).toBe(false);
-    const text = (n: number) => turnInputSchema.safeParse({ parts: [{ type: 'text', text: 't'.repeat(n) }] }).success;
+    const text = (n: number) =>
+      turnInputSchema.safeParse({ parts: [{ type: 'text', text: 't'.repeat(n) }] }).success;
     expect(text(1_000_000)).toBe(true);
     expect(text(1_000_001)).toBe(false);
     expect(text(0)).toBe(false);
     const parts = (n: number) =>
-      turnInputSchema.safeParse({ parts: Array.from({ length: n }, () => ({ type: 'text', text: 't' })) }).success;
+      turnInputSchema.safeParse({
+        parts: Array.from({ length: n }, () => ({ type: 'text', text: 't' })),
+      }).success;
     expect(parts(256)).toBe(true);
     expect(parts(257)).toBe(false);
     expect(parts(0)).toBe(false);
   });
 
   it('is strict and carries optional JSON metadata', () => {
-    expect(turnInputSchema.safeParse({ parts: [{ type: 'text', text: 't', x: 1 }] }).success).toBe(false);
+    expect(turnInputSchema.safeParse({ parts: [{ type: 'text', text: 't', x: 1 }] }).success).toBe(
+      false,
+    );
     expect(turnInputSchema.safeParse({ parts: [{ type: 'image', url: 'u' }] }).success).toBe(false);
-    expect(turnInputSchema.safeParse({ parts: [{ type: 'text', text: 't' }], metadata: { a: 1 } }).success).toBe(true);
-    expect(turnInputSchema.safeParse({ parts: [{ type: 'text', text: 't' }], metadata: 'm' }).success).toBe(false);
+    expect(
+      turnInputSchema.safeParse({ parts: [{ type: 'text', text: 't' }], metadata: { a: 1 } })
+        .success,
+    ).toBe(true);
+    expect(
+      turnInputSchema.safeParse({ parts: [{ type: 'text', text: 't' }], metadata: 'm' }).success,
+    ).toBe(false);
   });
 });
 
@@ -202,9 +254,13 @@ describe('provider event inputs', () => {
 
   it('accepts one valid payload of each type', () => {
     expect(ok({ type: 'run.message_delta', text: 'hi' })).toBe(true);
-    expect(ok({ type: 'run.tool_activity', toolName: 'sh', phase: 'invoked', detail: { a: 1 } })).toBe(true);
+    expect(
+      ok({ type: 'run.tool_activity', toolName: 'sh', phase: 'invoked', detail: { a: 1 } }),
+    ).toBe(true);
     expect(ok({ type: 'run.usage', usage: {} })).toBe(true);
-    expect(ok({ type: 'run.usage', usage: { inputTokens: 0, outputTokens: 3, totalTokens: 3 } })).toBe(true);
+    expect(
+      ok({ type: 'run.usage', usage: { inputTokens: 0, outputTokens: 3, totalTokens: 3 } }),
+    ).toBe(true);
     expect(ok({ type: 'interaction.requested', request: question, providerRef: 'r1' })).toBe(true);
     expect(ok({ type: 'diagnostic', level: 'warning', message: 'm' })).toBe(true);
     expect(ok({ type: 'interaction.withdrawn', providerRef: 'r1' })).toBe(true);
@@ -242,7 +298,12 @@ describe('provider event inputs', () => {
     const captured = captureJson(JSON.parse('{"__proto__":{"polluted":true}}'));
     expect(captured.ok).toBe(true);
     if (!captured.ok) return;
-    const parsed = providerEventPayloadSchema.parse({ type: 'diagnostic', level: 'debug', message: 'm', detail: captured.value });
+    const parsed = providerEventPayloadSchema.parse({
+      type: 'diagnostic',
+      level: 'debug',
+      message: 'm',
+      detail: captured.value,
+    });
     expect(parsed.type === 'diagnostic' && Object.keys(parsed.detail ?? {})).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -251,19 +312,43 @@ describe('provider event inputs', () => {
 describe('other requests', () => {
   it('question request defaults and bounds', () => {
     expect(questionRequestSchema.parse({ kind: 'question', prompt: 'p' }).multiSelect).toBe(false);
-    expect(questionRequestSchema.safeParse({ kind: 'question', prompt: 'p', placeholder: 'x'.repeat(400) }).success).toBe(true);
-    expect(questionRequestSchema.safeParse({ kind: 'question', prompt: 'p', placeholder: 'x'.repeat(401) }).success).toBe(false);
-    expect(questionRequestSchema.safeParse({ kind: 'question', prompt: 'p', choices: [] }).success).toBe(false);
+    expect(
+      questionRequestSchema.safeParse({
+        kind: 'question',
+        prompt: 'p',
+        placeholder: 'x'.repeat(400),
+      }).success,
+    ).toBe(true);
+    expect(
+      questionRequestSchema.safeParse({
+        kind: 'question',
+        prompt: 'p',
+        placeholder: 'x'.repeat(401),
+      }).success,
+    ).toBe(false);
+    expect(
+      questionRequestSchema.safeParse({ kind: 'question', prompt: 'p', choices: [] }).success,
+    ).toBe(false);
   });
 
   it('approval request defaults riskHint and needs at least one mode', () => {
-    const req = { kind: 'approval', subject: { category: 'command', summary: 'run ls' }, allowedModes: ['once'] };
+    const req = {
+      kind: 'approval',
+      subject: { category: 'command', summary: 'run ls' },
+      allowedModes: ['once'],
+    };
     expect(approvalRequestSchema.parse(req).riskHint).toBe('medium');
     expect(approvalRequestSchema.safeParse({ ...req, allowedModes: [] }).success).toBe(false);
-    expect(approvalRequestSchema.safeParse({ ...req, subject: { ...req.subject, category: 'shell' } }).success).toBe(false);
-    expect(approvalRequestSchema.safeParse({ ...req, subject: { ...req.subject, summary: 'x'.repeat(2001) } }).success).toBe(
-      false,
-    );
+    expect(
+      approvalRequestSchema.safeParse({ ...req, subject: { ...req.subject, category: 'shell' } })
+        .success,
+    ).toBe(false);
+    expect(
+      approvalRequestSchema.safeParse({
+        ...req,
+        subject: { ...req.subject, summary: 'x'.repeat(2001) },
+      }).success,
+    ).toBe(false);
   });
 });
 
@@ -278,15 +363,25 @@ describe('termination, recovery, error and settlement', () => {
       outcome: 'failed',
       error: { ...error, retryable: false },
     });
-    expect(providerRunTerminationSchema.safeParse({ outcome: 'interrupted', reason: 'r'.repeat(2000) }).success).toBe(true);
-    expect(providerRunTerminationSchema.safeParse({ outcome: 'interrupted', reason: 'r'.repeat(2001) }).success).toBe(false);
-    expect(providerRunTerminationSchema.safeParse({ outcome: 'succeeded', at }).success).toBe(false);
+    expect(
+      providerRunTerminationSchema.safeParse({ outcome: 'interrupted', reason: 'r'.repeat(2000) })
+        .success,
+    ).toBe(true);
+    expect(
+      providerRunTerminationSchema.safeParse({ outcome: 'interrupted', reason: 'r'.repeat(2001) })
+        .success,
+    ).toBe(false);
+    expect(providerRunTerminationSchema.safeParse({ outcome: 'succeeded', at }).success).toBe(
+      false,
+    );
   });
 
   it('run termination carries a timestamp', () => {
     expect(runTerminationSchema.safeParse({ outcome: 'succeeded', at }).success).toBe(true);
     expect(runTerminationSchema.safeParse({ outcome: 'succeeded' }).success).toBe(false);
-    expect(runTerminationSchema.safeParse({ outcome: 'interrupted', at: 'yesterday' }).success).toBe(false);
+    expect(
+      runTerminationSchema.safeParse({ outcome: 'interrupted', at: 'yesterday' }).success,
+    ).toBe(false);
   });
 
   it('agent error: 23 codes, bounds, strict', () => {
@@ -294,8 +389,12 @@ describe('termination, recovery, error and settlement', () => {
     expect(agentErrorSchema.safeParse({ ...error, message: '' }).success).toBe(false);
     expect(agentErrorSchema.safeParse({ ...error, message: 'm'.repeat(2000) }).success).toBe(true);
     expect(agentErrorSchema.safeParse({ ...error, message: 'm'.repeat(2001) }).success).toBe(false);
-    expect(agentErrorSchema.safeParse({ ...error, providerCode: 'p'.repeat(200) }).success).toBe(true);
-    expect(agentErrorSchema.safeParse({ ...error, providerCode: 'p'.repeat(201) }).success).toBe(false);
+    expect(agentErrorSchema.safeParse({ ...error, providerCode: 'p'.repeat(200) }).success).toBe(
+      true,
+    );
+    expect(agentErrorSchema.safeParse({ ...error, providerCode: 'p'.repeat(201) }).success).toBe(
+      false,
+    );
     expect(agentErrorSchema.safeParse({ ...error, stack: 's' }).success).toBe(false);
   });
 
@@ -303,17 +402,33 @@ describe('termination, recovery, error and settlement', () => {
     const rec = { providerId: 'demo', providerVersion: '1', wireVersion: '0.5', opaque: { a: 1 } };
     expect(providerRecoveryRecordSchema.safeParse(rec).success).toBe(true);
     expect(providerRecoveryRecordSchema.safeParse({ ...rec, opaque: null }).success).toBe(true);
-    expect(providerRecoveryRecordSchema.safeParse({ ...rec, opaque: undefined }).success).toBe(false);
-    expect(providerRecoveryRecordSchema.safeParse({ ...rec, opaque: new Date() }).success).toBe(false);
-    expect(providerRecoveryRecordSchema.safeParse({ ...rec, providerId: 'x'.repeat(65) }).success).toBe(false);
+    expect(providerRecoveryRecordSchema.safeParse({ ...rec, opaque: undefined }).success).toBe(
+      false,
+    );
+    expect(providerRecoveryRecordSchema.safeParse({ ...rec, opaque: new Date() }).success).toBe(
+      false,
+    );
+    expect(
+      providerRecoveryRecordSchema.safeParse({ ...rec, providerId: 'x'.repeat(65) }).success,
+    ).toBe(false);
   });
 
   it('settlement has a response exactly when responded', () => {
     const response = { kind: 'approval', decision: 'denied' };
-    expect(interactionSettlementSchema.safeParse({ outcome: 'responded', settledAt: at, response }).success).toBe(true);
-    expect(interactionSettlementSchema.safeParse({ outcome: 'responded', settledAt: at }).success).toBe(false);
-    expect(interactionSettlementSchema.safeParse({ outcome: 'expired', settledAt: at, response }).success).toBe(false);
-    expect(interactionSettlementSchema.safeParse({ outcome: 'withdrawn', settledAt: at }).success).toBe(true);
+    expect(
+      interactionSettlementSchema.safeParse({ outcome: 'responded', settledAt: at, response })
+        .success,
+    ).toBe(true);
+    expect(
+      interactionSettlementSchema.safeParse({ outcome: 'responded', settledAt: at }).success,
+    ).toBe(false);
+    expect(
+      interactionSettlementSchema.safeParse({ outcome: 'expired', settledAt: at, response })
+        .success,
+    ).toBe(false);
+    expect(
+      interactionSettlementSchema.safeParse({ outcome: 'withdrawn', settledAt: at }).success,
+    ).toBe(true);
   });
 
   it('agent interaction: status matches settlement and kinds agree', () => {
@@ -323,16 +438,36 @@ describe('termination, recovery, error and settlement', () => {
       turnId: 'trn_1',
       runId: 'run_1',
       status: 'pending',
-      request: { kind: 'approval', subject: { category: 'other', summary: 's' }, allowedModes: ['once'] },
+      request: {
+        kind: 'approval',
+        subject: { category: 'other', summary: 's' },
+        allowedModes: ['once'],
+      },
       requestedAt: at,
     };
-    const settled = { outcome: 'responded', settledAt: at, response: { kind: 'approval', decision: 'denied' } };
+    const settled = {
+      outcome: 'responded',
+      settledAt: at,
+      response: { kind: 'approval', decision: 'denied' },
+    };
     expect(agentInteractionSchema.safeParse(interaction).success).toBe(true);
-    expect(agentInteractionSchema.safeParse({ ...interaction, status: 'settled' }).success).toBe(false);
-    expect(agentInteractionSchema.safeParse({ ...interaction, status: 'settled', settlement: settled }).success).toBe(true);
-    expect(agentInteractionSchema.safeParse({ ...interaction, settlement: settled }).success).toBe(false);
+    expect(agentInteractionSchema.safeParse({ ...interaction, status: 'settled' }).success).toBe(
+      false,
+    );
+    expect(
+      agentInteractionSchema.safeParse({ ...interaction, status: 'settled', settlement: settled })
+        .success,
+    ).toBe(true);
+    expect(agentInteractionSchema.safeParse({ ...interaction, settlement: settled }).success).toBe(
+      false,
+    );
     const wrongKind = { ...settled, response: { kind: 'question', answer: 'x' } };
-    expect(agentInteractionSchema.safeParse({ ...interaction, status: 'settled', settlement: wrongKind }).success).toBe(false);
-    expect(agentInteractionSchema.safeParse({ ...interaction, sessionId: 'run_1' }).success).toBe(false);
+    expect(
+      agentInteractionSchema.safeParse({ ...interaction, status: 'settled', settlement: wrongKind })
+        .success,
+    ).toBe(false);
+    expect(agentInteractionSchema.safeParse({ ...interaction, sessionId: 'run_1' }).success).toBe(
+      false,
+    );
   });
 });

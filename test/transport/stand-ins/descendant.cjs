@@ -11,7 +11,9 @@ const grandchild = spawn(
   { stdio: ['ignore', holdStdout ? 'inherit' : 'ignore', 'ignore'] },
 );
 grandchild.unref();
-process.stdout.write(`${JSON.stringify({ hello: { pid: process.pid, grandchild: grandchild.pid } })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ hello: { pid: process.pid, grandchild: grandchild.pid } })}\n`,
+);
 
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {

@@ -5,7 +5,9 @@ const { createInterface } = require('node:readline');
 const out = (s) => process.stdout.write(s);
 const delay = (ms) => new Promise((r) => setTimeout(r, ms));
 
-out(`${JSON.stringify({ hello: { pid: process.pid, cwd: process.cwd(), argv: process.argv.slice(2) } })}\n`);
+out(
+  `${JSON.stringify({ hello: { pid: process.pid, cwd: process.cwd(), argv: process.argv.slice(2) } })}\n`,
+);
 
 const rl = createInterface({ input: process.stdin });
 rl.on('line', async (line) => {

@@ -72,7 +72,9 @@ export const interactionCapabilitySchema = z.strictObject({
 
 export const workspaceCapabilitySchema = z.strictObject({
   requires: z.enum(['directory', 'none']),
-  acceptsOwnership: z.array(workspaceOwnershipSchema).default((): WorkspaceOwnership[] => ['borrowed', 'managed']),
+  acceptsOwnership: z
+    .array(workspaceOwnershipSchema)
+    .default((): WorkspaceOwnership[] => ['borrowed', 'managed']),
   writes: z.boolean().default(true),
 });
 

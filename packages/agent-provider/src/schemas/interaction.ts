@@ -24,7 +24,14 @@ export const APPROVAL_MODES = ['once', 'session', 'persistent'] as const;
 export const approvalModeSchema = z.enum(APPROVAL_MODES);
 export type ApprovalMode = z.infer<typeof approvalModeSchema>;
 
-export const APPROVAL_CATEGORIES = ['command', 'file_write', 'file_delete', 'network', 'tool', 'other'] as const;
+export const APPROVAL_CATEGORIES = [
+  'command',
+  'file_write',
+  'file_delete',
+  'network',
+  'tool',
+  'other',
+] as const;
 export const RISK_HINTS = ['low', 'medium', 'high'] as const;
 export const INTERACTION_KINDS = ['question', 'question_set', 'approval'] as const;
 export type InteractionKind = (typeof INTERACTION_KINDS)[number];
@@ -70,7 +77,7 @@ export const questionSetRequestSchema = z
     questions: z.array(questionItemSchema).min(1).max(B.questions),
   })
   .refine((request) => hasUniqueKeys(request.questions), {
-    message: 'question keys must be unique',
+    error: 'question keys must be unique',
     path: ['questions'],
   });
 
@@ -125,7 +132,11 @@ function checkAnswerKeys(value: unknown, ctx: z.core.$RefinementCtx): unknown {
   }
   if (invalid > 0) {
     // Counted, never named: answer keys come from the caller.
-    ctx.addIssue({ code: 'custom', message: `${invalid} answer key(s) are not valid question keys`, input: value });
+    ctx.addIssue({
+      code: 'custom',
+      message: `${invalid} answer key(s) are not valid question keys`,
+      input: value,
+    });
   }
   return value;
 }

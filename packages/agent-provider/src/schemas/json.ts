@@ -7,9 +7,9 @@ import { isJsonObject, isJsonValue, type JsonObject, type JsonValue } from '../j
  * must be kept as data. The guard keeps the (already captured) value as-is.
  */
 export const jsonValueSchema = z.custom<JsonValue>(isJsonValue, {
-  message: 'expected a JSON value',
+  error: 'expected a JSON value',
 });
 
 export const jsonObjectSchema = z.custom<JsonObject>(isJsonObject, {
-  message: 'expected a JSON object',
+  error: 'expected a JSON object',
 });

@@ -25,7 +25,11 @@ export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 export const runTerminationSchema = z.discriminatedUnion('outcome', [
   z.strictObject({ outcome: z.literal('succeeded'), at: timestampSchema }),
   z.strictObject({ outcome: z.literal('failed'), at: timestampSchema, error: agentErrorSchema }),
-  z.strictObject({ outcome: z.literal('interrupted'), at: timestampSchema, reason: reasonSchema.optional() }),
+  z.strictObject({
+    outcome: z.literal('interrupted'),
+    at: timestampSchema,
+    reason: reasonSchema.optional(),
+  }),
 ]);
 export type RunTermination = z.infer<typeof runTerminationSchema>;
 
@@ -45,7 +49,7 @@ export const interactionSettlementSchema = z
     error: agentErrorSchema.optional(),
   })
   .refine((s) => (s.outcome === 'responded') === (s.response !== undefined), {
-    message: 'response is present exactly when the outcome is responded',
+    error: 'response is present exactly when the outcome is responded',
     path: ['response'],
   });
 export type InteractionSettlement = z.infer<typeof interactionSettlementSchema>;
@@ -71,11 +75,14 @@ export const agentInteractionSchema = z
     expiresAt: timestampSchema.optional(),
   })
   .refine((i) => (i.status === 'settled') === (i.settlement !== undefined), {
-    message: 'settlement is present exactly when the status is settled',
+    error: 'settlement is present exactly when the status is settled',
     path: ['settlement'],
   })
-  .refine((i) => i.settlement?.response === undefined || i.settlement.response.kind === i.request.kind, {
-    message: 'the response kind must equal the request kind',
-    path: ['settlement', 'response', 'kind'],
-  });
+  .refine(
+    (i) => i.settlement?.response === undefined || i.settlement.response.kind === i.request.kind,
+    {
+      error: 'the response kind must equal the request kind',
+      path: ['settlement', 'response', 'kind'],
+    },
+  );
 export type AgentInteraction = z.infer<typeof agentInteractionSchema>;

@@ -17,12 +17,17 @@ export const fileRefPartSchema = z.strictObject({
     .string()
     .min(1)
     .max(FILE_REF_PATH_MAX)
-    .regex(/^(?!\/)/, { message: 'path must be relative (no leading slash)' })
-    .regex(/^(?![A-Za-z]:)/, { message: 'path must not start with a drive letter' })
-    .regex(/^(?!(?:[\s\S]*[/\\])?\.\.(?:[/\\]|$))/, { message: 'path must not contain a ".." segment' }),
+    .regex(/^(?!\/)/, { error: 'path must be relative (no leading slash)' })
+    .regex(/^(?![A-Za-z]:)/, { error: 'path must not start with a drive letter' })
+    .regex(/^(?!(?:[\s\S]*[/\\])?\.\.(?:[/\\]|$))/, {
+      error: 'path must not contain a ".." segment',
+    }),
 });
 
-export const turnInputPartSchema = z.discriminatedUnion('type', [textPartSchema, fileRefPartSchema]);
+export const turnInputPartSchema = z.discriminatedUnion('type', [
+  textPartSchema,
+  fileRefPartSchema,
+]);
 
 export const turnInputSchema = z.strictObject({
   parts: z.array(turnInputPartSchema).min(1).max(TURN_INPUT_MAX_PARTS),

@@ -1,0 +1,315 @@
+/**
+ * JSONL codec benchmark: throughput against bare JSON.parse, node:readline and the MCP SDK's
+ * ReadBuffer on one corpus of real codex frames, plus peak memory on a 1 GB stream and on a
+ * single 100 MB line (accepted with a large bound, discarded with the default bound).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { JsonlDecoder } from '../src/jsonl/decoder.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CHUNK = 64 * 1024;
+const CORPUS_BYTES = 24 * 1024 * 1024;
+const gc = (): void => {
+  (globalThis as { gc?: () => void }).gc?.();
+};
+
+/** s2c frames from recorded transcripts, or from a live handshake with the pinned binary. */
+async function loadFrames(): Promise<{ frames: unknown[]; source: string }> {
+  const dir = join(ROOT, 'fixtures/transcripts/0.156.1');
+  if (existsSync(dir)) {
+    const frames: unknown[] = [];
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
+      for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        const rec = JSON.parse(line) as { dir?: string; frame?: unknown };
+        if (rec.dir === 's2c') frames.push(rec.frame);
+      }
+    }
+    if (frames.length > 0)
+      return { frames, source: `fixtures/transcripts/0.156.1 (${frames.length} s2c frames)` };
+  }
+  return { frames: await handshakeFrames(), source: 'live handshake with the pinned binary' };
+}
+
+async function handshakeFrames(): Promise<unknown[]> {
+  const { createCodexStdioTransport } = await import('../src/transport/stdio.js');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const home = mkdtempSync(join(tmpdir(), 'bench-codex-'));
+  const t = createCodexStdioTransport({
+    cwd: home,
+    executable: join(
+      ROOT,
+      'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex',
+    ),
+    extraArgs: [
+      '-c',
+      'features.plugins=false',
+      '-c',
+      'features.apps=false',
+      '-c',
+      'analytics.enabled=false',
+      '-c',
+      'model_provider="scripted"',
+      '-c',
+      'model_providers.scripted.name="scripted"',
+      '-c',
+      'model_providers.scripted.base_url="http://127.0.0.1:9/v1"',
+    ],
+    env: { ...process.env, HOME: home, CODEX_HOME: home },
+  });
+  const frames: unknown[] = [];
+  const it = t.incoming[Symbol.asyncIterator]();
+  t.send({
+    id: 1,
+    method: 'initialize',
+    params: { clientInfo: { name: 'bench', version: '0' }, capabilities: null },
+  });
+  t.send({ method: 'initialized' });
+  t.send({ id: 2, method: 'thread/start', params: { cwd: home, ephemeral: true } });
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline && frames.length < 5) {
+    const r = await Promise.race([
+      it.next(),
+      new Promise<null>((r) =>
+        setTimeout(() => {
+          r(null);
+        }, 3000),
+      ),
+    ]);
+    if (r === null || r.done === true) break;
+    frames.push(r.value);
+  }
+  await t.close();
+  rmSync(home, { recursive: true, force: true });
+  return frames;
+}
+
+/**
+ * The same frames for every contestant, made JSON-RPC 2.0 conformant (`jsonrpc` added,
+ * `emittedAtMs` removed) because ReadBuffer validates with strict schemas and throws otherwise.
+ */
+function buildCorpus(frames: unknown[]): { bytes: Buffer; lines: string[] } {
+  const lines = frames.map((f) => {
+    const { emittedAtMs: _drop, ...rest } = f as Record<string, unknown>;
+    return JSON.stringify({ jsonrpc: '2.0', ...rest });
+  });
+  const unit = lines.join('\n') + '\n';
+  const reps = Math.max(1, Math.ceil(CORPUS_BYTES / Buffer.byteLength(unit)));
+  const all: string[] = [];
+  for (let i = 0; i < reps; i++) all.push(...lines);
+  return { bytes: Buffer.from(unit.repeat(reps), 'utf8'), lines: all };
+}
+
+function chunks(bytes: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += CHUNK) out.push(bytes.subarray(i, i + CHUNK));
+  return out;
+}
+
+type Contestant = readonly [name: string, run: () => Promise<number> | number];
+
+/** Interleaved rounds (each contestant once per round), best time each: fairer on a noisy host. */
+async function race(
+  rounds: number,
+  contestants: readonly Contestant[],
+): Promise<{ name: string; ms: number; frames: number }[]> {
+  const out = contestants.map(([name]) => ({ name, ms: Infinity, frames: 0 }));
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, [, run]] of contestants.entries()) {
+      gc();
+      const t0 = performance.now();
+      const frames = await run();
+      const ms = performance.now() - t0;
+      const row = out[i]!;
+      row.ms = Math.min(row.ms, ms);
+      row.frames = frames;
+    }
+  }
+  return out;
+}
+
+export interface ThroughputRow {
+  readonly name: string;
+  readonly mbPerSec: number;
+  readonly frames: number;
+  readonly ratio: number;
+}
+
+export async function throughput(
+  runs = 7,
+): Promise<{ source: string; corpusMb: number; rows: ThroughputRow[] }> {
+  const { frames, source } = await loadFrames();
+  const { bytes, lines } = buildCorpus(frames);
+  const parts = chunks(bytes);
+  const mb = bytes.length / (1024 * 1024);
+  const results = await race(runs, [
+    [
+      'JSON.parse of pre-split lines (baseline)',
+      () => {
+        let n = 0;
+        for (const l of lines) if (JSON.parse(l) !== undefined) n++;
+        return n;
+      },
+    ],
+    [
+      'JsonlDecoder (64 KiB chunks)',
+      () => {
+        let n = 0;
+        const d = new JsonlDecoder({
+          onFrame: () => {
+            n++;
+          },
+        });
+        for (const c of parts) d.write(c);
+        d.end();
+        return n;
+      },
+    ],
+    [
+      'node:readline + JSON.parse',
+      async () => {
+        let n = 0;
+        const rl = createInterface({ input: Readable.from(parts), crlfDelay: Infinity });
+        for await (const l of rl) if (JSON.parse(l) !== undefined) n++;
+        return n;
+      },
+    ],
+    [
+      'MCP SDK ReadBuffer (incl. its zod validation)',
+      () => {
+        let n = 0;
+        const rb = new ReadBuffer();
+        for (const c of parts) {
+          rb.append(c);
+          while (rb.readMessage() !== null) n++;
+        }
+        return n;
+      },
+    ],
+  ]);
+  const baseline = results[0]!.ms;
+  return {
+    source,
+    corpusMb: mb,
+    rows: results.map((r) => ({
+      name: r.name,
+      mbPerSec: mb / (r.ms / 1000),
+      frames: r.frames,
+      ratio: r.ms / baseline,
+    })),
+  };
+}
+
+/** Does readline split a line at U+2028/U+2029? (JSON.stringify leaves them unescaped.) */
+export async function readlineSeparatorCheck(): Promise<string> {
+  const text = JSON.stringify({ a: 'x\u2028y', b: 'p\u2029q' }) + '\n';
+  const lines: string[] = [];
+  const rl = createInterface({ input: Readable.from([Buffer.from(text)]), crlfDelay: Infinity });
+  for await (const l of rl) lines.push(l);
+  let ours = 0;
+  const d = new JsonlDecoder({
+    onFrame: () => {
+      ours++;
+    },
+  });
+  d.write(Buffer.from(text));
+  const parsed = lines.filter((l) => {
+    try {
+      JSON.parse(l);
+      return true;
+    } catch {
+      return false;
+    }
+  }).length;
+  return (
+    `readline on one frame holding U+2028/U+2029: ${lines.length} line(s), ${parsed} parseable ` +
+    `(node ${process.version}); JsonlDecoder: ${ours} frame(s)`
+  );
+}
+
+interface Peak {
+  rssMb: number;
+  heapMb: number;
+  baseRssMb: number;
+  baseHeapMb: number;
+}
+
+function sampler(): { sample: () => void; peak: () => Peak } {
+  gc();
+  const base = process.memoryUsage();
+  let rss = base.rss;
+  let heap = base.heapUsed;
+  return {
+    sample: () => {
+      const m = process.memoryUsage();
+      rss = Math.max(rss, m.rss);
+      heap = Math.max(heap, m.heapUsed);
+    },
+    peak: () => ({
+      rssMb: rss / 1048576,
+      heapMb: heap / 1048576,
+      baseRssMb: base.rss / 1048576,
+      baseHeapMb: base.heapUsed / 1048576,
+    }),
+  };
+}
+
+/** Decode a 1 GB stream generated on the fly (fresh chunk buffers, as a pipe would give). */
+export async function gigabyteStream(): Promise<{ mb: number; ms: number; frames: number } & Peak> {
+  const { frames } = await loadFrames();
+  const unit = Buffer.from(buildCorpus(frames).bytes.subarray(0, 4 * 1024 * 1024));
+  const total = 1024 * 1024 * 1024;
+  const s = sampler();
+  let n = 0;
+  const d = new JsonlDecoder({
+    onFrame: () => {
+      n++;
+    },
+  });
+  const t0 = performance.now();
+  let sent = 0;
+  let i = 0;
+  while (sent < total) {
+    const off = sent % unit.length;
+    const c = Buffer.allocUnsafe(Math.min(CHUNK, unit.length - off));
+    unit.copy(c, 0, off, off + c.length);
+    d.write(c);
+    sent += c.length;
+    if (++i % 256 === 0) s.sample();
+  }
+  d.end();
+  s.sample();
+  return { mb: total / 1048576, ms: performance.now() - t0, frames: n, ...s.peak() };
+}
+
+/** One 100 MB line, fed in fresh 64 KiB chunks. */
+export async function hugeLine(
+  maxLineLength: number | undefined,
+): Promise<{ frames: number; drops: string[] } & Peak> {
+  const size = 100 * 1024 * 1024;
+  gc();
+  const s = sampler();
+  let frames = 0;
+  const drops: string[] = [];
+  const d = new JsonlDecoder({
+    onFrame: (v) => {
+      if (typeof v === 'string') frames++;
+      s.sample();
+    },
+    onDrop: (r) => drops.push(r),
+    ...(maxLineLength === undefined ? {} : { maxLineLength }),
+  });
+  d.write(Buffer.from('"'));
+  for (let sent = 0, i = 0; sent < size; sent += CHUNK, i++) {
+    d.write(Buffer.alloc(CHUNK, 0x61));
+    if (i % 64 === 0) s.sample();
+  }
+  d.write(Buffer.from('"\n'));
+  s.sample();
+  return { frames, drops, ...s.peak() };
+}

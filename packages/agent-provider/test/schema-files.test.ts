@@ -1,0 +1,97 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { buildSchemaFiles } from '../scripts/schema-files.js';
+import { PUBLIC_SCHEMAS, schemaId } from '../src/index.js';
+
+const schemasDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'schemas');
+const generated = buildSchemaFiles();
+
+describe('checked-in JSON Schema', () => {
+  it('has one file per public schema and nothing else', () => {
+    const onDisk = readdirSync(schemasDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
+    expect(onDisk).toEqual([...generated.keys()].sort());
+    expect(onDisk).toHaveLength(Object.keys(PUBLIC_SCHEMAS).length);
+  });
+
+  it.each([...generated.keys()])('%s matches what the zod schemas generate now', (file) => {
+    const onDisk = readFileSync(join(schemasDir, file), 'utf8');
+    // On failure: node --import tsx packages/agent-provider/scripts/generate-schemas.ts
+    expect(onDisk, `${file} drifted; regenerate with npm run schemas:generate`).toBe(
+      generated.get(file),
+    );
+  });
+
+  it('every file has $id = schemaId(name) and compiles under draft 2020-12', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    for (const [file, text] of generated) {
+      const doc = JSON.parse(text) as { $id: string };
+      expect(doc.$id).toBe(schemaId(file.replace(/\.json$/, '')));
+      expect(() => ajv.compile(doc)).not.toThrow();
+    }
+  });
+});
+
+describe('JSON Schema agrees with zod on samples', () => {
+  const ajv = new Ajv2020({ strict: false });
+  const validator = (name: keyof typeof PUBLIC_SCHEMAS) =>
+    ajv.getSchema(schemaId(name)) ?? ajv.compile(JSON.parse(generated.get(`${name}.json`) ?? '{}'));
+
+  const samples: [keyof typeof PUBLIC_SCHEMAS, unknown][] = [
+    [
+      'provider-descriptor',
+      {
+        providerId: 'a',
+        providerVersion: '1',
+        wireVersion: '0.5',
+        displayName: 'A',
+        workspace: { requires: 'none' },
+      },
+    ],
+    [
+      'provider-descriptor',
+      {
+        providerId: 'a',
+        providerVersion: '1',
+        wireVersion: '0.5',
+        displayName: 'A',
+        workspace: {},
+      },
+    ],
+    [
+      'provider-descriptor',
+      {
+        providerId: 'a',
+        providerVersion: '1',
+        wireVersion: '0.5',
+        displayName: 'A',
+        workspace: { requires: 'none' },
+        recovery: { resumesFromRecoveryRecord: true },
+      },
+    ],
+    ['turn-input', { parts: [{ type: 'file_ref', path: 'src/a.ts' }] }],
+    ['turn-input', { parts: [{ type: 'file_ref', path: '../a.ts' }] }],
+    ['turn-input', { parts: [{ type: 'file_ref', path: 'C:/a.ts' }] }],
+    ['turn-input', { parts: [{ type: 'text', text: 'hi' }], metadata: { a: [1, { b: null }] } }],
+    ['provider-event-input', { payload: { type: 'run.usage', usage: { inputTokens: 1 } } }],
+    [
+      'provider-event-input',
+      { payload: { type: 'run.usage', usage: { inputTokens: 1 } }, sequence: 1 },
+    ],
+    ['interaction-response', { kind: 'question_set', answers: { a: { type: 'text', text: 'x' } } }],
+    [
+      'interaction-response',
+      { kind: 'question_set', answers: { 'bad key': { type: 'text', text: 'x' } } },
+    ],
+    ['agent-error', { code: 'internal', message: 'm', details: { x: 1 } }],
+    ['agent-error', { code: 'nope', message: 'm' }],
+  ];
+
+  it.each(samples)('%s: sample %# gives the same verdict', (name, sample) => {
+    expect(validator(name)(sample)).toBe(PUBLIC_SCHEMAS[name].safeParse(sample).success);
+  });
+});

@@ -1,0 +1,93 @@
+import { providerDescriptorSchema } from '@relvo-labs/agent-provider';
+import { describe, expect, it } from 'vitest';
+import { createCodexProvider, type CodexProviderOptions } from '../../src/index.js';
+import { createHarness } from '../support/provider-harness.js';
+import { open } from './helpers.js';
+
+const APPROVAL_ON = { supported: true, modes: ['once', 'session'], blocking: true };
+const APPROVAL_OFF = { supported: false, modes: [], blocking: true };
+const QUESTION_ON = { supported: true, choices: true, multiSelect: false, batch: true, maxQuestions: null, freeText: true, sensitive: true };
+const QUESTION_OFF = { supported: false, choices: false, multiSelect: false, batch: false, maxQuestions: null, freeText: false, sensitive: false };
+
+function expected(approvals: boolean, questions: boolean, sandbox: string) {
+  return {
+    providerId: 'codex',
+    providerVersion: '0.1.0',
+    wireVersion: '0.5',
+    run: {
+      interrupt: { mode: 'cooperative', deliversPartialOutput: true, sessionRemainsUsable: true },
+      streaming: { messageDeltas: true, toolActivity: false, incrementalUsage: true },
+      maxConcurrentRunsPerSession: 1,
+    },
+    interaction: {
+      approval: approvals ? APPROVAL_ON : APPROVAL_OFF,
+      question: questions ? QUESTION_ON : QUESTION_OFF,
+      settlementTimeoutMs: null,
+    },
+    workspace: { requires: 'directory', acceptsOwnership: ['borrowed', 'managed'], writes: true },
+    recovery: { exportsRecoveryRecord: false, resumesFromRecoveryRecord: false },
+    extensions: {
+      appServerVersion: '0.156.1',
+      supportedAppServerVersions: ['0.153.4', '0.154.0', '0.155.0', '0.155.1', '0.156.0', '0.156.1'],
+      protocolSurface: 'stable',
+      transport: 'stdio-jsonl',
+      textGranularity: 'delta',
+      supportedInputParts: ['text'],
+      declaredSandboxMode: sandbox,
+      declaredApprovalPolicy: approvals ? 'on-request' : 'never',
+      bridgedServerRequests: [
+        ...(approvals ? ['item/commandExecution/requestApproval'] : []),
+        ...(questions ? ['item/tool/requestUserInput'] : []),
+      ],
+      approvalDenialReasonDelivered: false,
+      isolatesConfiguredTooling: false,
+    },
+  };
+}
+
+describe('descriptor contents (§8)', () => {
+  const combos: [boolean, boolean, CodexProviderOptions['sandboxMode']][] = [
+    [false, false, undefined],
+    [true, false, 'workspace-write'],
+    [false, true, 'danger-full-access'],
+    [true, true, 'read-only'],
+  ];
+  for (const [approvals, questions, sandboxMode] of combos) {
+    it(`approvals ${approvals ? 'bridge' : 'none'}, questions ${questions ? 'bridge' : 'none'}, sandbox ${sandboxMode ?? 'default'}`, () => {
+      const provider = createCodexProvider({
+        approvals: approvals ? 'bridge' : 'none',
+        questions: questions ? 'bridge' : 'none',
+        ...(sandboxMode !== undefined ? { sandboxMode } : {}),
+        transport: () => {
+          throw new Error('not used');
+        },
+      });
+      const descriptor = provider.describe();
+      expect(providerDescriptorSchema.parse(descriptor)).toEqual(descriptor);
+      const { displayName, ...rest } = descriptor;
+      expect(typeof displayName).toBe('string');
+      expect(displayName.length).toBeGreaterThanOrEqual(1);
+      expect(displayName.length).toBeLessThanOrEqual(128);
+      expect(rest).toEqual(expected(approvals, questions, sandboxMode ?? 'read-only'));
+    });
+  }
+
+  it('a session sandbox override does not change the provider-level declaration', async () => {
+    const h = createHarness();
+    const session = await open(h, { sandboxMode: 'danger-full-access' });
+    expect(h.provider.describe().extensions['declaredSandboxMode']).toBe('read-only');
+    await session.dispose();
+  });
+
+  it('no recovery: the session has no exportRecoveryRecord and the provider no resumeSession', async () => {
+    const h = createHarness();
+    const session = await open(h);
+    expect('exportRecoveryRecord' in session).toBe(false);
+    expect('resumeSession' in h.provider).toBe(false);
+    await session.dispose();
+  });
+
+  it('unknown provider options are refused at construction', () => {
+    expect(() => createCodexProvider({ shell: true } as never)).toThrow();
+  });
+});

@@ -1,0 +1,224 @@
+import { isProviderRejection, type AgentError, type ProviderSession } from '@relvo-labs/agent-provider';
+import { describe, expect, it } from 'vitest';
+import { createCodexProvider, CODEX_SUPPORTED_APP_SERVER_VERSIONS, type CodexProvider, type CodexTransport } from '../../src/index.js';
+import { useFakeTransport, type FakeTransport } from '../support/fake-transport.js';
+import { createHarness, recordingSink, WORKSPACE } from '../support/provider-harness.js';
+import { CANARY_SECRET, count, open, published, reply, THREAD, waitForRequest } from './helpers.js';
+
+async function rejectionOf(promise: Promise<unknown>): Promise<AgentError & { cause?: unknown; error: unknown }> {
+  const error: unknown = await promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e,
+  );
+  if (!isProviderRejection(error)) throw new Error(`not a ProviderRejection: ${String(error)}`);
+  return { ...error.agentError, cause: error.cause, error };
+}
+
+function sessionInit(root = WORKSPACE, options: Record<string, unknown> = {}) {
+  return { options: options as never, workspace: { root, ownership: 'borrowed' as const }, sink: recordingSink() };
+}
+
+/** A transport whose close() fails `failures` times with EPERM before it succeeds. */
+function closeFailing(t: FakeTransport, failures: number): CodexTransport & { closeAttempts: number } {
+  let left = failures;
+  const wrapped = {
+    closeAttempts: 0,
+    incoming: t.incoming,
+    send: (m: unknown) => {
+      t.send(m);
+    },
+    close: async () => {
+      wrapped.closeAttempts += 1;
+      if (left > 0) {
+        left -= 1;
+        throw Object.assign(new Error(`cannot kill ${CANARY_SECRET}`), { code: 'EPERM' });
+      }
+      await t.close();
+    },
+  };
+  return wrapped;
+}
+
+describe('handshake: version gate (§5.2)', () => {
+  const accepted = [
+    ...CODEX_SUPPORTED_APP_SERVER_VERSIONS.map((v) => `relvo_agent_runtime/${v} (Linux; x86_64)`),
+    'relvo_agent_runtime/0.156.1 (Debian 12.0.0; x86_64) dumb (relvo_agent_runtime; 0.1.0)',
+  ];
+  for (const userAgent of accepted) {
+    it(`accepts ${userAgent}`, async () => {
+      const h = createHarness();
+      const opening = h.openSession();
+      await reply(h.transport, 'initialize', { userAgent });
+      await reply(h.transport, 'thread/start', { thread: { id: THREAD } });
+      const session = await opening;
+      await session.dispose();
+    });
+  }
+
+  const refused: [string, unknown][] = [
+    ['no " (" suffix', 'relvo_agent_runtime/0.156.1'],
+    ['a prerelease', 'relvo_agent_runtime/0.156.1-alpha.1 (Linux; x86_64)'],
+    ['unlisted patch 0.153.3', 'relvo_agent_runtime/0.153.3 (Linux; x86_64)'],
+    ['unlisted patch 0.153.5', 'relvo_agent_runtime/0.153.5 (Linux; x86_64)'],
+    ['unlisted patch 0.156.2', 'relvo_agent_runtime/0.156.2 (Linux; x86_64)'],
+    ['a newer minor', 'relvo_agent_runtime/0.157.0 (Linux; x86_64)'],
+    ['another client name', `other_client/0.156.1 (Linux; ${CANARY_SECRET})`],
+    ['over 512 characters', `relvo_agent_runtime/0.156.1 (${'x'.repeat(500)})`],
+    ['absent', undefined],
+    ['not a string', 156],
+  ];
+  for (const [label, userAgent] of refused) {
+    it(`refuses ${label}: provider_unavailable before thread/start, connection closed`, async () => {
+      const h = createHarness();
+      const opening = rejectionOf(h.openSession());
+      await reply(h.transport, 'initialize', userAgent === undefined ? {} : { userAgent });
+      const error = await opening;
+      expect(error).toMatchObject({ code: 'provider_unavailable', providerCode: 'unsupported_app_server_version' });
+      expect(count(h.transport, 'thread/start')).toBe(0);
+      expect(count(h.transport, 'initialized')).toBe(0);
+      expect(h.transport.closeCalls).toBe(1);
+      expect(h.provider.abandonedConnectionCount).toBe(0);
+      if (typeof userAgent === 'string') expect(published(error)).not.toContain(userAgent.slice(0, 40));
+      expect(published(error)).not.toContain(CANARY_SECRET);
+    });
+  }
+
+  it('the prefix follows the configured clientName', async () => {
+    const h = createHarness({ clientName: 'acme_host' });
+    const opening = h.openSession();
+    const init = await waitForRequest(h.transport, 'initialize');
+    expect(init.params).toMatchObject({ clientInfo: { name: 'acme_host', title: 'Relvo Agent Runtime' }, capabilities: null });
+    await reply(h.transport, 'initialize', { userAgent: 'acme_host/0.155.1 (Linux; x86_64)' });
+    await reply(h.transport, 'thread/start', { thread: { id: THREAD } });
+    await (await opening).dispose();
+  });
+});
+
+describe('handshake: thread/start and teardown', () => {
+  for (const [label, result] of [
+    ['no thread', {}],
+    ['an empty thread id', { thread: { id: '' } }],
+  ] as const) {
+    it(`thread/start with ${label} → provider_contract_violation and teardown`, async () => {
+      const h = createHarness();
+      const opening = rejectionOf(h.openSession());
+      await reply(h.transport, 'initialize', { userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64)' });
+      await reply(h.transport, 'thread/start', result);
+      expect(await opening).toMatchObject({ code: 'provider_contract_violation' });
+      expect(h.transport.closeCalls).toBe(1);
+      expect(h.provider.abandonedConnectionCount).toBe(0);
+    });
+  }
+
+  it('a failed handshake whose teardown fails → handshake_cleanup_pending, kept for release', async () => {
+    const fakes = [useFakeTransport(), useFakeTransport(), useFakeTransport()];
+    const wrapped = [closeFailing(fakes[0]!, 1), closeFailing(fakes[1]!, 2), closeFailing(fakes[2]!, 0)];
+    let next = 0;
+    const provider: CodexProvider = createCodexProvider({ transport: () => wrapped[next++]! });
+
+    const failOne = async (i: number) => {
+      const opening = rejectionOf(provider.createSession(sessionInit()));
+      await reply(fakes[i]!, 'initialize', { userAgent: 'relvo_agent_runtime/0.157.0 (Linux; x86_64)' });
+      return opening;
+    };
+    const first = await failOne(0);
+    expect(first).toMatchObject({
+      code: 'provider_unavailable',
+      providerCode: 'handshake_cleanup_pending',
+      details: { handshakeCode: 'unsupported_app_server_version', teardown: 'EPERM', abandonedConnections: 1 },
+    });
+    expect(first.cause).toBeInstanceOf(AggregateError);
+    expect((first.cause as AggregateError).errors).toHaveLength(2);
+    expect(published(first.message, first.details)).not.toContain(CANARY_SECRET);
+    const second = await failOne(1);
+    expect(second.details).toMatchObject({ abandonedConnections: 2 });
+    // a failed handshake that tears down cleanly retains nothing
+    const third = await failOne(2);
+    expect(third.providerCode).toBe('unsupported_app_server_version');
+    expect(provider.abandonedConnectionCount).toBe(2);
+
+    // attempt-all: the first is released even though the second fails again; shared sweep
+    const sweepA = provider.releaseAbandonedConnections();
+    const sweepB = provider.releaseAbandonedConnections();
+    expect(sweepB).toBe(sweepA);
+    const pending = await rejectionOf(sweepA);
+    expect(pending).toMatchObject({
+      code: 'provider_unavailable',
+      providerCode: 'abandoned_connection_pending',
+      details: { attempted: 2, released: 1, pending: 1 },
+    });
+    expect(wrapped[0]!.closeAttempts).toBe(2);
+    expect(wrapped[1]!.closeAttempts).toBe(2);
+    expect(provider.abandonedConnectionCount).toBe(1);
+
+    expect(await provider.releaseAbandonedConnections()).toEqual({ attempted: 1, released: 1, pending: 0 });
+    expect(provider.abandonedConnectionCount).toBe(0);
+    expect(await provider.releaseAbandonedConnections()).toEqual({ attempted: 0, released: 0, pending: 0 });
+  });
+
+  it('a transport factory that throws → provider_unavailable with a cause token only', async () => {
+    const provider = createCodexProvider({
+      transport: () => {
+        throw Object.assign(new Error(`spawn ${CANARY_SECRET} ENOENT`), { code: 'ENOENT' });
+      },
+    });
+    const error = await rejectionOf(provider.createSession(sessionInit()));
+    expect(error).toMatchObject({ code: 'provider_unavailable', details: { cause: 'ENOENT' } });
+    expect(published(error.message, error.details)).not.toContain(CANARY_SECRET);
+  });
+});
+
+describe('session options and workspace', () => {
+  for (const options of [{ executable: '/bin/sh' }, { model: 'gpt', env: {} }, { sandboxMode: 'yolo' }, { model: '' }, { model: 'm'.repeat(201) }]) {
+    it(`refuses options ${JSON.stringify(options).slice(0, 40)} with invalid_request before spawning`, async () => {
+      let calls = 0;
+      const provider = createCodexProvider({
+        transport: () => {
+          calls += 1;
+          throw new Error('must not be called');
+        },
+      });
+      const error = await rejectionOf(provider.createSession(sessionInit(WORKSPACE, options)));
+      expect(error.code).toBe('invalid_request');
+      expect(calls).toBe(0);
+    });
+  }
+
+  for (const root of ['relative/dir', './here', '', 'C:']) {
+    it(`refuses workspace root ${JSON.stringify(root)} before the transport factory is called`, async () => {
+      let calls = 0;
+      const provider = createCodexProvider({
+        transport: () => {
+          calls += 1;
+          throw new Error('must not be called');
+        },
+      });
+      const error = await rejectionOf(provider.createSession(sessionInit(root)));
+      expect(error.code).toBe('invalid_request');
+      expect(published(error.message)).not.toContain(root === '' ? '\u0000' : root);
+      expect(calls).toBe(0);
+    });
+  }
+
+  const precedence: [Record<string, unknown>, Record<string, string>, Record<string, unknown>][] = [
+    [{}, {}, { sandbox: 'read-only', approvalPolicy: 'never' }],
+    [{ model: 'p-model', sandboxMode: 'workspace-write' }, {}, { model: 'p-model', sandbox: 'workspace-write' }],
+    [{ model: 'p-model', sandboxMode: 'workspace-write' }, { model: 's-model', sandboxMode: 'danger-full-access' }, { model: 's-model', sandbox: 'danger-full-access' }],
+    [{ approvals: 'bridge' }, { sandboxMode: 'workspace-write' }, { approvalPolicy: 'on-request', sandbox: 'workspace-write' }],
+    [{ questions: 'bridge' }, {}, { approvalPolicy: 'never' }],
+  ];
+  for (const [providerOptions, sessionOptions, expected] of precedence) {
+    it(`thread/start for provider ${JSON.stringify(providerOptions)} + session ${JSON.stringify(sessionOptions)}`, async () => {
+      const h = createHarness(providerOptions);
+      let session: ProviderSession | undefined;
+      const opening = open(h, sessionOptions).then((s) => (session = s));
+      const frame = await waitForRequest(h.transport, 'thread/start');
+      await opening;
+      expect(frame.params).toMatchObject({ cwd: WORKSPACE, ephemeral: true, ...expected });
+      if (!('model' in expected)) expect(frame.params).not.toHaveProperty('model');
+      await session?.dispose();
+    });
+  }
+});

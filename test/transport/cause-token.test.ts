@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { causeToken } from '../../src/transport/cause-token.js';
+
+describe('causeToken', () => {
+  it('maps allowlisted error codes and AbortError, everything else to unknown', () => {
+    expect(
+      causeToken(Object.assign(new Error('spawn /secret/path ENOENT'), { code: 'ENOENT' })),
+    ).toBe('ENOENT');
+    expect(causeToken({ code: 'EPIPE' })).toBe('EPIPE');
+    expect(causeToken({ code: 'ERR_STREAM_PREMATURE_CLOSE' })).toBe('ERR_STREAM_PREMATURE_CLOSE');
+    expect(causeToken(new DOMException('stop', 'AbortError'))).toBe('ABORT_ERR');
+    expect(causeToken({ code: 'ABORT_ERR' })).toBe('ABORT_ERR');
+    expect(causeToken({ code: 'EWHATEVER' })).toBe('unknown');
+    expect(causeToken(new Error('ENOENT in the message only'))).toBe('unknown');
+    expect(causeToken('ENOENT')).toBe('unknown');
+    expect(causeToken(null)).toBe('unknown');
+    const hostile = Object.defineProperty({}, 'code', {
+      get() {
+        throw new Error('boom');
+      },
+    });
+    expect(causeToken(hostile)).toBe('unknown');
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The production transport against the pinned real codex 0.156.1: the native binary and the
+ * node launcher, each handshaken with raw frames and closed; nothing of the group may survive.
+ * Offline: the model provider points at 127.0.0.1:9 and plugins/apps/analytics are off.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCodexStdioTransport } from '../../src/transport/stdio.js';
+import { testEnv } from '../support/processes.js';
+import { groupMembers, nextMatching, within } from './helpers.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const NATIVE = join(
+  ROOT,
+  'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex',
+);
+const LAUNCHER = join(ROOT, 'node_modules/.bin/codex');
+
+export const OFFLINE_CODEX_ARGS = [
+  '-c',
+  'features.plugins=false',
+  '-c',
+  'features.apps=false',
+  '-c',
+  'analytics.enabled=false',
+  '-c',
+  'model_provider="scripted"',
+  '-c',
+  'model="scripted-model"',
+  '-c',
+  'model_providers.scripted.name="scripted"',
+  '-c',
+  'model_providers.scripted.base_url="http://127.0.0.1:9/v1"',
+  '-c',
+  'model_providers.scripted.request_max_retries=0',
+  '-c',
+  'model_providers.scripted.stream_max_retries=0',
+];
+
+const TAG_VAR = 'RELVO_TRANSPORT_REAL_CODEX_TAG';
+
+/** Process groups of live processes whose environment carries `tag`. */
+function taggedGroups(tag: string): Set<number> {
+  const needle = `${TAG_VAR}=${tag}`;
+  const groups = new Set<number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(needle)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      const fields = stat
+        .slice(stat.lastIndexOf(')') + 1)
+        .trim()
+        .split(/\s+/);
+      if (fields[0] !== 'Z') groups.add(Number(fields[2]));
+    } catch {
+      // raced with exit
+    }
+  }
+  return groups;
+}
+
+describe.each([
+  ['native binary', NATIVE],
+  ['node launcher', LAUNCHER],
+])('real codex 0.156.1 through the stdio transport (%s)', (_label, executable) => {
+  it('handshakes with raw frames and closes with nothing of the group left', async () => {
+    expect(existsSync(executable), `pinned codex missing at ${executable}: run npm ci`).toBe(true);
+    const home = mkdtempSync(join(tmpdir(), 'codex-home-'));
+    const tag = randomUUID();
+    const t = createCodexStdioTransport({
+      cwd: home,
+      executable,
+      extraArgs: OFFLINE_CODEX_ARGS,
+      env: testEnv({ HOME: home, CODEX_HOME: home, [TAG_VAR]: tag }),
+    });
+    try {
+      const it = t.incoming[Symbol.asyncIterator]();
+      t.send({
+        id: 1,
+        method: 'initialize',
+        params: { clientInfo: { name: 'transport-test', version: '0.0.1' }, capabilities: null },
+      });
+      const reply = await nextMatching(it, 'initialize reply', (f) => f.id === 1, 20_000);
+      const result = reply.result as { userAgent?: unknown };
+      expect(result.userAgent).toMatch(/^transport-test\/0\.156\.1 \(/);
+      t.send({ method: 'initialized' });
+
+      const groups = taggedGroups(tag);
+      expect(groups.size).toBeGreaterThan(0);
+      await within(15_000, 'close()', t.close());
+      for (const pgid of groups)
+        expect(groupMembers(pgid), `group ${pgid} after close`).toEqual([]);
+      expect(taggedGroups(tag).size).toBe(0);
+    } finally {
+      await t.close().catch(() => undefined);
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

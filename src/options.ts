@@ -14,7 +14,7 @@ export const codexBridgeModeSchema = z.enum(CODEX_BRIDGE_MODES);
 
 const transportFactorySchema = z.custom<CodexTransportFactory>(
   (value) => typeof value === 'function',
-  { message: 'transport must be a function ({ cwd }) => CodexTransport' },
+  { error: 'transport must be a function ({ cwd }) => CodexTransport' },
 );
 
 /** Host configuration. Never taken from a prompt or from session options. */
@@ -29,8 +29,10 @@ export const codexProviderOptionsSchema = z.strictObject({
   questions: codexBridgeModeSchema.default('none'),
   clientName: z.string().min(1).max(200).default(CODEX_DEFAULT_CLIENT_NAME),
   clientVersion: z.string().min(1).max(200).default(CODEX_ADAPTER_VERSION),
-  /** ≤0 or non-finite disables the per-request deadline. */
-  requestTimeoutMs: z.number().default(CODEX_DEFAULT_REQUEST_TIMEOUT_MS),
+  /** ≤0 or non-finite disables the per-request deadline (z.number() alone refuses Infinity/NaN). */
+  requestTimeoutMs: z
+    .custom<number>((value) => typeof value === 'number', { error: 'requestTimeoutMs must be a number' })
+    .default(CODEX_DEFAULT_REQUEST_TIMEOUT_MS),
 });
 
 export type CodexProviderOptions = z.input<typeof codexProviderOptionsSchema>;

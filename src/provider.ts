@@ -12,7 +12,6 @@ import {
   type ProviderSession,
   type ProviderSessionInit,
 } from '@relvo-labs/agent-provider';
-import { CODEX_APP_SERVER_ARGV } from './constants.js';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
   codexProviderOptionsSchema,
@@ -163,4 +162,3 @@ async function openSession(
   return session;
 }
 
-export { CODEX_APP_SERVER_ARGV };

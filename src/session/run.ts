@@ -46,7 +46,11 @@ export class CodexRun implements ProviderRun {
     this.runRef = runRef;
     this.#sink = sink;
     this.#host = host;
-    this.sink = { emit: (event) => this.emit(redactInteraction(event)) };
+    this.sink = {
+      emit: (event) => {
+        this.emit(redactInteraction(event));
+      },
+    };
     this.completion = new Promise((resolve) => {
       this.#resolve = resolve;
     });

@@ -344,10 +344,8 @@ export class CodexSession implements ProviderSession, RunHost {
       });
     }
     if (bound.foreignDropped > 0) this.#reportForeign();
-    for (const frame of bound.frames) {
-      if (run.settled) break;
-      this.#apply(run, frame.method, frame.params);
-    }
+    // #apply ignores frames once the run has settled (e.g. a buffered turn/completed)
+    for (const frame of bound.frames) this.#apply(run, frame.method, frame.params);
     return run;
   }
 

@@ -4,19 +4,26 @@ import { THROWN_CAUSE_TOKENS, type ThrownCauseToken } from './tokens.js';
 /** A bounded token naming why a stream or call failed: a transport code or a thrown-cause token. */
 export type CauseToken = ThrownCauseToken | CodexTransportErrorCode;
 
+const KNOWN: ReadonlySet<string> = new Set(THROWN_CAUSE_TOKENS.filter((t) => t !== 'unknown'));
+
+function field(value: object, key: 'code' | 'name'): unknown {
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    // a throwing getter must not escape a diagnostics path
+    return undefined;
+  }
+}
+
 /**
  * Reduces any thrown value to a bounded token (§10.3). Only the error's `code`/`name` are
- * read, never its message.
+ * read, never its message, path or errno text.
  */
 export function causeTokenOf(value: unknown): CauseToken {
   if (isCodexTransportError(value)) return value.code;
   if (typeof value !== 'object' || value === null) return 'unknown';
-  const code: unknown = Reflect.get(value, 'code');
-  if (typeof code === 'string' && code !== 'unknown' && isThrownCauseToken(code)) return code;
-  if (Reflect.get(value, 'name') === 'AbortError') return 'ABORT_ERR';
+  const code = field(value, 'code');
+  if (typeof code === 'string' && KNOWN.has(code)) return code as ThrownCauseToken;
+  if (field(value, 'name') === 'AbortError') return 'ABORT_ERR';
   return 'unknown';
-}
-
-function isThrownCauseToken(code: string): code is ThrownCauseToken {
-  return (THROWN_CAUSE_TOKENS as readonly string[]).includes(code);
 }

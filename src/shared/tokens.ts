@@ -149,23 +149,11 @@ export const THROWN_CAUSE_TOKENS = [
 export type ThrownCauseToken = (typeof THROWN_CAUSE_TOKENS)[number];
 
 /** §9.9: the pinned server-request methods; a diagnostic may name only these. */
-export const PINNED_SERVER_REQUEST_METHODS = [
-  'item/commandExecution/requestApproval',
-  'item/tool/requestUserInput',
-  'item/fileChange/requestApproval',
-  'item/permissions/requestApproval',
-  'mcpServer/elicitation/request',
-  'item/tool/call',
-  'account/chatgptAuthTokens/refresh',
-  'attestation/generate',
-  'applyPatchApproval',
-  'execCommandApproval',
-] as const;
-export type PinnedServerRequestMethod = (typeof PINNED_SERVER_REQUEST_METHODS)[number];
-
-export function isPinnedServerRequestMethod(method: string): method is PinnedServerRequestMethod {
-  return (PINNED_SERVER_REQUEST_METHODS as readonly string[]).includes(method);
-}
+export {
+  CODEX_SERVER_REQUEST as PINNED_SERVER_REQUEST_METHODS,
+  isPinnedServerRequest as isPinnedServerRequestMethod,
+  type CodexServerRequestMethod as PinnedServerRequestMethod,
+} from '../constants.js';
 
 /** Diagnostics the JSON-RPC client reports; none carries an id or upstream text. */
 export const RPC_DIAGNOSTIC_TOKENS = [

@@ -8,7 +8,8 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { JsonlDecoder } from '../jsonl/decoder.js';
-import { causeToken } from './cause-token.js';
+import { CODEX_APP_SERVER_ARGV } from '../constants.js';
+import { causeTokenOf as causeToken } from '../shared/cause-token.js';
 import { FrameQueue } from './frame-queue.js';
 import { OwnedGroup } from './process-group.js';
 import { createLinuxProcProbe, type ProcProbe } from './proc-probe.js';
@@ -21,9 +22,6 @@ import {
   type CodexTransportParams,
   type DropReason,
 } from './types.js';
-
-/** The subcommand arguments appended after `extraArgs`. */
-export const CODEX_APP_SERVER_ARGV = ['app-server', '--stdio'] as const;
 
 export interface CodexStdioTransportConfig extends CodexTransportParams {
   /** Binary to spawn (default `'codex'`). Spawned with an argument vector, never a shell. */

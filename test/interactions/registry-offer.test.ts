@@ -17,7 +17,7 @@ describe('bridge gate', () => {
     const h = harness({ approvals: true, questions: false });
     const q = fakeOffer(QUESTION, realQuestionParams());
     expect(h.registry.handleServerRequest(q.offer)).toBe(false);
-    expect(q.log).toEqual({ responded: [], rejected: [], retired: 0 });
+    expect(q.log).toEqual({ responded: [], rejected: [], retired: 0, attempts: 0 });
     expect(
       h.registry.handleServerRequest(fakeOffer('item/fileChange/requestApproval', {}).offer),
     ).toBe(false);
@@ -31,7 +31,7 @@ describe('bridge gate', () => {
     const h = harness({ approvals: false, questions: true });
     const a = fakeOffer(APPROVAL, approvalParams());
     expect(h.registry.handleServerRequest(a.offer)).toBe(false);
-    expect(a.log).toEqual({ responded: [], rejected: [], retired: 0 });
+    expect(a.log).toEqual({ responded: [], rejected: [], retired: 0, attempts: 0 });
     expect(h.registry.handleServerRequest(fakeOffer(QUESTION, realQuestionParams(), 1).offer)).toBe(
       true,
     );

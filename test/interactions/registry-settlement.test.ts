@@ -61,6 +61,7 @@ describe('approval settlement', () => {
     expect(error.code).toBe('invalid_request');
     await h.registry.respond(a.ref, { kind: 'approval', decision: 'denied' });
     expect(a.log.responded).toEqual([{ decision: 'decline' }]);
+    expect(a.log.attempts).toBe(1);
   });
 
   it('identical redelivery is a no-op; a different answer is interaction_already_settled', async () => {
@@ -76,6 +77,7 @@ describe('approval settlement', () => {
     const withReason = await rejectionOf(h.registry.respond(a.ref, { ...once, reason: 'r' }));
     expect(withReason.code).toBe('interaction_already_settled');
     expect(a.log.responded).toEqual([{ decision: 'accept' }]);
+    expect(a.log.attempts).toBe(1);
   });
 
   it('concurrent duplicate responses write exactly one native reply', async () => {
@@ -87,6 +89,7 @@ describe('approval settlement', () => {
     );
     expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
     expect(a.log.responded).toEqual([{ decision: 'accept' }]);
+    expect(a.log.attempts).toBe(1);
   });
 
   it('concurrent conflicting responses: the first wins, the rest are interaction_already_settled', async () => {
@@ -105,6 +108,7 @@ describe('approval settlement', () => {
         );
     }
     expect(a.log.responded).toEqual([{ decision: 'decline' }]);
+    expect(a.log.attempts).toBe(1);
   });
 
   it('an unknown ref is unknown_interaction and the ref is never echoed', async () => {
@@ -177,6 +181,7 @@ describe('question settlement', () => {
     expect(q.log.responded).toEqual([
       { answers: { color_choice: { answers: ['Red'] }, name: { answers: ['Ada'] } } },
     ]);
+    expect(q.log.attempts).toBe(1);
   });
 
   it('refuses wrong kinds and partial answers before consuming the settlement', async () => {
@@ -233,6 +238,7 @@ describe('question settlement', () => {
       },
     });
     expect(q.log.responded).toHaveLength(1);
+    expect(q.log.attempts).toBe(1);
     const reply = q.log.responded[0] as { answers: object };
     expect(Object.keys(reply.answers)).toEqual(['__proto__', 'constructor', 'toString']);
     expect(JSON.stringify(reply)).toBe(
@@ -246,7 +252,7 @@ describe('withdrawal (serverRequest/resolved)', () => {
     const h = harness();
     const q = raiseQuestion(h, 3);
     expect(h.registry.withdraw(3, THREAD)).toBe('withdrawn');
-    expect(q.log).toEqual({ responded: [], rejected: [], retired: 1 });
+    expect(q.log).toEqual({ responded: [], rejected: [], retired: 1, attempts: 0 });
     expect(h.owner.events.at(-1)).toEqual({
       payload: { type: 'interaction.withdrawn', providerRef: q.ref },
     });
@@ -275,6 +281,7 @@ describe('withdrawal (serverRequest/resolved)', () => {
     expect(h.registry.withdraw('req-1', THREAD)).toBe('duplicate');
     expect(a.log.retired).toBe(1);
     expect(a.log.responded).toEqual([{ decision: 'decline' }]);
+    expect(a.log.attempts).toBe(1);
     expect(h.owner.events.filter((e) => e.payload.type === 'interaction.withdrawn')).toEqual([]);
   });
 
@@ -320,6 +327,8 @@ describe('retirement', () => {
         expect(error.code).toBe('unknown_interaction');
       }
       expect(approval.log.responded).toHaveLength(1);
+      expect(approval.log.attempts).toBe(1);
+      expect(answered.log.attempts).toBe(1);
     },
   );
 

@@ -52,6 +52,8 @@ export interface OfferLog {
   responded: unknown[];
   rejected: { code: number; message: string }[];
   retired: number;
+  /** Every respond/reject call, including refused ones: proves the registry tried only once. */
+  attempts: number;
 }
 
 /** An offer with the client's at-most-once semantics; `connected: false` simulates a closed stream. */
@@ -61,19 +63,21 @@ export function fakeOffer(
   id: string | number = 0,
   connected = true,
 ): { offer: ServerRequestOffer; log: OfferLog } {
-  const log: OfferLog = { responded: [], rejected: [], retired: 0 };
+  const log: OfferLog = { responded: [], rejected: [], retired: 0, attempts: 0 };
   let open = true;
   const offer: ServerRequestOffer = {
     id,
     method,
     params,
     respond(result) {
+      log.attempts += 1;
       if (!open || !connected) return false;
       open = false;
       log.responded.push(JSON.parse(JSON.stringify(result)));
       return true;
     },
     reject(code, message) {
+      log.attempts += 1;
       if (!open || !connected) return false;
       open = false;
       log.rejected.push({ code, message });

@@ -1,13 +1,13 @@
-import { isProviderRejection, type ProviderRun, type ProviderSession } from '@relvo-labs/agent-provider';
+import { isProviderRejection, type AgentError, type ProviderRun, type ProviderRunRequest, type ProviderSession } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { createHarness, recordingSink, textInput } from '../support/provider-harness.js';
 import { completed, count, open, push, replyError, reply, startBound, THREAD, waitForRequest } from './helpers.js';
 
 /** Calls startRun, proving it never throws synchronously, and returns the rejection. */
-async function refusal(session: ProviderSession, input: unknown, runRef = 'refused'): Promise<Record<string, unknown>> {
+async function refusal(session: ProviderSession, input: unknown, runRef = 'refused'): Promise<AgentError> {
   let promise: Promise<ProviderRun> | undefined;
   expect(() => {
-    promise = session.startRun({ input: input as never, sink: recordingSink(), runRef });
+    promise = session.startRun({ input: input as ProviderRunRequest['input'], sink: recordingSink(), runRef });
   }).not.toThrow();
   const error: unknown = await promise!.then(
     () => {
@@ -17,7 +17,7 @@ async function refusal(session: ProviderSession, input: unknown, runRef = 'refus
   );
   expect(isProviderRejection(error)).toBe(true);
   if (!isProviderRejection(error)) throw new Error('unreachable');
-  return error.agentError as unknown as Record<string, unknown>;
+  return error.agentError;
 }
 
 describe('startRun admission order (§6.1)', () => {

@@ -1,4 +1,4 @@
-import { isProviderRejection, type ProviderSession } from '@relvo-labs/agent-provider';
+import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { CODEX_SERVER_REQUEST, createCodexProvider, type CodexTransport } from '../../src/index.js';
 import { useFakeTransport, type FakeTransport } from '../support/fake-transport.js';
@@ -103,7 +103,7 @@ describe('dispose', () => {
 });
 
 /** Pushes one server request per pinned method and returns the replies by id. */
-async function everyPinnedRequest(transport: FakeTransport, session: ProviderSession): Promise<Map<unknown, Record<string, unknown>>> {
+async function everyPinnedRequest(transport: FakeTransport): Promise<Map<unknown, Record<string, unknown>>> {
   const frames = CODEX_SERVER_REQUEST.map((method, i) => ({
     id: 100 + i,
     method,
@@ -118,7 +118,6 @@ async function everyPinnedRequest(transport: FakeTransport, session: ProviderSes
   }));
   await push(transport, ...frames);
   await turns();
-  void session;
   const replies = new Map<unknown, Record<string, unknown>>();
   for (const f of transport.sent) if (!Object.hasOwn(f, 'method')) replies.set(f.id, f);
   return replies;
@@ -129,7 +128,7 @@ describe('unbridged server requests', () => {
     const h = createHarness();
     const session = await open(h);
     const { run, sink } = await startBound(h, session, 't1');
-    const replies = await everyPinnedRequest(h.transport, session);
+    const replies = await everyPinnedRequest(h.transport);
     CODEX_SERVER_REQUEST.forEach((_method, i) => {
       expect(replies.get(100 + i)).toMatchObject({ id: 100 + i, error: { code: -32601 } });
     });
@@ -161,7 +160,7 @@ describe('unbridged server requests', () => {
     const h = createHarness({ approvals: 'bridge', questions: 'bridge' });
     const session = await open(h);
     await startBound(h, session, 't1');
-    const replies = await everyPinnedRequest(h.transport, session);
+    const replies = await everyPinnedRequest(h.transport);
     CODEX_SERVER_REQUEST.forEach((method, i) => {
       if (method === 'item/commandExecution/requestApproval' || method === 'item/tool/requestUserInput') return;
       expect(replies.get(100 + i), method).toMatchObject({ error: { code: -32601 } });

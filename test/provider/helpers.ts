@@ -111,7 +111,7 @@ export function midTurnError(turnId: string, codexErrorInfo: unknown, willRetry:
 
 /** Every text the adapter published anywhere, as one string, for leak checks. */
 export function published(...things: unknown[]): string {
-  return JSON.stringify(things, (_k, v: unknown) => (v instanceof Error ? { ...v, message: v.message } : v));
+  return JSON.stringify(things, (_k, v: unknown) => (v instanceof Error ? { ...Object.fromEntries(Object.entries(v)), message: v.message } : v));
 }
 
 export function texts(sink: RecordingSink): string {

@@ -93,7 +93,7 @@ describe('interrupt: hand-built frames', () => {
     const { run } = await startBound(h, session, 't1');
     const first = run.interrupt().catch((e: unknown) => e);
     const concurrent = run.interrupt().catch((e: unknown) => e);
-    await replyError(h.transport, 'turn/interrupt', -32600, `no active turn ${'/srv/private/path'}`);
+    await replyError(h.transport, 'turn/interrupt', -32600, 'no active turn /srv/private/path');
     const error: unknown = await first;
     expect(isProviderRejection(error)).toBe(true);
     expect(await concurrent).toBe(error);

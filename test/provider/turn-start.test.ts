@@ -156,3 +156,58 @@ describe('connection end mid-run', () => {
     await session.dispose();
   });
 });
+
+describe('request deadlines', () => {
+  for (const requestTimeoutMs of [Infinity, Number.NaN, 0, -5]) {
+    it(`requestTimeoutMs ${String(requestTimeoutMs)} disables the deadline`, async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const h = createHarness({ requestTimeoutMs });
+      const session = await open(h);
+      const starting = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' });
+      await waitForRequest(h.transport, 'turn/start');
+      vi.advanceTimersByTime(10 * 24 * 3600 * 1000);
+      await reply(h.transport, 'turn/start', { turn: { id: 't1' } });
+      const run = await starting;
+      expect(fenced(h, 'turn_start_unacknowledged')).toBe(0);
+      await push(h.transport, completed('t1', 'completed'));
+      expect(await run.completion).toEqual({ outcome: 'succeeded' });
+      await session.dispose();
+    });
+  }
+
+  it('a non-numeric requestTimeoutMs is refused at construction', () => {
+    expect(() => createHarness({ requestTimeoutMs: '5' as never })).toThrow();
+  });
+
+  it('an unanswered initialize times out, the handshake fails and its connection is closed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const h = createHarness({ requestTimeoutMs: 500 });
+    const opening = h.openSession().catch((e: unknown) => e);
+    await waitForRequest(h.transport, 'initialize');
+    vi.advanceTimersByTime(500);
+    const error = await opening;
+    expect(isProviderRejection(error) && error.agentError).toMatchObject({
+      code: 'provider_unavailable',
+      providerCode: 'request_timeout',
+    });
+    expect(h.transport.closeCalls).toBe(1);
+    expect(count(h.transport, 'thread/start')).toBe(0);
+  });
+});
+
+describe('a connection that ends right after the handshake', () => {
+  it('is remembered: the new session refuses runs and reports the end', async () => {
+    const h = createHarness();
+    const opening = h.openSession();
+    await reply(h.transport, 'initialize', { userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64)' });
+    const threadStart = await waitForRequest(h.transport, 'thread/start');
+    h.transport.push({ id: threadStart.id, result: { thread: { id: 'thr' } } });
+    h.transport.end();
+    const session = await opening;
+    await h.transport.drained();
+    const refused = await refusedNext(h, session);
+    expect(isProviderRejection(refused) && refused.agentError.code).toBe('provider_unavailable');
+    expect(h.sessionSink.ofType('diagnostic').filter((d) => /connection ended/.test(d.message))).toHaveLength(1);
+    await session.dispose();
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { causeToken } from '../../src/transport/cause-token.js';
+import { causeTokenOf as causeToken } from '../../src/shared/cause-token.js';
 
 describe('causeToken', () => {
   it('maps allowlisted error codes and AbortError, everything else to unknown', () => {

@@ -1,0 +1,113 @@
+import { agentError, ProviderRejection } from '../../errors.js';
+import type { AgentProvider, ProviderSession, ProviderSessionInit } from '../../interfaces.js';
+import { isJsonObject } from '../../json.js';
+import type { ProviderDescriptor } from '../../schemas/descriptor.js';
+import type { ScriptedRun } from './run.js';
+import { ScriptedSession } from './session.js';
+import {
+  SCRIPTED_PROVIDER_VERSION,
+  scriptedDescriptor,
+  scriptedProviderOptionsSchema,
+  type ScriptedProviderOptions,
+} from './steps.js';
+
+/** Drain gives up after this many passes without reaching a quiescent state. */
+export const MAX_DRAIN_PASSES = 64;
+
+export interface ScriptedRunRecord {
+  readonly runRef: string;
+  readonly sessionRef: string;
+  /** The turn's text parts joined together (the script key). */
+  readonly text: string;
+}
+
+export interface ScriptedInterruptRecord {
+  readonly runRef: string;
+  readonly reason?: string;
+}
+
+export interface ScriptedController {
+  /** Steps every run until each is finished or waiting on an interaction. */
+  drain(): void;
+  readonly startedRuns: readonly ScriptedRunRecord[];
+  pendingInteractionRefs(): string[];
+  readonly disposedSessions: readonly string[];
+  readonly interruptedRuns: readonly ScriptedInterruptRecord[];
+}
+
+export interface ScriptedProvider {
+  readonly provider: AgentProvider;
+  readonly controller: ScriptedController;
+}
+
+/**
+ * A deterministic AgentProvider for runtime tests (§19.1): no timers, no I/O. Runs advance
+ * only when the test calls `controller.drain()`.
+ */
+export function createScriptedProvider(input: ScriptedProviderOptions = {}): ScriptedProvider {
+  const options = scriptedProviderOptionsSchema.parse(input);
+  const descriptor: ProviderDescriptor = scriptedDescriptor(options);
+  const sessions: ScriptedSession[] = [];
+  const startedRuns: ScriptedRunRecord[] = [];
+  const interruptedRuns: ScriptedInterruptRecord[] = [];
+  const disposedSessions: string[] = [];
+  let sessionCounter = 0;
+
+  const host = {
+    providerId: options.providerId,
+    providerVersion: SCRIPTED_PROVIDER_VERSION,
+    interruptMode: options.interruptMode,
+    supportsRecovery: options.supportsRecovery,
+    scriptFor: (text: string) => options.scripts[text] ?? options.defaultScript,
+    recordStarted: (run: ScriptedRun, sessionRef: string, text: string) => {
+      startedRuns.push(Object.freeze({ runRef: run.runRef, sessionRef, text }));
+    },
+    recordInterrupted: (run: ScriptedRun, reason: string | undefined) => {
+      interruptedRuns.push(Object.freeze(reason === undefined ? { runRef: run.runRef } : { runRef: run.runRef, reason }));
+    },
+    recordDisposed: (sessionRef: string) => {
+      disposedSessions.push(sessionRef);
+    },
+  };
+
+  const provider: AgentProvider = {
+    describe: () => descriptor,
+    createSession(init: ProviderSessionInit): Promise<ProviderSession> {
+      // Strict options: this provider defines none, so any key is unknown.
+      if (!isJsonObject(init.options) || Object.keys(init.options).length > 0) {
+        return Promise.reject(
+          new ProviderRejection(agentError('invalid_request', 'the scripted provider accepts no session options')),
+        );
+      }
+      sessionCounter += 1;
+      const session = new ScriptedSession(`scripted-session-${sessionCounter}`, init.sink, host);
+      sessions.push(session);
+      if (!options.supportsRecovery) {
+        // Recovery not declared: the optional method is absent, not merely unused.
+        Object.defineProperty(session, 'exportRecoveryRecord', { value: undefined });
+      }
+      return Promise.resolve(session);
+    },
+  };
+
+  const controller: ScriptedController = {
+    drain() {
+      for (let pass = 0; pass < MAX_DRAIN_PASSES; pass += 1) {
+        let progressed = false;
+        for (const session of [...sessions]) {
+          for (const run of session.liveRuns) {
+            if (run.advance()) progressed = true;
+          }
+        }
+        if (!progressed) return;
+      }
+      throw new Error(`scripted provider: no quiescent state after ${MAX_DRAIN_PASSES} drain passes`);
+    },
+    startedRuns,
+    pendingInteractionRefs: () => sessions.flatMap((s) => s.pendingRefs()),
+    disposedSessions,
+    interruptedRuns,
+  };
+
+  return { provider, controller };
+}

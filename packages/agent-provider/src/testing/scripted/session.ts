@@ -1,0 +1,135 @@
+import { agentError, ProviderRejection } from '../../errors.js';
+import type {
+  ProviderEventSink,
+  ProviderRun,
+  ProviderRunRequest,
+  ProviderSession,
+} from '../../interfaces.js';
+import { canonicalJson, captureJson } from '../../json.js';
+import { checkResponseAgainstRequest } from '../../check-response.js';
+import type { InteractionResponse } from '../../schemas/interaction.js';
+import type { ProviderRecoveryRecord } from '../../schemas/recovery.js';
+import { turnInputSchema } from '../../schemas/turn.js';
+import { WIRE_VERSION } from '../../wire.js';
+import { ScriptedRun, type ScriptedRunHost } from './run.js';
+import type { ScriptStep } from './steps.js';
+
+export const SCRIPTED_DISPOSE_REASON = 'provider session disposed';
+
+/** What a session needs from its provider: scripts, interrupt mode and the controller's ledgers. */
+export interface ScriptedSessionHost {
+  readonly providerId: string;
+  readonly providerVersion: string;
+  readonly interruptMode: ScriptedRunHost['interruptMode'];
+  readonly supportsRecovery: boolean;
+  scriptFor(text: string): readonly ScriptStep[];
+  recordStarted(run: ScriptedRun, sessionRef: string, text: string): void;
+  recordInterrupted(run: ScriptedRun, reason: string | undefined): void;
+  recordDisposed(sessionRef: string): void;
+}
+
+function refuse(...args: Parameters<typeof agentError>): Promise<never> {
+  return Promise.reject(new ProviderRejection(agentError(...args)));
+}
+
+export class ScriptedSession implements ProviderSession {
+  readonly sessionRef: string;
+  readonly #host: ScriptedSessionHost;
+  readonly #sink: ProviderEventSink;
+  readonly #runsByRef = new Map<string, ScriptedRun>();
+  /** Applied responses by ref, as canonical JSON: a repeat is a no-op, a conflict is refused. */
+  readonly #applied = new Map<string, string>();
+  #active: ScriptedRun | undefined;
+  #disposed = false;
+
+  constructor(sessionRef: string, sink: ProviderEventSink, host: ScriptedSessionHost) {
+    this.sessionRef = sessionRef;
+    this.#sink = sink;
+    this.#host = host;
+  }
+
+  /** Runs that are neither finished nor disposed of; drain advances these. */
+  get liveRuns(): readonly ScriptedRun[] {
+    return [...this.#runsByRef.values()].filter((run) => !run.done);
+  }
+
+  get runCount(): number {
+    return this.#runsByRef.size;
+  }
+
+  pendingRefs(): string[] {
+    return this.liveRuns.flatMap((run) => (run.waiting === undefined ? [] : [run.waiting.ref]));
+  }
+
+  startRun(request: ProviderRunRequest): Promise<ProviderRun> {
+    if (this.#disposed) return refuse('session_closed', 'the scripted session is closed');
+    // An exact retry re-attaches to the run already started under this runRef.
+    const existing = this.#runsByRef.get(request.runRef);
+    if (existing !== undefined) return Promise.resolve(existing);
+    if (this.#active !== undefined && !this.#active.done) {
+      return refuse('illegal_state_transition', 'a scripted run is already active in this session');
+    }
+    const input = turnInputSchema.safeParse(request.input);
+    if (!input.success) return refuse('invalid_request', 'the turn input is invalid');
+    const text = input.data.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    const host = this.#host;
+    const run = new ScriptedRun(request.runRef, request.sink, host.scriptFor(text), {
+      interruptMode: host.interruptMode,
+      onSettled: () => undefined,
+      onInterrupted: (r, reason) => {
+        host.recordInterrupted(r, reason);
+      },
+    });
+    this.#runsByRef.set(request.runRef, run);
+    this.#active = run;
+    host.recordStarted(run, this.sessionRef, text);
+    return Promise.resolve(run);
+  }
+
+  respondToInteraction(providerRef: string, response: InteractionResponse): Promise<void> {
+    try {
+      const captured = captureJson(response);
+      if (!captured.ok) return refuse('invalid_request', 'the interaction response is not JSON');
+      const key = canonicalJson(captured.value);
+      const applied = this.#applied.get(providerRef);
+      if (applied !== undefined) {
+        if (applied === key) return Promise.resolve();
+        return refuse('interaction_already_settled', 'the interaction was already answered differently');
+      }
+      const run = this.liveRuns.find((r) => r.waiting?.ref === providerRef);
+      // Unknown (or no longer pending) refs are a no-op, never an unknown outcome.
+      if (run?.waiting === undefined) return Promise.resolve();
+      const reason = checkResponseAgainstRequest(run.waiting.request, response);
+      if (reason !== undefined) return refuse('invalid_request', reason);
+      this.#applied.set(providerRef, key);
+      run.release(providerRef);
+      return Promise.resolve();
+    } catch {
+      return refuse('invalid_request', 'the interaction response could not be read');
+    }
+  }
+
+  dispose(): Promise<void> {
+    if (this.#disposed) return Promise.resolve();
+    this.#disposed = true;
+    for (const run of this.liveRuns) run.terminate(SCRIPTED_DISPOSE_REASON);
+    try {
+      this.#sink.emit({
+        payload: { type: 'diagnostic', level: 'debug', message: 'scripted session disposed' },
+      });
+    } catch {
+      // emit is specified never to throw
+    }
+    this.#host.recordDisposed(this.sessionRef);
+    return Promise.resolve();
+  }
+
+  exportRecoveryRecord(): Promise<ProviderRecoveryRecord> {
+    return Promise.resolve({
+      providerId: this.#host.providerId,
+      providerVersion: this.#host.providerVersion,
+      wireVersion: WIRE_VERSION,
+      opaque: { sessionRef: this.sessionRef, runCount: this.runCount },
+    });
+  }
+}

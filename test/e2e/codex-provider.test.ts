@@ -1,0 +1,131 @@
+/**
+ * createCodexProvider() driving the REAL codex 0.156.1 binary end to end (credential-free,
+ * network-free: the model is a scripted server on 127.0.0.1).
+ */
+import { providerEventInputSchema } from '@relvo-labs/agent-provider';
+import { describe, expect, it } from 'vitest';
+import { execCommandStep, functionCallOutput, scriptedUsage, textStep, functionCallStep } from '../../src/testing/index.js';
+import { textInput } from '../support/provider-harness.js';
+import { openRealCodex, recordingSink, waitForEvent } from './support.js';
+
+describe('codex provider against the real 0.156.1 binary', () => {
+  it('runs a text turn: deltas, per-turn usage, success; a second turn reuses the thread', async () => {
+    const codex = await openRealCodex();
+    codex.server.enqueue(textStep(['Hello', ' world'], { usage: scriptedUsage(1200, 30, 200, 5) }));
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('hi'), sink, runRef: 'one' });
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    expect(sink.ofType('run.message_delta').map((d) => d.text).join('')).toBe('Hello world');
+    expect(sink.ofType('run.usage').at(-1)?.usage).toEqual({ inputTokens: 1200, outputTokens: 30, totalTokens: 1230 });
+    for (const e of sink.events) expect(providerEventInputSchema.safeParse(e).success).toBe(true);
+
+    codex.server.enqueue(textStep('again', { usage: scriptedUsage(10, 2, 0, 0) }));
+    const second = recordingSink();
+    const run2 = await codex.session.startRun({ input: textInput('more'), sink: second, runRef: 'two' });
+    expect(await run2.completion).toEqual({ outcome: 'succeeded' });
+    // usage is per turn (`last`), not the thread total
+    expect(second.ofType('run.usage').at(-1)?.usage).toEqual({ inputTokens: 10, outputTokens: 2, totalTokens: 12 });
+    expect(codex.server.requests).toHaveLength(2);
+    // both requests belong to one thread: the second carries the first turn's history
+    expect(JSON.stringify(codex.server.requests[1]?.body)).toContain('Hello world');
+  });
+
+  it('an HTTP 500 fails the run as provider_unavailable without upstream prose', async () => {
+    const codex = await openRealCodex();
+    codex.server.enqueue({ kind: 'httpError', status: 500, body: { error: { message: 'sk-CANARYCANARYCANARY123456' } }, headers: {} });
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('boom'), sink, runRef: 'r' });
+    const termination = await run.completion;
+    expect(termination).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'provider_unavailable', providerCode: 'internalServerError', retryable: true },
+    });
+    const published = JSON.stringify([termination, sink.events, codex.sessionSink.events]);
+    expect(published).not.toContain('CANARY');
+    expect(published).not.toContain('high demand');
+  });
+
+  it('interrupts a slow stream: interrupted, partial output kept, the session stays usable', async () => {
+    const codex = await openRealCodex();
+    codex.server.enqueue(
+      textStep(Array.from({ length: 50 }, (_, i) => `tick${i} `), { delayMs: 100 }),
+      textStep('after', { usage: scriptedUsage(5, 1, 0, 0) }),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('slow'), sink, runRef: 's' });
+    await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');
+    await Promise.all([run.interrupt('user pressed stop'), run.interrupt()]);
+    const termination = await run.completion;
+    expect(termination).toEqual({ outcome: 'interrupted', reason: 'user pressed stop' });
+    expect(sink.ofType('run.message_delta').length).toBeGreaterThan(0);
+    const next = await codex.session.startRun({ input: textInput('next'), sink: recordingSink(), runRef: 't' });
+    expect(await next.completion).toEqual({ outcome: 'succeeded' });
+  });
+
+  it('approval bridge, approved once: the command runs and its output reaches the model', async () => {
+    const codex = await openRealCodex({ approvals: 'bridge' });
+    const marker = `out-${Date.now()}`;
+    codex.server.enqueue(
+      execCommandStep(`echo ${marker}`, { callId: 'call_ok', escalate: true, justification: 'test wants echo' }),
+      textStep('done', { usage: scriptedUsage(5, 1, 0, 0) }),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('run it'), sink, runRef: 'a' });
+    const requested = await waitForEvent(sink, (e) => e.payload.type === 'interaction.requested', 'the approval');
+    if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
+    expect(requested.payload.request).toMatchObject({
+      kind: 'approval',
+      subject: { category: 'command', detail: { command: expect.stringContaining(marker) } },
+      // the real binary's availableDecisions offer accept but not acceptForSession (ADR-0003)
+      allowedModes: ['once'],
+    });
+    await codex.session.respondToInteraction(requested.payload.providerRef, {
+      kind: 'approval',
+      decision: 'approved',
+      mode: 'once',
+    });
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const second = codex.server.requests[1];
+    expect(second).toBeDefined();
+    expect(functionCallOutput(second!, 'call_ok')).toContain(marker);
+  });
+
+  it('approval bridge, denied: the command does not run and the turn still completes', async () => {
+    const codex = await openRealCodex({ approvals: 'bridge' });
+    const marker = `denied-${Date.now()}`;
+    codex.server.enqueue(
+      execCommandStep(`echo ${marker}`, { callId: 'call_no', escalate: true, justification: 'test wants echo' }),
+      textStep('ok', { usage: scriptedUsage(5, 1, 0, 0) }),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('run it'), sink, runRef: 'd' });
+    const requested = await waitForEvent(sink, (e) => e.payload.type === 'interaction.requested', 'the approval');
+    if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
+    await codex.session.respondToInteraction(requested.payload.providerRef, { kind: 'approval', decision: 'denied' });
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const output = functionCallOutput(codex.server.requests[1]!, 'call_no');
+    expect(output).toBeDefined();
+    expect(output).not.toContain(`${marker}\n`);
+    expect(output).toContain('rejected');
+  });
+
+  it('question bridge: the stable surface sends a non-blocking request_user_input, refused on its id; the turn completes', async () => {
+    const codex = await openRealCodex({ questions: 'bridge' }, { extra: ['features.default_mode_request_user_input=true'] });
+    codex.server.enqueue(
+      functionCallStep(
+        'request_user_input',
+        { questions: [{ id: 'color', header: 'Color', question: 'Which color?', options: [{ label: 'Red', description: 'Loud.' }, { label: 'Blue', description: 'Calm.' }] }] },
+        { callId: 'call_q' },
+      ),
+      textStep('fine', { usage: scriptedUsage(5, 1, 0, 0) }),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('ask me'), sink, runRef: 'q' });
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    expect(sink.ofType('interaction.requested')).toHaveLength(0);
+    expect(
+      codex.sessionSink.ofType('diagnostic').some((d) => d.message.includes('not_blocking')),
+    ).toBe(true);
+    expect(codex.server.requests.length).toBeGreaterThanOrEqual(2);
+  });
+});

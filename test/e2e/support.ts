@@ -1,0 +1,76 @@
+/**
+ * The real pinned codex behind `createCodexProvider()`, pointed at a scripted model server on
+ * 127.0.0.1 with a throw-away HOME/CODEX_HOME. Everything is torn down after each test.
+ */
+import { afterEach } from 'vitest';
+import type { ProviderEventInput, ProviderSession } from '@relvo-labs/agent-provider';
+import { createCodexProvider, type CodexProvider, type CodexProviderOptions } from '../../src/index.js';
+import {
+  codexConfigArgs,
+  createIsolatedCodexHome,
+  requireCodexBinary,
+  ScriptedModelServer,
+  type IsolatedCodexHome,
+} from '../../src/testing/index.js';
+import { testEnv } from '../support/processes.js';
+import { recordingSink, type RecordingSink } from '../support/provider-harness.js';
+
+export interface RealCodex {
+  readonly provider: CodexProvider;
+  readonly server: ScriptedModelServer;
+  readonly iso: IsolatedCodexHome;
+  readonly sessionSink: RecordingSink;
+  readonly session: ProviderSession;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+export async function openRealCodex(
+  options: Omit<CodexProviderOptions, 'executable' | 'extraArgs' | 'env' | 'transport'> = {},
+  config: { readonly extra?: readonly string[]; readonly kind?: 'native' | 'launcher' } = {},
+): Promise<RealCodex> {
+  const binary = requireCodexBinary({ kind: config.kind ?? 'native' });
+  const iso = createIsolatedCodexHome('relvo-e2e-');
+  cleanups.push(async () => {
+    iso.dispose();
+  });
+  const server = await ScriptedModelServer.start();
+  cleanups.push(() => server.close());
+  const provider = createCodexProvider({
+    ...options,
+    executable: binary.path,
+    extraArgs: codexConfigArgs({ baseUrl: server.baseUrl, ...(config.extra ? { extra: config.extra } : {}) }),
+    env: iso.env(testEnv()),
+    requestTimeoutMs: 20_000,
+  });
+  const sessionSink = recordingSink();
+  const session = await provider.createSession({
+    options: {},
+    workspace: { root: iso.workspace, ownership: 'borrowed' },
+    sink: sessionSink,
+  });
+  cleanups.push(() => session.dispose());
+  return { provider, server, iso, sessionSink, session };
+}
+
+/** Resolves with the first event that matches, or fails after a bounded number of polls. */
+export async function waitForEvent(
+  sink: RecordingSink,
+  predicate: (e: ProviderEventInput) => boolean,
+  label: string,
+  timeoutMs = 15_000,
+): Promise<ProviderEventInput> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = sink.events.find(predicate);
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${label}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export { recordingSink };

@@ -1,5 +1,6 @@
 // @ts-check
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 const deepImportBan = {
@@ -15,7 +16,7 @@ const deepImportBan = {
   ],
 };
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: [
       '**/dist/**',
@@ -27,7 +28,7 @@ export default tseslint.config(
     ],
   },
   js.configs.recommended,
-  ...tseslint.configs.strictTypeChecked,
+  tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
       parserOptions: {
@@ -44,6 +45,8 @@ export default tseslint.config(
         { selector: 'TSEnumDeclaration', message: 'No TS enums: use a const array and a union.' },
       ],
       'no-restricted-imports': ['error', deepImportBan],
+      // a callback may read a binding that is assigned once, later (late-bound session wiring)
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },

@@ -72,7 +72,8 @@ export class AbandonedConnections {
   async #releaseAll(): Promise<ReleaseSummary> {
     await Promise.resolve();
     const targets = [...this.#connections];
-    const results = await Promise.allSettled(targets.map((t) => t.close()));
+    // a close() that throws synchronously must not stop the attempts on the others
+    const results = await Promise.allSettled(targets.map((t) => Promise.resolve().then(() => t.close())));
     let released = 0;
     results.forEach((result, i) => {
       const target = targets[i];

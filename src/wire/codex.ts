@@ -9,7 +9,7 @@ import { z } from 'zod';
 
 const nonEmpty = z.string().min(1);
 
-export const requestIdSchema = z.union([z.string(), z.number().int().safe()]);
+export const requestIdSchema = z.union([z.string(), z.number().int()]);
 export type CodexRequestId = z.infer<typeof requestIdSchema>;
 
 export const initializeResultSchema = z.looseObject({ userAgent: z.unknown() });

@@ -151,6 +151,19 @@ describe('offer flow', () => {
   });
 });
 
+describe('defensive: a tracked native id offered again', () => {
+  it('is neither answered nor raised (an answer would settle the first request)', () => {
+    const h = harness();
+    const first = raiseApproval(h, 5);
+    const again = fakeOffer(APPROVAL, approvalParams(), 5);
+    expect(h.registry.handleServerRequest(again.offer)).toBe(true);
+    expect(again.log.attempts).toBe(0);
+    expect(first.log.attempts).toBe(0);
+    expect(h.owner.events).toHaveLength(1);
+    expect(h.diagnostics).toEqual([{ level: 'warning', code: 'interaction_request_reused' }]);
+  });
+});
+
 describe('canaries: payload text never reaches diagnostics, errors or native error messages', () => {
   it('no prompt, command, option, answer or native id text leaks', async () => {
     const C = 'CANARY-7f3a';

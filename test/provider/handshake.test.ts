@@ -158,6 +158,55 @@ describe('handshake: thread/start and teardown', () => {
     expect(await provider.releaseAbandonedConnections()).toEqual({ attempted: 0, released: 0, pending: 0 });
   });
 
+  it('release attempts every connection even when a close() throws synchronously', async () => {
+    const fakes = [useFakeTransport(), useFakeTransport()];
+    let failFirst = 2;
+    const transports: CodexTransport[] = [
+      {
+        incoming: fakes[0]!.incoming,
+        send: (m) => {
+          fakes[0]!.send(m);
+        },
+        close: () => {
+          if (failFirst > 0) {
+            failFirst -= 1;
+            throw Object.assign(new Error('sync'), { code: 'EPERM' });
+          }
+          return fakes[0]!.close();
+        },
+      },
+      closeFailing(fakes[1]!, 1),
+    ];
+    let next = 0;
+    const provider = createCodexProvider({ transport: () => transports[next++]! });
+    for (const fake of fakes) {
+      const opening = rejectionOf(provider.createSession(sessionInit()));
+      await reply(fake, 'initialize', {});
+      expect((await opening).providerCode).toBe('handshake_cleanup_pending');
+    }
+    expect(provider.abandonedConnectionCount).toBe(2);
+    const error = await rejectionOf(provider.releaseAbandonedConnections());
+    expect(error).toMatchObject({ providerCode: 'abandoned_connection_pending', details: { attempted: 2, released: 1, pending: 1 } });
+    expect((transports[1] as ReturnType<typeof closeFailing>).closeAttempts).toBe(2);
+    expect(await provider.releaseAbandonedConnections()).toEqual({ attempted: 1, released: 1, pending: 0 });
+  });
+
+  it('the userAgent length bound is 512 characters inclusive', async () => {
+    const base = 'relvo_agent_runtime/0.156.1 (';
+    for (const [length, ok] of [[512, true], [513, false]] as const) {
+      const h = createHarness();
+      const opening = h.openSession().then(
+        (s) => s,
+        (e: unknown) => e,
+      );
+      await reply(h.transport, 'initialize', { userAgent: `${base}${'x'.repeat(length - base.length - 1)})` });
+      if (ok) await reply(h.transport, 'thread/start', { thread: { id: THREAD } });
+      const outcome = await opening;
+      expect(isProviderRejection(outcome), `length ${length}`).toBe(!ok);
+      if (!isProviderRejection(outcome)) await (outcome as ProviderSession).dispose();
+    }
+  });
+
   it('a transport factory that throws → provider_unavailable with a cause token only', async () => {
     const provider = createCodexProvider({
       transport: () => {

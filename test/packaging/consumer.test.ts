@@ -1,0 +1,142 @@
+/**
+ * What a user installs is what we test: the built packages load with `import` and `require`,
+ * and the packed tarballs install into a scratch project outside the repository and compile
+ * against their published types. Needs `npm run build` first (`npm test` does it).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const SPI = join(ROOT, 'packages', 'agent-provider');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+function requireBuilt(dir: string): void {
+  for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'testing.js', 'testing.cjs', 'testing.d.ts']) {
+    if (!existsSync(join(dir, 'dist', file))) {
+      throw new Error(`${join(dir, 'dist', file)} is missing: run \`npm run build\` before this test`);
+    }
+  }
+}
+
+function node(cwd: string, args: string[]): string {
+  return execFileSync(process.execPath, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+describe('built packages', () => {
+  beforeAll(() => {
+    requireBuilt(SPI);
+    requireBuilt(ROOT);
+  });
+
+  it('load with import and require and expose the same API', () => {
+    const script = `
+      const cjsSpi = require('@relvo-labs/agent-provider');
+      const cjsCodex = require('@relvo-labs/agent-provider-codex');
+      const cjsTesting = require('@relvo-labs/agent-provider/testing');
+      import('@relvo-labs/agent-provider').then(async (esmSpi) => {
+        const esmCodex = await import('@relvo-labs/agent-provider-codex');
+        const esmTesting = await import('@relvo-labs/agent-provider-codex/testing');
+        const out = {
+          wire: [cjsSpi.WIRE_VERSION, esmSpi.WIRE_VERSION],
+          codes: [cjsSpi.AGENT_ERROR_CODES.length, esmSpi.AGENT_ERROR_CODES.length],
+          provider: [typeof cjsCodex.createCodexProvider, typeof esmCodex.createCodexProvider],
+          version: [cjsCodex.CODEX_APP_SERVER_VERSION, esmCodex.CODEX_APP_SERVER_VERSION],
+          scripted: typeof cjsTesting.createScriptedProvider,
+          modelServer: typeof esmTesting.ScriptedModelServer,
+          descriptor: esmCodex.createCodexProvider({ transport: () => { throw new Error('unused'); } }).describe().providerId,
+          keysEqual: JSON.stringify(Object.keys(cjsCodex).sort()) === JSON.stringify(Object.keys(esmCodex).filter(k => k !== 'default').sort()),
+        };
+        process.stdout.write(JSON.stringify(out));
+      });`;
+    const out = JSON.parse(node(ROOT, ['-e', script])) as Record<string, unknown>;
+    expect(out).toEqual({
+      wire: ['0.5', '0.5'],
+      codes: [23, 23],
+      provider: ['function', 'function'],
+      version: ['0.156.1', '0.156.1'],
+      scripted: 'function',
+      modelServer: 'function',
+      descriptor: 'codex',
+      keysEqual: true,
+    });
+  });
+});
+
+describe('consumer check: packed tarballs in a scratch project', () => {
+  let scratch = '';
+
+  beforeAll(() => {
+    requireBuilt(SPI);
+    requireBuilt(ROOT);
+    scratch = mkdtempSync(join(tmpdir(), 'relvo-consumer-'));
+  });
+
+  afterAll(() => {
+    if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('installs both tarballs and compiles a TypeScript consumer against the published types', () => {
+    const npmCli = process.env['npm_execpath'];
+    const npm = (args: string[], cwd: string): string =>
+      npmCli !== undefined && npmCli.endsWith('.js')
+        ? execFileSync(process.execPath, [npmCli, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+        : execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const pack = (dir: string): string => {
+      const out = JSON.parse(npm(['pack', '--json', '--pack-destination', scratch], dir)) as { filename: string; files: { path: string }[] }[];
+      const entry = out[0]!;
+      // nothing but the built output, schemas and docs ship
+      for (const f of entry.files) expect(f.path).toMatch(/^(dist\/|schemas\/|package\.json$|README\.md$|LICENSE)/);
+      return join(scratch, entry.filename);
+    };
+    const spiTarball = pack(SPI);
+    const codexTarball = pack(ROOT);
+    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    npm(['install', '--no-audit', '--no-fund', '--ignore-scripts', spiTarball, codexTarball], scratch);
+    const installed = JSON.parse(readFileSync(join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    // codex itself is never a runtime dependency
+    expect(Object.keys(installed.dependencies).sort()).toEqual(['@relvo-labs/agent-provider', 'pidusage', 'zod']);
+
+    writeFileSync(
+      join(scratch, 'consumer.ts'),
+      `import { createCodexProvider, CODEX_SUPPORTED_APP_SERVER_VERSIONS, type CodexProvider, type CodexTransport } from '@relvo-labs/agent-provider-codex';
+import { checkResponseAgainstRequest, type AgentProvider, type InteractionRequest } from '@relvo-labs/agent-provider';
+const transport = (): CodexTransport => ({ send() {}, incoming: (async function* () {})(), close: async () => {} });
+const provider: CodexProvider = createCodexProvider({ approvals: 'bridge', transport });
+const asSpi: AgentProvider = provider;
+const request: InteractionRequest = { kind: 'approval', subject: { category: 'command', summary: 'run ls' }, allowedModes: ['once'], riskHint: 'high' };
+const reason: string | undefined = checkResponseAgainstRequest(request, { kind: 'approval', decision: 'denied' });
+const count: number = provider.abandonedConnectionCount;
+export { asSpi, reason, count, CODEX_SUPPORTED_APP_SERVER_VERSIONS };
+`,
+    );
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          noEmit: true,
+          skipLibCheck: false,
+          exactOptionalPropertyTypes: true,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    let output = '';
+    try {
+      output = node(scratch, [TSC, '-p', 'tsconfig.json']);
+    } catch (error) {
+      const e = error as { stdout?: string; stderr?: string };
+      throw new Error(`consumer type check failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+    }
+    expect(output.trim()).toBe('');
+  }, 180_000);
+});

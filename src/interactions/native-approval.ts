@@ -14,16 +14,8 @@ import {
   type JsonObject,
 } from '@relvo-labs/agent-provider';
 
-export const APPROVAL_REFUSAL_TOKENS = [
-  'malformed',
-  'kind_unsupported',
-  'environment_unsupported',
-  'no_reviewable_command',
-  'policy_amendment_proposed',
-  'no_approvable_decision',
-  'detail_too_large',
-] as const;
-export type ApprovalRefusalToken = (typeof APPROVAL_REFUSAL_TOKENS)[number];
+export { APPROVAL_REFUSAL_TOKENS, type ApprovalRefusalToken } from '../shared/tokens.js';
+import type { ApprovalRefusalToken } from '../shared/tokens.js';
 
 export const MAX_APPROVAL_DETAIL_CHARS = 16_000;
 export const MAX_APPROVAL_SUMMARY_CHARS = 2000;

@@ -13,17 +13,8 @@ import {
 } from '@relvo-labs/agent-provider';
 import type { InteractionCorrelation } from './native-approval.js';
 
-export const QUESTION_REFUSAL_TOKENS = [
-  'malformed',
-  'not_blocking',
-  'auto_resolution_requested',
-  'question_count',
-  'duplicate_question_id',
-  'duplicate_option_label',
-  'detail_too_large',
-  'neutral_bounds',
-] as const;
-export type QuestionRefusalToken = (typeof QUESTION_REFUSAL_TOKENS)[number];
+export { QUESTION_REFUSAL_TOKENS, type QuestionRefusalToken } from '../shared/tokens.js';
+import type { QuestionRefusalToken } from '../shared/tokens.js';
 
 export const MAX_NATIVE_QUESTIONS = 32;
 export const MAX_QUESTION_BATCH_CHARS = 16_000;

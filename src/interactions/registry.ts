@@ -10,6 +10,7 @@ import type {
   QuestionSetRequest,
 } from '@relvo-labs/agent-provider';
 import { CODEX_BRIDGED_APPROVAL, CODEX_BRIDGED_QUESTION } from '../constants.js';
+import type { ServerRequestOffer } from '../rpc/server-requests.js';
 import {
   translateCommandApproval,
   type ApprovalRefusalToken,
@@ -27,16 +28,6 @@ import {
   rejection,
   SETTLEMENT_MESSAGES,
 } from './settlement.js';
-
-/** One server request as the JSON-RPC client offers it; respond/reject answer at most once. */
-export interface ServerRequestOffer {
-  readonly id: string | number;
-  readonly method: string;
-  readonly params: unknown;
-  respond(result: unknown): boolean;
-  reject(code: number, message: string): boolean;
-  retire(): void;
-}
 
 /** The run that owns an interaction; its sink receives `interaction.requested` / `.withdrawn`. */
 export interface InteractionOwner {
@@ -317,3 +308,5 @@ export class InteractionRegistry<O extends InteractionOwner> {
     }
   }
 }
+
+export type { ServerRequestOffer };

@@ -288,8 +288,12 @@ export class CodexSession implements ProviderSession, RunHost {
         input: [{ type: 'text', text }],
       });
     } catch (error) {
+      const authoritative = isAuthoritativeFailure(error);
+      // a turn may be running: another turn/start could steer it. This holds even when the
+      // connection's end already failed the run (stdout EOF does not stop the process).
+      if (!authoritative && !this.#disposing && !this.#disposed) this.#fenceSession('turn_start_unacknowledged');
       if (run.settled) return run;
-      if (isAuthoritativeFailure(error)) {
+      if (authoritative) {
         // the server provably admitted nothing: forget the run, the session stays usable
         this.#runsByRef.delete(run.runRef);
         if (this.#active === run) {
@@ -298,8 +302,6 @@ export class CodexSession implements ProviderSession, RunHost {
         }
         throw error;
       }
-      // a turn may be running: another turn/start could steer it
-      this.#fenceSession('turn_start_unacknowledged');
       const token = causeTokenOf(error);
       run.settle({
         outcome: 'failed',

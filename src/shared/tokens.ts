@@ -111,6 +111,7 @@ export const APPROVAL_REFUSAL_TOKENS = [
   'environment_unsupported',
   'no_reviewable_command',
   'policy_amendment_proposed',
+  'no_approvable_decision',
   'detail_too_large',
 ] as const;
 export type ApprovalRefusalToken = (typeof APPROVAL_REFUSAL_TOKENS)[number];

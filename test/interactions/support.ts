@@ -84,8 +84,10 @@ export function fakeOffer(
       return true;
     },
     retire() {
+      const wasOpen = open;
       open = false;
       log.retired += 1;
+      return wasOpen;
     },
   };
   return { offer, log };

@@ -139,10 +139,24 @@ describe('connection end mid-run', () => {
     );
     expect(JSON.stringify(outcome)).toMatch(/provider_unavailable/);
     expect(JSON.stringify(outcome)).not.toMatch(/succeeded|interrupted/);
+    // the turn's fate is unknown (stdout EOF does not stop the process): fenced until disposed
+    expect(fenced(h, 'turn_start_unacknowledged')).toBe(1);
     const refused = await refusedNext(h, session);
-    expect(isProviderRejection(refused)).toBe(true);
+    expect(isProviderRejection(refused) && refused.agentError).toMatchObject({ providerCode: 'session_fenced' });
     expect(count(h.transport, 'turn/start')).toBe(1);
     await session.dispose();
+  });
+
+  it('disposal with turn/start still pending settles the run interrupted without a fence', async () => {
+    const h = createHarness();
+    const session = await open(h);
+    const starting = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' });
+    await waitForRequest(h.transport, 'turn/start');
+    await session.dispose();
+    const run = await starting;
+    expect(await run.completion).toEqual({ outcome: 'interrupted', reason: 'codex provider session disposed' });
+    await h.transport.drained();
+    expect(h.sessionSink.ofType('diagnostic')).toEqual([]);
   });
 
   it('a run ended by EOF frees the session only to be refused: the stream is gone', async () => {

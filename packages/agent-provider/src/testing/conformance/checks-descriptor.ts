@@ -42,6 +42,9 @@ export const descriptorChecks: readonly CheckDefinition[] = [
       // The runner already took the registration call; freeze what the provider handed out.
       const returned: unknown = provider.describe();
       const before = canonicalJson(ctx.descriptor);
+      const returnedBefore = captureJson(returned);
+      if (!returnedBefore.ok) fail(`describe() output is not JSON-safe (${returnedBefore.reason})`);
+      const rawBefore = canonicalJson(returnedBefore.value);
       deepFreeze(returned);
       const original = provider.describe.bind(provider);
       const own = Object.getOwnPropertyDescriptor(provider, 'describe');
@@ -66,7 +69,7 @@ export const descriptorChecks: readonly CheckDefinition[] = [
       }
       if (laterCalls > 0) fail(`the provider called describe() again ${String(laterCalls)} time(s) after registration`);
       const returnedNow = captureJson(returned);
-      if (!returnedNow.ok || canonicalJson(returnedNow.value) !== before) {
+      if (!returnedNow.ok || canonicalJson(returnedNow.value) !== rawBefore) {
         fail('the provider mutated the descriptor it returned from describe()');
       }
       const secondRaw: unknown = provider.describe();

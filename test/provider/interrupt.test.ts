@@ -73,6 +73,20 @@ describe('interrupt: hand-built frames', () => {
     await session.dispose();
   });
 
+  it('output that arrives between the acknowledgement and turn/completed is still emitted', async () => {
+    const h = createHarness();
+    const session = await open(h);
+    const { run, sink } = await startBound(h, session, 't1');
+    await push(h.transport, delta('t1', 'before '));
+    const interrupting = run.interrupt('stop');
+    await reply(h.transport, 'turn/interrupt', {});
+    await interrupting;
+    await push(h.transport, delta('t1', 'queued'), completed('t1', 'interrupted'), delta('t1', ' after'));
+    expect(await run.completion).toEqual({ outcome: 'interrupted', reason: 'stop' });
+    expect(texts(sink)).toBe('before queued');
+    await session.dispose();
+  });
+
   it('server status wins: turn/completed "completed" after an interrupt is succeeded', async () => {
     const h = createHarness();
     const session = await open(h);

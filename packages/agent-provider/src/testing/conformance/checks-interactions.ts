@@ -1,8 +1,7 @@
-import { canonicalJson } from '../../json.js';
 import type { JsonObject } from '../../json.js';
 import { interactionRequestSchema, type InteractionResponse } from '../../schemas/interaction.js';
 import type { ProviderEventPayload } from '../../schemas/events.js';
-import { fail, type CheckContext, type OpenedSession, type StartedRun } from './context.js';
+import { canon, fail, type CheckContext, type OpenedSession, type StartedRun } from './context.js';
 import { APPLIES, needsAsk, type AskScenario, type CheckDefinition } from './plan.js';
 import { deriveResponses, type DerivedResponses } from './responses.js';
 
@@ -31,7 +30,7 @@ function respond(ctx: CheckContext, a: Asking, what: string, response: JsonObjec
 /** The run's emissions with providerRefs blanked, for comparing two plays of one scenario. */
 function trace(run: StartedRun): string[] {
   return run.sink.payloads().map((p: ProviderEventPayload) =>
-    canonicalJson(('providerRef' in p ? { ...p, providerRef: '' } : p) as JsonObject),
+    canon('providerRef' in p ? { ...p, providerRef: '' } : p),
   );
 }
 

@@ -1,6 +1,5 @@
-import { canonicalJson } from '../../json.js';
 import { providerRunTerminationSchema, type ProviderRunTermination } from '../../schemas/termination.js';
-import { fail, type CheckContext, type StartedRun } from './context.js';
+import { canon, fail, type CheckContext, type StartedRun } from './context.js';
 import { APPLIES, needs, type CheckDefinition } from './plan.js';
 import { recorder } from './recorder.js';
 
@@ -22,7 +21,7 @@ async function settledOnce(ctx: CheckContext, started: StartedRun, what: string)
   const termination = parseTermination(await ctx.completion(started, what), what);
   await ctx.idle();
   const again = await ctx.settle(`${what}: completion read again`, Promise.resolve(started.run.completion));
-  if (!again.ok || canonicalJson(again.value) !== canonicalJson(termination)) {
+  if (!again.ok || canon(again.value) !== canon(termination)) {
     fail(`${what}: completion settled with a different termination when read again`);
   }
   return termination;

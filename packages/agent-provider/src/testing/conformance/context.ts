@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isProviderRejection } from '../../errors.js';
+import { canonicalJson, captureJson } from '../../json.js';
 import type {
   ProviderEventSink,
   ProviderRun,
@@ -271,4 +272,10 @@ export class CheckContext {
       }
     }
   }
+}
+
+/** Canonical JSON of any value, or a fixed token when it is not JSON-safe. */
+export function canon(value: unknown): string {
+  const captured = captureJson(value);
+  return captured.ok ? canonicalJson(captured.value) : '<not JSON>';
 }

@@ -1,5 +1,6 @@
 import { agentError, ProviderRejection } from '../../errors.js';
-import type { ProviderEventInput, ProviderEventSink, ProviderRun } from '../../interfaces.js';
+import type { ProviderEventSink, ProviderRun } from '../../interfaces.js';
+import type { ProviderEventInput } from '../../schemas/events.js';
 import type { InteractionRequest } from '../../schemas/interaction.js';
 import type { ProviderRunTermination } from '../../schemas/termination.js';
 import type { ScriptStep } from './steps.js';

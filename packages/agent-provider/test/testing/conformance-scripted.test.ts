@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { describeProviderConformance, runProviderConformance } from '../../src/testing/index.js';
+import { scriptedHarness } from './scripted-harness.js';
+
+describe('runProviderConformance on the scripted provider', () => {
+  for (const interruptMode of ['immediate', 'cooperative'] as const) {
+    it(`passes every check (${interruptMode} interrupts)`, async () => {
+      const report = await runProviderConformance(scriptedHarness({ interruptMode }));
+      const failed = report.checks.filter((c) => c.status !== 'passed');
+      expect(failed).toEqual([]);
+      expect(report.providerId).toBe('scripted');
+      expect(report.passed).toBe(report.checks.length);
+    });
+  }
+});
+
+describeProviderConformance('scripted provider', scriptedHarness());

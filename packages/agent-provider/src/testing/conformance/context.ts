@@ -142,7 +142,10 @@ export class CheckContext {
       fail(`${what} threw synchronously instead of returning a rejected promise`);
     }
     if (!isThenable(returned)) fail(`${what} did not return a promise`);
-    return Promise.resolve(returned as Promise<T>);
+    const promise = Promise.resolve(returned as Promise<T>);
+    // Observed later by settle(); marked handled now so a refusal is never reported as unhandled.
+    promise.catch(() => undefined);
+    return promise;
   }
 
   async settle<T>(what: string, promise: Promise<T>): Promise<Settled<T>> {

@@ -1,0 +1,194 @@
+/**
+ * Deliberately broken providers, each built by wrapping the scripted provider and breaking
+ * exactly one property, so the kit's tests can assert that the matching check catches it.
+ */
+import {
+  agentError,
+  ProviderRejection,
+  type AgentProvider,
+  type ProviderEventSink,
+  type ProviderRun,
+  type ProviderRunTermination,
+  type ProviderSession,
+} from '../../src/index.js';
+
+type SessionPatch = (session: ProviderSession) => Partial<ProviderSession>;
+
+/** Wraps every session the provider opens, overriding some of its methods. */
+export function patchSessions(provider: AgentProvider, patch: SessionPatch): AgentProvider {
+  return {
+    describe: () => provider.describe(),
+    async createSession(init) {
+      const session = await provider.createSession(init);
+      return { ...bindSession(session), ...patch(session) };
+    },
+  };
+}
+
+function bindSession(session: ProviderSession): ProviderSession {
+  return {
+    startRun: (request) => session.startRun(request),
+    respondToInteraction: (ref, response) => session.respondToInteraction(ref, response),
+    dispose: () => session.dispose(),
+  };
+}
+
+/** Wraps every run: `sink` is the run's own sink, so a wrapper can emit on it. */
+function patchRuns(
+  provider: AgentProvider,
+  patch: (run: ProviderRun, sink: ProviderEventSink) => ProviderRun,
+  mapSink: (sink: ProviderEventSink) => ProviderEventSink = (sink) => sink,
+): AgentProvider {
+  return patchSessions(provider, (session) => ({
+    async startRun(request) {
+      const run = await session.startRun({ ...request, sink: mapSink(request.sink) });
+      return patch(run, request.sink);
+    },
+  }));
+}
+
+/** completion is a fresh promise on every read, and later reads tell a different story. */
+export function completionSettlesTwice(provider: AgentProvider): AgentProvider {
+  return patchRuns(provider, (run) => {
+    let reads = 0;
+    return {
+      get completion(): Promise<ProviderRunTermination> {
+        reads += 1;
+        if (reads === 1) return run.completion;
+        return run.completion.then(() => ({ outcome: 'failed', error: agentError('internal', 'settled again') }));
+      },
+      interrupt: (reason) => run.interrupt(reason),
+    };
+  });
+}
+
+/** Emits a trailing delta on the run's sink one event-loop turn after completion settled. */
+export function emitsAfterCompletion(provider: AgentProvider): AgentProvider {
+  return patchRuns(provider, (run, sink) => {
+    void run.completion.then(() => {
+      setImmediate(() => {
+        sink.emit({ payload: { type: 'run.message_delta', text: 'late' } });
+      });
+    });
+    return run;
+  });
+}
+
+/** Hands out a run even after dispose (from the moment disposal begins). */
+export function startsAfterDispose(provider: AgentProvider): AgentProvider {
+  return patchSessions(provider, (session) => {
+    let disposing = false;
+    return {
+      startRun(request) {
+        if (!disposing) return session.startRun(request);
+        const run: ProviderRun = {
+          completion: Promise.resolve({ outcome: 'succeeded' }),
+          interrupt: () => Promise.resolve(),
+        };
+        return Promise.resolve(run);
+      },
+      dispose() {
+        disposing = true;
+        return session.dispose();
+      },
+    };
+  });
+}
+
+/** Message deltas lose their text: the emission fails the ProviderEventInput schema. */
+export function emitsInvalidEvent(provider: AgentProvider): AgentProvider {
+  return patchRuns(
+    provider,
+    (run) => run,
+    (sink) => ({
+      emit(input) {
+        if (input.payload.type === 'run.message_delta') sink.emit({ payload: { ...input.payload, text: '' } });
+        else sink.emit(input);
+      },
+    }),
+  );
+}
+
+/** A repeated response resumes the run a second time (one extra delta per repeat). */
+export function repeatedResponseHasEffect(provider: AgentProvider): AgentProvider {
+  return patchSessions(provider, (session) => {
+    const sinksByRef = new Map<string, ProviderEventSink>();
+    const answered = new Set<string>();
+    return {
+      startRun(request) {
+        const sink: ProviderEventSink = {
+          emit(input) {
+            if (input.payload.type === 'interaction.requested') sinksByRef.set(input.payload.providerRef, request.sink);
+            request.sink.emit(input);
+          },
+        };
+        return session.startRun({ ...request, sink });
+      },
+      async respondToInteraction(ref, response) {
+        if (answered.has(ref)) sinksByRef.get(ref)?.emit({ payload: { type: 'run.message_delta', text: 'resumed again' } });
+        await session.respondToInteraction(ref, response);
+        answered.add(ref);
+      },
+    };
+  });
+}
+
+/** A second dispose() is refused instead of being a no-op. */
+export function disposeNotIdempotent(provider: AgentProvider): AgentProvider {
+  return patchSessions(provider, (session) => {
+    let calls = 0;
+    return {
+      dispose() {
+        calls += 1;
+        if (calls > 1) return Promise.reject(new ProviderRejection(agentError('session_closed', 'already disposed')));
+        return session.dispose();
+      },
+    };
+  });
+}
+
+/** A repeated interrupt() fails with an unknown outcome. */
+export function interruptNotIdempotent(provider: AgentProvider): AgentProvider {
+  return patchRuns(provider, (run) => {
+    let calls = 0;
+    return {
+      completion: run.completion,
+      interrupt(reason) {
+        calls += 1;
+        if (calls > 1) return Promise.reject(new Error('interrupt already sent'));
+        return run.interrupt(reason);
+      },
+    };
+  });
+}
+
+/** Refuses startRun after dispose with a message that echoes the caller's runRef. */
+export function echoesRunRef(provider: AgentProvider): AgentProvider {
+  return patchSessions(provider, (session) => ({
+    startRun(request) {
+      return session.startRun(request).catch((error: unknown) => {
+        if (error instanceof ProviderRejection) {
+          throw new ProviderRejection(agentError(error.agentError.code, `run ${request.runRef} refused`));
+        }
+        throw error;
+      });
+    },
+  }));
+}
+
+/** startRun throws synchronously instead of rejecting. */
+export function throwsSynchronously(provider: AgentProvider): AgentProvider {
+  return patchSessions(provider, (session) => {
+    let disposed = false;
+    return {
+      startRun(request) {
+        if (disposed) throw new ProviderRejection(agentError('session_closed', 'closed'));
+        return session.startRun(request);
+      },
+      dispose() {
+        disposed = true;
+        return session.dispose();
+      },
+    };
+  });
+}

@@ -15,7 +15,12 @@ export {
   type CodexServerRequestMethod,
   type CodexSupportedAppServerVersion,
 } from './constants.js';
-export { createCodexProvider, type CodexProvider, type CodexProviderFactory } from './provider.js';
+export {
+  createCodexProvider,
+  type CodexProvider,
+  type CodexProviderFactory,
+  type CodexProviderSession,
+} from './provider.js';
 export type { CodexProviderOptions, CodexSessionOptions } from './options.js';
 export type { ReleaseSummary } from './session/abandoned.js';
 export { isCompatibleCodexUserAgent } from './session/version-gate.js';

@@ -26,9 +26,16 @@ import { CodexSession } from './session/session.js';
 import { AbandonedConnections, type ReleaseSummary } from './session/abandoned.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { createCodexStdioTransport } from './transport/stdio.js';
-import type { CodexTransport, CodexTransportFactory } from './transport/types.js';
+import type { CodexResourceUsage, CodexTransport, CodexTransportFactory } from './transport/types.js';
+
+/** The session `createSession` resolves: the SPI session plus host-facing extras. */
+export interface CodexProviderSession extends ProviderSession {
+  /** RSS and CPU of the app-server's process group; undefined when the transport cannot say. */
+  resourceUsage(): Promise<CodexResourceUsage | undefined>;
+}
 
 export interface CodexProvider extends AgentProvider {
+  createSession(init: ProviderSessionInit): Promise<CodexProviderSession>;
   /** Retries the teardown of every connection a failed handshake could not close. */
   releaseAbandonedConnections(): Promise<ReleaseSummary>;
   readonly abandonedConnectionCount: number;
@@ -56,7 +63,7 @@ export const createCodexProvider: CodexProviderFactory = (input = {}) => {
     describe(): ProviderDescriptor {
       return descriptor;
     },
-    createSession(init: ProviderSessionInit): Promise<ProviderSession> {
+    createSession(init: ProviderSessionInit): Promise<CodexProviderSession> {
       return openSession(init, options, factory, abandoned);
     },
     releaseAbandonedConnections: () => abandoned.releaseAll(),
@@ -81,7 +88,7 @@ async function openSession(
   options: ResolvedCodexProviderOptions,
   factory: CodexTransportFactory,
   abandoned: AbandonedConnections,
-): Promise<ProviderSession> {
+): Promise<CodexProviderSession> {
   // both checks happen before anything is spawned
   const sessionOptions = codexSessionOptionsSchema.safeParse(init.options);
   if (!sessionOptions.success) throw invalid('invalid codex session options');

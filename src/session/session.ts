@@ -17,7 +17,7 @@ import { isAuthoritativeFailure } from '../rpc/wire-errors.js';
 import type { RpcEnd, ServerRequestOffer } from '../rpc/client.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import type { FenceReason } from '../shared/tokens.js';
-import type { CodexTransport } from '../transport/types.js';
+import type { CodexResourceUsage, CodexTransport } from '../transport/types.js';
 import { CODEX_CLIENT_METHOD, CODEX_NOTIFICATION, turnCompletedSchema, turnStartResultSchema } from '../wire/codex.js';
 import { TurnCorrelator } from './correlator.js';
 import { CodexRun, type RunHost } from './run.js';
@@ -188,6 +188,14 @@ export class CodexSession implements ProviderSession, RunHost {
     })();
     this.#disposeAttempt = attempt;
     return attempt;
+  }
+
+  /**
+   * RSS and CPU of the app-server's process group (leader plus recorded members), when the
+   * transport can measure it; undefined for a host transport that cannot.
+   */
+  async resourceUsage(): Promise<CodexResourceUsage | undefined> {
+    return this.#transport.resourceUsage?.();
   }
 
   // ---- connection events -----------------------------------------------------------------

@@ -129,3 +129,14 @@ describe('codex provider against the real 0.156.1 binary', () => {
     expect(codex.server.requests.length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('resource usage of the owned process group', () => {
+  it('is measured while the app-server runs', async () => {
+    const codex = await openRealCodex();
+    const usage = await codex.session.resourceUsage();
+    expect(usage).toBeDefined();
+    expect(usage!.processes).toBeGreaterThanOrEqual(1);
+    // the native app-server is a large static binary: tens of MB resident at least
+    expect(usage!.rssBytes).toBeGreaterThan(10 * 1024 * 1024);
+  });
+});

@@ -3,8 +3,8 @@
  * 127.0.0.1 with a throw-away HOME/CODEX_HOME. Everything is torn down after each test.
  */
 import { afterEach } from 'vitest';
-import type { ProviderEventInput, ProviderSession } from '@relvo-labs/agent-provider';
-import { createCodexProvider, type CodexProvider, type CodexProviderOptions } from '../../src/index.js';
+import type { ProviderEventInput } from '@relvo-labs/agent-provider';
+import { createCodexProvider, type CodexProvider, type CodexProviderOptions, type CodexProviderSession } from '../../src/index.js';
 import {
   codexConfigArgs,
   createIsolatedCodexHome,
@@ -20,7 +20,7 @@ export interface RealCodex {
   readonly server: ScriptedModelServer;
   readonly iso: IsolatedCodexHome;
   readonly sessionSink: RecordingSink;
-  readonly session: ProviderSession;
+  readonly session: CodexProviderSession;
 }
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -3,7 +3,7 @@
  * transcripts replayed end to end, and hand-built blocking questions (the stable surface only
  * sends non-blocking ones, so the blocking shape comes from the pinned schema).
  */
-import { isProviderRejection, providerEventInputSchema } from '@relvo-labs/agent-provider';
+import { isProviderRejection, providerEventInputSchema, type QuestionSetResponse } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { createHarness, recordingSink, startReplay, textInput } from '../support/provider-harness.js';
 import { loadTranscript } from '../support/replay.js';
@@ -152,11 +152,14 @@ describe('blocking questions (hand-built from the pinned schema)', () => {
     expect(isProviderRejection(partial) && partial.agentError.code).toBe('invalid_request');
     expect(sentReplyTo(h.transport.sent, 7)).toHaveLength(0);
 
-    const answers = { q1: { type: 'selection', values: ['o2'] }, q2: { type: 'text', text: 'swordfish' } } as const;
+    const answers: QuestionSetResponse['answers'] = {
+      q1: { type: 'selection', values: ['o2'] },
+      q2: { type: 'text', text: 'swordfish' },
+    };
     // the same answer delivered twice concurrently settles once
     await Promise.all([
       session.respondToInteraction(requested!.providerRef, { kind: 'question_set', answers }),
-      session.respondToInteraction(requested!.providerRef, { kind: 'question_set', answers: { q2: answers.q2, q1: answers.q1 } }),
+      session.respondToInteraction(requested!.providerRef, { kind: 'question_set', answers: { q2: answers['q2']!, q1: answers['q1']! } }),
     ]);
     const replies = sentReplyTo(h.transport.sent, 7);
     expect(replies).toHaveLength(1);

@@ -3,15 +3,25 @@
  * test/support, and a scripted app-server (modelled on fixtures/transcripts/0.156.1) answers
  * the adapter's requests and plays the scenario the kit asked for when `pump()` runs.
  */
-import type { ConformanceHarness, ConformanceScenario, NativeEffects } from '@relvo-labs/agent-provider/testing';
+import type {
+  ConformanceHarness,
+  ConformanceScenario,
+  NativeEffects,
+} from '@relvo-labs/agent-provider/testing';
 import { createCodexProvider, type CodexTransport } from '../../src/index.js';
 import { createFakeTransport, type FakeTransport } from '../support/fake-transport.js';
 
 export const WORKSPACE = '/work/conformance-workspace';
 export const SECRET = 'sk-CONFORMANCECANARY0000';
-const USER_AGENT = 'relvo_agent_runtime/0.156.1 (Debian 12.0.0; x86_64) dumb (relvo_agent_runtime; 0.1.0)';
+const USER_AGENT =
+  'relvo_agent_runtime/0.156.1 (Debian 12.0.0; x86_64) dumb (relvo_agent_runtime; 0.1.0)';
 /** Native id prefixes; none may ever reach a neutral event. */
-export const NATIVE_ID_PREFIXES = ['thread-native-', 'turn-native-', 'item-native-', 'qid-native-'] as const;
+export const NATIVE_ID_PREFIXES = [
+  'thread-native-',
+  'turn-native-',
+  'item-native-',
+  'qid-native-',
+] as const;
 
 type Frame = Record<string, unknown>;
 
@@ -32,12 +42,35 @@ interface Connection {
 }
 
 function tokenUsage(threadId: string, turnId: string): Frame {
-  const usage = { totalTokens: 107, inputTokens: 100, cachedInputTokens: 20, cacheWriteInputTokens: 0, outputTokens: 7, reasoningOutputTokens: 3 };
-  return { method: 'thread/tokenUsage/updated', params: { threadId, turnId, tokenUsage: { total: usage, last: usage, modelContextWindow: 258400 } } };
+  const usage = {
+    totalTokens: 107,
+    inputTokens: 100,
+    cachedInputTokens: 20,
+    cacheWriteInputTokens: 0,
+    outputTokens: 7,
+    reasoningOutputTokens: 3,
+  };
+  return {
+    method: 'thread/tokenUsage/updated',
+    params: {
+      threadId,
+      turnId,
+      tokenUsage: { total: usage, last: usage, modelContextWindow: 258400 },
+    },
+  };
 }
 
 function turnObject(id: string, status: string, error: unknown = null): Frame {
-  return { id, items: [], itemsView: 'notLoaded', status, error, startedAt: 1795982026, completedAt: status === 'inProgress' ? null : 1795982027, durationMs: null };
+  return {
+    id,
+    items: [],
+    itemsView: 'notLoaded',
+    status,
+    error,
+    startedAt: 1795982026,
+    completedAt: status === 'inProgress' ? null : 1795982027,
+    durationMs: null,
+  };
 }
 
 export function codexHarness(): ConformanceHarness {
@@ -54,7 +87,14 @@ export function codexHarness(): ConformanceHarness {
 
       const transport = (): CodexTransport => {
         const fake = createFakeTransport();
-        connections.push({ fake, threadId: nextId('thread-native-'), seen: 0, nextServerRequestId: 0, turns: new Map(), serverRequests: new Map() });
+        connections.push({
+          fake,
+          threadId: nextId('thread-native-'),
+          seen: 0,
+          nextServerRequestId: 0,
+          turns: new Map(),
+          serverRequests: new Map(),
+        });
         effects.sessions += 1;
         return {
           send: (message) => {
@@ -77,14 +117,23 @@ export function codexHarness(): ConformanceHarness {
         const push = (frame: Frame) => {
           c.fake.push(frame);
         };
-        push({ method: 'turn/started', params: { threadId, turn: turnObject(turn.id, 'inProgress') } });
+        push({
+          method: 'turn/started',
+          params: { threadId, turn: turnObject(turn.id, 'inProgress') },
+        });
         const itemId = nextId('item-native-');
         const delta = (text: string) => {
-          push({ method: 'item/agentMessage/delta', params: { threadId, turnId: turn.id, itemId, delta: text } });
+          push({
+            method: 'item/agentMessage/delta',
+            params: { threadId, turnId: turn.id, itemId, delta: text },
+          });
         };
         const complete = (status: string, error: unknown = null) => {
           turn.done = true;
-          push({ method: 'turn/completed', params: { threadId, turn: turnObject(turn.id, status, error) } });
+          push({
+            method: 'turn/completed',
+            params: { threadId, turn: turnObject(turn.id, status, error) },
+          });
         };
         switch (turn.scenario) {
           case 'complete':
@@ -94,8 +143,16 @@ export function codexHarness(): ConformanceHarness {
             complete('completed');
             return;
           case 'fail': {
-            const error = { message: `upstream failure ${SECRET} in ${WORKSPACE}`, codexErrorInfo: 'other', additionalDetails: SECRET, misalignment: null };
-            push({ method: 'error', params: { error, willRetry: false, threadId, turnId: turn.id } });
+            const error = {
+              message: `upstream failure ${SECRET} in ${WORKSPACE}`,
+              codexErrorInfo: 'other',
+              additionalDetails: SECRET,
+              misalignment: null,
+            };
+            push({
+              method: 'error',
+              params: { error, willRetry: false, threadId, turnId: turn.id },
+            });
             complete('failed', error);
             return;
           }
@@ -107,7 +164,18 @@ export function codexHarness(): ConformanceHarness {
             const id = c.nextServerRequestId;
             c.nextServerRequestId += 1;
             c.serverRequests.set(id, turn);
-            push(turn.scenario === 'approval' ? approvalRequest(id, threadId, turn.id, itemId) : questionRequest(id, threadId, turn.id, itemId, nextId('qid-native-'), nextId('qid-native-')));
+            push(
+              turn.scenario === 'approval'
+                ? approvalRequest(id, threadId, turn.id, itemId)
+                : questionRequest(
+                    id,
+                    threadId,
+                    turn.id,
+                    itemId,
+                    nextId('qid-native-'),
+                    nextId('qid-native-'),
+                  ),
+            );
             return;
           }
         }
@@ -117,17 +185,32 @@ export function codexHarness(): ConformanceHarness {
         const batch = c.fake.sent.slice(c.seen);
         c.seen = c.fake.sent.length;
         // An interrupt in the same batch wins over continuing a turn after a reply.
-        const interrupting = new Set(batch.filter((f) => f.method === 'turn/interrupt').map((f) => (f.params as Frame | undefined)?.['turnId']));
+        const interrupting = new Set(
+          batch
+            .filter((f) => f.method === 'turn/interrupt')
+            .map((f) => (f.params as Frame | undefined)?.['turnId']),
+        );
         for (const frame of batch) {
           const method = frame.method;
           if (typeof method === 'string' && Object.hasOwn(frame, 'id')) {
             const reply = (result: unknown) => {
               c.fake.push({ id: frame.id, result });
             };
-            if (method === 'initialize') reply({ userAgent: USER_AGENT, codexHome: '/home/conformance/.codex', platformFamily: 'unix', platformOs: 'linux' });
-            else if (method === 'thread/start') reply({ thread: { id: c.threadId, ephemeral: true } });
+            if (method === 'initialize')
+              reply({
+                userAgent: USER_AGENT,
+                codexHome: '/home/conformance/.codex',
+                platformFamily: 'unix',
+                platformOs: 'linux',
+              });
+            else if (method === 'thread/start')
+              reply({ thread: { id: c.threadId, ephemeral: true } });
             else if (method === 'turn/start') {
-              const turn: Turn = { id: nextId('turn-native-'), scenario: queue.shift() ?? 'complete', done: false };
+              const turn: Turn = {
+                id: nextId('turn-native-'),
+                scenario: queue.shift() ?? 'complete',
+                done: false,
+              };
               c.turns.set(turn.id, turn);
               effects.runs += 1;
               reply({ turn: turnObject(turn.id, 'inProgress') });
@@ -138,20 +221,41 @@ export function codexHarness(): ConformanceHarness {
               const turn = c.turns.get(String((frame.params as Frame | undefined)?.['turnId']));
               if (turn !== undefined && !turn.done) {
                 turn.done = true;
-                c.fake.push({ method: 'turn/completed', params: { threadId: c.threadId, turn: turnObject(turn.id, 'interrupted') } });
+                c.fake.push({
+                  method: 'turn/completed',
+                  params: { threadId: c.threadId, turn: turnObject(turn.id, 'interrupted') },
+                });
               }
             }
-          } else if (method === undefined && typeof frame.id === 'number' && Object.hasOwn(frame, 'result')) {
+          } else if (
+            method === undefined &&
+            typeof frame.id === 'number' &&
+            Object.hasOwn(frame, 'result')
+          ) {
             const turn = c.serverRequests.get(frame.id);
             if (turn === undefined) continue;
             c.serverRequests.delete(frame.id);
             effects.responses += 1;
-            c.fake.push({ method: 'serverRequest/resolved', params: { threadId: c.threadId, requestId: frame.id } });
+            c.fake.push({
+              method: 'serverRequest/resolved',
+              params: { threadId: c.threadId, requestId: frame.id },
+            });
             if (turn.done || interrupting.has(turn.id)) continue;
-            c.fake.push({ method: 'item/agentMessage/delta', params: { threadId: c.threadId, turnId: turn.id, itemId: nextId('item-native-'), delta: 'Ran it.' } });
+            c.fake.push({
+              method: 'item/agentMessage/delta',
+              params: {
+                threadId: c.threadId,
+                turnId: turn.id,
+                itemId: nextId('item-native-'),
+                delta: 'Ran it.',
+              },
+            });
             c.fake.push(tokenUsage(c.threadId, turn.id));
             turn.done = true;
-            c.fake.push({ method: 'turn/completed', params: { threadId: c.threadId, turn: turnObject(turn.id, 'completed') } });
+            c.fake.push({
+              method: 'turn/completed',
+              params: { threadId: c.threadId, turn: turnObject(turn.id, 'completed') },
+            });
           }
         }
       };
@@ -203,13 +307,24 @@ function approvalRequest(id: number, threadId: string, turnId: string, itemId: s
       cwd: WORKSPACE,
       commandActions: [{ type: 'unknown', command: 'echo out-from-exec-123' }],
       proposedExecpolicyAmendment: ['echo', 'out-from-exec-123'],
-      availableDecisions: ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['echo', 'out-from-exec-123'] } }, 'cancel'],
+      availableDecisions: [
+        'accept',
+        { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['echo', 'out-from-exec-123'] } },
+        'cancel',
+      ],
     },
   };
 }
 
 /** `item/tool/requestUserInput` (request_user_input.jsonl), blocking so the adapter bridges it. */
-function questionRequest(id: number, threadId: string, turnId: string, itemId: string, q1: string, q2: string): Frame {
+function questionRequest(
+  id: number,
+  threadId: string,
+  turnId: string,
+  itemId: string,
+  q1: string,
+  q2: string,
+): Frame {
   return {
     method: 'item/tool/requestUserInput',
     id,
@@ -218,8 +333,25 @@ function questionRequest(id: number, threadId: string, turnId: string, itemId: s
       turnId,
       itemId,
       questions: [
-        { id: q1, header: 'Color', question: 'Which color?', isOther: true, isSecret: false, options: [{ label: 'Red', description: 'Loud.' }, { label: 'Blue', description: 'Calm.' }] },
-        { id: q2, header: 'Token', question: 'Paste the token', isOther: false, isSecret: true, options: null },
+        {
+          id: q1,
+          header: 'Color',
+          question: 'Which color?',
+          isOther: true,
+          isSecret: false,
+          options: [
+            { label: 'Red', description: 'Loud.' },
+            { label: 'Blue', description: 'Calm.' },
+          ],
+        },
+        {
+          id: q2,
+          header: 'Token',
+          question: 'Paste the token',
+          isOther: false,
+          isSecret: true,
+          options: null,
+        },
       ],
       isBlocking: true,
       autoResolutionMs: null,

@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { describeProviderConformance, runProviderConformance } from '@relvo-labs/agent-provider/testing';
+import {
+  describeProviderConformance,
+  runProviderConformance,
+} from '@relvo-labs/agent-provider/testing';
 import { codexHarness } from './codex-harness.js';
 
-describeProviderConformance('codex (fake transport, approvals and questions bridged)', codexHarness());
+describeProviderConformance(
+  'codex (fake transport, approvals and questions bridged)',
+  codexHarness(),
+);
 
 describe('codex conformance report', () => {
-  it('exercises every check (none skipped) and passes them all', async () => {
+  // Pass/fail is reported per check by describeProviderConformance above; this asserts that the
+  // harness drives every capability the descriptor declares, so nothing is left unexercised.
+  it('exercises every check (none skipped)', async () => {
     const report = await runProviderConformance(codexHarness());
     expect(report.providerId).toBe('codex');
-    expect(report.checks.filter((c) => c.status !== 'passed')).toEqual([]);
+    expect(report.checks.filter((c) => c.status === 'skipped')).toEqual([]);
+    expect(report.checks.length).toBeGreaterThanOrEqual(27);
   });
 });

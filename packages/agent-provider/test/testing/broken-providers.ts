@@ -55,7 +55,10 @@ export function completionSettlesTwice(provider: AgentProvider): AgentProvider {
       get completion(): Promise<ProviderRunTermination> {
         reads += 1;
         if (reads === 1) return run.completion;
-        return run.completion.then(() => ({ outcome: 'failed', error: agentError('internal', 'settled again') }));
+        return run.completion.then(() => ({
+          outcome: 'failed',
+          error: agentError('internal', 'settled again'),
+        }));
       },
       interrupt: (reason) => run.interrupt(reason),
     };
@@ -102,7 +105,8 @@ export function emitsInvalidEvent(provider: AgentProvider): AgentProvider {
     (run) => run,
     (sink) => ({
       emit(input) {
-        if (input.payload.type === 'run.message_delta') sink.emit({ payload: { ...input.payload, text: '' } });
+        if (input.payload.type === 'run.message_delta')
+          sink.emit({ payload: { ...input.payload, text: '' } });
         else sink.emit(input);
       },
     }),
@@ -118,14 +122,18 @@ export function repeatedResponseHasEffect(provider: AgentProvider): AgentProvide
       startRun(request) {
         const sink: ProviderEventSink = {
           emit(input) {
-            if (input.payload.type === 'interaction.requested') sinksByRef.set(input.payload.providerRef, request.sink);
+            if (input.payload.type === 'interaction.requested')
+              sinksByRef.set(input.payload.providerRef, request.sink);
             request.sink.emit(input);
           },
         };
         return session.startRun({ ...request, sink });
       },
       async respondToInteraction(ref, response) {
-        if (answered.has(ref)) sinksByRef.get(ref)?.emit({ payload: { type: 'run.message_delta', text: 'resumed again' } });
+        if (answered.has(ref))
+          sinksByRef
+            .get(ref)
+            ?.emit({ payload: { type: 'run.message_delta', text: 'resumed again' } });
         await session.respondToInteraction(ref, response);
         answered.add(ref);
       },
@@ -140,7 +148,10 @@ export function disposeNotIdempotent(provider: AgentProvider): AgentProvider {
     return {
       dispose() {
         calls += 1;
-        if (calls > 1) return Promise.reject(new ProviderRejection(agentError('session_closed', 'already disposed')));
+        if (calls > 1)
+          return Promise.reject(
+            new ProviderRejection(agentError('session_closed', 'already disposed')),
+          );
         return session.dispose();
       },
     };
@@ -168,7 +179,9 @@ export function echoesRunRef(provider: AgentProvider): AgentProvider {
     startRun(request) {
       return session.startRun(request).catch((error: unknown) => {
         if (error instanceof ProviderRejection) {
-          throw new ProviderRejection(agentError(error.agentError.code, `run ${request.runRef} refused`));
+          throw new ProviderRejection(
+            agentError(error.agentError.code, `run ${request.runRef} refused`),
+          );
         }
         throw error;
       });

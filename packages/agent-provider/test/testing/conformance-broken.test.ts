@@ -14,7 +14,10 @@ import {
 } from './broken-providers.js';
 import { SECRET, scriptedHarness, type ScriptedHarnessOptions } from './scripted-harness.js';
 
-async function report(wrap: (p: AgentProvider) => AgentProvider, options: ScriptedHarnessOptions = {}): Promise<ConformanceReport> {
+async function report(
+  wrap: (p: AgentProvider) => AgentProvider,
+  options: ScriptedHarnessOptions = {},
+): Promise<ConformanceReport> {
   return runProviderConformance(scriptedHarness({ ...options, wrap }));
 }
 
@@ -28,22 +31,30 @@ function failure(r: ConformanceReport, id: string): string | undefined {
 describe('the conformance kit catches broken providers', () => {
   it('a completion that is re-read as a different promise (settles twice)', async () => {
     const r = await report(completionSettlesTwice);
-    expect(failure(r, 'run.completion-once')).toBe('completing run: run.completion is a different promise on each read');
+    expect(failure(r, 'run.completion-once')).toBe(
+      'completing run: run.completion is a different promise on each read',
+    );
   });
 
   it('a run that emits after its completion settled', async () => {
     const r = await report(emitsAfterCompletion);
-    expect(failure(r, 'events.after-completion')).toMatch(/^the run complete sink received 1 emission\(s\) after completion settled \(run\.message_delta\)$/);
+    expect(failure(r, 'events.after-completion')).toMatch(
+      /^the run complete sink received 1 emission\(s\) after completion settled \(run\.message_delta\)$/,
+    );
   });
 
   it('startRun that succeeds once disposal has begun', async () => {
     const r = await report(startsAfterDispose);
-    expect(failure(r, 'session.closed-after-dispose')).toBe('startRun while disposing resolved; expected a ProviderRejection');
+    expect(failure(r, 'session.closed-after-dispose')).toBe(
+      'startRun while disposing resolved; expected a ProviderRejection',
+    );
   });
 
   it('an emission that fails its schema', async () => {
     const r = await report(emitsInvalidEvent);
-    expect(failure(r, 'events.schema')).toMatch(/invalid emission\(s\): run complete: a run\.message_delta emission fails the ProviderEventInput schema \(payload\.text: /);
+    expect(failure(r, 'events.schema')).toMatch(
+      /invalid emission\(s\): run complete: a run\.message_delta emission fails the ProviderEventInput schema \(payload\.text: /,
+    );
     // nothing else about the provider is broken
     expect(r.checks.find((c) => c.id === 'session.dispose-idempotent')?.status).toBe('passed');
   });
@@ -64,17 +75,25 @@ describe('the conformance kit catches broken providers', () => {
 
   it('an interrupt() that is not idempotent', async () => {
     const r = await report(interruptNotIdempotent);
-    expect(failure(r, 'run.interrupt-idempotent')).toBe('interrupt (2nd concurrent call) failed with an unknown outcome');
+    expect(failure(r, 'run.interrupt-idempotent')).toBe(
+      'interrupt (2nd concurrent call) failed with an unknown outcome',
+    );
   });
 
   it('an error message that echoes the caller runRef', async () => {
     const r = await report(echoesRunRef);
-    expect(failure(r, 'secrecy.no-echo')).toBe('the error of startRun after dispose contains a caller value (run)');
+    expect(failure(r, 'secrecy.no-echo')).toBe(
+      'the error of startRun after dispose contains a caller value (run)',
+    );
   });
 
   it('a failure message that echoes a harness secret marker', async () => {
-    const r = await runProviderConformance(scriptedHarness({ failMessage: `upstream said ${SECRET}` }));
-    expect(failure(r, 'secrecy.no-echo')).toBe('the error of a failed run termination contains a harness secret marker');
+    const r = await runProviderConformance(
+      scriptedHarness({ failMessage: `upstream said ${SECRET}` }),
+    );
+    expect(failure(r, 'secrecy.no-echo')).toBe(
+      'the error of a failed run termination contains a harness secret marker',
+    );
   });
 
   it('a refusal thrown synchronously', async () => {

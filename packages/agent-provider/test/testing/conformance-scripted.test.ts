@@ -15,3 +15,16 @@ describe('runProviderConformance on the scripted provider', () => {
 });
 
 describeProviderConformance('scripted provider', scriptedHarness());
+
+describe('runProviderConformance on a scripted provider without interrupt support', () => {
+  it('passes every applicable check and skips only the interrupt outcome, with its reason', async () => {
+    const report = await runProviderConformance(scriptedHarness({ interruptMode: 'unsupported' }));
+    expect(report.checks.filter((c) => c.status === 'failed')).toEqual([]);
+    expect(report.checks.filter((c) => c.status === 'skipped')).toEqual([
+      expect.objectContaining({
+        id: 'run.interrupt-outcome',
+        reason: 'not applicable: the descriptor declares interrupt unsupported',
+      }),
+    ]);
+  });
+});

@@ -32,12 +32,23 @@ export const APPROVAL: InteractionRequestInput = {
 export const QUESTION_SET: InteractionRequestInput = {
   kind: 'question_set',
   questions: [
-    { key: 'colour', prompt: 'Which colour?', choices: [{ value: 'red', label: 'Red' }, { value: 'blue', label: 'Blue' }] },
+    {
+      key: 'colour',
+      prompt: 'Which colour?',
+      choices: [
+        { value: 'red', label: 'Red' },
+        { value: 'blue', label: 'Blue' },
+      ],
+    },
     { key: 'name', prompt: 'Your name?' },
   ],
 };
 
-function scenarioScript(scenario: ConformanceScenario, n: number, failMessage: string): ScriptStepInput[] {
+function scenarioScript(
+  scenario: ConformanceScenario,
+  n: number,
+  failMessage: string,
+): ScriptStepInput[] {
   switch (scenario) {
     case 'complete':
       return [
@@ -49,18 +60,39 @@ function scenarioScript(scenario: ConformanceScenario, n: number, failMessage: s
         { type: 'succeed' },
       ];
     case 'fail':
-      return [{ type: 'delta', text: 'partial' }, { type: 'fail', message: failMessage }];
+      return [
+        { type: 'delta', text: 'partial' },
+        { type: 'fail', message: failMessage },
+      ];
     case 'hang':
       // Only an ask blocks a scripted run; this one is never answered.
-      return [{ type: 'delta', text: 'working' }, { type: 'ask', ref: `hang-${String(n)}`, request: APPROVAL }, { type: 'succeed' }];
+      return [
+        { type: 'delta', text: 'working' },
+        { type: 'ask', ref: `hang-${String(n)}`, request: APPROVAL },
+        { type: 'succeed' },
+      ];
     case 'approval':
-      return [{ type: 'ask', ref: `approval-${String(n)}`, request: APPROVAL }, { type: 'delta', text: 'approved' }, { type: 'succeed' }];
+      return [
+        { type: 'ask', ref: `approval-${String(n)}`, request: APPROVAL },
+        { type: 'delta', text: 'approved' },
+        { type: 'succeed' },
+      ];
     case 'question':
-      return [{ type: 'ask', ref: `question-${String(n)}`, request: QUESTION_SET }, { type: 'delta', text: 'answered' }, { type: 'succeed' }];
+      return [
+        { type: 'ask', ref: `question-${String(n)}`, request: QUESTION_SET },
+        { type: 'delta', text: 'answered' },
+        { type: 'succeed' },
+      ];
   }
 }
 
-const SCENARIOS: readonly ConformanceScenario[] = ['complete', 'fail', 'hang', 'approval', 'question'];
+const SCENARIOS: readonly ConformanceScenario[] = [
+  'complete',
+  'fail',
+  'hang',
+  'approval',
+  'question',
+];
 
 export interface ScriptedHarnessOptions {
   readonly interruptMode?: ScriptedProviderOptions['interruptMode'];
@@ -77,7 +109,11 @@ interface Counters {
 }
 
 /** Counts effects the scripted provider really had; also injects one dispose failure on demand. */
-function counted(provider: AgentProvider, controller: ScriptedController, counters: Counters): AgentProvider {
+function counted(
+  provider: AgentProvider,
+  controller: ScriptedController,
+  counters: Counters,
+): AgentProvider {
   const wrapSession = (session: ProviderSession): ProviderSession => ({
     startRun: (request) => session.startRun(request),
     async respondToInteraction(ref, response) {
@@ -93,7 +129,14 @@ function counted(provider: AgentProvider, controller: ScriptedController, counte
       return session.dispose();
     },
     ...(session.exportRecoveryRecord
-      ? { exportRecoveryRecord: () => (session.exportRecoveryRecord as () => ReturnType<NonNullable<ProviderSession['exportRecoveryRecord']>>).call(session) }
+      ? {
+          exportRecoveryRecord: () =>
+            (
+              session.exportRecoveryRecord as () => ReturnType<
+                NonNullable<ProviderSession['exportRecoveryRecord']>
+              >
+            ).call(session),
+        }
       : {}),
   });
   return {
@@ -114,7 +157,8 @@ export function scriptedHarness(options: ScriptedHarnessOptions = {}): Conforman
     create() {
       const scripts: Record<string, ScriptStepInput[]> = {};
       for (const scenario of SCENARIOS) {
-        for (let n = 1; n <= SCRIPT_COPIES; n += 1) scripts[`${scenario}#${String(n)}`] = scenarioScript(scenario, n, failMessage);
+        for (let n = 1; n <= SCRIPT_COPIES; n += 1)
+          scripts[`${scenario}#${String(n)}`] = scenarioScript(scenario, n, failMessage);
       }
       const { provider, controller } = createScriptedProvider({
         scripts,
@@ -126,7 +170,10 @@ export function scriptedHarness(options: ScriptedHarnessOptions = {}): Conforman
       const used = new Map<ConformanceScenario, number>();
       return {
         provider: subjectProvider,
-        sessionInit: () => ({ options: {}, workspace: { root: '/tmp/scripted-workspace', ownership: 'managed' } }),
+        sessionInit: () => ({
+          options: {},
+          workspace: { root: '/tmp/scripted-workspace', ownership: 'managed' },
+        }),
         driver: {
           script(scenario) {
             const n = (used.get(scenario) ?? 0) + 1;
@@ -153,6 +200,9 @@ export function scriptedHarness(options: ScriptedHarnessOptions = {}): Conforman
 }
 
 /** A ProviderRejection, for wrappers that refuse. */
-export function refusal(code: Parameters<typeof agentError>[0], message: string): ProviderRejection {
+export function refusal(
+  code: Parameters<typeof agentError>[0],
+  message: string,
+): ProviderRejection {
   return new ProviderRejection(agentError(code, message));
 }

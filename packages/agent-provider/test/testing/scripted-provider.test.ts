@@ -8,7 +8,12 @@ import {
   type ProviderRunTermination,
   type ProviderSession,
 } from '../../src/index.js';
-import { createScriptedProvider, MAX_DRAIN_PASSES, SCRIPTED_DISPOSE_REASON, type ScriptedProviderOptions } from '../../src/testing/index.js';
+import {
+  createScriptedProvider,
+  MAX_DRAIN_PASSES,
+  SCRIPTED_DISPOSE_REASON,
+  type ScriptedProviderOptions,
+} from '../../src/testing/index.js';
 import { APPROVAL } from './scripted-harness.js';
 
 function sink() {
@@ -19,7 +24,11 @@ function sink() {
 async function open(options: ScriptedProviderOptions = {}) {
   const { provider, controller } = createScriptedProvider(options);
   const sessionSink = sink();
-  const session = await provider.createSession({ options: {}, workspace: { root: '/w', ownership: 'managed' }, sink: sessionSink });
+  const session = await provider.createSession({
+    options: {},
+    workspace: { root: '/w', ownership: 'managed' },
+    sink: sessionSink,
+  });
   return { provider, controller, session, sessionSink };
 }
 
@@ -33,30 +42,60 @@ const flush = () => new Promise<void>((r) => setImmediate(r));
 
 async function start(session: ProviderSession, text: string, runRef = text) {
   const runSink = sink();
-  const run = await session.startRun({ input: { parts: [{ type: 'text', text }] }, sink: runSink, runRef });
+  const run = await session.startRun({
+    input: { parts: [{ type: 'text', text }] },
+    sink: runSink,
+    runRef,
+  });
   return { run, runSink, state: watch(run) };
 }
 
-const askScript = { ask: [{ type: 'ask' as const, ref: 'r1', request: APPROVAL }, { type: 'delta' as const, text: 'go' }] };
+const askScript = {
+  ask: [
+    { type: 'ask' as const, ref: 'r1', request: APPROVAL },
+    { type: 'delta' as const, text: 'go' },
+  ],
+};
 
 describe('createScriptedProvider', () => {
   it('describes the §19.1 capabilities', () => {
     const d = createScriptedProvider().provider.describe();
     expect(providerDescriptorSchema.parse(d)).toEqual(d);
     expect(d.providerId).toBe('scripted');
-    expect(d.run.streaming).toEqual({ messageDeltas: true, toolActivity: true, incrementalUsage: true });
+    expect(d.run.streaming).toEqual({
+      messageDeltas: true,
+      toolActivity: true,
+      incrementalUsage: true,
+    });
     expect(d.run.interrupt.mode).toBe('immediate');
-    expect(d.interaction.approval).toEqual({ supported: true, modes: ['once', 'session'], blocking: true });
+    expect(d.interaction.approval).toEqual({
+      supported: true,
+      modes: ['once', 'session'],
+      blocking: true,
+    });
     expect(d.interaction.question.batch).toBe(true);
     expect(d.interaction.settlementTimeoutMs).toBeNull();
-    expect(d.workspace).toEqual({ requires: 'directory', acceptsOwnership: ['borrowed', 'managed'], writes: false });
+    expect(d.workspace).toEqual({
+      requires: 'directory',
+      acceptsOwnership: ['borrowed', 'managed'],
+      writes: false,
+    });
     expect(d.recovery).toEqual({ exportsRecoveryRecord: true, resumesFromRecoveryRecord: false });
-    const off = createScriptedProvider({ supportsApproval: false, supportsQuestion: false, supportsRecovery: false, interruptMode: 'unsupported' });
+    const off = createScriptedProvider({
+      supportsApproval: false,
+      supportsQuestion: false,
+      supportsRecovery: false,
+      interruptMode: 'unsupported',
+    });
     const o = off.provider.describe();
     expect(o.interaction.approval.supported).toBe(false);
     expect(o.interaction.question.supported).toBe(false);
     expect(o.recovery.exportsRecoveryRecord).toBe(false);
-    expect(o.run.interrupt).toEqual({ mode: 'unsupported', deliversPartialOutput: false, sessionRemainsUsable: false });
+    expect(o.run.interrupt).toEqual({
+      mode: 'unsupported',
+      deliversPartialOutput: false,
+      sessionRemainsUsable: false,
+    });
   });
 
   it('plays the default script only when drained', async () => {
@@ -70,16 +109,32 @@ describe('createScriptedProvider', () => {
       { type: 'run.usage', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } },
     ]);
     expect(state.outcome).toEqual({ outcome: 'succeeded' });
-    expect(controller.startedRuns).toEqual([{ runRef: 'anything', sessionRef: 'scripted-session-1', text: 'anything' }]);
+    expect(controller.startedRuns).toEqual([
+      { runRef: 'anything', sessionRef: 'scripted-session-1', text: 'anything' },
+    ]);
   });
 
   it('selects scripts by the joined text parts and fails with provider_rejected', async () => {
-    const { controller, session } = await open({ scripts: { ab: [{ type: 'fail', message: 'nope' }] } });
+    const { controller, session } = await open({
+      scripts: { ab: [{ type: 'fail', message: 'nope' }] },
+    });
     const runSink = sink();
-    const run = await session.startRun({ input: { parts: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }, sink: runSink, runRef: 'x' });
+    const run = await session.startRun({
+      input: {
+        parts: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
+      sink: runSink,
+      runRef: 'x',
+    });
     controller.drain();
     const t = await run.completion;
-    expect(t).toEqual({ outcome: 'failed', error: { code: 'provider_rejected', message: 'nope', retryable: false } });
+    expect(t).toEqual({
+      outcome: 'failed',
+      error: { code: 'provider_rejected', message: 'nope', retryable: false },
+    });
   });
 
   it('blocks on ask until answered; invalid answers are refused and leave it answerable', async () => {
@@ -87,16 +142,33 @@ describe('createScriptedProvider', () => {
     const { runSink, state } = await start(session, 'ask');
     controller.drain();
     expect(controller.pendingInteractionRefs()).toEqual(['r1']);
-    expect(runSink.events.at(-1)?.payload).toMatchObject({ type: 'interaction.requested', providerRef: 'r1' });
-    const invalid = await session.respondToInteraction('r1', { kind: 'approval', decision: 'approved' }).catch((e: unknown) => e);
+    expect(runSink.events.at(-1)?.payload).toMatchObject({
+      type: 'interaction.requested',
+      providerRef: 'r1',
+    });
+    const invalid = await session
+      .respondToInteraction('r1', { kind: 'approval', decision: 'approved' })
+      .catch((e: unknown) => e);
     expect(isProviderRejection(invalid) && invalid.agentError.code).toBe('invalid_request');
     controller.drain();
     expect(controller.pendingInteractionRefs()).toEqual(['r1']);
-    await session.respondToInteraction('r1', { kind: 'approval', decision: 'approved', mode: 'once' });
+    await session.respondToInteraction('r1', {
+      kind: 'approval',
+      decision: 'approved',
+      mode: 'once',
+    });
     // an exact repeat is a no-op; a different answer is refused
-    await session.respondToInteraction('r1', { kind: 'approval', decision: 'approved', mode: 'once' });
-    const conflict = await session.respondToInteraction('r1', { kind: 'approval', decision: 'denied' }).catch((e: unknown) => e);
-    expect(isProviderRejection(conflict) && conflict.agentError.code).toBe('interaction_already_settled');
+    await session.respondToInteraction('r1', {
+      kind: 'approval',
+      decision: 'approved',
+      mode: 'once',
+    });
+    const conflict = await session
+      .respondToInteraction('r1', { kind: 'approval', decision: 'denied' })
+      .catch((e: unknown) => e);
+    expect(isProviderRejection(conflict) && conflict.agentError.code).toBe(
+      'interaction_already_settled',
+    );
     await session.respondToInteraction('unknown', { kind: 'approval', decision: 'denied' });
     controller.drain();
     await flush();
@@ -133,9 +205,15 @@ describe('createScriptedProvider', () => {
   it('admits one run at a time and re-attaches an exact retry', async () => {
     const { controller, session } = await open({ scripts: askScript });
     const first = await start(session, 'ask', 'ref-1');
-    const retry = await session.startRun({ input: { parts: [{ type: 'text', text: 'ask' }] }, sink: first.runSink, runRef: 'ref-1' });
+    const retry = await session.startRun({
+      input: { parts: [{ type: 'text', text: 'ask' }] },
+      sink: first.runSink,
+      runRef: 'ref-1',
+    });
     expect(retry).toBe(first.run);
-    const second = await session.startRun({ input: { parts: [{ type: 'text', text: 'x' }] }, sink: sink(), runRef: 'ref-2' }).catch((e: unknown) => e);
+    const second = await session
+      .startRun({ input: { parts: [{ type: 'text', text: 'x' }] }, sink: sink(), runRef: 'ref-2' })
+      .catch((e: unknown) => e);
     expect(isProviderRejection(second) && second.agentError.code).toBe('illegal_state_transition');
     expect(controller.startedRuns).toHaveLength(1);
   });
@@ -146,11 +224,20 @@ describe('createScriptedProvider', () => {
     controller.drain();
     await Promise.all([session.dispose(), session.dispose()]);
     await session.dispose();
-    expect(await run.completion).toEqual({ outcome: 'interrupted', reason: SCRIPTED_DISPOSE_REASON });
+    expect(await run.completion).toEqual({
+      outcome: 'interrupted',
+      reason: SCRIPTED_DISPOSE_REASON,
+    });
     expect(controller.disposedSessions).toEqual(['scripted-session-1']);
-    expect(controller.interruptedRuns).toEqual([{ runRef: 'ask', reason: SCRIPTED_DISPOSE_REASON }]);
-    expect(sessionSink.events).toEqual([{ payload: { type: 'diagnostic', level: 'debug', message: 'scripted session disposed' } }]);
-    const refused = await session.startRun({ input: { parts: [{ type: 'text', text: 'x' }] }, sink: sink(), runRef: 'late' }).catch((e: unknown) => e);
+    expect(controller.interruptedRuns).toEqual([
+      { runRef: 'ask', reason: SCRIPTED_DISPOSE_REASON },
+    ]);
+    expect(sessionSink.events).toEqual([
+      { payload: { type: 'diagnostic', level: 'debug', message: 'scripted session disposed' } },
+    ]);
+    const refused = await session
+      .startRun({ input: { parts: [{ type: 'text', text: 'x' }] }, sink: sink(), runRef: 'late' })
+      .catch((e: unknown) => e);
     expect(isProviderRejection(refused) && refused.agentError.code).toBe('session_closed');
   });
 
@@ -165,31 +252,52 @@ describe('createScriptedProvider', () => {
       opaque: { sessionRef: 'scripted-session-1', runCount: 1 },
     });
     const without = await open({ supportsRecovery: false });
-    expect(without.session.exportRecoveryRecord).toBeUndefined();
+    expect(Reflect.get(without.session, 'exportRecoveryRecord')).toBeUndefined();
   });
 
   it('rejects unknown session options', async () => {
     const { provider } = createScriptedProvider();
     const refused = await provider
-      .createSession({ options: { extra: 1 }, workspace: { root: '/w', ownership: 'managed' }, sink: sink() })
+      .createSession({
+        options: { extra: 1 },
+        workspace: { root: '/w', ownership: 'managed' },
+        sink: sink(),
+      })
       .catch((e: unknown) => e);
     expect(isProviderRejection(refused) && refused.agentError.code).toBe('invalid_request');
   });
 
   it(`drain throws after ${String(MAX_DRAIN_PASSES)} passes without quiescence`, async () => {
-    const { provider, controller } = createScriptedProvider({ defaultScript: [{ type: 'delta', text: 'x' }] });
-    const init = (s: { emit(e: ProviderEventInput): void }) => ({ options: {}, workspace: { root: '/w', ownership: 'managed' as const }, sink: s });
+    const { provider, controller } = createScriptedProvider({
+      defaultScript: [{ type: 'delta', text: 'x' }],
+    });
+    const init = (s: { emit(e: ProviderEventInput): void }) => ({
+      options: {},
+      workspace: { root: '/w', ownership: 'managed' as const },
+      sink: s,
+    });
     const a = await provider.createSession(init(sink()));
     const b = await provider.createSession(init(sink()));
     let n = 0;
     // Every delta starts a run on the other session: work never runs out.
-    const pingPong = (target: ProviderSession, other: ProviderSession): { emit(e: ProviderEventInput): void } => ({
+    const pingPong = (
+      target: ProviderSession,
+      other: ProviderSession,
+    ): { emit(e: ProviderEventInput): void } => ({
       emit: () => {
         n += 1;
-        void target.startRun({ input: { parts: [{ type: 'text', text: 'x' }] }, sink: pingPong(other, target), runRef: `r${String(n)}` });
+        void target.startRun({
+          input: { parts: [{ type: 'text', text: 'x' }] },
+          sink: pingPong(other, target),
+          runRef: `r${String(n)}`,
+        });
       },
     });
-    await a.startRun({ input: { parts: [{ type: 'text', text: 'x' }] }, sink: pingPong(b, a), runRef: 'r0' });
+    await a.startRun({
+      input: { parts: [{ type: 'text', text: 'x' }] },
+      sink: pingPong(b, a),
+      runRef: 'r0',
+    });
     expect(() => {
       controller.drain();
     }).toThrow(`no quiescent state after ${String(MAX_DRAIN_PASSES)} drain passes`);

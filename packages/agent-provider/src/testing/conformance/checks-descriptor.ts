@@ -9,7 +9,8 @@ import { APPLIES, type CheckDefinition } from './plan.js';
 function deepFreeze(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
-  for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
+  for (const key of Reflect.ownKeys(value))
+    deepFreeze((value as Record<PropertyKey, unknown>)[key]);
 }
 
 export const descriptorChecks: readonly CheckDefinition[] = [
@@ -24,18 +25,22 @@ export const descriptorChecks: readonly CheckDefinition[] = [
       if (!captured.ok) fail(`describe() output is not JSON-safe (${captured.reason})`);
       const parsed = providerDescriptorSchema.safeParse(captured.value);
       if (!parsed.success) {
-        const paths = parsed.error.issues.slice(0, 3).map((i) => i.path.map(String).join('.') || '(root)');
+        const paths = parsed.error.issues
+          .slice(0, 3)
+          .map((i) => i.path.map(String).join('.') || '(root)');
         fail(`describe() output fails the strict descriptor schema at ${paths.join(', ')}`);
       }
       const wire = checkWireCompatibility(parsed.data);
-      if (!wire.ok) fail(`describe() declares wire version ${parsed.data.wireVersion}, not ${WIRE_VERSION}`);
+      if (!wire.ok)
+        fail(`describe() declares wire version ${parsed.data.wireVersion}, not ${WIRE_VERSION}`);
       await Promise.resolve();
     },
   },
   {
     id: 'descriptor.snapshot',
     area: 'descriptor',
-    title: 'the provider works from one frozen describe() snapshot, never mutates it, and a second call is equal',
+    title:
+      'the provider works from one frozen describe() snapshot, never mutates it, and a second call is equal',
     applies: () => APPLIES,
     async run(ctx, plan) {
       const provider = ctx.subject.provider;
@@ -67,14 +72,19 @@ export const descriptorChecks: readonly CheckDefinition[] = [
         if (own === undefined) Reflect.deleteProperty(provider, 'describe');
         else Object.defineProperty(provider, 'describe', own);
       }
-      if (laterCalls > 0) fail(`the provider called describe() again ${String(laterCalls)} time(s) after registration`);
+      if (laterCalls > 0)
+        fail(
+          `the provider called describe() again ${String(laterCalls)} time(s) after registration`,
+        );
       const returnedNow = captureJson(returned);
       if (!returnedNow.ok || canonicalJson(returnedNow.value) !== rawBefore) {
         fail('the provider mutated the descriptor it returned from describe()');
       }
       const secondRaw: unknown = provider.describe();
       const secondCaptured = captureJson(secondRaw);
-      const second = providerDescriptorSchema.safeParse(secondCaptured.ok ? secondCaptured.value : undefined);
+      const second = providerDescriptorSchema.safeParse(
+        secondCaptured.ok ? secondCaptured.value : undefined,
+      );
       if (!second.success || canonicalJson(second.data) !== before) {
         fail('a second describe() call does not yield a value equal to the first');
       }
@@ -102,16 +112,23 @@ export const descriptorChecks: readonly CheckDefinition[] = [
       }
       const exported = ctx.ok(
         'exportRecoveryRecord',
-        await ctx.call('exportRecoveryRecord', () => (session.exportRecoveryRecord as () => Promise<unknown>).call(session)),
+        await ctx.call('exportRecoveryRecord', () =>
+          (session.exportRecoveryRecord as () => Promise<unknown>).call(session),
+        ),
       );
       const captured = captureJson(exported);
-      const record = providerRecoveryRecordSchema.safeParse(captured.ok ? captured.value : undefined);
-      if (!record.success) fail('the exported recovery record does not parse as a ProviderRecoveryRecord');
+      const record = providerRecoveryRecordSchema.safeParse(
+        captured.ok ? captured.value : undefined,
+      );
+      if (!record.success)
+        fail('the exported recovery record does not parse as a ProviderRecoveryRecord');
       if (record.data.providerId !== ctx.descriptor.providerId) {
         fail('the exported recovery record names a different providerId than the descriptor');
       }
       if (record.data.wireVersion !== WIRE_VERSION) {
-        fail(`the exported recovery record carries wireVersion ${record.data.wireVersion.slice(0, 16)}, not ${WIRE_VERSION}`);
+        fail(
+          `the exported recovery record carries wireVersion ${record.data.wireVersion.slice(0, 16)}, not ${WIRE_VERSION}`,
+        );
       }
       await ctx.call('dispose', () => session.dispose());
     },

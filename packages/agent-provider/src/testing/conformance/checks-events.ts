@@ -15,24 +15,34 @@ function requestProblems(request: InteractionRequest, d: ProviderDescriptor): st
       const a = d.interaction.approval;
       if (!a.supported) problems.push('an approval was raised but approvals are not declared');
       const extra = request.allowedModes.filter((m) => !a.modes.includes(m));
-      if (extra.length > 0) problems.push(`allowedModes ${extra.join(', ')} are not among the declared approval modes`);
+      if (extra.length > 0)
+        problems.push(`allowedModes ${extra.join(', ')} are not among the declared approval modes`);
       return problems;
     }
     case 'question':
       if (!q.supported) problems.push('a question was raised but questions are not declared');
-      if (request.choices !== undefined && !q.choices) problems.push('a question offers choices but choices are not declared');
-      if (request.multiSelect && !q.multiSelect) problems.push('a multi-select question was raised but multiSelect is not declared');
+      if (request.choices !== undefined && !q.choices)
+        problems.push('a question offers choices but choices are not declared');
+      if (request.multiSelect && !q.multiSelect)
+        problems.push('a multi-select question was raised but multiSelect is not declared');
       return problems;
     case 'question_set':
-      if (!q.supported || !q.batch) problems.push('a question_set was raised but batch questions are not declared');
+      if (!q.supported || !q.batch)
+        problems.push('a question_set was raised but batch questions are not declared');
       if (q.maxQuestions !== null && request.questions.length > q.maxQuestions) {
-        problems.push(`a question_set of ${String(request.questions.length)} exceeds maxQuestions ${String(q.maxQuestions)}`);
+        problems.push(
+          `a question_set of ${String(request.questions.length)} exceeds maxQuestions ${String(q.maxQuestions)}`,
+        );
       }
       for (const item of request.questions) {
-        if (item.choices !== undefined && !q.choices) problems.push('a question offers choices but choices are not declared');
-        if (item.multiSelect && !q.multiSelect) problems.push('a multi-select question was raised but multiSelect is not declared');
-        if (item.allowFreeText && item.choices !== undefined && !q.freeText) problems.push('a question allows free text but freeText is not declared');
-        if (item.sensitive && !q.sensitive) problems.push('a question is marked sensitive but sensitive is not declared');
+        if (item.choices !== undefined && !q.choices)
+          problems.push('a question offers choices but choices are not declared');
+        if (item.multiSelect && !q.multiSelect)
+          problems.push('a multi-select question was raised but multiSelect is not declared');
+        if (item.allowFreeText && item.choices !== undefined && !q.freeText)
+          problems.push('a question allows free text but freeText is not declared');
+        if (item.sensitive && !q.sensitive)
+          problems.push('a question is marked sensitive but sensitive is not declared');
       }
       return problems;
   }
@@ -42,7 +52,9 @@ function capabilityProblems(payload: ProviderEventPayload, d: ProviderDescriptor
   const s = d.run.streaming;
   switch (payload.type) {
     case 'run.message_delta':
-      return s.messageDeltas ? [] : ['a message delta was emitted but messageDeltas is not declared'];
+      return s.messageDeltas
+        ? []
+        : ['a message delta was emitted but messageDeltas is not declared'];
     case 'run.tool_activity':
       return s.toolActivity ? [] : ['tool activity was emitted but toolActivity is not declared'];
     case 'run.usage':
@@ -74,14 +86,20 @@ function producedErrors(ctx: CheckContext): { where: string; error: unknown }[] 
 /** Text a caller must never find echoed: error messages, details, provider codes and diagnostics. */
 function publishedTexts(ctx: CheckContext): { where: string; text: string }[] {
   const texts: { where: string; text: string }[] = [];
-  for (const { where, error } of producedErrors(ctx)) texts.push({ where: `the error of ${where}`, text: JSON.stringify(error) });
+  for (const { where, error } of producedErrors(ctx))
+    texts.push({ where: `the error of ${where}`, text: JSON.stringify(error) });
   for (const { where, error } of ctx.errors) {
-    if (!isProviderRejection(error) && error instanceof Error) texts.push({ where: `the thrown error of ${where}`, text: error.message });
+    if (!isProviderRejection(error) && error instanceof Error)
+      texts.push({ where: `the thrown error of ${where}`, text: error.message });
   }
   for (const sink of ctx.allSinks()) {
     for (const emission of sink.emissions) {
       const payload = emission.captured as { payload?: { type?: unknown } } | undefined;
-      if (payload?.payload?.type === 'diagnostic') texts.push({ where: `a diagnostic on the ${sink.label} sink`, text: JSON.stringify(emission.captured) });
+      if (payload?.payload?.type === 'diagnostic')
+        texts.push({
+          where: `a diagnostic on the ${sink.label} sink`,
+          text: JSON.stringify(emission.captured),
+        });
     }
   }
   return texts;
@@ -91,22 +109,29 @@ export const eventChecks: readonly CheckDefinition[] = [
   {
     id: 'events.schema',
     area: 'events',
-    title: 'every emission is a JSON-safe strict ProviderEventInput without runtime-stamped members, within bounds',
+    title:
+      'every emission is a JSON-safe strict ProviderEventInput without runtime-stamped members, within bounds',
     applies: () => APPLIES,
     async run(ctx, plan) {
       await tour(ctx, plan);
       const violations = ctx.allSinks().flatMap((sink) => sink.violations);
-      if (violations.length > 0) fail(`${String(violations.length)} invalid emission(s): ${violations.slice(0, 3).join(' | ')}`);
+      if (violations.length > 0)
+        fail(
+          `${String(violations.length)} invalid emission(s): ${violations.slice(0, 3).join(' | ')}`,
+        );
     },
   },
   {
     id: 'events.capabilities',
     area: 'events',
-    title: 'emissions match the descriptor: nothing undeclared, question sets within maxQuestions, approval modes declared',
+    title:
+      'emissions match the descriptor: nothing undeclared, question sets within maxQuestions, approval modes declared',
     applies: () => APPLIES,
     async run(ctx, plan) {
       await tour(ctx, plan);
-      const problems = new Set(ctx.allPayloads().flatMap((p) => capabilityProblems(p, ctx.descriptor)));
+      const problems = new Set(
+        ctx.allPayloads().flatMap((p) => capabilityProblems(p, ctx.descriptor)),
+      );
       if (problems.size > 0) fail([...problems].slice(0, 3).join('; '));
     },
   },
@@ -122,7 +147,9 @@ export const eventChecks: readonly CheckDefinition[] = [
           const stale = run.sink.emissions.filter((e) => e.stale);
           if (stale.length > 0) {
             const types = stale.map((e) => e.payload?.type ?? 'invalid').join(', ');
-            fail(`the ${run.sink.label} sink received ${String(stale.length)} emission(s) after completion settled (${types})`);
+            fail(
+              `the ${run.sink.label} sink received ${String(stale.length)} emission(s) after completion settled (${types})`,
+            );
           }
         }
       }
@@ -131,20 +158,25 @@ export const eventChecks: readonly CheckDefinition[] = [
   {
     id: 'events.provider-refs',
     area: 'events',
-    title: 'providerRefs are 1..200 and unique per session; interaction.withdrawn names only a raised, unanswered ref',
+    title:
+      'providerRefs are 1..200 and unique per session; interaction.withdrawn names only a raised, unanswered ref',
     applies: () => APPLIES,
     async run(ctx, plan) {
       const answered = await tour(ctx, plan);
       for (const opened of ctx.sessions) {
-        const emissions = opened.runs.flatMap((r) => r.sink.emissions).sort((a, b) => a.order - b.order);
+        const emissions = opened.runs
+          .flatMap((r) => r.sink.emissions)
+          .sort((a, b) => a.order - b.order);
         const raised = new Map<string, number>();
         for (const emission of emissions) {
           const payload = emission.payload;
           if (payload?.type === 'interaction.requested') {
-            if (raised.has(payload.providerRef)) fail('a providerRef was raised twice within one session');
+            if (raised.has(payload.providerRef))
+              fail('a providerRef was raised twice within one session');
             raised.set(payload.providerRef, emission.order);
           } else if (payload?.type === 'interaction.withdrawn') {
-            if (!raised.has(payload.providerRef)) fail('interaction.withdrawn names a ref that was never raised');
+            if (!raised.has(payload.providerRef))
+              fail('interaction.withdrawn names a ref that was never raised');
             const answeredAt = answered.get(payload.providerRef);
             if (answeredAt !== undefined && answeredAt < emission.order) {
               fail('interaction.withdrawn names a ref that was already answered');
@@ -157,13 +189,20 @@ export const eventChecks: readonly CheckDefinition[] = [
   {
     id: 'secrecy.no-echo',
     area: 'secrecy',
-    title: 'no error or diagnostic contains a caller-supplied ref, answer, key, prompt or secret marker',
+    title:
+      'no error or diagnostic contains a caller-supplied ref, answer, key, prompt or secret marker',
     applies: () => APPLIES,
     async run(ctx, plan) {
       await tour(ctx, plan);
       const markers = [
-        ...ctx.callerMarkers.map((m) => ({ kind: `caller value (${m.split('_')[1] ?? 'value'})`, value: m })),
-        ...(ctx.harness.secretMarkers ?? []).map((m) => ({ kind: 'harness secret marker', value: m })),
+        ...ctx.callerMarkers.map((m) => ({
+          kind: `caller value (${m.split('_')[1] ?? 'value'})`,
+          value: m,
+        })),
+        ...(ctx.harness.secretMarkers ?? []).map((m) => ({
+          kind: 'harness secret marker',
+          value: m,
+        })),
       ].filter((m) => m.value.length > 0);
       for (const { where, text } of publishedTexts(ctx)) {
         const leaked = markers.find((m) => text.includes(m.value));
@@ -178,7 +217,10 @@ export const eventChecks: readonly CheckDefinition[] = [
     applies: (plan) =>
       (plan.harness.nativeIdentifiers ?? []).some((id) => id.length > 0)
         ? APPLIES
-        : { applies: false, reason: 'harness cannot exercise native identifiers: it supplied none' },
+        : {
+            applies: false,
+            reason: 'harness cannot exercise native identifiers: it supplied none',
+          },
     async run(ctx, plan) {
       await tour(ctx, plan);
       const ids = (ctx.harness.nativeIdentifiers ?? []).filter((id) => id.length > 0);
@@ -186,7 +228,9 @@ export const eventChecks: readonly CheckDefinition[] = [
         for (const emission of sink.emissions) {
           const text = JSON.stringify(emission.captured ?? null);
           if (ids.some((id) => text.includes(id))) {
-            fail(`a ${emission.payload?.type ?? 'malformed'} emission on the ${sink.label} sink contains a native identifier`);
+            fail(
+              `a ${emission.payload?.type ?? 'malformed'} emission on the ${sink.label} sink contains a native identifier`,
+            );
           }
         }
       }
@@ -195,18 +239,23 @@ export const eventChecks: readonly CheckDefinition[] = [
   {
     id: 'errors.agent-errors',
     area: 'errors',
-    title: 'every AgentError uses one of the 23 codes, a message of 1..2000, providerCode ≤200 and consistent retryable',
+    title:
+      'every AgentError uses one of the 23 codes, a message of 1..2000, providerCode ≤200 and consistent retryable',
     applies: () => APPLIES,
     async run(ctx, plan) {
       await tour(ctx, plan);
       for (const { where, error } of producedErrors(ctx)) {
         const parsed = agentErrorSchema.safeParse(error);
         if (!parsed.success) {
-          const paths = parsed.error.issues.slice(0, 3).map((i) => i.path.map(String).join('.') || '(root)');
+          const paths = parsed.error.issues
+            .slice(0, 3)
+            .map((i) => i.path.map(String).join('.') || '(root)');
           fail(`the error of ${where} is not a valid AgentError (${paths.join(', ')})`);
         }
         if (parsed.data.retryable !== isRetryableCode(parsed.data.code)) {
-          fail(`the error of ${where} has retryable ${String(parsed.data.retryable)} for code ${parsed.data.code}`);
+          fail(
+            `the error of ${where} has retryable ${String(parsed.data.retryable)} for code ${parsed.data.code}`,
+          );
         }
       }
     },

@@ -13,7 +13,8 @@ export const sessionChecks: readonly CheckDefinition[] = [
   {
     id: 'session.unknown-options',
     area: 'session',
-    title: 'createSession with an unknown option key rejects with invalid_request before any side effect',
+    title:
+      'createSession with an unknown option key rejects with invalid_request before any side effect',
     applies: () => APPLIES,
     async run(ctx) {
       const driver = ctx.subject.driver;
@@ -29,12 +30,20 @@ export const sessionChecks: readonly CheckDefinition[] = [
         await ctx.call('dispose', () => result.value.dispose());
         fail('createSession accepted an unknown option key');
       }
-      const error = ctx.rejection('createSession with an unknown option key', result, ['invalid_request']);
-      const echoed = [error.message, JSON.stringify(error.details ?? {}), error.providerCode ?? ''].some((t) => t.includes(key));
+      const error = ctx.rejection('createSession with an unknown option key', result, [
+        'invalid_request',
+      ]);
+      const echoed = [
+        error.message,
+        JSON.stringify(error.details ?? {}),
+        error.providerCode ?? '',
+      ].some((t) => t.includes(key));
       if (echoed) fail('the invalid_request rejection echoes the unknown option key');
       await ctx.idle();
-      if (driver.effects().sessions !== before) fail('a native session was opened before the options were rejected');
-      if (sink.emissions.length > 0) fail('the session sink received emissions although createSession was rejected');
+      if (driver.effects().sessions !== before)
+        fail('a native session was opened before the options were rejected');
+      if (sink.emissions.length > 0)
+        fail('the session sink received emissions although createSession was rejected');
     },
   },
   {
@@ -47,7 +56,9 @@ export const sessionChecks: readonly CheckDefinition[] = [
       for (const opened of ctx.sessions) {
         const other = opened.sink.payloads().filter((p) => p.type !== 'diagnostic');
         if (other.length > 0) {
-          fail(`the session sink received ${[...new Set(other.map((p) => p.type))].join(', ')}; only diagnostic is allowed`);
+          fail(
+            `the session sink received ${[...new Set(other.map((p) => p.type))].join(', ')}; only diagnostic is allowed`,
+          );
         }
       }
     },
@@ -62,12 +73,21 @@ export const sessionChecks: readonly CheckDefinition[] = [
       const before = ctx.subject.driver.effects().disposals;
       const first = ctx.start('dispose (1st concurrent call)', () => session.dispose());
       const second = ctx.start('dispose (2nd concurrent call)', () => session.dispose());
-      ctx.ok('dispose (1st concurrent call)', await ctx.settle('dispose (1st concurrent call)', first));
-      ctx.ok('dispose (2nd concurrent call)', await ctx.settle('dispose (2nd concurrent call)', second));
+      ctx.ok(
+        'dispose (1st concurrent call)',
+        await ctx.settle('dispose (1st concurrent call)', first),
+      );
+      ctx.ok(
+        'dispose (2nd concurrent call)',
+        await ctx.settle('dispose (2nd concurrent call)', second),
+      );
       await disposeOk(ctx, session, 'dispose (repeated after success)');
       await ctx.idle();
       const effects = ctx.subject.driver.effects().disposals - before;
-      if (effects !== 1) fail(`three dispose() calls had ${String(effects)} native teardown effect(s); expected exactly 1`);
+      if (effects !== 1)
+        fail(
+          `three dispose() calls had ${String(effects)} native teardown effect(s); expected exactly 1`,
+        );
     },
   },
   {
@@ -79,7 +99,9 @@ export const sessionChecks: readonly CheckDefinition[] = [
       const { session } = await ctx.openSession();
       const driver = ctx.subject.driver;
       if (driver.failNextDispose === undefined) {
-        fail('the harness has no failNextDispose() and did not declare dispose_failure unexercisable');
+        fail(
+          'the harness has no failNextDispose() and did not declare dispose_failure unexercisable',
+        );
       }
       const before = driver.effects().disposals;
       driver.failNextDispose();
@@ -92,7 +114,10 @@ export const sessionChecks: readonly CheckDefinition[] = [
       await disposeOk(ctx, session, 'dispose (retry after a failed attempt)');
       await disposeOk(ctx, session, 'dispose (repeated after the retry)');
       const effects = driver.effects().disposals - before;
-      if (effects !== 1) fail(`the retried dispose had ${String(effects)} successful native teardown(s); expected exactly 1`);
+      if (effects !== 1)
+        fail(
+          `the retried dispose had ${String(effects)} successful native teardown(s); expected exactly 1`,
+        );
     },
   },
   {
@@ -105,16 +130,29 @@ export const sessionChecks: readonly CheckDefinition[] = [
       const runsBefore = ctx.subject.driver.effects().runs;
       const disposing = ctx.start('dispose', () => session.dispose());
       const during = ctx.start('startRun while disposing', () =>
-        session.startRun({ input: ctx.script('complete'), sink: recorder('run (while disposing)'), runRef: ctx.marker('run') }),
+        session.startRun({
+          input: ctx.script('complete'),
+          sink: recorder('run (while disposing)'),
+          runRef: ctx.marker('run'),
+        }),
       );
-      ctx.rejection('startRun while disposing', await ctx.settle('startRun while disposing', during), ['session_closed']);
+      ctx.rejection(
+        'startRun while disposing',
+        await ctx.settle('startRun while disposing', during),
+        ['session_closed'],
+      );
       ctx.ok('dispose', await ctx.settle('dispose', disposing));
       const after = await ctx.call('startRun after dispose', () =>
-        session.startRun({ input: ctx.script('complete'), sink: recorder('run (after dispose)'), runRef: ctx.marker('run') }),
+        session.startRun({
+          input: ctx.script('complete'),
+          sink: recorder('run (after dispose)'),
+          runRef: ctx.marker('run'),
+        }),
       );
       ctx.rejection('startRun after dispose', after, ['session_closed']);
       await ctx.idle();
-      if (ctx.subject.driver.effects().runs !== runsBefore) fail('a native run was started on a disposed session');
+      if (ctx.subject.driver.effects().runs !== runsBefore)
+        fail('a native run was started on a disposed session');
     },
   },
   {

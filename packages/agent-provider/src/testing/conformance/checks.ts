@@ -21,7 +21,11 @@ export const CONFORMANCE_CHECKS: readonly CheckDefinition[] = [
 ];
 
 type Registration =
-  | { readonly ok: true; readonly subject: ConformanceSubject; readonly descriptor: ProviderDescriptor }
+  | {
+      readonly ok: true;
+      readonly subject: ConformanceSubject;
+      readonly descriptor: ProviderDescriptor;
+    }
   | { readonly ok: false; readonly failure: string };
 
 /** What the runtime does at registration: one describe() call, a strict parse, a deep freeze. */
@@ -40,11 +44,17 @@ export function register(harness: ConformanceHarness): Registration {
   }
   const captured = captureJson(raw);
   const parsed = providerDescriptorSchema.safeParse(captured.ok ? captured.value : undefined);
-  if (!parsed.success) return { ok: false, failure: 'describe() output does not parse as a ProviderDescriptor' };
-  if (!checkWireCompatibility(parsed.data).ok) return { ok: false, failure: 'describe() declares an incompatible wire version' };
+  if (!parsed.success)
+    return { ok: false, failure: 'describe() output does not parse as a ProviderDescriptor' };
+  if (!checkWireCompatibility(parsed.data).ok)
+    return { ok: false, failure: 'describe() declares an incompatible wire version' };
   const frozen = captureJson(parsed.data);
   // captureJson hands back a deep-frozen clone: the snapshot the runtime would keep.
-  return { ok: true, subject, descriptor: (frozen.ok ? frozen.value : parsed.data) as ProviderDescriptor };
+  return {
+    ok: true,
+    subject,
+    descriptor: (frozen.ok ? frozen.value : parsed.data) as ProviderDescriptor,
+  };
 }
 
 function describeThrown(error: unknown): string {
@@ -54,7 +64,10 @@ function describeThrown(error: unknown): string {
 }
 
 /** Runs one check against a fresh subject. Never throws. */
-export async function runCheck(check: CheckDefinition, harness: ConformanceHarness): Promise<ConformanceCheckResult> {
+export async function runCheck(
+  check: CheckDefinition,
+  harness: ConformanceHarness,
+): Promise<ConformanceCheckResult> {
   const head = { id: check.id, area: check.area, title: check.title };
   const registration = register(harness);
   if (!registration.ok) {
@@ -85,5 +98,7 @@ export async function runCheck(check: CheckDefinition, harness: ConformanceHarne
     }
     if (verified !== undefined) failure = `harness verification failed: ${verified}`;
   }
-  return failure === undefined ? { ...head, status: 'passed' } : { ...head, status: 'failed', failure };
+  return failure === undefined
+    ? { ...head, status: 'passed' }
+    : { ...head, status: 'failed', failure };
 }

@@ -77,7 +77,11 @@ export class CheckContext {
   #counter = 0;
   readonly #nonce = randomBytes(4).toString('hex');
 
-  constructor(harness: ConformanceHarness, subject: ConformanceSubject, descriptor: ProviderDescriptor) {
+  constructor(
+    harness: ConformanceHarness,
+    subject: ConformanceSubject,
+    descriptor: ProviderDescriptor,
+  ) {
     this.harness = harness;
     this.subject = subject;
     this.descriptor = descriptor;
@@ -253,9 +257,14 @@ export class CheckContext {
     return outcome.value;
   }
 
-  async waitForRequest(started: StartedRun, what: string): Promise<{ providerRef: string; request: unknown }> {
+  async waitForRequest(
+    started: StartedRun,
+    what: string,
+  ): Promise<{ providerRef: string; request: unknown }> {
     await this.waitUntil(
-      () => started.sink.payloads().some((p) => p.type === 'interaction.requested') || started.outcome !== undefined,
+      () =>
+        started.sink.payloads().some((p) => p.type === 'interaction.requested') ||
+        started.outcome !== undefined,
       `${what}: interaction.requested`,
     );
     const requested = started.sink.payloads().find((p) => p.type === 'interaction.requested');

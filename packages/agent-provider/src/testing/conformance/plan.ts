@@ -16,7 +16,8 @@ export interface ConformancePlan {
   readonly interruptSupported: boolean;
 }
 
-export type Applicability = { readonly applies: true } | { readonly applies: false; readonly reason: string };
+export type Applicability =
+  { readonly applies: true } | { readonly applies: false; readonly reason: string };
 
 export const APPLIES: Applicability = { applies: true };
 
@@ -28,7 +29,10 @@ export interface CheckDefinition {
   run(ctx: CheckContext, plan: ConformancePlan): Promise<void>;
 }
 
-export function createPlan(descriptor: ProviderDescriptor, harness: ConformanceHarness): ConformancePlan {
+export function createPlan(
+  descriptor: ProviderDescriptor,
+  harness: ConformanceHarness,
+): ConformancePlan {
   const reasons = harness.cannotExercise ?? {};
   const reason = (exercise: ConformanceExercise): string | undefined => {
     const stated = reasons[exercise];
@@ -53,7 +57,8 @@ export function createPlan(descriptor: ProviderDescriptor, harness: ConformanceH
 export function needs(plan: ConformancePlan, ...exercises: ConformanceExercise[]): Applicability {
   for (const exercise of exercises) {
     const stated = plan.reason(exercise);
-    if (stated !== undefined) return { applies: false, reason: `harness cannot exercise ${exercise}: ${stated}` };
+    if (stated !== undefined)
+      return { applies: false, reason: `harness cannot exercise ${exercise}: ${stated}` };
   }
   return APPLIES;
 }
@@ -62,10 +67,15 @@ export function needs(plan: ConformancePlan, ...exercises: ConformanceExercise[]
 export function needsAsk(plan: ConformancePlan): Applicability {
   const d = plan.descriptor.interaction;
   if (!d.approval.supported && !d.question.supported) {
-    return { applies: false, reason: 'not applicable: the descriptor declares neither approvals nor questions' };
+    return {
+      applies: false,
+      reason: 'not applicable: the descriptor declares neither approvals nor questions',
+    };
   }
   if (plan.askScenarios.length === 0) {
-    const stated = [plan.reason('approval'), plan.reason('question')].filter((r) => r !== undefined);
+    const stated = [plan.reason('approval'), plan.reason('question')].filter(
+      (r) => r !== undefined,
+    );
     return { applies: false, reason: `harness cannot exercise interactions: ${stated.join('; ')}` };
   }
   return APPLIES;

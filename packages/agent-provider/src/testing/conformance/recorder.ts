@@ -3,7 +3,13 @@ import { captureJson, type JsonValue } from '../../json.js';
 import { providerEventInputSchema, type ProviderEventPayload } from '../../schemas/events.js';
 
 /** Members only the runtime adds (§10.1); a provider must never supply them. */
-export const RUNTIME_STAMPED_MEMBERS = ['eventId', 'sequence', 'occurredAt', 'sessionId', 'runId'] as const;
+export const RUNTIME_STAMPED_MEMBERS = [
+  'eventId',
+  'sequence',
+  'occurredAt',
+  'sessionId',
+  'runId',
+] as const;
 
 export interface RecordedEmission {
   /** The captured (cloned, frozen) input, or undefined when it was not JSON. */
@@ -41,7 +47,9 @@ function stampedMembers(value: unknown): string[] {
   return found;
 }
 
-function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+function describeIssues(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): string {
   return issues
     .slice(0, 3)
     .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
@@ -82,7 +90,9 @@ export function recorder(label: string): Recorder {
         }
         const stamped = stampedMembers(captured.value);
         if (stamped.length > 0) {
-          violations.push(`${label}: an emission carries runtime-stamped member(s) ${stamped.join(', ')}`);
+          violations.push(
+            `${label}: an emission carries runtime-stamped member(s) ${stamped.join(', ')}`,
+          );
         }
         const parsed = providerEventInputSchema.safeParse(captured.value);
         if (!parsed.success) {

@@ -14,7 +14,11 @@ export interface DerivedResponses {
   readonly invalid: JsonObject;
 }
 
-function itemAnswer(item: QuestionItem, text: string, alternative: boolean): JsonObject | undefined {
+function itemAnswer(
+  item: QuestionItem,
+  text: string,
+  alternative: boolean,
+): JsonObject | undefined {
   const choices = item.choices;
   if (choices === undefined || item.allowFreeText) {
     return { type: 'text', text: alternative ? `${text} (other)` : text };
@@ -23,7 +27,10 @@ function itemAnswer(item: QuestionItem, text: string, alternative: boolean): Jso
   return choice === undefined ? undefined : { type: 'selection', values: [choice.value] };
 }
 
-export function deriveResponses(request: InteractionRequest, marker: (label: string) => string): DerivedResponses {
+export function deriveResponses(
+  request: InteractionRequest,
+  marker: (label: string) => string,
+): DerivedResponses {
   switch (request.kind) {
     case 'approval': {
       const mode = request.allowedModes[0] ?? 'once';
@@ -48,7 +55,8 @@ export function deriveResponses(request: InteractionRequest, marker: (label: str
       const second = choices[1];
       return {
         valid: { kind: 'question', answer: [choices[0]?.value ?? ''] },
-        conflicting: second === undefined ? undefined : { kind: 'question', answer: [second.value] },
+        conflicting:
+          second === undefined ? undefined : { kind: 'question', answer: [second.value] },
         // A value that is not among the choices; it is a marker, so an echo is caught too.
         invalid: { kind: 'question', answer: [marker('answer')] },
       };
@@ -58,15 +66,18 @@ export function deriveResponses(request: InteractionRequest, marker: (label: str
       const answers: JsonObject = {};
       const alternative: JsonObject = {};
       let conflicts = true;
-      request.questions.forEach((item, index) => {
+      for (const [index, item] of request.questions.entries()) {
         const answer = itemAnswer(item, text, false);
         if (answer !== undefined) answers[item.key] = answer;
         const other = index === 0 ? itemAnswer(item, text, true) : answer;
         if (other === undefined) conflicts = false;
         else alternative[item.key] = other;
-      });
+      }
       // All or nothing: an extra key (named by a caller marker) must be refused without echo.
-      const invalid: JsonObject = { ...answers, [marker('key')]: { type: 'text', text: marker('answer') } };
+      const invalid: JsonObject = {
+        ...answers,
+        [marker('key')]: { type: 'text', text: marker('answer') },
+      };
       return {
         valid: { kind: 'question_set', answers },
         conflicting: conflicts ? { kind: 'question_set', answers: alternative } : undefined,

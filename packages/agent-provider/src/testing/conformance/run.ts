@@ -6,13 +6,21 @@ import type { ConformanceCheckResult, ConformanceHarness, ConformanceReport } fr
  * another, and reports each as passed, failed or skipped (skipped only with a reason). It
  * never throws: a crash inside a check is that check's failure.
  */
-export async function runProviderConformance(harness: ConformanceHarness): Promise<ConformanceReport> {
+export async function runProviderConformance(
+  harness: ConformanceHarness,
+): Promise<ConformanceReport> {
   const checks: ConformanceCheckResult[] = [];
   for (const check of CONFORMANCE_CHECKS) {
     try {
       checks.push(await runCheck(check, harness));
     } catch {
-      checks.push({ id: check.id, area: check.area, title: check.title, status: 'failed', failure: 'the check crashed' });
+      checks.push({
+        id: check.id,
+        area: check.area,
+        title: check.title,
+        status: 'failed',
+        failure: 'the check crashed',
+      });
     }
   }
   let providerId: string | undefined;
@@ -22,6 +30,13 @@ export async function runProviderConformance(harness: ConformanceHarness): Promi
   } catch {
     providerId = undefined;
   }
-  const count = (status: ConformanceCheckResult['status']) => checks.filter((c) => c.status === status).length;
-  return { providerId, checks, passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
+  const count = (status: ConformanceCheckResult['status']) =>
+    checks.filter((c) => c.status === status).length;
+  return {
+    providerId,
+    checks,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+  };
 }

@@ -1,4 +1,4 @@
-import { interactionRequestSchema } from '../../schemas/interaction.js';
+import { interactionRequestSchema, type InteractionResponse } from '../../schemas/interaction.js';
 import type { CheckContext, OpenedSession } from './context.js';
 import type { ConformancePlan } from './plan.js';
 import { currentOrder } from './recorder.js';
@@ -17,7 +17,8 @@ export type AnsweredRefs = Map<string, number>;
 export async function tour(ctx: CheckContext, plan: ConformancePlan): Promise<AnsweredRefs> {
   const answered: AnsweredRefs = new Map();
   const main = await ctx.openSession();
-  if (plan.can('complete')) await ctx.completion(await ctx.startRun(main, 'complete'), 'complete run');
+  if (plan.can('complete'))
+    await ctx.completion(await ctx.startRun(main, 'complete'), 'complete run');
   if (plan.can('fail')) await ctx.completion(await ctx.startRun(main, 'fail'), 'failing run');
 
   for (const scenario of plan.askScenarios) {
@@ -40,14 +41,22 @@ export async function tour(ctx: CheckContext, plan: ConformancePlan): Promise<An
   await ctx.call('dispose', () => main.session.dispose());
   if (inFlight !== undefined) await ctx.completion(inFlight, 'run in flight at dispose');
   await ctx.call('startRun after dispose', () =>
-    main.session.startRun({ input: ctx.defaultInput(), sink: { emit: () => undefined }, runRef: ctx.marker('run') }),
+    main.session.startRun({
+      input: ctx.defaultInput(),
+      sink: { emit: () => undefined },
+      runRef: ctx.marker('run'),
+    }),
   );
   // Late emissions (after completion or close) must show up before the verdict.
   await ctx.idle(40);
   return answered;
 }
 
-async function askTour(ctx: CheckContext, scenario: 'approval' | 'question', answered: AnsweredRefs): Promise<OpenedSession> {
+async function askTour(
+  ctx: CheckContext,
+  scenario: 'approval' | 'question',
+  answered: AnsweredRefs,
+): Promise<OpenedSession> {
   const opened = await ctx.openSession();
   const run = await ctx.startRun(opened, scenario);
   const { providerRef, request } = await ctx.waitForRequest(run, `${scenario} run`);
@@ -55,7 +64,9 @@ async function askTour(ctx: CheckContext, scenario: 'approval' | 'question', ans
   if (parsed.success) {
     const responses = deriveResponses(parsed.data, (label) => ctx.marker(label));
     const respond = (what: string, response: unknown) =>
-      ctx.call(what, () => opened.session.respondToInteraction(providerRef, response as never));
+      ctx.call(what, () =>
+        opened.session.respondToInteraction(providerRef, response as InteractionResponse),
+      );
     await respond(`respondToInteraction (${scenario}, invalid)`, responses.invalid);
     const applied = await respond(`respondToInteraction (${scenario}, valid)`, responses.valid);
     if (applied.ok) answered.set(providerRef, currentOrder());

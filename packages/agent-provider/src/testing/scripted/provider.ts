@@ -63,7 +63,11 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
       startedRuns.push(Object.freeze({ runRef: run.runRef, sessionRef, text }));
     },
     recordInterrupted: (run: ScriptedRun, reason: string | undefined) => {
-      interruptedRuns.push(Object.freeze(reason === undefined ? { runRef: run.runRef } : { runRef: run.runRef, reason }));
+      interruptedRuns.push(
+        Object.freeze(
+          reason === undefined ? { runRef: run.runRef } : { runRef: run.runRef, reason },
+        ),
+      );
     },
     recordDisposed: (sessionRef: string) => {
       disposedSessions.push(sessionRef);
@@ -76,7 +80,9 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
       // Strict options: this provider defines none, so any key is unknown.
       if (!isJsonObject(init.options) || Object.keys(init.options).length > 0) {
         return Promise.reject(
-          new ProviderRejection(agentError('invalid_request', 'the scripted provider accepts no session options')),
+          new ProviderRejection(
+            agentError('invalid_request', 'the scripted provider accepts no session options'),
+          ),
         );
       }
       sessionCounter += 1;
@@ -101,7 +107,9 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
         }
         if (!progressed) return;
       }
-      throw new Error(`scripted provider: no quiescent state after ${MAX_DRAIN_PASSES} drain passes`);
+      throw new Error(
+        `scripted provider: no quiescent state after ${MAX_DRAIN_PASSES} drain passes`,
+      );
     },
     startedRuns,
     pendingInteractionRefs: () => sessions.flatMap((s) => s.pendingRefs()),

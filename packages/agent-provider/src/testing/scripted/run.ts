@@ -39,7 +39,12 @@ export class ScriptedRun implements ProviderRun {
   #interruptRequested = false;
   #interruptReason: string | undefined;
 
-  constructor(runRef: string, sink: ProviderEventSink, steps: readonly ScriptStep[], host: ScriptedRunHost) {
+  constructor(
+    runRef: string,
+    sink: ProviderEventSink,
+    steps: readonly ScriptStep[],
+    host: ScriptedRunHost,
+  ) {
     this.runRef = runRef;
     this.#sink = sink;
     this.#steps = steps;
@@ -73,7 +78,7 @@ export class ScriptedRun implements ProviderRun {
     }
     if (this.#waiting !== undefined) return false;
     let progressed = false;
-    while (!this.#done && this.#waiting === undefined) {
+    while (!this.#blocked()) {
       progressed = true;
       const step = this.#steps[this.#index];
       this.#index += 1;
@@ -86,13 +91,21 @@ export class ScriptedRun implements ProviderRun {
     return progressed;
   }
 
+  #blocked(): boolean {
+    return this.#done || this.#waiting !== undefined;
+  }
+
   interrupt(reason?: string): Promise<void> {
     if (this.#host.interruptMode === 'unsupported') {
       return Promise.reject(
         new ProviderRejection(
-          agentError('capability_unsupported', 'the scripted provider does not support interrupting a run', {
-            details: { capability: 'run.interrupt' },
-          }),
+          agentError(
+            'capability_unsupported',
+            'the scripted provider does not support interrupting a run',
+            {
+              details: { capability: 'run.interrupt' },
+            },
+          ),
         ),
       );
     }
@@ -110,7 +123,9 @@ export class ScriptedRun implements ProviderRun {
   terminate(reason: string | undefined): void {
     if (this.#done) return;
     this.#host.onInterrupted(this, reason);
-    this.#settle(reason === undefined ? { outcome: 'interrupted' } : { outcome: 'interrupted', reason });
+    this.#settle(
+      reason === undefined ? { outcome: 'interrupted' } : { outcome: 'interrupted', reason },
+    );
   }
 
   #apply(step: ScriptStep): void {
@@ -123,7 +138,12 @@ export class ScriptedRun implements ProviderRun {
           payload:
             step.detail === undefined
               ? { type: 'run.tool_activity', toolName: step.toolName, phase: step.phase }
-              : { type: 'run.tool_activity', toolName: step.toolName, phase: step.phase, detail: step.detail },
+              : {
+                  type: 'run.tool_activity',
+                  toolName: step.toolName,
+                  phase: step.phase,
+                  detail: step.detail,
+                },
         });
         return;
       case 'usage':
@@ -135,7 +155,9 @@ export class ScriptedRun implements ProviderRun {
       case 'ask':
         // Blocks first, so a host that answers from inside emit finds the ask pending.
         this.#waiting = { ref: step.ref, request: step.request };
-        this.#emit({ payload: { type: 'interaction.requested', providerRef: step.ref, request: step.request } });
+        this.#emit({
+          payload: { type: 'interaction.requested', providerRef: step.ref, request: step.request },
+        });
         return;
       case 'succeed':
         this.#settle({ outcome: 'succeeded' });

@@ -94,7 +94,10 @@ export class ScriptedSession implements ProviderSession {
       const applied = this.#applied.get(providerRef);
       if (applied !== undefined) {
         if (applied === key) return Promise.resolve();
-        return refuse('interaction_already_settled', 'the interaction was already answered differently');
+        return refuse(
+          'interaction_already_settled',
+          'the interaction was already answered differently',
+        );
       }
       const run = this.liveRuns.find((r) => r.waiting?.ref === providerRef);
       // Unknown (or no longer pending) refs are a no-op, never an unknown outcome.

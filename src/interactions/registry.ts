@@ -70,6 +70,8 @@ export interface RegistryDiagnostic {
 }
 
 export const MAX_TRACKED_INTERACTIONS = 256;
+/** How many answered refs of ended runs are remembered for idempotent redelivery. */
+export const MAX_REMEMBERED_ANSWERS = 1024;
 
 export const JSON_RPC_INVALID_REQUEST = -32600;
 export const JSON_RPC_INVALID_PARAMS = -32602;
@@ -115,6 +117,8 @@ export class InteractionRegistry<O extends InteractionOwner> {
   #closedBy: SessionRetirementCause | undefined;
   readonly #byRef = new Map<string, Entry<O>>();
   readonly #byRequest = new Map<string, Entry<O>>();
+  /** Answered entries of ended runs, kept (FIFO-bounded) so an exact retry stays a no-op. */
+  readonly #answeredRetired = new Map<string, Entry<O>>();
   readonly #options: InteractionRegistryOptions<O>;
 
   constructor(options: InteractionRegistryOptions<O>) {
@@ -223,7 +227,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
   }
 
   #settle(providerRef: string, response: unknown): void {
-    const entry = this.#byRef.get(providerRef);
+    const entry = this.#byRef.get(providerRef) ?? this.#answeredRetired.get(providerRef);
     if (entry === undefined) throw rejection('unknown_interaction', SETTLEMENT_MESSAGES.unknown);
     const plan =
       entry.kind === 'approval'
@@ -233,6 +237,10 @@ export class InteractionRegistry<O extends InteractionOwner> {
     if (entry.appliedKey !== undefined) {
       if (entry.appliedKey === plan.appliedKey) return;
       throw rejection('interaction_already_settled', SETTLEMENT_MESSAGES.alreadySettled);
+    }
+    if (!this.#byRef.has(providerRef)) {
+      // retired entries are only ever answered ones (see #retire); this cannot apply anything
+      throw rejection('unknown_interaction', SETTLEMENT_MESSAGES.unknown);
     }
     entry.appliedKey = plan.appliedKey;
     if (!entry.offer.respond(plan.nativeResult)) {
@@ -286,13 +294,27 @@ export class InteractionRegistry<O extends InteractionOwner> {
     for (const entry of entries) {
       // Removed first, so a reply that re-enters the registry finds nothing to settle.
       this.#forget(entry);
-      if (entry.appliedKey !== undefined) continue;
+      if (entry.appliedKey !== undefined) {
+        // An answered entry keeps answering the runtime's exact retry with a no-op (SPI §6)
+        // and a conflicting answer with interaction_already_settled; it can apply nothing.
+        this.#rememberAnswered(entry);
+        continue;
+      }
       entry.appliedKey = 'retired';
       entry.offer.respond(
         entry.kind === 'approval' ? { decision: 'decline' } : emptyNativeAnswers(),
       );
     }
     return entries.length;
+  }
+
+  #rememberAnswered(entry: Entry<O>): void {
+    this.#answeredRetired.set(entry.ref, entry);
+    while (this.#answeredRetired.size > MAX_REMEMBERED_ANSWERS) {
+      const oldest = this.#answeredRetired.keys().next();
+      if (oldest.done === true) break;
+      this.#answeredRetired.delete(oldest.value);
+    }
   }
 
   #forget(entry: Entry<O>): void {

@@ -9,6 +9,7 @@ import {
   rejectionOf,
 } from './registry-harness.js';
 import { fakeOffer, fakeOwner, realApprovalParams, realQuestionParams, THREAD } from './support.js';
+import { MAX_REMEMBERED_ANSWERS } from '../../src/interactions/registry.js';
 
 describe('approval settlement', () => {
   it.each([
@@ -320,12 +321,18 @@ describe('retirement', () => {
       expect(answered.log.responded).toEqual([{ decision: 'accept' }]);
       expect(foreign.log.responded).toEqual([]);
       expect(h.registry.size).toBe(1);
-      for (const ref of [approval.ref, answered.ref]) {
-        const error = await rejectionOf(
-          h.registry.respond(ref, { kind: 'approval', decision: 'approved', mode: 'once' }),
-        );
-        expect(error.code).toBe('unknown_interaction');
-      }
+      // a retired, never-answered ref is gone
+      const unknown = await rejectionOf(
+        h.registry.respond(approval.ref, { kind: 'approval', decision: 'approved', mode: 'once' }),
+      );
+      expect(unknown.code).toBe('unknown_interaction');
+      // an answered ref of an ended run: the exact retry is a no-op (SPI §6), a different
+      // answer conflicts, and neither writes anything
+      await h.registry.respond(answered.ref, { kind: 'approval', decision: 'approved', mode: 'once' });
+      const conflict = await rejectionOf(
+        h.registry.respond(answered.ref, { kind: 'approval', decision: 'denied' }),
+      );
+      expect(conflict.code).toBe('interaction_already_settled');
       expect(approval.log.responded).toHaveLength(1);
       expect(approval.log.attempts).toBe(1);
       expect(answered.log.attempts).toBe(1);
@@ -371,5 +378,29 @@ describe('retirement', () => {
       h.registry.respond(ref, { kind: 'approval', decision: 'approved', mode: 'once' }),
     );
     expect(error.code).toBe('unknown_interaction');
+  });
+});
+
+describe('answered refs of ended runs', () => {
+  it(`are remembered for redelivery up to ${MAX_REMEMBERED_ANSWERS}, oldest forgotten first`, async () => {
+    const h = harness();
+    const once = { kind: 'approval', decision: 'approved', mode: 'once' } as const;
+    const refs: string[] = [];
+    // runs of 200 approvals each (under the 256 live bound), answered, then retired
+    for (let n = 0; n < MAX_REMEMBERED_ANSWERS + 1; ) {
+      const batch = Math.min(200, MAX_REMEMBERED_ANSWERS + 1 - n);
+      for (let i = 0; i < batch; i += 1, n += 1) {
+        const raised = raiseApproval(h, n);
+        await h.registry.respond(raised.ref, once);
+        refs.push(raised.ref);
+      }
+      h.registry.retireRun(h.owner);
+    }
+    expect(h.registry.size).toBe(0);
+    // the newest 1024 still answer an exact retry with a no-op
+    await h.registry.respond(refs.at(-1)!, once);
+    await h.registry.respond(refs[1]!, once);
+    // the oldest fell out of the bounded memory
+    expect((await rejectionOf(h.registry.respond(refs[0]!, once))).code).toBe('unknown_interaction');
   });
 });

@@ -66,9 +66,15 @@ describe('command approvals replayed from the real binary', () => {
       if (scenario !== 'approval_cancel') expect(replies[0]).toEqual(recordedReply(scenario));
       else expect(replies[0]).toEqual({ id: 0, result: { decision: 'decline' } });
       for (const e of sink.events) expect(providerEventInputSchema.safeParse(e).success).toBe(true);
-      // answering after the run ended neither revives it nor writes anything
-      const late = await session.respondToInteraction(requested!.providerRef, response).catch((e: unknown) => e);
-      expect(isProviderRejection(late) && late.agentError.code).toBe('unknown_interaction');
+      // after the run ended: the exact retry is still a no-op (SPI §6), a different answer
+      // conflicts, and neither revives the run nor writes anything
+      await session.respondToInteraction(requested!.providerRef, response);
+      const other =
+        response.decision === 'denied'
+          ? ({ kind: 'approval', decision: 'approved', mode: 'once' } as const)
+          : ({ kind: 'approval', decision: 'denied' } as const);
+      const late = await session.respondToInteraction(requested!.providerRef, other).catch((e: unknown) => e);
+      expect(isProviderRejection(late) && late.agentError.code).toBe('interaction_already_settled');
       expect(sentReplyTo(h.transport.sent, 0)).toHaveLength(1);
       await session.dispose();
     });

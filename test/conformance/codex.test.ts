@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  describeProviderConformance,
-  runProviderConformance,
-} from '@relvo-labs/agent-provider/testing';
+import { runProviderConformance } from '@relvo-labs/agent-provider/testing';
+import { describeProviderConformance } from '@relvo-labs/agent-provider/testing/vitest';
 import { codexHarness } from './codex-harness.js';
 
 describeProviderConformance(

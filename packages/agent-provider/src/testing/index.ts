@@ -1,7 +1,7 @@
 /**
  * `@relvo-labs/agent-provider/testing` (§19): a deterministic scripted provider for runtime
- * tests and a conformance kit for adapters. `describeProviderConformance` needs vitest (an
- * optional peer dependency); everything else runs anywhere.
+ * tests and a conformance kit for adapters. Nothing here imports a test framework; the vitest
+ * binding `describeProviderConformance` lives in `@relvo-labs/agent-provider/testing/vitest`.
  */
 export {
   createScriptedProvider,
@@ -22,7 +22,6 @@ export {
   type ScriptedProviderOptions,
 } from './scripted/steps.js';
 export { runProviderConformance } from './conformance/run.js';
-export { describeProviderConformance } from './conformance/vitest.js';
 export { CONFORMANCE_CHECKS } from './conformance/checks.js';
 export {
   CHECK_STATUSES,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeProviderConformance, runProviderConformance } from '../../src/testing/index.js';
+import { runProviderConformance } from '../../src/testing/index.js';
+import { describeProviderConformance } from '../../src/testing/vitest.js';
 import { scriptedHarness } from './scripted-harness.js';
 
 describe('runProviderConformance on the scripted provider', () => {

@@ -130,12 +130,12 @@ export { asSpi, reason, count, CODEX_SUPPORTED_APP_SERVER_VERSIONS };
         files: ['consumer.ts'],
       }),
     );
-    let output = '';
+    let output: string;
     try {
       output = node(scratch, [TSC, '-p', 'tsconfig.json']);
     } catch (error) {
       const e = error as { stdout?: string; stderr?: string };
-      throw new Error(`consumer type check failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+      throw new Error(`consumer type check failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`, { cause: error });
     }
     expect(output.trim()).toBe('');
   }, 180_000);

@@ -13,6 +13,11 @@ import {
   errorNotificationSchema,
   tokenUsageUpdatedSchema,
 } from '../wire/codex.js';
+import {
+  TURN_ERROR_CLASSIFICATIONS,
+  TURN_ERROR_RETRYABLE_CLASSIFICATIONS,
+  type TurnErrorClassification,
+} from '../shared/tokens.js';
 
 export const MAX_DELTA_CHUNK = 100_000;
 
@@ -59,36 +64,9 @@ export function translateTokenUsage(params: unknown): ProviderEventInput | undef
   return any ? { payload: { type: 'run.usage', usage } } : undefined;
 }
 
-const RETRYABLE_CLASSIFICATIONS = [
-  'rateLimitExceeded',
-  'serverOverloaded',
-  'httpConnectionFailed',
-  'responseStreamConnectionFailed',
-  'responseStreamDisconnected',
-  'responseTooManyFailedAttempts',
-  'internalServerError',
-] as const;
+export type CodexErrorClassification = TurnErrorClassification;
 
-const REJECTED_CLASSIFICATIONS = [
-  'contextWindowExceeded',
-  'sessionBudgetExceeded',
-  'usageLimitExceeded',
-  'cyberPolicy',
-  'misalignmentPolicyViolation',
-  'unauthorized',
-  'badRequest',
-  'threadRollbackFailed',
-  'sandboxError',
-  'activeTurnNotSteerable',
-  'other',
-] as const;
-
-export type CodexErrorClassification =
-  | (typeof RETRYABLE_CLASSIFICATIONS)[number]
-  | (typeof REJECTED_CLASSIFICATIONS)[number]
-  | 'unclassified';
-
-const KNOWN: readonly string[] = [...RETRYABLE_CLASSIFICATIONS, ...REJECTED_CLASSIFICATIONS];
+const KNOWN: readonly string[] = TURN_ERROR_CLASSIFICATIONS.filter((c) => c !== 'unclassified');
 
 /**
  * Reads only a plain string or the single key of a one-key object. Values added by later
@@ -107,7 +85,7 @@ export function classifyCodexErrorInfo(info: unknown): CodexErrorClassification 
 }
 
 export function agentErrorCodeOf(classification: CodexErrorClassification): AgentErrorCode {
-  return (RETRYABLE_CLASSIFICATIONS as readonly string[]).includes(classification)
+  return (TURN_ERROR_RETRYABLE_CLASSIFICATIONS as readonly string[]).includes(classification)
     ? 'provider_unavailable'
     : 'provider_rejected';
 }

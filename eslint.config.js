@@ -48,7 +48,10 @@ export default defineConfig(
       // a callback may read a binding that is assigned once, later (late-bound session wiring)
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {

@@ -6,7 +6,16 @@
  * output is byte-identical to one already checked in gets only a manifest naming that version.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  cpSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createIsolatedCodexHome, locateCodexBinary } from '../src/testing/index.js';
@@ -24,11 +33,21 @@ function binaryFor(version: string): string {
   console.log(`installing @openai/codex@${version} into ${prefix}`);
   execFileSync(
     'npm',
-    ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `@openai/codex@${version}`],
+    [
+      'install',
+      '--prefix',
+      prefix,
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      `@openai/codex@${version}`,
+    ],
     { stdio: 'inherit' },
   );
   const installed = locateCodexBinary({ kind: 'native', from: prefix });
-  if (!installed.found || installed.version !== version) throw new Error(`install of ${version} did not produce a binary`);
+  if (!installed.found || installed.version !== version)
+    throw new Error(`install of ${version} did not produce a binary`);
   return installed.path;
 }
 
@@ -63,14 +82,18 @@ function main(): void {
     throw new Error('usage: npm run protocol:pin -- <X.Y.Z> (plain releases only)');
   }
   const binary = binaryFor(version);
-  const reported = execFileSync(binary, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const reported = execFileSync(binary, ['--version'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).trim();
   if (reported !== `codex-cli ${version}`) throw new Error(`binary reports an unexpected version`);
 
   const work = mkdtempSync(join(tmpdir(), 'relvo-pin-out-'));
   try {
     const generatedWith = generate(binary, work);
     const { files, digest } = digestTree(work);
-    const count = (prefix: string): number => Object.keys(files).filter((k) => k.startsWith(prefix)).length;
+    const count = (prefix: string): number =>
+      Object.keys(files).filter((k) => k.startsWith(prefix)).length;
     const fileCount = { json: count('json/'), ts: count('ts/') };
     const target = join(FIXTURES, version);
     const twin = existsSync(FIXTURES)

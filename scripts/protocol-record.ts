@@ -35,7 +35,9 @@ async function main(): Promise<void> {
         `, model requests ${recording.modelRequests}, exit ${recording.exitCode ?? 'signal'}`,
     );
   }
-  const sorted = Object.fromEntries(Object.entries(index.scenarios).sort(([a], [b]) => a.localeCompare(b)));
+  const sorted = Object.fromEntries(
+    Object.entries(index.scenarios).sort(([a], [b]) => a.localeCompare(b)),
+  );
   writeFileSync(indexPath, JSON.stringify({ ...index, scenarios: sorted }, null, 2) + '\n');
 }
 

@@ -31,7 +31,9 @@ export const codexProviderOptionsSchema = z.strictObject({
   clientVersion: z.string().min(1).max(200).default(CODEX_ADAPTER_VERSION),
   /** ≤0 or non-finite disables the per-request deadline (z.number() alone refuses Infinity/NaN). */
   requestTimeoutMs: z
-    .custom<number>((value) => typeof value === 'number', { error: 'requestTimeoutMs must be a number' })
+    .custom<number>((value) => typeof value === 'number', {
+      error: 'requestTimeoutMs must be a number',
+    })
     .default(CODEX_DEFAULT_REQUEST_TIMEOUT_MS),
 });
 

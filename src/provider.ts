@@ -26,7 +26,11 @@ import { CodexSession } from './session/session.js';
 import { AbandonedConnections, type ReleaseSummary } from './session/abandoned.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { createCodexStdioTransport } from './transport/stdio.js';
-import type { CodexResourceUsage, CodexTransport, CodexTransportFactory } from './transport/types.js';
+import type {
+  CodexResourceUsage,
+  CodexTransport,
+  CodexTransportFactory,
+} from './transport/types.js';
 
 /** The session `createSession` resolves: the SPI session plus host-facing extras. */
 export interface CodexProviderSession extends ProviderSession {
@@ -168,4 +172,3 @@ async function openSession(
   if (earlyEnd !== undefined) session.handleEnd(earlyEnd);
   return session;
 }
-

@@ -30,7 +30,8 @@ export interface ExitInfo {
   readonly t: number;
 }
 
-const isObject = (v: unknown): v is Frame => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Frame =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export class AppServerDriver {
   readonly frames: DriverFrame[] = [];

@@ -13,7 +13,11 @@ import {
 import { AppServerDriver, type DriverFrame, type Frame } from './app-server-driver.js';
 import type { Scenario, TurnPlan } from './scenarios.js';
 
-export const CLIENT_INFO = { name: 'relvo_agent_runtime', title: 'Relvo Agent Runtime', version: '0.1.0' } as const;
+export const CLIENT_INFO = {
+  name: 'relvo_agent_runtime',
+  title: 'Relvo Agent Runtime',
+  version: '0.1.0',
+} as const;
 
 export interface TurnTimings {
   readonly turnStartSent: number;
@@ -50,7 +54,8 @@ export interface RecordOptions {
   readonly timeoutMs?: number;
 }
 
-const isMethod = (f: DriverFrame, method: string): boolean => f.dir === 's2c' && f.frame.method === method;
+const isMethod = (f: DriverFrame, method: string): boolean =>
+  f.dir === 's2c' && f.frame.method === method;
 const paramsOf = (f: Frame): Record<string, unknown> =>
   typeof f.params === 'object' && f.params !== null ? (f.params as Record<string, unknown>) : {};
 const round = (ms: number): number => Math.max(0, Math.round(ms));
@@ -85,7 +90,11 @@ async function runTurn(
       label: `${target} agentMessage deltas`,
       from,
     });
-    const started = await driver.waitFor((f) => isMethod(f, 'turn/started'), { timeoutMs, label: 'turn/started', from });
+    const started = await driver.waitFor((f) => isMethod(f, 'turn/started'), {
+      timeoutMs,
+      label: 'turn/started',
+      from,
+    });
     const turnId = turnIdFrom(started.frame);
     await driver.request('turn/interrupt', { threadId, turnId }, timeoutMs);
   }
@@ -110,7 +119,10 @@ async function runTurn(
 }
 
 /** Drive `scenario` once; always tears down the process, the model server and the temp dirs. */
-export async function recordScenario(scenario: Scenario, options: RecordOptions): Promise<ScenarioRecording> {
+export async function recordScenario(
+  scenario: Scenario,
+  options: RecordOptions,
+): Promise<ScenarioRecording> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const iso = createIsolatedCodexHome('relvo-rec-');
   const server = await ScriptedModelServer.start();
@@ -121,7 +133,10 @@ export async function recordScenario(scenario: Scenario, options: RecordOptions)
   delete env.TERM_PROGRAM_VERSION;
   const driver = new AppServerDriver({
     binary: options.binary,
-    args: [...codexConfigArgs({ baseUrl: server.baseUrl, extra: scenario.extraConfig ?? [] }), 'app-server'],
+    args: [
+      ...codexConfigArgs({ baseUrl: server.baseUrl, extra: scenario.extraConfig ?? [] }),
+      'app-server',
+    ],
     cwd: iso.workspace,
     env,
   });
@@ -146,7 +161,12 @@ export async function recordScenario(scenario: Scenario, options: RecordOptions)
     const threadFrom = driver.frames.length;
     const threadStart = await driver.request(
       'thread/start',
-      { cwd: iso.workspace, approvalPolicy: scenario.approvalPolicy, sandbox: scenario.sandbox, ephemeral: true },
+      {
+        cwd: iso.workspace,
+        approvalPolicy: scenario.approvalPolicy,
+        sandbox: scenario.sandbox,
+        ephemeral: true,
+      },
       timeoutMs,
     );
     const threadStartReply = driver.now();
@@ -167,7 +187,12 @@ export async function recordScenario(scenario: Scenario, options: RecordOptions)
     await sleep(scenario.settleMs ?? 300);
     const stdinClosed = driver.now();
     const exit = await driver.close();
-    const values = { workspace: iso.workspace, home: iso.home, codexHome: iso.codexHome, hostname: hostname() };
+    const values = {
+      workspace: iso.workspace,
+      home: iso.home,
+      codexHome: iso.codexHome,
+      hostname: hostname(),
+    };
     const lines: TranscriptLine[] = driver.frames.map((f) => ({
       seq: f.seq,
       t: round(f.t),

@@ -14,7 +14,8 @@ import {
 import type { AppServerDriver, Frame } from './app-server-driver.js';
 
 /** What the client writes back to a server request (the runner adds the id). */
-export type ServerRequestAnswer = { readonly result: unknown } | { readonly error: { code: number; message: string } };
+export type ServerRequestAnswer =
+  { readonly result: unknown } | { readonly error: { code: number; message: string } };
 
 export interface TurnPlan {
   readonly text: string;
@@ -46,7 +47,9 @@ const JUSTIFICATION = 'Scripted test wants to run echo';
 const decision =
   (value: string) =>
   (request: Frame): ServerRequestAnswer | undefined =>
-    request.method === 'item/commandExecution/requestApproval' ? { result: { decision: value } } : undefined;
+    request.method === 'item/commandExecution/requestApproval'
+      ? { result: { decision: value } }
+      : undefined;
 
 const escalatedEcho = (): ScriptedStep =>
   execCommandStep(ECHO, {
@@ -62,7 +65,10 @@ const approvalScenario = (name: string, value: string, followUp: boolean): Scena
   approvalPolicy: 'on-request',
   sandbox: 'read-only',
   steps: followUp
-    ? [escalatedEcho(), textStep(['Ran ', 'it.'], { itemId: 'msg_after_exec', responseId: 'resp_2' })]
+    ? [
+        escalatedEcho(),
+        textStep(['Ran ', 'it.'], { itemId: 'msg_after_exec', responseId: 'resp_2' }),
+      ]
     : [escalatedEcho()],
   turns: [{ text: 'run the echo', answer: decision(value) }],
 });
@@ -82,7 +88,13 @@ export const SCENARIOS: readonly Scenario[] = [
     summary: 'one streamed text answer with usage',
     approvalPolicy: 'never',
     sandbox: 'read-only',
-    steps: [textStep(['Hello', ' world'], { itemId: 'msg_1', responseId: 'resp_1', usage: scriptedUsage(1200, 30, 200, 5) })],
+    steps: [
+      textStep(['Hello', ' world'], {
+        itemId: 'msg_1',
+        responseId: 'resp_1',
+        usage: scriptedUsage(1200, 30, 200, 5),
+      }),
+    ],
     turns: [{ text: 'hi' }],
   },
   {
@@ -91,8 +103,16 @@ export const SCENARIOS: readonly Scenario[] = [
     approvalPolicy: 'never',
     sandbox: 'read-only',
     steps: [
-      textStep(['First', ' answer'], { itemId: 'msg_1', responseId: 'resp_1', usage: scriptedUsage(1200, 30, 200, 5) }),
-      textStep(['Second', ' answer'], { itemId: 'msg_2', responseId: 'resp_2', usage: scriptedUsage(1270, 38, 1000, 0) }),
+      textStep(['First', ' answer'], {
+        itemId: 'msg_1',
+        responseId: 'resp_1',
+        usage: scriptedUsage(1200, 30, 200, 5),
+      }),
+      textStep(['Second', ' answer'], {
+        itemId: 'msg_2',
+        responseId: 'resp_2',
+        usage: scriptedUsage(1270, 38, 1000, 0),
+      }),
     ],
     turns: [{ text: 'hi' }, { text: 'again' }],
   },
@@ -113,7 +133,10 @@ export const SCENARIOS: readonly Scenario[] = [
       d.sendRaw('{"id": 99, "method": \n');
       await d.request('bogus/method', {});
       await d.request('thread/start', { cwd: '/', approvalPolicy: 'bogus', ephemeral: true });
-      await d.request('initialize', { clientInfo: { name: 'relvo_agent_runtime', version: '0.1.0' }, capabilities: null });
+      await d.request('initialize', {
+        clientInfo: { name: 'relvo_agent_runtime', version: '0.1.0' },
+        capabilities: null,
+      });
       await d.request('turn/interrupt', { threadId, turnId: 'no-such-turn' });
     },
   },
@@ -146,7 +169,13 @@ export const SCENARIOS: readonly Scenario[] = [
     summary: 'model drops the connection after one delta; retries off',
     approvalPolicy: 'never',
     sandbox: 'read-only',
-    steps: [textStep(['Hel', 'lo', ' world'], { itemId: 'msg_cut', responseId: 'resp_cut', closeAfterDeltas: 1 })],
+    steps: [
+      textStep(['Hel', 'lo', ' world'], {
+        itemId: 'msg_cut',
+        responseId: 'resp_cut',
+        closeAfterDeltas: 1,
+      }),
+    ],
     turns: [{ text: 'hi' }],
   },
   {
@@ -159,7 +188,8 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'request_user_input',
-    summary: 'default-mode request_user_input (feature flag); client refuses with -32602; turn finishes',
+    summary:
+      'default-mode request_user_input (feature flag); client refuses with -32602; turn finishes',
     approvalPolicy: 'never',
     sandbox: 'read-only',
     extraConfig: ['features.default_mode_request_user_input=true'],

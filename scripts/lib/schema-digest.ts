@@ -14,7 +14,8 @@ export interface SchemaManifest {
   readonly files?: Readonly<Record<string, string>>;
 }
 
-export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+export const sha256 = (data: string | Buffer): string =>
+  createHash('sha256').update(data).digest('hex');
 
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

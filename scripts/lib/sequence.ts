@@ -21,7 +21,8 @@ export interface SequenceLine {
 
 const obj = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '?');
+const str = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '?';
 
 function errorInfo(v: unknown): string {
   if (typeof v === 'string') return v;
@@ -34,13 +35,17 @@ function notificationDetail(method: string, params: Record<string, unknown>): st
     case 'item/started':
     case 'item/completed': {
       const item = obj(params.item);
-      return typeof item.status === 'string' ? `:${str(item.type)}/${item.status}` : `:${str(item.type)}`;
+      return typeof item.status === 'string'
+        ? `:${str(item.type)}/${item.status}`
+        : `:${str(item.type)}`;
     }
     case 'turn/completed':
       return `:${str(obj(params.turn).status)}`;
     case 'thread/status/changed': {
       const status = obj(params.status);
-      const flags = Array.isArray(status.activeFlags) ? `[${status.activeFlags.map(str).join(',')}]` : '';
+      const flags = Array.isArray(status.activeFlags)
+        ? `[${status.activeFlags.map(str).join(',')}]`
+        : '';
       return `:${str(status.type)}${flags}`;
     }
     case 'error':
@@ -62,8 +67,10 @@ export function frameSignatures(lines: readonly SequenceLine[]): string[] {
       (dir === 'c2s' ? clientRequests : serverRequests).set(id, method);
       return `${dir} request ${method}`;
     }
-    if (method !== undefined) return `${dir} notify ${method}${notificationDetail(method, obj(frame.params))}`;
-    const answered = id === undefined ? undefined : (dir === 's2c' ? clientRequests : serverRequests).get(id);
+    if (method !== undefined)
+      return `${dir} notify ${method}${notificationDetail(method, obj(frame.params))}`;
+    const answered =
+      id === undefined ? undefined : (dir === 's2c' ? clientRequests : serverRequests).get(id);
     return `${dir} reply ${answered ?? '?'} ${outcome}`;
   });
 }
@@ -86,7 +93,12 @@ export function normalizedSequence(lines: readonly SequenceLine[]): string[] {
   for (let i = find('c2s request turn/start'); i >= 0; i = find('c2s request turn/start', i + 1)) {
     const firstItem = sigs.findIndex((s, j) => j > i && s.startsWith('s2c notify item/started'));
     const nextTurn = find('c2s request turn/start', i + 1);
-    const end = firstItem >= 0 && (nextTurn < 0 || firstItem < nextTurn) ? firstItem : nextTurn >= 0 ? nextTurn : sigs.length;
+    const end =
+      firstItem >= 0 && (nextTurn < 0 || firstItem < nextTurn)
+        ? firstItem
+        : nextTurn >= 0
+          ? nextTurn
+          : sigs.length;
     sortRange(sigs, i + 1, end);
   }
   return sigs.filter((s, i) => !(s === 's2c notify item/agentMessage/delta' && sigs[i - 1] === s));

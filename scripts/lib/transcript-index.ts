@@ -48,7 +48,10 @@ const turnSummary = (t: TurnTimings): TurnSummary => ({
   turnDurationMs: t.turnCompleted - t.turnStartSent,
 });
 
-export function summarizeRecording(scenario: Scenario, recording: ScenarioRecording): ScenarioSummary {
+export function summarizeRecording(
+  scenario: Scenario,
+  recording: ScenarioRecording,
+): ScenarioSummary {
   const methods: Record<string, number> = {};
   for (const line of recording.lines) {
     const method = line.frame.method;

@@ -45,10 +45,14 @@ export class AbandonedConnections {
       const handshakeCode = handshakeCodeOf(failure);
       const teardown = causeTokenOf(teardownError);
       return new ProviderRejection(
-        agentError('provider_unavailable', 'codex handshake failed and its connection could not be closed', {
-          providerCode: 'handshake_cleanup_pending',
-          details: { handshakeCode, teardown, abandonedConnections: this.#connections.size },
-        }),
+        agentError(
+          'provider_unavailable',
+          'codex handshake failed and its connection could not be closed',
+          {
+            providerCode: 'handshake_cleanup_pending',
+            details: { handshakeCode, teardown, abandonedConnections: this.#connections.size },
+          },
+        ),
         { cause: new AggregateError([failure, teardownError], 'handshake and teardown failed') },
       );
     }
@@ -57,7 +61,9 @@ export class AbandonedConnections {
     const inner = (failure as { agentError?: AgentError } | null)?.agentError;
     if (inner !== undefined) return new ProviderRejection(inner, { cause: failure });
     const token = causeTokenOf(failure);
-    return new ProviderRejection(agentError('provider_unavailable', `codex handshake failed (${token})`));
+    return new ProviderRejection(
+      agentError('provider_unavailable', `codex handshake failed (${token})`),
+    );
   }
 
   releaseAll(): Promise<ReleaseSummary> {
@@ -73,7 +79,9 @@ export class AbandonedConnections {
     await Promise.resolve();
     const targets = [...this.#connections];
     // a close() that throws synchronously must not stop the attempts on the others
-    const results = await Promise.allSettled(targets.map((t) => Promise.resolve().then(() => t.close())));
+    const results = await Promise.allSettled(
+      targets.map((t) => Promise.resolve().then(() => t.close())),
+    );
     let released = 0;
     results.forEach((result, i) => {
       const target = targets[i];

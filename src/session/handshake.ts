@@ -4,7 +4,11 @@
  */
 import { agentError, ProviderRejection } from '@relvo-labs/agent-provider';
 import { CODEX_CLIENT_TITLE, type CodexSandboxMode } from '../constants.js';
-import { CODEX_CLIENT_METHOD, initializeResultSchema, threadStartResultSchema } from '../wire/codex.js';
+import {
+  CODEX_CLIENT_METHOD,
+  initializeResultSchema,
+  threadStartResultSchema,
+} from '../wire/codex.js';
 import type { SessionConnection } from './session.js';
 import { isCompatibleCodexUserAgent } from './version-gate.js';
 
@@ -18,19 +22,33 @@ export interface HandshakeParams {
 }
 
 /** Resolves the thread id of the session's single ephemeral thread. */
-export async function handshake(connection: SessionConnection, params: HandshakeParams): Promise<string> {
+export async function handshake(
+  connection: SessionConnection,
+  params: HandshakeParams,
+): Promise<string> {
   const init = await connection.request(CODEX_CLIENT_METHOD.initialize, {
-    clientInfo: { name: params.clientName, title: CODEX_CLIENT_TITLE, version: params.clientVersion },
+    clientInfo: {
+      name: params.clientName,
+      title: CODEX_CLIENT_TITLE,
+      version: params.clientVersion,
+    },
     // null by construction: experimentalApi and requestAttestation can never be opted into
     capabilities: null,
   });
   const parsedInit = initializeResultSchema.safeParse(init);
-  if (!parsedInit.success || !isCompatibleCodexUserAgent(parsedInit.data.userAgent, params.clientName)) {
+  if (
+    !parsedInit.success ||
+    !isCompatibleCodexUserAgent(parsedInit.data.userAgent, params.clientName)
+  ) {
     // the userAgent text is never echoed
     throw new ProviderRejection(
-      agentError('provider_unavailable', 'the codex app-server version is not in the reviewed allowlist', {
-        providerCode: 'unsupported_app_server_version',
-      }),
+      agentError(
+        'provider_unavailable',
+        'the codex app-server version is not in the reviewed allowlist',
+        {
+          providerCode: 'unsupported_app_server_version',
+        },
+      ),
     );
   }
   connection.notify(CODEX_CLIENT_METHOD.initialized);

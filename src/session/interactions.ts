@@ -12,7 +12,10 @@ export function openSessionInteractions(
   session: CodexSession,
   options: Pick<ResolvedCodexProviderOptions, 'approvals' | 'questions'>,
 ): SessionInteractions | undefined {
-  const bridges = { approvals: options.approvals === 'bridge', questions: options.questions === 'bridge' };
+  const bridges = {
+    approvals: options.approvals === 'bridge',
+    questions: options.questions === 'bridge',
+  };
   if (!bridges.approvals && !bridges.questions) return undefined;
 
   const registry = new InteractionRegistry<CodexRun>({

@@ -135,5 +135,10 @@ function redactStrings(value: unknown): unknown {
  */
 function redactInteraction(event: ProviderEventInput): ProviderEventInput {
   if (event.payload.type !== 'interaction.requested') return event;
-  return { payload: { ...event.payload, request: redactStrings(event.payload.request) as typeof event.payload.request } };
+  return {
+    payload: {
+      ...event.payload,
+      request: redactStrings(event.payload.request) as typeof event.payload.request,
+    },
+  };
 }

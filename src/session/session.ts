@@ -18,7 +18,12 @@ import type { RpcEnd, ServerRequestOffer } from '../rpc/client.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import type { FenceReason } from '../shared/tokens.js';
 import type { CodexResourceUsage, CodexTransport } from '../transport/types.js';
-import { CODEX_CLIENT_METHOD, CODEX_NOTIFICATION, turnCompletedSchema, turnStartResultSchema } from '../wire/codex.js';
+import {
+  CODEX_CLIENT_METHOD,
+  CODEX_NOTIFICATION,
+  turnCompletedSchema,
+  turnStartResultSchema,
+} from '../wire/codex.js';
 import { TurnCorrelator } from './correlator.js';
 import { CodexRun, type RunHost } from './run.js';
 import {
@@ -46,8 +51,6 @@ export interface SessionInteractions {
   /** Retire everything (disposal, stream end). */
   retireAll(cause: 'dispose' | 'stream_end'): void;
 }
-
-
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
 const MAX_REMEMBERED_RUN_REFS = 64;
@@ -123,9 +126,13 @@ export class CodexSession implements ProviderSession, RunHost {
     const existing = this.#runsByRef.get(request.runRef);
     if (existing !== undefined) return existing;
     if (this.#fence !== undefined) {
-      return rejection('illegal_state_transition', 'the codex session is fenced and must be disposed', {
-        providerCode: 'session_fenced',
-      });
+      return rejection(
+        'illegal_state_transition',
+        'the codex session is fenced and must be disposed',
+        {
+          providerCode: 'session_fenced',
+        },
+      );
     }
     if (this.#ended !== undefined) {
       return rejection('provider_unavailable', 'the codex connection has ended', {
@@ -256,9 +263,13 @@ export class CodexSession implements ProviderSession, RunHost {
     this.#fenceSession('server_request_ledger_overflow');
     this.#active?.settle({
       outcome: 'failed',
-      error: agentError('provider_contract_violation', 'too many codex server requests on one connection', {
-        providerCode: 'session_fenced',
-      }),
+      error: agentError(
+        'provider_contract_violation',
+        'too many codex server requests on one connection',
+        {
+          providerCode: 'session_fenced',
+        },
+      ),
     });
   }
 
@@ -299,7 +310,8 @@ export class CodexSession implements ProviderSession, RunHost {
       const authoritative = isAuthoritativeFailure(error);
       // a turn may be running: another turn/start could steer it. This holds even when the
       // connection's end already failed the run (stdout EOF does not stop the process).
-      if (!authoritative && !this.#disposing && !this.#disposed) this.#fenceSession('turn_start_unacknowledged');
+      if (!authoritative && !this.#disposing && !this.#disposed)
+        this.#fenceSession('turn_start_unacknowledged');
       if (run.settled) return run;
       if (authoritative) {
         // the server provably admitted nothing: forget the run, the session stays usable
@@ -324,9 +336,13 @@ export class CodexSession implements ProviderSession, RunHost {
       this.#fenceSession('turn_start_unusable_id');
       run.settle({
         outcome: 'failed',
-        error: agentError('provider_contract_violation', 'codex started a turn without a usable id', {
-          providerCode: 'session_fenced',
-        }),
+        error: agentError(
+          'provider_contract_violation',
+          'codex started a turn without a usable id',
+          {
+            providerCode: 'session_fenced',
+          },
+        ),
       });
       return run;
     }
@@ -349,7 +365,8 @@ export class CodexSession implements ProviderSession, RunHost {
         payload: {
           type: 'diagnostic',
           level: 'warning',
-          message: 'codex output arrived before the turn was bound and some was lost; the outcome was not',
+          message:
+            'codex output arrived before the turn was bound and some was lost; the outcome was not',
         },
       });
     }
@@ -396,9 +413,13 @@ export class CodexSession implements ProviderSession, RunHost {
     run.failedBeforeBinding = true;
     run.settle({
       outcome: 'failed',
-      error: agentError('provider_contract_violation', 'too many codex turn completions arrived before the turn was bound', {
-        providerCode: 'pre_binding_terminal_overflow',
-      }),
+      error: agentError(
+        'provider_contract_violation',
+        'too many codex turn completions arrived before the turn was bound',
+        {
+          providerCode: 'pre_binding_terminal_overflow',
+        },
+      ),
     });
   }
 
@@ -410,7 +431,10 @@ export class CodexSession implements ProviderSession, RunHost {
       return;
     }
     const requestId = record['requestId'];
-    if (typeof requestId === 'string' || (typeof requestId === 'number' && Number.isSafeInteger(requestId))) {
+    if (
+      typeof requestId === 'string' ||
+      (typeof requestId === 'number' && Number.isSafeInteger(requestId))
+    ) {
       this.#interactions?.resolved(requestId);
     }
   }
@@ -432,7 +456,11 @@ export class CodexSession implements ProviderSession, RunHost {
     if (this.#foreignReported) return;
     this.#foreignReported = true;
     this.#emitSession({
-      payload: { type: 'diagnostic', level: 'debug', message: 'codex traffic for another thread or turn was dropped' },
+      payload: {
+        type: 'diagnostic',
+        level: 'debug',
+        message: 'codex traffic for another thread or turn was dropped',
+      },
     });
   }
 

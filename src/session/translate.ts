@@ -27,7 +27,7 @@ export function translateAgentMessageDelta(params: unknown): ProviderEventInput[
   if (!parsed.success) return [];
   const text = parsed.data.delta;
   const events: ProviderEventInput[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     let end = Math.min(i + MAX_DELTA_CHUNK, text.length);
     // never split a surrogate pair across two events
     if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;

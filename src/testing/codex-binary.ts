@@ -48,12 +48,32 @@ interface PlatformTarget {
 
 // Mirrors the launcher's table: platform package alias + Rust target triple.
 const PLATFORM_TARGETS: Readonly<Record<string, PlatformTarget>> = {
-  'linux-x64': { pkg: '@openai/codex-linux-x64', triple: 'x86_64-unknown-linux-musl', exe: 'codex' },
-  'linux-arm64': { pkg: '@openai/codex-linux-arm64', triple: 'aarch64-unknown-linux-musl', exe: 'codex' },
+  'linux-x64': {
+    pkg: '@openai/codex-linux-x64',
+    triple: 'x86_64-unknown-linux-musl',
+    exe: 'codex',
+  },
+  'linux-arm64': {
+    pkg: '@openai/codex-linux-arm64',
+    triple: 'aarch64-unknown-linux-musl',
+    exe: 'codex',
+  },
   'darwin-x64': { pkg: '@openai/codex-darwin-x64', triple: 'x86_64-apple-darwin', exe: 'codex' },
-  'darwin-arm64': { pkg: '@openai/codex-darwin-arm64', triple: 'aarch64-apple-darwin', exe: 'codex' },
-  'win32-x64': { pkg: '@openai/codex-win32-x64', triple: 'x86_64-pc-windows-msvc', exe: 'codex.exe' },
-  'win32-arm64': { pkg: '@openai/codex-win32-arm64', triple: 'aarch64-pc-windows-msvc', exe: 'codex.exe' },
+  'darwin-arm64': {
+    pkg: '@openai/codex-darwin-arm64',
+    triple: 'aarch64-apple-darwin',
+    exe: 'codex',
+  },
+  'win32-x64': {
+    pkg: '@openai/codex-win32-x64',
+    triple: 'x86_64-pc-windows-msvc',
+    exe: 'codex.exe',
+  },
+  'win32-arm64': {
+    pkg: '@openai/codex-win32-arm64',
+    triple: 'aarch64-pc-windows-msvc',
+    exe: 'codex.exe',
+  },
 };
 
 function resolvePackageJson(from: string, pkg: string): string | undefined {
@@ -81,7 +101,11 @@ function readVersion(pkgJsonPath: string): string | undefined {
 export function locateCodexBinary(options: LocateCodexOptions): CodexBinary | CodexBinaryNotFound {
   const { kind } = options;
   const from = resolve(options.from ?? process.cwd());
-  const notFound = (reason: CodexNotFoundReason): CodexBinaryNotFound => ({ found: false, kind, reason });
+  const notFound = (reason: CodexNotFoundReason): CodexBinaryNotFound => ({
+    found: false,
+    kind,
+    reason,
+  });
 
   const mainPkgJson = resolvePackageJson(from, '@openai/codex');
   if (mainPkgJson === undefined) return notFound('package_missing');
@@ -91,15 +115,20 @@ export function locateCodexBinary(options: LocateCodexOptions): CodexBinary | Co
 
   if (kind === 'launcher') {
     // Prefer the .bin shim that `npm exec codex` would run; fall back to the script it links to.
-    const candidates = [join(dirname(dirname(mainDir)), '.bin', 'codex'), join(mainDir, 'bin', 'codex.js')];
+    const candidates = [
+      join(dirname(dirname(mainDir)), '.bin', 'codex'),
+      join(mainDir, 'bin', 'codex.js'),
+    ];
     const path = candidates.find((p) => existsSync(p));
     return path === undefined ? notFound('binary_missing') : { found: true, path, kind, version };
   }
 
-  const target = PLATFORM_TARGETS[`${options.platform ?? process.platform}-${options.arch ?? process.arch}`];
+  const target =
+    PLATFORM_TARGETS[`${options.platform ?? process.platform}-${options.arch ?? process.arch}`];
   if (target === undefined) return notFound('platform_unsupported');
   // The platform package is an optionalDependency of @openai/codex: resolve it from there first.
-  const platformPkgJson = resolvePackageJson(mainDir, target.pkg) ?? resolvePackageJson(from, target.pkg);
+  const platformPkgJson =
+    resolvePackageJson(mainDir, target.pkg) ?? resolvePackageJson(from, target.pkg);
   if (platformPkgJson === undefined) return notFound('platform_package_missing');
   const path = join(dirname(platformPkgJson), 'vendor', target.triple, 'bin', target.exe);
   if (!existsSync(path)) return notFound('binary_missing');
@@ -118,6 +147,8 @@ export function requireCodexBinary(
   const ci = (options.env ?? process.env).CI === 'true';
   throw new Error(
     `codex ${located.kind} binary not found (${located.reason})` +
-      (ci ? ': CI=true requires the pinned @openai/codex devDependency' : ': run `npm ci` to install @openai/codex'),
+      (ci
+        ? ': CI=true requires the pinned @openai/codex devDependency'
+        : ': run `npm ci` to install @openai/codex'),
   );
 }

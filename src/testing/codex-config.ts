@@ -39,7 +39,9 @@ export function codexConfigArgs(options: CodexConfigArgsOptions): string[] {
     `${p}.supports_websockets=false`,
     `${p}.request_max_retries=0`,
     `${p}.stream_max_retries=0`,
-    ...(options.streamIdleTimeoutMs === undefined ? [] : [`${p}.stream_idle_timeout_ms=${options.streamIdleTimeoutMs}`]),
+    ...(options.streamIdleTimeoutMs === undefined
+      ? []
+      : [`${p}.stream_idle_timeout_ms=${options.streamIdleTimeoutMs}`]),
     // plugins=false is what stops the start-up network sync; the others are belt and braces.
     'features.plugins=false',
     'features.apps=false',
@@ -106,7 +108,8 @@ export function createIsolatedCodexHome(prefix = 'relvo-codex-'): IsolatedCodexH
     workspace,
     env(base = process.env, extra = {}) {
       const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries(base)) if (v !== undefined && !isStrippedEnvVar(k)) env[k] = v;
+      for (const [k, v] of Object.entries(base))
+        if (v !== undefined && !isStrippedEnvVar(k)) env[k] = v;
       return { ...env, HOME: home, CODEX_HOME: codexHome, ...extra };
     },
     dispose() {

@@ -2,7 +2,13 @@
  * A scripted Responses-API server on 127.0.0.1 for driving a real codex without credentials
  * or network. Each POST /v1/responses takes the next scripted step from a FIFO queue.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encodeSseEvent, planFor, type ScriptedStep, type SsePlan } from './sse-script.js';
 
@@ -108,7 +114,11 @@ export class ScriptedModelServer {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`model server: expected ${count} request(s) within ${timeoutMs} ms, got ${this.requests.length}`));
+        reject(
+          new Error(
+            `model server: expected ${count} request(s) within ${timeoutMs} ms, got ${this.requests.length}`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = (): void => {
         clearTimeout(timer);
@@ -149,13 +159,18 @@ export class ScriptedModelServer {
     for (const waiter of [...this.waiters]) waiter();
 
     if (!routed) {
-      sendJson(res, 404, { error: { type: 'scripted_unknown_route', message: `no route ${req.method ?? ''} ${path}` } });
+      sendJson(res, 404, {
+        error: { type: 'scripted_unknown_route', message: `no route ${req.method ?? ''} ${path}` },
+      });
       return;
     }
     if (step === undefined) {
       // Loud on purpose: a test that under-scripts the model should fail with this body in view.
       sendJson(res, 500, {
-        error: { type: 'scripted_queue_empty', message: `scripted model server: no step left for request #${index}` },
+        error: {
+          type: 'scripted_queue_empty',
+          message: `scripted model server: no step left for request #${index}`,
+        },
       });
       return;
     }
@@ -174,7 +189,10 @@ export class ScriptedModelServer {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
     for (const event of plan.events) {
-      if (plan.delayMs > 0 && (plan.delayedTypes === undefined || plan.delayedTypes.has(event.type))) {
+      if (
+        plan.delayMs > 0 &&
+        (plan.delayedTypes === undefined || plan.delayedTypes.has(event.type))
+      ) {
         await this.sleep(plan.delayMs);
       }
       // The client may have gone (interrupt) or the server may be closing.
@@ -204,13 +222,18 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 /** `input` items of a recorded request body (empty when absent). */
 export function requestInputItems(request: RecordedRequest): readonly Record<string, unknown>[] {
   const body = request.body;
-  if (typeof body !== 'object' || body === null || !('input' in body) || !Array.isArray(body.input)) return [];
-  return body.input.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null);
+  if (typeof body !== 'object' || body === null || !('input' in body) || !Array.isArray(body.input))
+    return [];
+  return body.input.filter(
+    (x): x is Record<string, unknown> => typeof x === 'object' && x !== null,
+  );
 }
 
 /** The `function_call_output.output` the model received for `callId`, if any. */
 export function functionCallOutput(request: RecordedRequest, callId: string): string | undefined {
-  const item = requestInputItems(request).find((i) => i.type === 'function_call_output' && i.call_id === callId);
+  const item = requestInputItems(request).find(
+    (i) => i.type === 'function_call_output' && i.call_id === callId,
+  );
   const output = item?.output;
   return typeof output === 'string' ? output : undefined;
 }

@@ -82,7 +82,10 @@ export function scriptedUsage(input = 100, output = 7, cached = 20, reasoning = 
 
 function completed(responseId: string, usage: ScriptedUsage | null | undefined): SseEvent {
   const u = usage === undefined ? scriptedUsage() : usage;
-  return { type: 'response.completed', response: u === null ? { id: responseId } : { id: responseId, usage: u } };
+  return {
+    type: 'response.completed',
+    response: u === null ? { id: responseId } : { id: responseId, usage: u },
+  };
 }
 
 function textPlan(step: TextStep): SsePlan {
@@ -106,10 +109,20 @@ function textPlan(step: TextStep): SsePlan {
   const delayMs = step.delayMs ?? 0;
   const delayedTypes = new Set(['response.output_text.delta']);
   if (step.closeAfterDeltas !== undefined) {
-    return { events: [...head, ...deltas.slice(0, step.closeAfterDeltas)], ending: 'destroy', delayMs, delayedTypes };
+    return {
+      events: [...head, ...deltas.slice(0, step.closeAfterDeltas)],
+      ending: 'destroy',
+      delayMs,
+      delayedTypes,
+    };
   }
   if (step.stallAfterDeltas !== undefined) {
-    return { events: [...head, ...deltas.slice(0, step.stallAfterDeltas)], ending: 'stall', delayMs, delayedTypes };
+    return {
+      events: [...head, ...deltas.slice(0, step.stallAfterDeltas)],
+      ending: 'stall',
+      delayMs,
+      delayedTypes,
+    };
   }
   const text = step.deltas.join('');
   const done: SseEvent = {
@@ -123,7 +136,12 @@ function textPlan(step: TextStep): SsePlan {
       content: [{ type: 'output_text', text, annotations: [] }],
     },
   };
-  return { events: [...head, ...deltas, done, completed(responseId, step.usage)], ending: 'end', delayMs, delayedTypes };
+  return {
+    events: [...head, ...deltas, done, completed(responseId, step.usage)],
+    ending: 'end',
+    delayMs,
+    delayedTypes,
+  };
 }
 
 function functionCallPlan(step: FunctionCallStep): SsePlan {
@@ -139,7 +157,11 @@ function functionCallPlan(step: FunctionCallStep): SsePlan {
         output_index: 0,
         item: { ...item, arguments: '', status: 'in_progress' },
       },
-      { type: 'response.output_item.done', output_index: 0, item: { ...item, arguments: args, status: 'completed' } },
+      {
+        type: 'response.output_item.done',
+        output_index: 0,
+        item: { ...item, arguments: args, status: 'completed' },
+      },
       completed(responseId, step.usage),
     ],
     ending: 'end',
@@ -166,7 +188,10 @@ export function encodeSseEvent(event: SseEvent): string {
 
 // Step builders: the shapes tests write most often.
 
-export function textStep(deltas: string | readonly string[], options: Omit<TextStep, 'kind' | 'deltas'> = {}): TextStep {
+export function textStep(
+  deltas: string | readonly string[],
+  options: Omit<TextStep, 'kind' | 'deltas'> = {},
+): TextStep {
   return { kind: 'text', deltas: typeof deltas === 'string' ? [deltas] : deltas, ...options };
 }
 
@@ -194,7 +219,9 @@ export function execCommandStep(cmd: string, options: ExecCommandOptions = {}): 
 export function functionCallStep(
   name: string,
   args: string | Readonly<Record<string, unknown>>,
-  options: Omit<FunctionCallStep, 'kind' | 'name' | 'arguments' | 'callId'> & { readonly callId?: string } = {},
+  options: Omit<FunctionCallStep, 'kind' | 'name' | 'arguments' | 'callId'> & {
+    readonly callId?: string;
+  } = {},
 ): FunctionCallStep {
   const { callId, ...rest } = options;
   return { kind: 'functionCall', name, arguments: args, callId: callId ?? nextId('call'), ...rest };
@@ -208,7 +235,10 @@ export function httpErrorStep(
   return { kind: 'httpError', status, body, headers };
 }
 
-export function responseFailedStep(code = 'server_error', message = 'scripted response.failed'): RawStep {
+export function responseFailedStep(
+  code = 'server_error',
+  message = 'scripted response.failed',
+): RawStep {
   const id = nextId('resp');
   return {
     kind: 'raw',
@@ -219,6 +249,10 @@ export function responseFailedStep(code = 'server_error', message = 'scripted re
   };
 }
 
-export function rawStep(events: readonly SseEvent[], ending: StreamEnding = 'end', delayMs = 0): RawStep {
+export function rawStep(
+  events: readonly SseEvent[],
+  ending: StreamEnding = 'end',
+  delayMs = 0,
+): RawStep {
   return { kind: 'raw', events, ending, delayMs };
 }

@@ -29,13 +29,18 @@ export function parseTranscript(text: string): TranscriptLine[] {
   parsed.forEach((line, i) => {
     if (line.seq !== i) throw new Error(`transcript line ${i}: seq ${line.seq} out of order`);
     const prev = parsed[i - 1];
-    if (prev !== undefined && line.t < prev.t) throw new Error(`transcript line ${i}: time goes backwards`);
+    if (prev !== undefined && line.t < prev.t)
+      throw new Error(`transcript line ${i}: time goes backwards`);
   });
   return parsed;
 }
 
 export function serializeTranscript(lines: readonly TranscriptLine[]): string {
-  return lines.map((l) => JSON.stringify({ seq: l.seq, t: l.t, dir: l.dir, frame: l.frame })).join('\n') + '\n';
+  return (
+    lines
+      .map((l) => JSON.stringify({ seq: l.seq, t: l.t, dir: l.dir, frame: l.frame }))
+      .join('\n') + '\n'
+  );
 }
 
 export interface PlaceholderValues {
@@ -58,7 +63,11 @@ const HOSTNAME_FIELDS = new Set(['userAgent', 'serverName']);
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function mapStrings(value: unknown, fn: (s: string, key: string | undefined) => string, key?: string): unknown {
+function mapStrings(
+  value: unknown,
+  fn: (s: string, key: string | undefined) => string,
+  key?: string,
+): unknown {
   if (typeof value === 'string') return fn(value, key);
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, fn));
   if (typeof value === 'object' && value !== null) {
@@ -79,7 +88,10 @@ export function sanitizeFrame<T>(frame: T, values: PlaceholderValues): T {
   )
     .filter(([v]) => v.length > 0)
     .sort((a, b) => b[0].length - a[0].length);
-  const hostWord = values.hostname.length > 0 ? new RegExp(`\\b${escapeRegExp(values.hostname)}\\b`, 'g') : undefined;
+  const hostWord =
+    values.hostname.length > 0
+      ? new RegExp(`\\b${escapeRegExp(values.hostname)}\\b`, 'g')
+      : undefined;
   return mapStrings(frame, (s, key) => {
     if (values.hostname.length > 0 && s === values.hostname) return PLACEHOLDERS.hostname;
     let out = s;

@@ -4,7 +4,13 @@
  */
 import { providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { execCommandStep, functionCallOutput, scriptedUsage, textStep, functionCallStep } from '../../src/testing/index.js';
+import {
+  execCommandStep,
+  functionCallOutput,
+  scriptedUsage,
+  textStep,
+  functionCallStep,
+} from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
 import { openRealCodex, recordingSink, waitForEvent } from './support.js';
 
@@ -15,16 +21,33 @@ describe('codex provider against the real 0.156.1 binary', () => {
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('hi'), sink, runRef: 'one' });
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
-    expect(sink.ofType('run.message_delta').map((d) => d.text).join('')).toBe('Hello world');
-    expect(sink.ofType('run.usage').at(-1)?.usage).toEqual({ inputTokens: 1200, outputTokens: 30, totalTokens: 1230 });
+    expect(
+      sink
+        .ofType('run.message_delta')
+        .map((d) => d.text)
+        .join(''),
+    ).toBe('Hello world');
+    expect(sink.ofType('run.usage').at(-1)?.usage).toEqual({
+      inputTokens: 1200,
+      outputTokens: 30,
+      totalTokens: 1230,
+    });
     for (const e of sink.events) expect(providerEventInputSchema.safeParse(e).success).toBe(true);
 
     codex.server.enqueue(textStep('again', { usage: scriptedUsage(10, 2, 0, 0) }));
     const second = recordingSink();
-    const run2 = await codex.session.startRun({ input: textInput('more'), sink: second, runRef: 'two' });
+    const run2 = await codex.session.startRun({
+      input: textInput('more'),
+      sink: second,
+      runRef: 'two',
+    });
     expect(await run2.completion).toEqual({ outcome: 'succeeded' });
     // usage is per turn (`last`), not the thread total
-    expect(second.ofType('run.usage').at(-1)?.usage).toEqual({ inputTokens: 10, outputTokens: 2, totalTokens: 12 });
+    expect(second.ofType('run.usage').at(-1)?.usage).toEqual({
+      inputTokens: 10,
+      outputTokens: 2,
+      totalTokens: 12,
+    });
     expect(codex.server.requests).toHaveLength(2);
     // both requests belong to one thread: the second carries the first turn's history
     expect(JSON.stringify(codex.server.requests[1]?.body)).toContain('Hello world');
@@ -32,7 +55,12 @@ describe('codex provider against the real 0.156.1 binary', () => {
 
   it('an HTTP 500 fails the run as provider_unavailable without upstream prose', async () => {
     const codex = await openRealCodex();
-    codex.server.enqueue({ kind: 'httpError', status: 500, body: { error: { message: 'sk-CANARYCANARYCANARY123456' } }, headers: {} });
+    codex.server.enqueue({
+      kind: 'httpError',
+      status: 500,
+      body: { error: { message: 'sk-CANARYCANARYCANARY123456' } },
+      headers: {},
+    });
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('boom'), sink, runRef: 'r' });
     const termination = await run.completion;
@@ -48,7 +76,10 @@ describe('codex provider against the real 0.156.1 binary', () => {
   it('interrupts a slow stream: interrupted, partial output kept, the session stays usable', async () => {
     const codex = await openRealCodex();
     codex.server.enqueue(
-      textStep(Array.from({ length: 50 }, (_, i) => `tick${i} `), { delayMs: 100 }),
+      textStep(
+        Array.from({ length: 50 }, (_, i) => `tick${i} `),
+        { delayMs: 100 },
+      ),
       textStep('after', { usage: scriptedUsage(5, 1, 0, 0) }),
     );
     const sink = recordingSink();
@@ -58,7 +89,11 @@ describe('codex provider against the real 0.156.1 binary', () => {
     const termination = await run.completion;
     expect(termination).toEqual({ outcome: 'interrupted', reason: 'user pressed stop' });
     expect(sink.ofType('run.message_delta').length).toBeGreaterThan(0);
-    const next = await codex.session.startRun({ input: textInput('next'), sink: recordingSink(), runRef: 't' });
+    const next = await codex.session.startRun({
+      input: textInput('next'),
+      sink: recordingSink(),
+      runRef: 't',
+    });
     expect(await next.completion).toEqual({ outcome: 'succeeded' });
   });
 
@@ -66,12 +101,20 @@ describe('codex provider against the real 0.156.1 binary', () => {
     const codex = await openRealCodex({ approvals: 'bridge' });
     const marker = `out-${Date.now()}`;
     codex.server.enqueue(
-      execCommandStep(`echo ${marker}`, { callId: 'call_ok', escalate: true, justification: 'test wants echo' }),
+      execCommandStep(`echo ${marker}`, {
+        callId: 'call_ok',
+        escalate: true,
+        justification: 'test wants echo',
+      }),
       textStep('done', { usage: scriptedUsage(5, 1, 0, 0) }),
     );
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('run it'), sink, runRef: 'a' });
-    const requested = await waitForEvent(sink, (e) => e.payload.type === 'interaction.requested', 'the approval');
+    const requested = await waitForEvent(
+      sink,
+      (e) => e.payload.type === 'interaction.requested',
+      'the approval',
+    );
     if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
     expect(requested.payload.request).toMatchObject({
       kind: 'approval',
@@ -94,14 +137,25 @@ describe('codex provider against the real 0.156.1 binary', () => {
     const codex = await openRealCodex({ approvals: 'bridge' });
     const marker = `denied-${Date.now()}`;
     codex.server.enqueue(
-      execCommandStep(`echo ${marker}`, { callId: 'call_no', escalate: true, justification: 'test wants echo' }),
+      execCommandStep(`echo ${marker}`, {
+        callId: 'call_no',
+        escalate: true,
+        justification: 'test wants echo',
+      }),
       textStep('ok', { usage: scriptedUsage(5, 1, 0, 0) }),
     );
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('run it'), sink, runRef: 'd' });
-    const requested = await waitForEvent(sink, (e) => e.payload.type === 'interaction.requested', 'the approval');
+    const requested = await waitForEvent(
+      sink,
+      (e) => e.payload.type === 'interaction.requested',
+      'the approval',
+    );
     if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
-    await codex.session.respondToInteraction(requested.payload.providerRef, { kind: 'approval', decision: 'denied' });
+    await codex.session.respondToInteraction(requested.payload.providerRef, {
+      kind: 'approval',
+      decision: 'denied',
+    });
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     const output = functionCallOutput(codex.server.requests[1]!, 'call_no');
     expect(output).toBeDefined();
@@ -110,11 +164,26 @@ describe('codex provider against the real 0.156.1 binary', () => {
   });
 
   it('question bridge: the stable surface sends a non-blocking request_user_input, refused on its id; the turn completes', async () => {
-    const codex = await openRealCodex({ questions: 'bridge' }, { extra: ['features.default_mode_request_user_input=true'] });
+    const codex = await openRealCodex(
+      { questions: 'bridge' },
+      { extra: ['features.default_mode_request_user_input=true'] },
+    );
     codex.server.enqueue(
       functionCallStep(
         'request_user_input',
-        { questions: [{ id: 'color', header: 'Color', question: 'Which color?', options: [{ label: 'Red', description: 'Loud.' }, { label: 'Blue', description: 'Calm.' }] }] },
+        {
+          questions: [
+            {
+              id: 'color',
+              header: 'Color',
+              question: 'Which color?',
+              options: [
+                { label: 'Red', description: 'Loud.' },
+                { label: 'Blue', description: 'Calm.' },
+              ],
+            },
+          ],
+        },
         { callId: 'call_q' },
       ),
       textStep('fine', { usage: scriptedUsage(5, 1, 0, 0) }),

@@ -4,7 +4,12 @@
  */
 import { afterEach } from 'vitest';
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
-import { createCodexProvider, type CodexProvider, type CodexProviderOptions, type CodexProviderSession } from '../../src/index.js';
+import {
+  createCodexProvider,
+  type CodexProvider,
+  type CodexProviderOptions,
+  type CodexProviderSession,
+} from '../../src/index.js';
 import {
   codexConfigArgs,
   createIsolatedCodexHome,
@@ -43,7 +48,10 @@ export async function openRealCodex(
   const provider = createCodexProvider({
     ...options,
     executable: binary.path,
-    extraArgs: codexConfigArgs({ baseUrl: server.baseUrl, ...(config.extra ? { extra: config.extra } : {}) }),
+    extraArgs: codexConfigArgs({
+      baseUrl: server.baseUrl,
+      ...(config.extra ? { extra: config.extra } : {}),
+    }),
     env: iso.env(testEnv()),
     requestTimeoutMs: 20_000,
   });
@@ -68,7 +76,8 @@ export async function waitForEvent(
   for (;;) {
     const found = sink.events.find(predicate);
     if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${label}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${label}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }

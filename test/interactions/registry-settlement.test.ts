@@ -328,7 +328,11 @@ describe('retirement', () => {
       expect(unknown.code).toBe('unknown_interaction');
       // an answered ref of an ended run: the exact retry is a no-op (SPI §6), a different
       // answer conflicts, and neither writes anything
-      await h.registry.respond(answered.ref, { kind: 'approval', decision: 'approved', mode: 'once' });
+      await h.registry.respond(answered.ref, {
+        kind: 'approval',
+        decision: 'approved',
+        mode: 'once',
+      });
       const conflict = await rejectionOf(
         h.registry.respond(answered.ref, { kind: 'approval', decision: 'denied' }),
       );
@@ -387,7 +391,7 @@ describe('answered refs of ended runs', () => {
     const once = { kind: 'approval', decision: 'approved', mode: 'once' } as const;
     const refs: string[] = [];
     // runs of 200 approvals each (under the 256 live bound), answered, then retired
-    for (let n = 0; n < MAX_REMEMBERED_ANSWERS + 1; ) {
+    for (let n = 0; n < MAX_REMEMBERED_ANSWERS + 1;) {
       const batch = Math.min(200, MAX_REMEMBERED_ANSWERS + 1 - n);
       for (let i = 0; i < batch; i += 1, n += 1) {
         const raised = raiseApproval(h, n);
@@ -401,6 +405,8 @@ describe('answered refs of ended runs', () => {
     await h.registry.respond(refs.at(-1)!, once);
     await h.registry.respond(refs[1]!, once);
     // the oldest fell out of the bounded memory
-    expect((await rejectionOf(h.registry.respond(refs[0]!, once))).code).toBe('unknown_interaction');
+    expect((await rejectionOf(h.registry.respond(refs[0]!, once))).code).toBe(
+      'unknown_interaction',
+    );
   });
 });

@@ -15,15 +15,29 @@ const SPI = join(ROOT, 'packages', 'agent-provider');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 function requireBuilt(dir: string): void {
-  for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'testing.js', 'testing.cjs', 'testing.d.ts']) {
+  for (const file of [
+    'index.js',
+    'index.cjs',
+    'index.d.ts',
+    'index.d.cts',
+    'testing.js',
+    'testing.cjs',
+    'testing.d.ts',
+  ]) {
     if (!existsSync(join(dir, 'dist', file))) {
-      throw new Error(`${join(dir, 'dist', file)} is missing: run \`npm run build\` before this test`);
+      throw new Error(
+        `${join(dir, 'dist', file)} is missing: run \`npm run build\` before this test`,
+      );
     }
   }
 }
 
 function node(cwd: string, args: string[]): string {
-  return execFileSync(process.execPath, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync(process.execPath, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 describe('built packages', () => {
@@ -83,22 +97,45 @@ describe('consumer check: packed tarballs in a scratch project', () => {
     const npmCli = process.env['npm_execpath'];
     const npm = (args: string[], cwd: string): string =>
       npmCli !== undefined && npmCli.endsWith('.js')
-        ? execFileSync(process.execPath, [npmCli, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+        ? execFileSync(process.execPath, [npmCli, ...args], {
+            cwd,
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'pipe'],
+          })
         : execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const pack = (dir: string): string => {
-      const out = JSON.parse(npm(['pack', '--json', '--pack-destination', scratch], dir)) as { filename: string; files: { path: string }[] }[];
+      const out = JSON.parse(npm(['pack', '--json', '--pack-destination', scratch], dir)) as {
+        filename: string;
+        files: { path: string }[];
+      }[];
       const entry = out[0]!;
       // nothing but the built output, schemas and docs ship
-      for (const f of entry.files) expect(f.path).toMatch(/^(dist\/|schemas\/|package\.json$|README\.md$|LICENSE)/);
+      for (const f of entry.files)
+        expect(f.path).toMatch(/^(dist\/|schemas\/|package\.json$|README\.md$|LICENSE)/);
       return join(scratch, entry.filename);
     };
     const spiTarball = pack(SPI);
     const codexTarball = pack(ROOT);
-    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    npm(['install', '--no-audit', '--no-fund', '--ignore-scripts', spiTarball, codexTarball], scratch);
-    const installed = JSON.parse(readFileSync(join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    writeFileSync(
+      join(scratch, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    npm(
+      ['install', '--no-audit', '--no-fund', '--ignore-scripts', spiTarball, codexTarball],
+      scratch,
+    );
+    const installed = JSON.parse(
+      readFileSync(
+        join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', 'package.json'),
+        'utf8',
+      ),
+    ) as { dependencies: Record<string, string> };
     // codex itself is never a runtime dependency
-    expect(Object.keys(installed.dependencies).sort()).toEqual(['@relvo-labs/agent-provider', 'pidusage', 'zod']);
+    expect(Object.keys(installed.dependencies).sort()).toEqual([
+      '@relvo-labs/agent-provider',
+      'pidusage',
+      'zod',
+    ]);
 
     writeFileSync(
       join(scratch, 'consumer.ts'),
@@ -135,7 +172,9 @@ export { asSpi, reason, count, CODEX_SUPPORTED_APP_SERVER_VERSIONS };
       output = node(scratch, [TSC, '-p', 'tsconfig.json']);
     } catch (error) {
       const e = error as { stdout?: string; stderr?: string };
-      throw new Error(`consumer type check failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`, { cause: error });
+      throw new Error(`consumer type check failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`, {
+        cause: error,
+      });
     }
     expect(output.trim()).toBe('');
   }, 180_000);

@@ -14,11 +14,16 @@ import { testEnv } from '../support/processes.js';
 
 const binary = requireCodexBinary({ kind: 'native' });
 const checkedIn = (name: string) =>
-  parseTranscript(readFileSync(join('fixtures', 'transcripts', binary.version, `${name}.jsonl`), 'utf8'));
+  parseTranscript(
+    readFileSync(join('fixtures', 'transcripts', binary.version, `${name}.jsonl`), 'utf8'),
+  );
 
 describe('re-recording matches the checked-in transcripts', () => {
   it.each(['text_turn', 'approval_accept'])('%s', async (name) => {
-    const fresh = await recordScenario(findScenario(name), { binary: binary.path, baseEnv: testEnv() });
+    const fresh = await recordScenario(findScenario(name), {
+      binary: binary.path,
+      baseEnv: testEnv(),
+    });
     const expected = normalizedSequence(checkedIn(name));
     expect(normalizedSequence(fresh.lines)).toEqual(expected);
     expect(fresh.exitCode).toBe(0);

@@ -1,13 +1,37 @@
-import { isProviderRejection, type AgentError, type ProviderRun, type ProviderRunRequest, type ProviderSession } from '@relvo-labs/agent-provider';
+import {
+  isProviderRejection,
+  type AgentError,
+  type ProviderRun,
+  type ProviderRunRequest,
+  type ProviderSession,
+} from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { createHarness, recordingSink, textInput } from '../support/provider-harness.js';
-import { completed, count, open, push, replyError, reply, startBound, THREAD, waitForRequest } from './helpers.js';
+import {
+  completed,
+  count,
+  open,
+  push,
+  replyError,
+  reply,
+  startBound,
+  THREAD,
+  waitForRequest,
+} from './helpers.js';
 
 /** Calls startRun, proving it never throws synchronously, and returns the rejection. */
-async function refusal(session: ProviderSession, input: unknown, runRef = 'refused'): Promise<AgentError> {
+async function refusal(
+  session: ProviderSession,
+  input: unknown,
+  runRef = 'refused',
+): Promise<AgentError> {
   let promise: Promise<ProviderRun> | undefined;
   expect(() => {
-    promise = session.startRun({ input: input as ProviderRunRequest['input'], sink: recordingSink(), runRef });
+    promise = session.startRun({
+      input: input as ProviderRunRequest['input'],
+      sink: recordingSink(),
+      runRef,
+    });
   }).not.toThrow();
   const error: unknown = await promise!.then(
     () => {
@@ -26,7 +50,9 @@ describe('startRun admission order (§6.1)', () => {
     const session = await open(h);
     await startBound(h, session, 't1'); // a run is active
     await session.dispose();
-    expect(await refusal(session, { parts: [{ type: 'file_ref', path: 'a.txt' }] })).toMatchObject({ code: 'session_closed' });
+    expect(await refusal(session, { parts: [{ type: 'file_ref', path: 'a.txt' }] })).toMatchObject({
+      code: 'session_closed',
+    });
     expect(count(h.transport, 'turn/start')).toBe(1);
   });
 
@@ -42,7 +68,11 @@ describe('startRun admission order (§6.1)', () => {
   it('fenced → illegal_state_transition session_fenced, ahead of stream end, active run and parts', async () => {
     const h = createHarness();
     const session = await open(h);
-    const starting = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' });
+    const starting = session.startRun({
+      input: textInput('x'),
+      sink: recordingSink(),
+      runRef: 'a',
+    });
     await reply(h.transport, 'turn/start', { turn: {} }); // no usable id → fenced
     await starting;
     h.transport.end();
@@ -104,12 +134,21 @@ describe('turn/start parameters and runRef idempotency', () => {
     const h = createHarness();
     const session = await open(h);
     const starting = session.startRun({
-      input: { parts: [{ type: 'text', text: 'first' }, { type: 'text', text: 'second\n' }, { type: 'text', text: 'third' }] },
+      input: {
+        parts: [
+          { type: 'text', text: 'first' },
+          { type: 'text', text: 'second\n' },
+          { type: 'text', text: 'third' },
+        ],
+      },
       sink: recordingSink(),
       runRef: 'r',
     });
     const frame = await waitForRequest(h.transport, 'turn/start');
-    expect(frame.params).toEqual({ threadId: THREAD, input: [{ type: 'text', text: 'first\n\nsecond\n\n\nthird' }] });
+    expect(frame.params).toEqual({
+      threadId: THREAD,
+      input: [{ type: 'text', text: 'first\n\nsecond\n\n\nthird' }],
+    });
     await reply(h.transport, 'turn/start', { turn: { id: 't1' } });
     await starting;
     await session.dispose();
@@ -121,7 +160,11 @@ describe('turn/start parameters and runRef idempotency', () => {
     const { run } = await startBound(h, session, 't1', 'same');
     await push(h.transport, completed('t1', 'completed'));
     await run.completion;
-    const again = await session.startRun({ input: textInput('hello'), sink: recordingSink(), runRef: 'same' });
+    const again = await session.startRun({
+      input: textInput('hello'),
+      sink: recordingSink(),
+      runRef: 'same',
+    });
     expect(again).toBe(run);
     expect(count(h.transport, 'turn/start')).toBe(1);
     await session.dispose();
@@ -142,15 +185,27 @@ describe('turn/start parameters and runRef idempotency', () => {
   it('a retry during a turn/start that is then refused is refused too, never left hanging', async () => {
     const h = createHarness();
     const session = await open(h);
-    const first = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'same' });
-    const retry = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'same' });
+    const first = session.startRun({
+      input: textInput('x'),
+      sink: recordingSink(),
+      runRef: 'same',
+    });
+    const retry = session.startRun({
+      input: textInput('x'),
+      sink: recordingSink(),
+      runRef: 'same',
+    });
     const outcomes = Promise.allSettled([first, retry]);
     await replyError(h.transport, 'turn/start', -32602, 'bad');
     const [a, b] = await outcomes;
     expect(a.status).toBe('rejected');
     expect(b.status).toBe('rejected');
     // refused authoritatively: the same runRef may start afresh
-    const again = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'same' });
+    const again = session.startRun({
+      input: textInput('x'),
+      sink: recordingSink(),
+      runRef: 'same',
+    });
     await reply(h.transport, 'turn/start', { turn: { id: 't2' } }, 1);
     await again;
     expect(count(h.transport, 'turn/start')).toBe(2);

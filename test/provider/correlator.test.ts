@@ -1,12 +1,32 @@
 import { isProviderRejection, type ProviderSession } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { createHarness, recordingSink, textInput, type Harness } from '../support/provider-harness.js';
-import { completed, count, delta, open, push, reply, startBound, texts, THREAD, turns, usage, waitForRequest } from './helpers.js';
+import {
+  createHarness,
+  recordingSink,
+  textInput,
+  type Harness,
+} from '../support/provider-harness.js';
+import {
+  completed,
+  count,
+  delta,
+  open,
+  push,
+  reply,
+  startBound,
+  texts,
+  THREAD,
+  turns,
+  usage,
+  waitForRequest,
+} from './helpers.js';
 
 const OTHER_THREAD = '01a228d9-0000-7000-8000-000000000000';
 
 function foreignDiagnostics(h: Harness): number {
-  return h.sessionSink.ofType('diagnostic').filter((d) => d.level === 'debug' && /another thread or turn/.test(d.message)).length;
+  return h.sessionSink
+    .ofType('diagnostic')
+    .filter((d) => d.level === 'debug' && /another thread or turn/.test(d.message)).length;
 }
 
 function fenceDiagnostics(h: Harness, reason: string): number {
@@ -22,7 +42,8 @@ async function pendingStart(h: Harness, session: ProviderSession, nth = 0, runRe
   const sink = recordingSink();
   const starting = session.startRun({ input: textInput('x'), sink, runRef });
   await waitForRequest(h.transport, 'turn/start', nth);
-  const answer = (turnId: string) => reply(h.transport, 'turn/start', { turn: { id: turnId } }, nth);
+  const answer = (turnId: string) =>
+    reply(h.transport, 'turn/start', { turn: { id: turnId } }, nth);
   return { sink, starting, answer };
 }
 
@@ -43,15 +64,22 @@ describe('correlation: foreign traffic', () => {
     expect(texts(sink)).toBe('');
     expect(foreignDiagnostics(h)).toBe(1);
     // thread-scoped and unknown methods are ignored without a diagnostic
-    await push(h.transport, { method: 'thread/status/changed', params: { threadId: THREAD, status: { type: 'idle' } } });
-    await push(h.transport, { method: 'turn/somethingNew', params: { threadId: THREAD, turnId: 't1', x: 1 } });
+    await push(h.transport, {
+      method: 'thread/status/changed',
+      params: { threadId: THREAD, status: { type: 'idle' } },
+    });
+    await push(h.transport, {
+      method: 'turn/somethingNew',
+      params: { threadId: THREAD, turnId: 't1', x: 1 },
+    });
     await push(h.transport, delta('t1', 'mine'), completed('t1', 'completed'));
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     expect(texts(sink)).toBe('mine');
     // with no active run the traffic is foreign too, still without a second diagnostic
     await push(h.transport, completed('t9', 'completed'), delta('t9', 'late'));
     expect(foreignDiagnostics(h)).toBe(1);
-    for (const d of h.sessionSink.ofType('diagnostic')) expect(JSON.stringify(d)).not.toMatch(/bg|t9|01a228d9/);
+    for (const d of h.sessionSink.ofType('diagnostic'))
+      expect(JSON.stringify(d)).not.toMatch(/bg|t9|01a228d9/);
     await session.dispose();
   });
 });
@@ -63,11 +91,18 @@ describe('correlation: the pre-binding buffer', () => {
     const { sink, starting, answer } = await pendingStart(h, session);
     await push(
       h.transport,
-      { method: 'turn/started', params: { threadId: THREAD, turn: { id: 't1', status: 'inProgress' } } },
+      {
+        method: 'turn/started',
+        params: { threadId: THREAD, turn: { id: 't1', status: 'inProgress' } },
+      },
       delta('t1', 'a'),
       delta('other', 'NOT MINE'),
       delta('t1', 'b'),
-      usage('t1', { inputTokens: 3, outputTokens: 2, totalTokens: 5 }, { inputTokens: 30, outputTokens: 20, totalTokens: 50 }),
+      usage(
+        't1',
+        { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
+        { inputTokens: 30, outputTokens: 20, totalTokens: 50 },
+      ),
       delta('t1', 'c'),
       completed('t1', 'completed'),
     );
@@ -125,7 +160,10 @@ describe('correlation: the pre-binding buffer', () => {
     const h = createHarness();
     const session = await open(h);
     const { starting, answer } = await pendingStart(h, session);
-    await push(h.transport, ...Array.from({ length: 16 }, (_, i) => completed(`bg${i}`, 'completed')));
+    await push(
+      h.transport,
+      ...Array.from({ length: 16 }, (_, i) => completed(`bg${i}`, 'completed')),
+    );
     await answer('t1');
     const run = await starting;
     expect(await isPending(run.completion)).toBe(true);
@@ -139,7 +177,10 @@ describe('correlation: the pre-binding buffer', () => {
     const h = createHarness();
     const session = await open(h);
     const { starting, answer } = await pendingStart(h, session);
-    await push(h.transport, ...Array.from({ length: 17 }, (_, i) => completed(`bg${i}`, 'completed')));
+    await push(
+      h.transport,
+      ...Array.from({ length: 17 }, (_, i) => completed(`bg${i}`, 'completed')),
+    );
     expect(fenceDiagnostics(h, 'unattributable_terminal_overflow')).toBe(1);
     await answer('t1');
     const run = await starting;
@@ -149,7 +190,12 @@ describe('correlation: the pre-binding buffer', () => {
     });
     const interrupt = await waitForRequest(h.transport, 'turn/interrupt');
     expect(interrupt.params).toEqual({ threadId: THREAD, turnId: 't1' });
-    await push(h.transport, { id: interrupt.id, result: {} }, delta('t1', 'tail'), completed('t1', 'interrupted'));
+    await push(
+      h.transport,
+      { id: interrupt.id, result: {} },
+      delta('t1', 'tail'),
+      completed('t1', 'interrupted'),
+    );
     await turns();
     expect(count(h.transport, 'turn/interrupt')).toBe(1);
     const refused: unknown = await session
@@ -174,7 +220,11 @@ describe('correlation: retired turns', () => {
 
     const { sink, starting, answer } = await pendingStart(h, session, 1, 'b');
     // tails of t1 before run b is bound: discarded on arrival, not buffered
-    await push(h.transport, delta('t1', 'late'), completed('t1', 'failed', { message: 'm', codexErrorInfo: 'other' }));
+    await push(
+      h.transport,
+      delta('t1', 'late'),
+      completed('t1', 'failed', { message: 'm', codexErrorInfo: 'other' }),
+    );
     await answer('t2');
     const run = await starting;
     // and after binding

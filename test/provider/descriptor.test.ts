@@ -6,8 +6,24 @@ import { open } from './helpers.js';
 
 const APPROVAL_ON = { supported: true, modes: ['once', 'session'], blocking: true };
 const APPROVAL_OFF = { supported: false, modes: [], blocking: true };
-const QUESTION_ON = { supported: true, choices: true, multiSelect: false, batch: true, maxQuestions: null, freeText: true, sensitive: true };
-const QUESTION_OFF = { supported: false, choices: false, multiSelect: false, batch: false, maxQuestions: null, freeText: false, sensitive: false };
+const QUESTION_ON = {
+  supported: true,
+  choices: true,
+  multiSelect: false,
+  batch: true,
+  maxQuestions: null,
+  freeText: true,
+  sensitive: true,
+};
+const QUESTION_OFF = {
+  supported: false,
+  choices: false,
+  multiSelect: false,
+  batch: false,
+  maxQuestions: null,
+  freeText: false,
+  sensitive: false,
+};
 
 function expected(approvals: boolean, questions: boolean, sandbox: string) {
   return {
@@ -28,7 +44,14 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
     recovery: { exportsRecoveryRecord: false, resumesFromRecoveryRecord: false },
     extensions: {
       appServerVersion: '0.156.1',
-      supportedAppServerVersions: ['0.153.4', '0.154.0', '0.155.0', '0.155.1', '0.156.0', '0.156.1'],
+      supportedAppServerVersions: [
+        '0.153.4',
+        '0.154.0',
+        '0.155.0',
+        '0.155.1',
+        '0.156.0',
+        '0.156.1',
+      ],
       protocolSurface: 'stable',
       transport: 'stdio-jsonl',
       textGranularity: 'delta',

@@ -2,11 +2,30 @@ import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { CODEX_SERVER_REQUEST, createCodexProvider, type CodexTransport } from '../../src/index.js';
 import { useFakeTransport, type FakeTransport } from '../support/fake-transport.js';
-import { createHarness, recordingSink, textInput, WORKSPACE, type Harness } from '../support/provider-harness.js';
-import { CANARY_PATH, CANARY_SECRET, completed, open, published, push, startBound, THREAD, turns } from './helpers.js';
+import {
+  createHarness,
+  recordingSink,
+  textInput,
+  WORKSPACE,
+  type Harness,
+} from '../support/provider-harness.js';
+import {
+  CANARY_PATH,
+  CANARY_SECRET,
+  completed,
+  open,
+  published,
+  push,
+  startBound,
+  THREAD,
+  turns,
+} from './helpers.js';
 
 /** A harness whose transport's close() fails (async or by a synchronous throw) `failures` times. */
-function failingCloseHarness(failures: number, sync = false): Harness & { closeAttempts: () => number } {
+function failingCloseHarness(
+  failures: number,
+  sync = false,
+): Harness & { closeAttempts: () => number } {
   const transport = useFakeTransport();
   let left = failures;
   let attempts = 0;
@@ -34,7 +53,11 @@ function failingCloseHarness(failures: number, sync = false): Harness & { closeA
     sessionSink,
     closeAttempts: () => attempts,
     openSession: (options = {}) =>
-      provider.createSession({ options, workspace: { root: WORKSPACE, ownership: 'borrowed' }, sink: sessionSink }),
+      provider.createSession({
+        options,
+        workspace: { root: WORKSPACE, ownership: 'borrowed' },
+        sink: sessionSink,
+      }),
   };
 }
 
@@ -58,7 +81,10 @@ describe('dispose', () => {
     const session = await open(h);
     const { run } = await startBound(h, session, 't1');
     await session.dispose();
-    expect(await run.completion).toEqual({ outcome: 'interrupted', reason: 'codex provider session disposed' });
+    expect(await run.completion).toEqual({
+      outcome: 'interrupted',
+      reason: 'codex provider session disposed',
+    });
     await turns();
     const diagnostics = h.sessionSink.ofType('diagnostic').map((d) => d.message);
     expect(diagnostics.filter((m) => /connection (ended|failed)/.test(m))).toEqual([]);
@@ -74,7 +100,10 @@ describe('dispose', () => {
       const error: unknown = await session.dispose().catch((e: unknown) => e);
       expect(isProviderRejection(error)).toBe(true);
       if (!isProviderRejection(error)) throw new Error('unreachable');
-      expect(error.agentError).toMatchObject({ code: 'provider_rejected', details: { cause: 'EPERM' } });
+      expect(error.agentError).toMatchObject({
+        code: 'provider_rejected',
+        details: { cause: 'EPERM' },
+      });
       expect(published(error.agentError)).not.toContain(CANARY_PATH);
       // not disposed: admission stays closed, the admitted run stays unsettled
       expect(await pending(run.completion)).toBe(true);
@@ -85,7 +114,10 @@ describe('dispose', () => {
       // the retry makes a fresh attempt, which succeeds
       await session.dispose();
       expect(h.closeAttempts()).toBe(2);
-      expect(await run.completion).toEqual({ outcome: 'interrupted', reason: 'codex provider session disposed' });
+      expect(await run.completion).toEqual({
+        outcome: 'interrupted',
+        reason: 'codex provider session disposed',
+      });
       await session.dispose();
       expect(h.closeAttempts()).toBe(2);
     });
@@ -103,7 +135,9 @@ describe('dispose', () => {
 });
 
 /** Pushes one server request per pinned method and returns the replies by id. */
-async function everyPinnedRequest(transport: FakeTransport): Promise<Map<unknown, Record<string, unknown>>> {
+async function everyPinnedRequest(
+  transport: FakeTransport,
+): Promise<Map<unknown, Record<string, unknown>>> {
   const frames = CODEX_SERVER_REQUEST.map((method, i) => ({
     id: 100 + i,
     method,
@@ -149,7 +183,11 @@ describe('unbridged server requests', () => {
   it('an unrecognised server request is declined -32601 and not named in the diagnostic', async () => {
     const h = createHarness();
     const session = await open(h);
-    await push(h.transport, { id: 'x-1', method: `future/secretThing/${CANARY_SECRET}`, params: {} });
+    await push(h.transport, {
+      id: 'x-1',
+      method: `future/secretThing/${CANARY_SECRET}`,
+      params: {},
+    });
     await turns();
     expect(h.transport.sent.find((f) => f.id === 'x-1')).toMatchObject({ error: { code: -32601 } });
     expect(published(h.sessionSink.events)).not.toContain('future/secretThing');
@@ -162,7 +200,11 @@ describe('unbridged server requests', () => {
     await startBound(h, session, 't1');
     const replies = await everyPinnedRequest(h.transport);
     CODEX_SERVER_REQUEST.forEach((method, i) => {
-      if (method === 'item/commandExecution/requestApproval' || method === 'item/tool/requestUserInput') return;
+      if (
+        method === 'item/commandExecution/requestApproval' ||
+        method === 'item/tool/requestUserInput'
+      )
+        return;
       expect(replies.get(100 + i), method).toMatchObject({ error: { code: -32601 } });
     });
     await session.dispose();

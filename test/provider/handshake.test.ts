@@ -1,11 +1,22 @@
-import { isProviderRejection, type AgentError, type ProviderSession } from '@relvo-labs/agent-provider';
+import {
+  isProviderRejection,
+  type AgentError,
+  type ProviderSession,
+} from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { createCodexProvider, CODEX_SUPPORTED_APP_SERVER_VERSIONS, type CodexProvider, type CodexTransport } from '../../src/index.js';
+import {
+  createCodexProvider,
+  CODEX_SUPPORTED_APP_SERVER_VERSIONS,
+  type CodexProvider,
+  type CodexTransport,
+} from '../../src/index.js';
 import { useFakeTransport, type FakeTransport } from '../support/fake-transport.js';
 import { createHarness, recordingSink, WORKSPACE } from '../support/provider-harness.js';
 import { CANARY_SECRET, count, open, published, reply, THREAD, waitForRequest } from './helpers.js';
 
-async function rejectionOf(promise: Promise<unknown>): Promise<AgentError & { cause?: unknown; error: unknown }> {
+async function rejectionOf(
+  promise: Promise<unknown>,
+): Promise<AgentError & { cause?: unknown; error: unknown }> {
   const error: unknown = await promise.then(
     () => {
       throw new Error('expected a rejection');
@@ -17,11 +28,18 @@ async function rejectionOf(promise: Promise<unknown>): Promise<AgentError & { ca
 }
 
 function sessionInit(root = WORKSPACE, options: Record<string, unknown> = {}) {
-  return { options: options as never, workspace: { root, ownership: 'borrowed' as const }, sink: recordingSink() };
+  return {
+    options: options as never,
+    workspace: { root, ownership: 'borrowed' as const },
+    sink: recordingSink(),
+  };
 }
 
 /** A transport whose close() fails `failures` times with EPERM before it succeeds. */
-function closeFailing(t: FakeTransport, failures: number): CodexTransport & { closeAttempts: number } {
+function closeFailing(
+  t: FakeTransport,
+  failures: number,
+): CodexTransport & { closeAttempts: number } {
   let left = failures;
   const wrapped = {
     closeAttempts: 0,
@@ -75,12 +93,16 @@ describe('handshake: version gate (§5.2)', () => {
       const opening = rejectionOf(h.openSession());
       await reply(h.transport, 'initialize', userAgent === undefined ? {} : { userAgent });
       const error = await opening;
-      expect(error).toMatchObject({ code: 'provider_unavailable', providerCode: 'unsupported_app_server_version' });
+      expect(error).toMatchObject({
+        code: 'provider_unavailable',
+        providerCode: 'unsupported_app_server_version',
+      });
       expect(count(h.transport, 'thread/start')).toBe(0);
       expect(count(h.transport, 'initialized')).toBe(0);
       expect(h.transport.closeCalls).toBe(1);
       expect(h.provider.abandonedConnectionCount).toBe(0);
-      if (typeof userAgent === 'string') expect(published(error)).not.toContain(userAgent.slice(0, 40));
+      if (typeof userAgent === 'string')
+        expect(published(error)).not.toContain(userAgent.slice(0, 40));
       expect(published(error)).not.toContain(CANARY_SECRET);
     });
   }
@@ -89,7 +111,10 @@ describe('handshake: version gate (§5.2)', () => {
     const h = createHarness({ clientName: 'acme_host' });
     const opening = h.openSession();
     const init = await waitForRequest(h.transport, 'initialize');
-    expect(init.params).toMatchObject({ clientInfo: { name: 'acme_host', title: 'Relvo Agent Runtime' }, capabilities: null });
+    expect(init.params).toMatchObject({
+      clientInfo: { name: 'acme_host', title: 'Relvo Agent Runtime' },
+      capabilities: null,
+    });
     await reply(h.transport, 'initialize', { userAgent: 'acme_host/0.155.1 (Linux; x86_64)' });
     await reply(h.transport, 'thread/start', { thread: { id: THREAD } });
     await (await opening).dispose();
@@ -104,7 +129,9 @@ describe('handshake: thread/start and teardown', () => {
     it(`thread/start with ${label} → provider_contract_violation and teardown`, async () => {
       const h = createHarness();
       const opening = rejectionOf(h.openSession());
-      await reply(h.transport, 'initialize', { userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64)' });
+      await reply(h.transport, 'initialize', {
+        userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64)',
+      });
       await reply(h.transport, 'thread/start', result);
       expect(await opening).toMatchObject({ code: 'provider_contract_violation' });
       expect(h.transport.closeCalls).toBe(1);
@@ -114,20 +141,30 @@ describe('handshake: thread/start and teardown', () => {
 
   it('a failed handshake whose teardown fails → handshake_cleanup_pending, kept for release', async () => {
     const fakes = [useFakeTransport(), useFakeTransport(), useFakeTransport()];
-    const wrapped = [closeFailing(fakes[0]!, 1), closeFailing(fakes[1]!, 2), closeFailing(fakes[2]!, 0)];
+    const wrapped = [
+      closeFailing(fakes[0]!, 1),
+      closeFailing(fakes[1]!, 2),
+      closeFailing(fakes[2]!, 0),
+    ];
     let next = 0;
     const provider: CodexProvider = createCodexProvider({ transport: () => wrapped[next++]! });
 
     const failOne = async (i: number) => {
       const opening = rejectionOf(provider.createSession(sessionInit()));
-      await reply(fakes[i]!, 'initialize', { userAgent: 'relvo_agent_runtime/0.157.0 (Linux; x86_64)' });
+      await reply(fakes[i]!, 'initialize', {
+        userAgent: 'relvo_agent_runtime/0.157.0 (Linux; x86_64)',
+      });
       return opening;
     };
     const first = await failOne(0);
     expect(first).toMatchObject({
       code: 'provider_unavailable',
       providerCode: 'handshake_cleanup_pending',
-      details: { handshakeCode: 'unsupported_app_server_version', teardown: 'EPERM', abandonedConnections: 1 },
+      details: {
+        handshakeCode: 'unsupported_app_server_version',
+        teardown: 'EPERM',
+        abandonedConnections: 1,
+      },
     });
     expect(first.cause).toBeInstanceOf(AggregateError);
     expect((first.cause as AggregateError).errors).toHaveLength(2);
@@ -153,9 +190,17 @@ describe('handshake: thread/start and teardown', () => {
     expect(wrapped[1]!.closeAttempts).toBe(2);
     expect(provider.abandonedConnectionCount).toBe(1);
 
-    expect(await provider.releaseAbandonedConnections()).toEqual({ attempted: 1, released: 1, pending: 0 });
+    expect(await provider.releaseAbandonedConnections()).toEqual({
+      attempted: 1,
+      released: 1,
+      pending: 0,
+    });
     expect(provider.abandonedConnectionCount).toBe(0);
-    expect(await provider.releaseAbandonedConnections()).toEqual({ attempted: 0, released: 0, pending: 0 });
+    expect(await provider.releaseAbandonedConnections()).toEqual({
+      attempted: 0,
+      released: 0,
+      pending: 0,
+    });
   });
 
   it('release attempts every connection even when a close() throws synchronously', async () => {
@@ -186,20 +231,32 @@ describe('handshake: thread/start and teardown', () => {
     }
     expect(provider.abandonedConnectionCount).toBe(2);
     const error = await rejectionOf(provider.releaseAbandonedConnections());
-    expect(error).toMatchObject({ providerCode: 'abandoned_connection_pending', details: { attempted: 2, released: 1, pending: 1 } });
+    expect(error).toMatchObject({
+      providerCode: 'abandoned_connection_pending',
+      details: { attempted: 2, released: 1, pending: 1 },
+    });
     expect((transports[1] as ReturnType<typeof closeFailing>).closeAttempts).toBe(2);
-    expect(await provider.releaseAbandonedConnections()).toEqual({ attempted: 1, released: 1, pending: 0 });
+    expect(await provider.releaseAbandonedConnections()).toEqual({
+      attempted: 1,
+      released: 1,
+      pending: 0,
+    });
   });
 
   it('the userAgent length bound is 512 characters inclusive', async () => {
     const base = 'relvo_agent_runtime/0.156.1 (';
-    for (const [length, ok] of [[512, true], [513, false]] as const) {
+    for (const [length, ok] of [
+      [512, true],
+      [513, false],
+    ] as const) {
       const h = createHarness();
       const opening = h.openSession().then(
         (s) => s,
         (e: unknown) => e,
       );
-      await reply(h.transport, 'initialize', { userAgent: `${base}${'x'.repeat(length - base.length - 1)})` });
+      await reply(h.transport, 'initialize', {
+        userAgent: `${base}${'x'.repeat(length - base.length - 1)})`,
+      });
       if (ok) await reply(h.transport, 'thread/start', { thread: { id: THREAD } });
       const outcome = await opening;
       expect(isProviderRejection(outcome), `length ${length}`).toBe(!ok);
@@ -220,7 +277,13 @@ describe('handshake: thread/start and teardown', () => {
 });
 
 describe('session options and workspace', () => {
-  for (const options of [{ executable: '/bin/sh' }, { model: 'gpt', env: {} }, { sandboxMode: 'yolo' }, { model: '' }, { model: 'm'.repeat(201) }]) {
+  for (const options of [
+    { executable: '/bin/sh' },
+    { model: 'gpt', env: {} },
+    { sandboxMode: 'yolo' },
+    { model: '' },
+    { model: 'm'.repeat(201) },
+  ]) {
     it(`refuses options ${JSON.stringify(options).slice(0, 40)} with invalid_request before spawning`, async () => {
       let calls = 0;
       const provider = createCodexProvider({
@@ -253,9 +316,21 @@ describe('session options and workspace', () => {
 
   const precedence: [Record<string, unknown>, Record<string, string>, Record<string, unknown>][] = [
     [{}, {}, { sandbox: 'read-only', approvalPolicy: 'never' }],
-    [{ model: 'p-model', sandboxMode: 'workspace-write' }, {}, { model: 'p-model', sandbox: 'workspace-write' }],
-    [{ model: 'p-model', sandboxMode: 'workspace-write' }, { model: 's-model', sandboxMode: 'danger-full-access' }, { model: 's-model', sandbox: 'danger-full-access' }],
-    [{ approvals: 'bridge' }, { sandboxMode: 'workspace-write' }, { approvalPolicy: 'on-request', sandbox: 'workspace-write' }],
+    [
+      { model: 'p-model', sandboxMode: 'workspace-write' },
+      {},
+      { model: 'p-model', sandbox: 'workspace-write' },
+    ],
+    [
+      { model: 'p-model', sandboxMode: 'workspace-write' },
+      { model: 's-model', sandboxMode: 'danger-full-access' },
+      { model: 's-model', sandbox: 'danger-full-access' },
+    ],
+    [
+      { approvals: 'bridge' },
+      { sandboxMode: 'workspace-write' },
+      { approvalPolicy: 'on-request', sandbox: 'workspace-write' },
+    ],
     [{ questions: 'bridge' }, {}, { approvalPolicy: 'never' }],
   ];
   for (const [providerOptions, sessionOptions, expected] of precedence) {

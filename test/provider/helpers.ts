@@ -4,10 +4,16 @@
  */
 import type { ProviderRun, ProviderSession } from '@relvo-labs/agent-provider';
 import type { FakeTransport } from '../support/fake-transport.js';
-import { recordingSink, textInput, type Harness, type RecordingSink } from '../support/provider-harness.js';
+import {
+  recordingSink,
+  textInput,
+  type Harness,
+  type RecordingSink,
+} from '../support/provider-harness.js';
 
 export const THREAD = '01a228d9-72fc-76b2-83a3-6e6d181a9480';
-export const USER_AGENT = 'relvo_agent_runtime/0.156.1 (Debian 12.0.0; x86_64) dumb (relvo_agent_runtime; 0.1.0)';
+export const USER_AGENT =
+  'relvo_agent_runtime/0.156.1 (Debian 12.0.0; x86_64) dumb (relvo_agent_runtime; 0.1.0)';
 export const CANARY_SECRET = 'sk-CANARYCANARYCANARY1234';
 export const CANARY_PATH = '/home/canary-user/.secret-canary/notes.txt';
 
@@ -37,12 +43,23 @@ export async function push(t: FakeTransport, ...frames: unknown[]): Promise<void
 }
 
 /** Answers the nth `method` request with `result`. */
-export async function reply(t: FakeTransport, method: string, result: unknown, nth = 0): Promise<void> {
+export async function reply(
+  t: FakeTransport,
+  method: string,
+  result: unknown,
+  nth = 0,
+): Promise<void> {
   const request = await waitForRequest(t, method, nth);
   await push(t, { id: request.id, result });
 }
 
-export async function replyError(t: FakeTransport, method: string, code: number, message: string, nth = 0): Promise<void> {
+export async function replyError(
+  t: FakeTransport,
+  method: string,
+  code: number,
+  message: string,
+  nth = 0,
+): Promise<void> {
   const request = await waitForRequest(t, method, nth);
   await push(t, { id: request.id, error: { code, message } });
 }
@@ -52,9 +69,15 @@ export function count(t: FakeTransport, method: string): number {
 }
 
 /** Runs the handshake against scripted replies and resolves the session. */
-export async function open(h: Harness, options: Record<string, string> = {}): Promise<ProviderSession> {
+export async function open(
+  h: Harness,
+  options: Record<string, string> = {},
+): Promise<ProviderSession> {
   const opening = h.openSession(options);
-  await reply(h.transport, 'initialize', { userAgent: USER_AGENT, codexHome: '/home/replay/.codex' });
+  await reply(h.transport, 'initialize', {
+    userAgent: USER_AGENT,
+    codexHome: '/home/replay/.codex',
+  });
   await reply(h.transport, 'thread/start', { thread: { id: THREAD, ephemeral: true } });
   return opening;
 }
@@ -79,11 +102,23 @@ export async function startBound(
 }
 
 export function turnStarted(turnId: string, status = 'inProgress'): Record<string, unknown> {
-  return { id: turnId, items: [], itemsView: 'notLoaded', status, error: null, startedAt: null, completedAt: null, durationMs: null };
+  return {
+    id: turnId,
+    items: [],
+    itemsView: 'notLoaded',
+    status,
+    error: null,
+    startedAt: null,
+    completedAt: null,
+    durationMs: null,
+  };
 }
 
 export function delta(turnId: string, text: string, threadId = THREAD): Record<string, unknown> {
-  return { method: 'item/agentMessage/delta', params: { threadId, turnId, itemId: 'msg_1', delta: text } };
+  return {
+    method: 'item/agentMessage/delta',
+    params: { threadId, turnId, itemId: 'msg_1', delta: text },
+  };
 }
 
 export function completed(
@@ -94,26 +129,51 @@ export function completed(
 ): Record<string, unknown> {
   return {
     method: 'turn/completed',
-    params: { threadId, turn: { ...turnStarted(turnId), status, error, completedAt: 1, durationMs: 5 } },
+    params: {
+      threadId,
+      turn: { ...turnStarted(turnId), status, error, completedAt: 1, durationMs: 5 },
+    },
   };
 }
 
-export function usage(turnId: string, last: Record<string, unknown>, total: Record<string, unknown>): Record<string, unknown> {
-  return { method: 'thread/tokenUsage/updated', params: { threadId: THREAD, turnId, tokenUsage: { last, total, modelContextWindow: null } } };
+export function usage(
+  turnId: string,
+  last: Record<string, unknown>,
+  total: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    method: 'thread/tokenUsage/updated',
+    params: { threadId: THREAD, turnId, tokenUsage: { last, total, modelContextWindow: null } },
+  };
 }
 
-export function midTurnError(turnId: string, codexErrorInfo: unknown, willRetry: boolean, message = 'boom'): Record<string, unknown> {
+export function midTurnError(
+  turnId: string,
+  codexErrorInfo: unknown,
+  willRetry: boolean,
+  message = 'boom',
+): Record<string, unknown> {
   return {
     method: 'error',
-    params: { threadId: THREAD, turnId, willRetry, error: { message, codexErrorInfo, additionalDetails: message } },
+    params: {
+      threadId: THREAD,
+      turnId,
+      willRetry,
+      error: { message, codexErrorInfo, additionalDetails: message },
+    },
   };
 }
 
 /** Every text the adapter published anywhere, as one string, for leak checks. */
 export function published(...things: unknown[]): string {
-  return JSON.stringify(things, (_k, v: unknown) => (v instanceof Error ? { ...Object.fromEntries(Object.entries(v)), message: v.message } : v));
+  return JSON.stringify(things, (_k, v: unknown) =>
+    v instanceof Error ? { ...Object.fromEntries(Object.entries(v)), message: v.message } : v,
+  );
 }
 
 export function texts(sink: RecordingSink): string {
-  return sink.ofType('run.message_delta').map((d) => d.text).join('');
+  return sink
+    .ofType('run.message_delta')
+    .map((d) => d.text)
+    .join('');
 }

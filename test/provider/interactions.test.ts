@@ -3,9 +3,18 @@
  * transcripts replayed end to end, and hand-built blocking questions (the stable surface only
  * sends non-blocking ones, so the blocking shape comes from the pinned schema).
  */
-import { isProviderRejection, providerEventInputSchema, type QuestionSetResponse } from '@relvo-labs/agent-provider';
+import {
+  isProviderRejection,
+  providerEventInputSchema,
+  type QuestionSetResponse,
+} from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { createHarness, recordingSink, startReplay, textInput } from '../support/provider-harness.js';
+import {
+  createHarness,
+  recordingSink,
+  startReplay,
+  textInput,
+} from '../support/provider-harness.js';
 import { loadTranscript } from '../support/replay.js';
 import { completed, open, push, startBound, THREAD, turns } from './helpers.js';
 
@@ -52,8 +61,13 @@ describe('command approvals replayed from the real binary', () => {
         riskHint: 'high',
       });
       // the recorded frame carries the experimental fields the stable schema omits
-      const native = loadTranscript(scenario).find((l) => l.frame.method === 'item/commandExecution/requestApproval')!;
-      expect(native.frame.params).toMatchObject({ environmentId: 'local', availableDecisions: expect.any(Array) });
+      const native = loadTranscript(scenario).find(
+        (l) => l.frame.method === 'item/commandExecution/requestApproval',
+      )!;
+      expect(native.frame.params).toMatchObject({
+        environmentId: 'local',
+        availableDecisions: expect.any(Array),
+      });
 
       await session.respondToInteraction(requested!.providerRef, response);
       // redelivery of the identical answer is a no-op
@@ -73,7 +87,9 @@ describe('command approvals replayed from the real binary', () => {
         response.decision === 'denied'
           ? ({ kind: 'approval', decision: 'approved', mode: 'once' } as const)
           : ({ kind: 'approval', decision: 'denied' } as const);
-      const late = await session.respondToInteraction(requested!.providerRef, other).catch((e: unknown) => e);
+      const late = await session
+        .respondToInteraction(requested!.providerRef, other)
+        .catch((e: unknown) => e);
       expect(isProviderRejection(late) && late.agentError.code).toBe('interaction_already_settled');
       expect(sentReplyTo(h.transport.sent, 0)).toHaveLength(1);
       await session.dispose();
@@ -85,7 +101,9 @@ describe('command approvals replayed from the real binary', () => {
     const lines = loadTranscript('approval_decline');
     const replaying = startReplay(h, 'approval_decline', {
       // our decline is an error reply, not the recorded result: stop matching at that checkpoint
-      untilSeq: lines.find((l) => l.dir === 'c2s' && l.frame.id === 0 && !Object.hasOwn(l.frame, 'method'))!.seq,
+      untilSeq: lines.find(
+        (l) => l.dir === 'c2s' && l.frame.id === 0 && !Object.hasOwn(l.frame, 'method'),
+      )!.seq,
     });
     const session = await h.openSession();
     const sink = recordingSink();
@@ -109,7 +127,10 @@ describe('request_user_input replayed from the real binary', () => {
     await replaying;
     const recorded = recordedReply('request_user_input') as { error: { code: number } };
     expect(sentReplyTo(h.transport.sent, 0)).toEqual([
-      { id: 0, error: { code: recorded.error.code, message: expect.stringContaining('not_blocking') } },
+      {
+        id: 0,
+        error: { code: recorded.error.code, message: expect.stringContaining('not_blocking') },
+      },
     ]);
     expect(sink.ofType('interaction.requested')).toHaveLength(0);
     const warnings = h.sessionSink.ofType('diagnostic').filter((d) => d.level === 'warning');
@@ -122,18 +143,42 @@ function question(id: number, turnId: string, questions: unknown[]): Record<stri
   return {
     id,
     method: 'item/tool/requestUserInput',
-    params: { threadId: THREAD, turnId, itemId: `call_rui_${id}`, questions, isBlocking: true, autoResolutionMs: null },
+    params: {
+      threadId: THREAD,
+      turnId,
+      itemId: `call_rui_${id}`,
+      questions,
+      isBlocking: true,
+      autoResolutionMs: null,
+    },
   };
 }
 
-const COLOR = { id: 'color_choice', header: 'Color', question: 'Which color?', isOther: true, isSecret: false, options: [{ label: 'Red', description: 'Loud.' }, { label: 'Blue', description: '' }] };
+const COLOR = {
+  id: 'color_choice',
+  header: 'Color',
+  question: 'Which color?',
+  isOther: true,
+  isSecret: false,
+  options: [
+    { label: 'Red', description: 'Loud.' },
+    { label: 'Blue', description: '' },
+  ],
+};
 
 describe('blocking questions (hand-built from the pinned schema)', () => {
   it('one request → one question_set; the answer map is keyed by native ids, labels verbatim', async () => {
     const h = createHarness({ questions: 'bridge' });
     const session = await open(h);
     const { run, sink } = await startBound(h, session, 't1');
-    const proto = { id: '__proto__', header: '', question: 'Secret word?', isOther: false, isSecret: true, options: null };
+    const proto = {
+      id: '__proto__',
+      header: '',
+      question: 'Secret word?',
+      isOther: false,
+      isSecret: true,
+      options: null,
+    };
     await push(h.transport, question(7, 't1', [COLOR, proto]));
     const [requested] = sink.ofType('interaction.requested');
     expect(requested!.request).toEqual({
@@ -143,17 +188,29 @@ describe('blocking questions (hand-built from the pinned schema)', () => {
           key: 'q1',
           prompt: 'Which color?',
           header: 'Color',
-          choices: [{ value: 'o1', label: 'Red', description: 'Loud.' }, { value: 'o2', label: 'Blue' }],
+          choices: [
+            { value: 'o1', label: 'Red', description: 'Loud.' },
+            { value: 'o2', label: 'Blue' },
+          ],
           multiSelect: false,
           allowFreeText: true,
           sensitive: false,
         },
-        { key: 'q2', prompt: 'Secret word?', multiSelect: false, allowFreeText: true, sensitive: true },
+        {
+          key: 'q2',
+          prompt: 'Secret word?',
+          multiSelect: false,
+          allowFreeText: true,
+          sensitive: true,
+        },
       ],
     });
     // an incomplete batch is refused and leaves the interaction answerable
     const partial = await session
-      .respondToInteraction(requested!.providerRef, { kind: 'question_set', answers: { q1: { type: 'selection', values: ['o2'] } } })
+      .respondToInteraction(requested!.providerRef, {
+        kind: 'question_set',
+        answers: { q1: { type: 'selection', values: ['o2'] } },
+      })
       .catch((e: unknown) => e);
     expect(isProviderRejection(partial) && partial.agentError.code).toBe('invalid_request');
     expect(sentReplyTo(h.transport.sent, 7)).toHaveLength(0);
@@ -165,19 +222,33 @@ describe('blocking questions (hand-built from the pinned schema)', () => {
     // the same answer delivered twice concurrently settles once
     await Promise.all([
       session.respondToInteraction(requested!.providerRef, { kind: 'question_set', answers }),
-      session.respondToInteraction(requested!.providerRef, { kind: 'question_set', answers: { q2: answers['q2']!, q1: answers['q1']! } }),
+      session.respondToInteraction(requested!.providerRef, {
+        kind: 'question_set',
+        answers: { q2: answers['q2']!, q1: answers['q1']! },
+      }),
     ]);
     const replies = sentReplyTo(h.transport.sent, 7);
     expect(replies).toHaveLength(1);
-    const result = (replies[0] as { result: { answers: Record<string, { answers: string[] }> } }).result;
-    expect(Object.getOwnPropertyNames(result.answers).sort()).toEqual(['__proto__', 'color_choice']);
+    const result = (replies[0] as { result: { answers: Record<string, { answers: string[] }> } })
+      .result;
+    expect(Object.getOwnPropertyNames(result.answers).sort()).toEqual([
+      '__proto__',
+      'color_choice',
+    ]);
     expect(result.answers.color_choice).toEqual({ answers: ['Blue'] });
-    expect(Object.getOwnPropertyDescriptor(result.answers, '__proto__')?.value).toEqual({ answers: ['swordfish'] });
+    expect(Object.getOwnPropertyDescriptor(result.answers, '__proto__')?.value).toEqual({
+      answers: ['swordfish'],
+    });
     // a conflicting second answer is refused, nothing else is written
     const conflicting = await session
-      .respondToInteraction(requested!.providerRef, { kind: 'question_set', answers: { ...answers, q1: { type: 'selection', values: ['o1'] } } })
+      .respondToInteraction(requested!.providerRef, {
+        kind: 'question_set',
+        answers: { ...answers, q1: { type: 'selection', values: ['o1'] } },
+      })
       .catch((e: unknown) => e);
-    expect(isProviderRejection(conflicting) && conflicting.agentError.code).toBe('interaction_already_settled');
+    expect(isProviderRejection(conflicting) && conflicting.agentError.code).toBe(
+      'interaction_already_settled',
+    );
     // no answer text in any diagnostic
     expect(JSON.stringify(h.sessionSink.events)).not.toContain('swordfish');
     await push(h.transport, completed('t1', 'completed'));
@@ -201,15 +272,23 @@ describe('blocking questions (hand-built from the pinned schema)', () => {
       { method: 'serverRequest/resolved', params: { threadId: THREAD, requestId: 1 } },
       { method: 'serverRequest/resolved', params: { threadId: THREAD, requestId: 0 } },
     );
-    expect(sink.ofType('interaction.withdrawn')).toEqual([{ type: 'interaction.withdrawn', providerRef: first!.providerRef }]);
+    expect(sink.ofType('interaction.withdrawn')).toEqual([
+      { type: 'interaction.withdrawn', providerRef: first!.providerRef },
+    ]);
     // nothing was written on the withdrawn id, and a later answer is refused
     expect(sentReplyTo(h.transport.sent, 0)).toHaveLength(0);
     const late = await session
-      .respondToInteraction(first!.providerRef, { kind: 'question_set', answers: { q1: { type: 'text', text: 'x' } } })
+      .respondToInteraction(first!.providerRef, {
+        kind: 'question_set',
+        answers: { q1: { type: 'text', text: 'x' } },
+      })
       .catch((e: unknown) => e);
     expect(isProviderRejection(late) && late.agentError.code).toBe('unknown_interaction');
     // the answered one is still a no-op on identical redelivery
-    await session.respondToInteraction(second!.providerRef, { kind: 'question_set', answers: { q1: { type: 'text', text: 'green' } } });
+    await session.respondToInteraction(second!.providerRef, {
+      kind: 'question_set',
+      answers: { q1: { type: 'text', text: 'green' } },
+    });
     expect(sentReplyTo(h.transport.sent, 1)).toHaveLength(1);
     await push(h.transport, completed('t1', 'completed'));
     expect((await run.completion).outcome).toBe('succeeded');
@@ -230,10 +309,17 @@ describe('blocking questions (hand-built from the pinned schema)', () => {
         h.transport.end();
         await turns();
       }
-      await until(() => sentReplyTo(h.transport.sent, 3).length > 0 || cause === 'eof', 'the retirement reply');
-      if (cause !== 'eof') expect(sentReplyTo(h.transport.sent, 3)).toEqual([{ id: 3, result: { answers: {} } }]);
+      await until(
+        () => sentReplyTo(h.transport.sent, 3).length > 0 || cause === 'eof',
+        'the retirement reply',
+      );
+      if (cause !== 'eof')
+        expect(sentReplyTo(h.transport.sent, 3)).toEqual([{ id: 3, result: { answers: {} } }]);
       const late = await session
-        .respondToInteraction(requested!.providerRef, { kind: 'question_set', answers: { q1: { type: 'text', text: 'x' } } })
+        .respondToInteraction(requested!.providerRef, {
+          kind: 'question_set',
+          answers: { q1: { type: 'text', text: 'x' } },
+        })
         .catch((e: unknown) => e);
       expect(isProviderRejection(late) && late.agentError.code).toBe('unknown_interaction');
       await session.dispose();
@@ -251,7 +337,15 @@ describe('blocking questions (hand-built from the pinned schema)', () => {
       const params =
         method === 'item/tool/requestUserInput'
           ? question(9, 't1', [COLOR]).params
-          : { kind: 'command', threadId: THREAD, turnId: 't1', itemId: 'c', startedAtMs: 1, command: 'ls', cwd: '/w' };
+          : {
+              kind: 'command',
+              threadId: THREAD,
+              turnId: 't1',
+              itemId: 'c',
+              startedAtMs: 1,
+              command: 'ls',
+              cwd: '/w',
+            };
       await push(h.transport, { id: 9, method, params });
       expect(sentReplyTo(h.transport.sent, 9)).toMatchObject([{ error: { code: -32601 } }]);
       expect(sink.ofType('interaction.requested')).toHaveLength(0);

@@ -22,7 +22,10 @@ function approval(id: number, turnId = 't1'): Record<string, unknown> {
   };
 }
 
-function replyTo(sent: readonly Record<string, unknown>[], id: number): Record<string, unknown> | undefined {
+function replyTo(
+  sent: readonly Record<string, unknown>[],
+  id: number,
+): Record<string, unknown> | undefined {
   return sent.find((f) => f.id === id && !Object.hasOwn(f, 'method'));
 }
 
@@ -103,15 +106,25 @@ describe('server-request ledger overflow', () => {
     }));
     await push(h.transport, ...frames);
     await turns();
-    expect(replyTo(h.transport.sent, SERVER_REQUEST_LEDGER_LIMIT)).toMatchObject({ error: { code: -32600 } });
-    expect(await run.completion).toMatchObject({ outcome: 'failed', error: { code: 'provider_contract_violation' } });
-    const fence = h.sessionSink.ofType('diagnostic').filter((d) => d.detail?.['reason'] === 'server_request_ledger_overflow');
+    expect(replyTo(h.transport.sent, SERVER_REQUEST_LEDGER_LIMIT)).toMatchObject({
+      error: { code: -32600 },
+    });
+    expect(await run.completion).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'provider_contract_violation' },
+    });
+    const fence = h.sessionSink
+      .ofType('diagnostic')
+      .filter((d) => d.detail?.['reason'] === 'server_request_ledger_overflow');
     expect(fence).toHaveLength(1);
     const refused = await session
-      .startRun({ input: { parts: [{ type: 'text', text: 'x' }] }, sink: { emit: () => undefined }, runRef: 'n' })
+      .startRun({
+        input: { parts: [{ type: 'text', text: 'x' }] },
+        sink: { emit: () => undefined },
+        runRef: 'n',
+      })
       .catch((e: unknown) => e);
     expect(JSON.stringify(refused)).toMatch(/session_fenced/);
     await session.dispose();
-
   });
 });

@@ -1,8 +1,30 @@
-import { isProviderRejection, providerRunTerminationSchema, type ProviderRunTermination } from '@relvo-labs/agent-provider';
+import {
+  isProviderRejection,
+  providerRunTerminationSchema,
+  type ProviderRunTermination,
+} from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { createHarness, recordingSink, startReplay, textInput, WORKSPACE } from '../support/provider-harness.js';
+import {
+  createHarness,
+  recordingSink,
+  startReplay,
+  textInput,
+  WORKSPACE,
+} from '../support/provider-harness.js';
 import { loadTranscript, restore } from '../support/replay.js';
-import { completed, count, delta, open, push, replyError, reply, startBound, texts, turns, waitForRequest } from './helpers.js';
+import {
+  completed,
+  count,
+  delta,
+  open,
+  push,
+  replyError,
+  reply,
+  startBound,
+  texts,
+  turns,
+  waitForRequest,
+} from './helpers.js';
 
 const lines = loadTranscript('interrupt');
 const completedLine = lines.find((l) => l.frame.method === 'turn/completed')!;
@@ -11,7 +33,9 @@ const recordedDeltas = lines
   .map((l) => (l.frame.params as { delta: string }).delta);
 
 /** Resolves with the termination, or 'pending' if the run has not settled after some turns. */
-async function peek(completion: Promise<ProviderRunTermination>): Promise<ProviderRunTermination | 'pending'> {
+async function peek(
+  completion: Promise<ProviderRunTermination>,
+): Promise<ProviderRunTermination | 'pending'> {
   return Promise.race([completion, turns(30).then(() => 'pending' as const)]);
 }
 
@@ -23,7 +47,11 @@ describe('interrupt: replay of the recorded 0.156.1 interrupt transcript', () =>
     const session = await h.openSession();
     const sink = recordingSink();
     const run = await session.startRun({ input: textInput('talk slowly'), sink, runRef: 'r1' });
-    for (let i = 0; i < 2000 && sink.ofType('run.message_delta').length < recordedDeltas.length; i += 1) {
+    for (
+      let i = 0;
+      i < 2000 && sink.ofType('run.message_delta').length < recordedDeltas.length;
+      i += 1
+    ) {
       await turns(1);
     }
     expect(texts(sink)).toBe(recordedDeltas.join(''));
@@ -33,9 +61,16 @@ describe('interrupt: replay of the recorded 0.156.1 interrupt transcript', () =>
     await Promise.all(attempts);
     expect(count(h.transport, 'turn/interrupt')).toBe(1);
     const interruptFrame = h.transport.sent.find((f) => f.method === 'turn/interrupt')!;
-    const turnStartReply = lines.find((l) => l.seq === 10)!.frame as { result: { turn: { id: string } } };
-    const threadReply = lines.find((l) => l.seq === 6)!.frame as { result: { thread: { id: string } } };
-    expect(interruptFrame.params).toEqual({ threadId: threadReply.result.thread.id, turnId: turnStartReply.result.turn.id });
+    const turnStartReply = lines.find((l) => l.seq === 10)!.frame as {
+      result: { turn: { id: string } };
+    };
+    const threadReply = lines.find((l) => l.seq === 6)!.frame as {
+      result: { thread: { id: string } };
+    };
+    expect(interruptFrame.params).toEqual({
+      threadId: threadReply.result.thread.id,
+      turnId: turnStartReply.result.turn.id,
+    });
     // acknowledged, but not settled
     expect(await peek(run.completion)).toBe('pending');
     // a repeated call after the ack writes nothing new
@@ -44,14 +79,21 @@ describe('interrupt: replay of the recorded 0.156.1 interrupt transcript', () =>
 
     await push(h.transport, restore(completedLine.frame, { '<workspace>': WORKSPACE }));
     const termination = await run.completion;
-    expect(providerRunTerminationSchema.parse(termination)).toEqual({ outcome: 'interrupted', reason: 'user asked' });
+    expect(providerRunTerminationSchema.parse(termination)).toEqual({
+      outcome: 'interrupted',
+      reason: 'user asked',
+    });
     // output produced before the stop is still there, and nothing after it
     expect(texts(sink)).toBe('d0 d1 d2 d3 d4 ');
     // after termination: a no-op that writes nothing
     await run.interrupt();
     expect(count(h.transport, 'turn/interrupt')).toBe(1);
     // the session stays usable
-    const next = session.startRun({ input: textInput('again'), sink: recordingSink(), runRef: 'r2' });
+    const next = session.startRun({
+      input: textInput('again'),
+      sink: recordingSink(),
+      runRef: 'r2',
+    });
     await waitForRequest(h.transport, 'turn/start', 1);
     await reply(h.transport, 'turn/start', { turn: { id: 'turn-next' } }, 1);
     await next;
@@ -81,7 +123,12 @@ describe('interrupt: hand-built frames', () => {
     const interrupting = run.interrupt('stop');
     await reply(h.transport, 'turn/interrupt', {});
     await interrupting;
-    await push(h.transport, delta('t1', 'queued'), completed('t1', 'interrupted'), delta('t1', ' after'));
+    await push(
+      h.transport,
+      delta('t1', 'queued'),
+      completed('t1', 'interrupted'),
+      delta('t1', ' after'),
+    );
     expect(await run.completion).toEqual({ outcome: 'interrupted', reason: 'stop' });
     expect(texts(sink)).toBe('before queued');
     await session.dispose();
@@ -112,7 +159,10 @@ describe('interrupt: hand-built frames', () => {
     expect(isProviderRejection(error)).toBe(true);
     expect(await concurrent).toBe(error);
     if (!isProviderRejection(error)) throw new Error('unreachable');
-    expect(error.agentError).toMatchObject({ code: 'provider_rejected', providerCode: 'invalid_request' });
+    expect(error.agentError).toMatchObject({
+      code: 'provider_rejected',
+      providerCode: 'invalid_request',
+    });
     expect(error.agentError.message).not.toContain('/srv/private/path');
     expect(count(h.transport, 'turn/interrupt')).toBe(1);
     expect(await peek(run.completion)).toBe('pending');
@@ -138,7 +188,10 @@ describe('interrupt: hand-built frames', () => {
     if (!isProviderRejection(error)) throw new Error('unreachable');
     expect(error.agentError.code).toBe('provider_rejected');
     const termination = await run.completion;
-    expect(termination).toMatchObject({ outcome: 'failed', error: { code: 'provider_unavailable', retryable: true } });
+    expect(termination).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'provider_unavailable', retryable: true },
+    });
     await session.dispose();
   });
 

@@ -20,7 +20,6 @@ import {
   startBound,
   THREAD,
   turns,
-
 } from './helpers.js';
 
 const prose = `could not open ${CANARY_PATH} using ${CANARY_SECRET}`;
@@ -58,7 +57,9 @@ describe('canaries in upstream text (fake transport)', () => {
     const session = await open(h);
     const errors: unknown[] = [];
     // a refused turn/start
-    const refused = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' }).catch((e: unknown) => e);
+    const refused = session
+      .startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' })
+      .catch((e: unknown) => e);
     await replyError(h.transport, 'turn/start', -32602, prose);
     errors.push(await refused);
     // a run with a refused interrupt, a mid-turn error, a declined request and a failed turn
@@ -69,24 +70,49 @@ describe('canaries in upstream text (fake transport)', () => {
     await push(
       h.transport,
       midTurnError('t1', { [prose]: {} }, true, prose),
-      { id: 9, method: 'item/permissions/requestApproval', params: { threadId: THREAD, turnId: 't1', reason: prose } },
-      completed('t1', 'failed', { message: prose, codexErrorInfo: prose, additionalDetails: prose }),
+      {
+        id: 9,
+        method: 'item/permissions/requestApproval',
+        params: { threadId: THREAD, turnId: 't1', reason: prose },
+      },
+      completed('t1', 'failed', {
+        message: prose,
+        codexErrorInfo: prose,
+        additionalDetails: prose,
+      }),
     );
     const termination = await run.completion;
-    expect(termination).toMatchObject({ outcome: 'failed', error: { providerCode: 'unclassified' } });
+    expect(termination).toMatchObject({
+      outcome: 'failed',
+      error: { providerCode: 'unclassified' },
+    });
     for (const e of errors) expect(isProviderRejection(e)).toBe(true);
-    expectClean(published(errors.map((e) => (isProviderRejection(e) ? e.agentError : e)), termination, sink.events, h.sessionSink.events));
+    expectClean(
+      published(
+        errors.map((e) => (isProviderRejection(e) ? e.agentError : e)),
+        termination,
+        sink.events,
+        h.sessionSink.events,
+      ),
+    );
     await session.dispose();
   });
 
   it('a thread/start error reply during the handshake publishes no canary', async () => {
     const h = createHarness();
     const opening = h.openSession().catch((e: unknown) => e);
-    await reply(h.transport, 'initialize', { userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64)' });
+    await reply(h.transport, 'initialize', {
+      userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64)',
+    });
     await replyError(h.transport, 'thread/start', -32600, prose);
     const error = await opening;
-    expect(isProviderRejection(error) && error.agentError).toMatchObject({ code: 'provider_rejected', providerCode: 'invalid_request' });
-    expectClean(published(isProviderRejection(error) ? error.agentError : error, h.sessionSink.events));
+    expect(isProviderRejection(error) && error.agentError).toMatchObject({
+      code: 'provider_rejected',
+      providerCode: 'invalid_request',
+    });
+    expectClean(
+      published(isProviderRejection(error) ? error.agentError : error, h.sessionSink.events),
+    );
   });
 
   it('approval text with approvals "none": declined, nothing published', async () => {
@@ -95,7 +121,9 @@ describe('canaries in upstream text (fake transport)', () => {
     const { sink } = await startBound(h, session, 't1');
     await push(h.transport, approvalRequest(0, 't1'));
     await turns();
-    expect(h.transport.sent.find((f) => f.id === 0 && !('method' in f))).toMatchObject({ error: { code: -32601 } });
+    expect(h.transport.sent.find((f) => f.id === 0 && !('method' in f))).toMatchObject({
+      error: { code: -32601 },
+    });
     expectClean(published(sink.events, h.sessionSink.events));
     await session.dispose();
   });
@@ -130,13 +158,22 @@ describe('canaries through the stdio transport', () => {
     const sessionSink = recordingSink();
     let session: ProviderSession | undefined;
     try {
-      session = await provider.createSession({ options: {}, workspace: { root, ownership: 'borrowed' }, sink: sessionSink });
+      session = await provider.createSession({
+        options: {},
+        workspace: { root, ownership: 'borrowed' },
+        sink: sessionSink,
+      });
       const sink = recordingSink();
       const run = await session.startRun({ input: textInput('go'), sink, runRef: 'r' });
       const termination = await run.completion;
-      expect(termination).toMatchObject({ outcome: 'failed', error: { code: 'provider_rejected', providerCode: 'unclassified' } });
+      expect(termination).toMatchObject({
+        outcome: 'failed',
+        error: { code: 'provider_rejected', providerCode: 'unclassified' },
+      });
       // the mid-turn error and the declined request were seen, as tokens only
-      expect(sink.ofType('diagnostic').some((d) => d.detail?.['classification'] === 'unauthorized')).toBe(true);
+      expect(
+        sink.ofType('diagnostic').some((d) => d.detail?.['classification'] === 'unauthorized'),
+      ).toBe(true);
       await session.dispose();
       session = undefined;
       expectClean(published(termination, sink.events, sessionSink.events));
@@ -157,9 +194,15 @@ describe('canaries through the stdio transport', () => {
     });
     try {
       const error: unknown = await provider
-        .createSession({ options: {}, workspace: { root, ownership: 'borrowed' }, sink: recordingSink() })
+        .createSession({
+          options: {},
+          workspace: { root, ownership: 'borrowed' },
+          sink: recordingSink(),
+        })
         .catch((e: unknown) => e);
-      expect(isProviderRejection(error) && error.agentError.providerCode).toBe('unsupported_app_server_version');
+      expect(isProviderRejection(error) && error.agentError.providerCode).toBe(
+        'unsupported_app_server_version',
+      );
       expect(provider.abandonedConnectionCount).toBe(0);
       expectClean(published(isProviderRejection(error) ? error.agentError : error));
     } finally {
@@ -167,5 +210,3 @@ describe('canaries through the stdio transport', () => {
     }
   });
 });
-
-

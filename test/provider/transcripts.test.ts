@@ -1,6 +1,11 @@
 import { providerEventInputSchema, providerRunTerminationSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { createHarness, recordingSink, startReplay, textInput } from '../support/provider-harness.js';
+import {
+  createHarness,
+  recordingSink,
+  startReplay,
+  textInput,
+} from '../support/provider-harness.js';
 import { loadTranscript } from '../support/replay.js';
 
 /** Everything the recorded binary streamed as assistant text in a turn, joined. */
@@ -21,7 +26,10 @@ describe('replay of real 0.156.1 transcripts', () => {
     const termination = await run.completion;
     await replaying;
     expect(providerRunTerminationSchema.parse(termination)).toEqual({ outcome: 'succeeded' });
-    const text = sink.ofType('run.message_delta').map((d) => d.text).join('');
+    const text = sink
+      .ofType('run.message_delta')
+      .map((d) => d.text)
+      .join('');
     expect(text).toBe(recordedText('text_turn'));
     expect(text.length).toBeGreaterThan(0);
     const usage = sink.ofType('run.usage');
@@ -29,7 +37,9 @@ describe('replay of real 0.156.1 transcripts', () => {
     // per-turn `last`, taken from the recorded notification
     const recordedLast = loadTranscript('text_turn')
       .filter((l) => l.frame.method === 'thread/tokenUsage/updated')
-      .map((l) => (l.frame.params as { tokenUsage: { last: Record<string, number> } }).tokenUsage.last)
+      .map(
+        (l) => (l.frame.params as { tokenUsage: { last: Record<string, number> } }).tokenUsage.last,
+      )
       .at(-1)!;
     expect(usage.at(-1)!.usage).toEqual({
       inputTokens: recordedLast.inputTokens,
@@ -45,9 +55,17 @@ describe('replay of real 0.156.1 transcripts', () => {
     const h = createHarness();
     const replaying = startReplay(h, 'two_turns');
     const session = await h.openSession();
-    const first = await session.startRun({ input: textInput('one'), sink: recordingSink(), runRef: 'a' });
+    const first = await session.startRun({
+      input: textInput('one'),
+      sink: recordingSink(),
+      runRef: 'a',
+    });
     expect(await first.completion).toEqual({ outcome: 'succeeded' });
-    const second = await session.startRun({ input: textInput('two'), sink: recordingSink(), runRef: 'b' });
+    const second = await session.startRun({
+      input: textInput('two'),
+      sink: recordingSink(),
+      runRef: 'b',
+    });
     expect(await second.completion).toEqual({ outcome: 'succeeded' });
     await replaying;
     const turnStarts = h.transport.sent.filter((f) => f.method === 'turn/start');
@@ -104,7 +122,12 @@ describe('replay of real 0.156.1 transcripts', () => {
     expect(threadStart).toEqual({
       id: 2,
       method: 'thread/start',
-      params: { cwd: '/work/replay-workspace', approvalPolicy: 'never', sandbox: 'read-only', ephemeral: true },
+      params: {
+        cwd: '/work/replay-workspace',
+        approvalPolicy: 'never',
+        sandbox: 'read-only',
+        ephemeral: true,
+      },
     });
     await session.dispose();
   });

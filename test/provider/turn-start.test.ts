@@ -1,7 +1,25 @@
 import { isProviderRejection, providerRunTerminationSchema } from '@relvo-labs/agent-provider';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHarness, recordingSink, textInput, type Harness } from '../support/provider-harness.js';
-import { CANARY_PATH, completed, count, delta, open, published, push, replyError, reply, startBound, texts, waitForRequest } from './helpers.js';
+import {
+  createHarness,
+  recordingSink,
+  textInput,
+  type Harness,
+} from '../support/provider-harness.js';
+import {
+  CANARY_PATH,
+  completed,
+  count,
+  delta,
+  open,
+  published,
+  push,
+  replyError,
+  reply,
+  startBound,
+  texts,
+  waitForRequest,
+} from './helpers.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -11,20 +29,31 @@ function fenced(h: Harness, reason: string): number {
   return h.sessionSink.ofType('diagnostic').filter((d) => d.detail?.['reason'] === reason).length;
 }
 
-async function refusedNext(h: Harness, session: Awaited<ReturnType<typeof open>>): Promise<unknown> {
-  return session.startRun({ input: textInput('next'), sink: recordingSink(), runRef: 'next' }).catch((e: unknown) => e);
+async function refusedNext(
+  h: Harness,
+  session: Awaited<ReturnType<typeof open>>,
+): Promise<unknown> {
+  return session
+    .startRun({ input: textInput('next'), sink: recordingSink(), runRef: 'next' })
+    .catch((e: unknown) => e);
 }
 
 describe('turn/start failures', () => {
   it('an error reply rejects the run authoritatively; the session stays usable', async () => {
     const h = createHarness();
     const session = await open(h);
-    const starting = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' }).catch((e: unknown) => e);
+    const starting = session
+      .startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' })
+      .catch((e: unknown) => e);
     await replyError(h.transport, 'turn/start', -32001, `overloaded at ${CANARY_PATH}`);
     const error = await starting;
     expect(isProviderRejection(error)).toBe(true);
     if (!isProviderRejection(error)) throw new Error('unreachable');
-    expect(error.agentError).toMatchObject({ code: 'provider_unavailable', providerCode: 'overloaded', retryable: true });
+    expect(error.agentError).toMatchObject({
+      code: 'provider_unavailable',
+      providerCode: 'overloaded',
+      retryable: true,
+    });
     expect(published(error.agentError)).not.toContain(CANARY_PATH);
     expect(fenced(h, 'turn_start_unacknowledged')).toBe(0);
     const { run } = await startBound(h, session, 't2', 'b', 1);
@@ -37,7 +66,11 @@ describe('turn/start failures', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const h = createHarness({ requestTimeoutMs: 1000 });
     const session = await open(h);
-    const starting = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' });
+    const starting = session.startRun({
+      input: textInput('x'),
+      sink: recordingSink(),
+      runRef: 'a',
+    });
     await waitForRequest(h.transport, 'turn/start');
     vi.advanceTimersByTime(999);
     vi.advanceTimersByTime(1);
@@ -71,13 +104,22 @@ describe('turn/start failures', () => {
     it(`a reply with ${label} is a contract violation and fences turn_start_unusable_id`, async () => {
       const h = createHarness();
       const session = await open(h);
-      const starting = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' });
+      const starting = session.startRun({
+        input: textInput('x'),
+        sink: recordingSink(),
+        runRef: 'a',
+      });
       await reply(h.transport, 'turn/start', result);
       const run = await starting;
-      expect(await run.completion).toMatchObject({ outcome: 'failed', error: { code: 'provider_contract_violation' } });
+      expect(await run.completion).toMatchObject({
+        outcome: 'failed',
+        error: { code: 'provider_contract_violation' },
+      });
       expect(fenced(h, 'turn_start_unusable_id')).toBe(1);
       const refused = await refusedNext(h, session);
-      expect(isProviderRejection(refused) && refused.agentError).toMatchObject({ providerCode: 'session_fenced' });
+      expect(isProviderRejection(refused) && refused.agentError).toMatchObject({
+        providerCode: 'session_fenced',
+      });
       await session.dispose();
     });
   }
@@ -91,11 +133,16 @@ describe('connection end mid-run', () => {
     await push(h.transport, delta('t1', 'partial'));
     h.transport.end();
     const termination = await run.completion;
-    expect(termination).toMatchObject({ outcome: 'failed', error: { code: 'provider_unavailable', retryable: true } });
+    expect(termination).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'provider_unavailable', retryable: true },
+    });
     if (termination.outcome !== 'failed') throw new Error('unreachable');
     expect(termination.error.message).toMatch(/\(eof\)/);
     expect(texts(sink)).toBe('partial');
-    const ended = h.sessionSink.ofType('diagnostic').filter((d) => /connection ended/.test(d.message));
+    const ended = h.sessionSink
+      .ofType('diagnostic')
+      .filter((d) => /connection ended/.test(d.message));
     expect(ended).toHaveLength(1);
     await session.dispose();
   });
@@ -108,7 +155,10 @@ describe('connection end mid-run', () => {
     await reply(h.transport, 'turn/interrupt', {});
     await interrupting;
     h.transport.end();
-    expect(await run.completion).toMatchObject({ outcome: 'failed', error: { code: 'provider_unavailable' } });
+    expect(await run.completion).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'provider_unavailable' },
+    });
     await session.dispose();
   });
 
@@ -118,11 +168,16 @@ describe('connection end mid-run', () => {
     const { run } = await startBound(h, session, 't1');
     h.transport.fail(Object.assign(new Error(`write EPIPE ${CANARY_PATH}`), { code: 'EPIPE' }));
     const termination = await run.completion;
-    expect(termination).toMatchObject({ outcome: 'failed', error: { code: 'provider_unavailable', retryable: true } });
+    expect(termination).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'provider_unavailable', retryable: true },
+    });
     if (termination.outcome !== 'failed') throw new Error('unreachable');
     expect(termination.error.message).toMatch(/EPIPE/);
     expect(published(termination, h.sessionSink.events)).not.toContain(CANARY_PATH);
-    const failed = h.sessionSink.ofType('diagnostic').filter((d) => /connection failed \(EPIPE\)/.test(d.message));
+    const failed = h.sessionSink
+      .ofType('diagnostic')
+      .filter((d) => /connection failed \(EPIPE\)/.test(d.message));
     expect(failed).toHaveLength(1);
     await session.dispose();
   });
@@ -130,7 +185,11 @@ describe('connection end mid-run', () => {
   it('EOF with turn/start still pending settles startRun and the run (lost reply)', async () => {
     const h = createHarness();
     const session = await open(h);
-    const starting = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' });
+    const starting = session.startRun({
+      input: textInput('x'),
+      sink: recordingSink(),
+      runRef: 'a',
+    });
     await waitForRequest(h.transport, 'turn/start');
     h.transport.end();
     const outcome = await starting.then(
@@ -142,7 +201,9 @@ describe('connection end mid-run', () => {
     // the turn's fate is unknown (stdout EOF does not stop the process): fenced until disposed
     expect(fenced(h, 'turn_start_unacknowledged')).toBe(1);
     const refused = await refusedNext(h, session);
-    expect(isProviderRejection(refused) && refused.agentError).toMatchObject({ providerCode: 'session_fenced' });
+    expect(isProviderRejection(refused) && refused.agentError).toMatchObject({
+      providerCode: 'session_fenced',
+    });
     expect(count(h.transport, 'turn/start')).toBe(1);
     await session.dispose();
   });
@@ -150,11 +211,18 @@ describe('connection end mid-run', () => {
   it('disposal with turn/start still pending settles the run interrupted without a fence', async () => {
     const h = createHarness();
     const session = await open(h);
-    const starting = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' });
+    const starting = session.startRun({
+      input: textInput('x'),
+      sink: recordingSink(),
+      runRef: 'a',
+    });
     await waitForRequest(h.transport, 'turn/start');
     await session.dispose();
     const run = await starting;
-    expect(await run.completion).toEqual({ outcome: 'interrupted', reason: 'codex provider session disposed' });
+    expect(await run.completion).toEqual({
+      outcome: 'interrupted',
+      reason: 'codex provider session disposed',
+    });
     await h.transport.drained();
     expect(h.sessionSink.ofType('diagnostic')).toEqual([]);
   });
@@ -177,7 +245,11 @@ describe('request deadlines', () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       const h = createHarness({ requestTimeoutMs });
       const session = await open(h);
-      const starting = session.startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' });
+      const starting = session.startRun({
+        input: textInput('x'),
+        sink: recordingSink(),
+        runRef: 'a',
+      });
       await waitForRequest(h.transport, 'turn/start');
       vi.advanceTimersByTime(10 * 24 * 3600 * 1000);
       await reply(h.transport, 'turn/start', { turn: { id: 't1' } });
@@ -213,7 +285,9 @@ describe('a connection that ends right after the handshake', () => {
   it('is remembered: the new session refuses runs and reports the end', async () => {
     const h = createHarness();
     const opening = h.openSession();
-    await reply(h.transport, 'initialize', { userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64)' });
+    await reply(h.transport, 'initialize', {
+      userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64)',
+    });
     const threadStart = await waitForRequest(h.transport, 'thread/start');
     h.transport.push({ id: threadStart.id, result: { thread: { id: 'thr' } } });
     h.transport.end();
@@ -221,7 +295,9 @@ describe('a connection that ends right after the handshake', () => {
     await h.transport.drained();
     const refused = await refusedNext(h, session);
     expect(isProviderRejection(refused) && refused.agentError.code).toBe('provider_unavailable');
-    expect(h.sessionSink.ofType('diagnostic').filter((d) => /connection ended/.test(d.message))).toHaveLength(1);
+    expect(
+      h.sessionSink.ofType('diagnostic').filter((d) => /connection ended/.test(d.message)),
+    ).toHaveLength(1);
     await session.dispose();
   });
 });

@@ -8,7 +8,11 @@ import type {
   ProviderRunTermination,
   ProviderSession,
 } from '@relvo-labs/agent-provider';
-import { createCodexProvider, type CodexProvider, type CodexProviderOptions } from '../../src/index.js';
+import {
+  createCodexProvider,
+  type CodexProvider,
+  type CodexProviderOptions,
+} from '../../src/index.js';
 import { useFakeTransport, type FakeTransport } from './fake-transport.js';
 import { loadTranscript, replay, type ReplayOptions, type ReplayResult } from './replay.js';
 
@@ -71,6 +75,8 @@ export function textInput(text: string) {
   return { parts: [{ type: 'text' as const, text }] };
 }
 
-export async function settle(completion: Promise<ProviderRunTermination>): Promise<ProviderRunTermination> {
+export async function settle(
+  completion: Promise<ProviderRunTermination>,
+): Promise<ProviderRunTermination> {
   return completion;
 }

@@ -39,9 +39,7 @@ export function restore(value: unknown, placeholders: Readonly<Record<string, st
   }
   if (Array.isArray(value)) return value.map((v) => restore(v, placeholders));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, restore(v, placeholders)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restore(v, placeholders)]));
   }
   return value;
 }
@@ -58,7 +56,10 @@ export interface ReplayOptions {
   /** Stop before this seq (exclusive); default: the whole transcript. */
   readonly untilSeq?: number;
   /** Rewrite a recorded s2c frame before it is pushed (return undefined to skip it). */
-  readonly rewrite?: (frame: Record<string, unknown>, line: TranscriptLine) => Record<string, unknown> | undefined;
+  readonly rewrite?: (
+    frame: Record<string, unknown>,
+    line: TranscriptLine,
+  ) => Record<string, unknown> | undefined;
   /** Event-loop turns to wait for one adapter frame before failing. */
   readonly maxTurns?: number;
 }
@@ -97,7 +98,9 @@ export async function replay(
       }
       await new Promise<void>((r) => setImmediate(r));
     }
-    const what = isReply(want) ? `a reply to server request ${String(want.id)}` : String(want.method);
+    const what = isReply(want)
+      ? `a reply to server request ${String(want.id)}`
+      : String(want.method);
     throw new Error(`replay: adapter never wrote ${what} (transcript seq ${line.seq})`);
   };
 
@@ -106,13 +109,15 @@ export async function replay(
     if (line.dir === 'c2s') {
       const got = await waitFor(line);
       matched.push(got);
-      if (isRequest(line.frame)) idMap.set(line.frame.id as number | string, got.id as number | string);
+      if (isRequest(line.frame))
+        idMap.set(line.frame.id as number | string, got.id as number | string);
       continue;
     }
     let frame = restore(line.frame, placeholders) as Record<string, unknown>;
     if (isReply(frame)) {
       const actual = idMap.get(frame.id as number | string);
-      if (actual === undefined) throw new Error(`replay: reply ${String(frame.id)} to an unmatched request`);
+      if (actual === undefined)
+        throw new Error(`replay: reply ${String(frame.id)} to an unmatched request`);
       frame = { ...frame, id: actual };
     }
     const rewritten = options.rewrite ? options.rewrite(frame, line) : frame;

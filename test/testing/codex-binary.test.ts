@@ -12,8 +12,14 @@ describe('locateCodexBinary', () => {
     const native = locateCodexBinary({ kind: 'native' });
     expect(native).toMatchObject({ found: true, kind: 'native', version: '0.156.1' });
     if (!native.found) throw new Error('unreachable');
-    expect(native.path).toMatch(/@openai\/codex-linux-x64\/vendor\/x86_64-unknown-linux-musl\/bin\/codex$/);
-    const out = execFileSync(native.path, ['--version'], { encoding: 'utf8', env: testEnv(), stdio: 'pipe' });
+    expect(native.path).toMatch(
+      /@openai\/codex-linux-x64\/vendor\/x86_64-unknown-linux-musl\/bin\/codex$/,
+    );
+    const out = execFileSync(native.path, ['--version'], {
+      encoding: 'utf8',
+      env: testEnv(),
+      stdio: 'pipe',
+    });
     expect(out.trim()).toBe('codex-cli 0.156.1');
   });
 
@@ -30,7 +36,9 @@ describe('locateCodexBinary', () => {
       kind: 'native',
       reason: 'platform_package_missing',
     });
-    expect(locateCodexBinary({ kind: 'native', platform: 'aix' })).toMatchObject({ reason: 'platform_unsupported' });
+    expect(locateCodexBinary({ kind: 'native', platform: 'aix' })).toMatchObject({
+      reason: 'platform_unsupported',
+    });
   });
 
   it('returns a typed not-found result outside any install', () => {
@@ -41,11 +49,15 @@ describe('locateCodexBinary', () => {
         kind: 'native',
         reason: 'package_missing',
       });
-      expect(() => requireCodexBinary({ kind: 'native', from: empty, env: { CI: 'true' } })).toThrow(
+      expect(() =>
+        requireCodexBinary({ kind: 'native', from: empty, env: { CI: 'true' } }),
+      ).toThrow(
         'codex native binary not found (package_missing): CI=true requires the pinned @openai/codex devDependency',
       );
       // Outside CI it still fails; there is no skip path.
-      expect(() => requireCodexBinary({ kind: 'launcher', from: empty, env: {} })).toThrow('npm ci');
+      expect(() => requireCodexBinary({ kind: 'launcher', from: empty, env: {} })).toThrow(
+        'npm ci',
+      );
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

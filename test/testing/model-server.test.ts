@@ -4,7 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppServerDriver, type DriverFrame, type Frame } from '../../scripts/lib/app-server-driver.js';
+import {
+  AppServerDriver,
+  type DriverFrame,
+  type Frame,
+} from '../../scripts/lib/app-server-driver.js';
 import {
   codexConfigArgs,
   createIsolatedCodexHome,
@@ -35,10 +39,15 @@ afterEach(async () => {
   iso = undefined;
 });
 
-const isMethod = (method: string) => (f: DriverFrame) => f.dir === 's2c' && f.frame.method === method;
-const params = (f: DriverFrame): Record<string, unknown> => f.frame.params as Record<string, unknown>;
+const isMethod = (method: string) => (f: DriverFrame) =>
+  f.dir === 's2c' && f.frame.method === method;
+const params = (f: DriverFrame): Record<string, unknown> =>
+  f.frame.params as Record<string, unknown>;
 
-async function startThread(approvalPolicy: string, sandbox: string): Promise<{ d: AppServerDriver; threadId: string }> {
+async function startThread(
+  approvalPolicy: string,
+  sandbox: string,
+): Promise<{ d: AppServerDriver; threadId: string }> {
   iso = createIsolatedCodexHome('relvo-ms-test-');
   server = await ScriptedModelServer.start();
   const d = new AppServerDriver({
@@ -52,9 +61,16 @@ async function startThread(approvalPolicy: string, sandbox: string): Promise<{ d
     clientInfo: { name: 'relvo_agent_runtime', title: 'Relvo Agent Runtime', version: '0.1.0' },
     capabilities: null,
   });
-  expect(init.result).toMatchObject({ userAgent: expect.stringMatching(/^relvo_agent_runtime\/0\.156\.1 \(/) });
+  expect(init.result).toMatchObject({
+    userAgent: expect.stringMatching(/^relvo_agent_runtime\/0\.156\.1 \(/),
+  });
   d.notify('initialized');
-  const started = await d.request('thread/start', { cwd: iso.workspace, approvalPolicy, sandbox, ephemeral: true });
+  const started = await d.request('thread/start', {
+    cwd: iso.workspace,
+    approvalPolicy,
+    sandbox,
+    ephemeral: true,
+  });
   const threadId = (started.result as { thread: { id: string } }).thread.id;
   expect(threadId).toEqual(expect.any(String));
   return { d, threadId };
@@ -63,13 +79,19 @@ async function startThread(approvalPolicy: string, sandbox: string): Promise<{ d
 async function runTurn(d: AppServerDriver, threadId: string, text: string): Promise<DriverFrame> {
   const from = d.frames.length;
   await d.request('turn/start', { threadId, input: [{ type: 'text', text }] });
-  return d.waitFor(isMethod('turn/completed'), { label: 'turn/completed', from, timeoutMs: 20_000 });
+  return d.waitFor(isMethod('turn/completed'), {
+    label: 'turn/completed',
+    from,
+    timeoutMs: 20_000,
+  });
 }
 
 describe('ScriptedModelServer with the real codex 0.156.1', () => {
   it('streams a text turn and reports the scripted usage', async () => {
     const { d, threadId } = await startThread('never', 'read-only');
-    server!.enqueue(textStep(['Hel', 'lo'], { itemId: 'msg_t1', usage: scriptedUsage(1200, 30, 200, 5) }));
+    server!.enqueue(
+      textStep(['Hel', 'lo'], { itemId: 'msg_t1', usage: scriptedUsage(1200, 30, 200, 5) }),
+    );
     const completed = await runTurn(d, threadId, 'hi');
 
     expect(params(completed).turn).toMatchObject({ status: 'completed', error: null });
@@ -77,7 +99,13 @@ describe('ScriptedModelServer with the real codex 0.156.1', () => {
     expect(deltas).toEqual(['Hel', 'lo']);
     const usage = d.frames.find(isMethod('thread/tokenUsage/updated'));
     expect(usage && params(usage).tokenUsage).toMatchObject({
-      last: { totalTokens: 1230, inputTokens: 1200, cachedInputTokens: 200, outputTokens: 30, reasoningOutputTokens: 5 },
+      last: {
+        totalTokens: 1230,
+        inputTokens: 1200,
+        cachedInputTokens: 200,
+        outputTokens: 30,
+        reasoningOutputTokens: 5,
+      },
     });
 
     const [request] = await server!.waitForRequests(1);
@@ -90,7 +118,11 @@ describe('ScriptedModelServer with the real codex 0.156.1', () => {
     const { d, threadId } = await startThread('on-request', 'read-only');
     const marker = `out-${randomUUID().slice(0, 8)}`;
     server!.enqueue(
-      execCommandStep(`echo ${marker}`, { callId: 'call_exec_t', escalate: true, justification: 'scripted' }),
+      execCommandStep(`echo ${marker}`, {
+        callId: 'call_exec_t',
+        escalate: true,
+        justification: 'scripted',
+      }),
       textStep('done'),
     );
     const approvals: Frame[] = [];
@@ -103,7 +135,10 @@ describe('ScriptedModelServer with the real codex 0.156.1', () => {
 
     expect(params(completed).turn).toMatchObject({ status: 'completed' });
     expect(approvals).toHaveLength(1);
-    expect(approvals[0]).toMatchObject({ id: 0, params: { itemId: 'call_exec_t', reason: 'scripted' } });
+    expect(approvals[0]).toMatchObject({
+      id: 0,
+      params: { itemId: 'call_exec_t', reason: 'scripted' },
+    });
     const requests = await server!.waitForRequests(2);
     const output = functionCallOutput(requests[1]!, 'call_exec_t');
     expect(output).toContain('Process exited with code 0');
@@ -122,7 +157,10 @@ describe('ScriptedModelServer with the real codex 0.156.1', () => {
       error: { codexErrorInfo: 'internalServerError' },
     });
     const error = d.frames.find(isMethod('error'));
-    expect(error && params(error)).toMatchObject({ willRetry: false, error: { codexErrorInfo: 'internalServerError' } });
+    expect(error && params(error)).toMatchObject({
+      willRetry: false,
+      error: { codexErrorInfo: 'internalServerError' },
+    });
     expect(server!.requests).toHaveLength(1);
   });
 });

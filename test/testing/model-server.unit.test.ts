@@ -30,32 +30,46 @@ interface RawResponse {
 
 function post(url: string, body: unknown, onData?: (sofar: string) => void): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        text += c;
-        onData?.(text);
-      });
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, aborted: false });
-      });
-      res.on('error', () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, aborted: true });
-      });
-    });
+    const req = httpRequest(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+          onData?.(text);
+        });
+        res.on('end', () => {
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: text,
+            aborted: false,
+          });
+        });
+        res.on('error', () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, aborted: true });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
 }
 
-const events = (sse: string): Array<{ event: string; data: { type: string } & Record<string, unknown> }> =>
+const events = (
+  sse: string,
+): Array<{ event: string; data: { type: string } & Record<string, unknown> }> =>
   sse
     .split('\n\n')
     .filter((block) => block.length > 0)
     .map((block) => {
       const [eventLine, dataLine] = block.split('\n');
-      return { event: eventLine!.replace('event: ', ''), data: JSON.parse(dataLine!.replace('data: ', '')) };
+      return {
+        event: eventLine!.replace('event: ', ''),
+        data: JSON.parse(dataLine!.replace('data: ', '')),
+      };
     });
 
 describe('ScriptedModelServer', () => {
@@ -122,7 +136,11 @@ describe('ScriptedModelServer', () => {
     const res = await post(`${server.baseUrl}/responses`, {});
     expect(res.aborted).toBe(true);
     const names = events(res.body).map((e) => e.event);
-    expect(names).toEqual(['response.created', 'response.output_item.added', 'response.output_text.delta']);
+    expect(names).toEqual([
+      'response.created',
+      'response.output_item.added',
+      'response.output_text.delta',
+    ]);
   });
 
   it('paces slow streams through the injected sleep', async () => {
@@ -151,28 +169,44 @@ describe('ScriptedModelServer', () => {
     await server.close();
     const res = await pending;
     expect(res.aborted).toBe(true);
-    expect(events(res.body).map((e) => e.event).at(-1)).toBe('response.output_text.delta');
+    expect(
+      events(res.body)
+        .map((e) => e.event)
+        .at(-1),
+    ).toBe('response.output_text.delta');
     server = undefined;
   });
 
   it('sends response.failed and raw events verbatim', async () => {
     server = await ScriptedModelServer.start();
-    server.enqueue(responseFailedStep('server_error', 'nope'), rawStep([{ type: 'custom.event', n: 1 }]));
+    server.enqueue(
+      responseFailedStep('server_error', 'nope'),
+      rawStep([{ type: 'custom.event', n: 1 }]),
+    );
     const failed = events((await post(`${server.baseUrl}/responses`, {})).body);
-    expect(failed.at(-1)!.data).toMatchObject({ type: 'response.failed', response: { error: { message: 'nope' } } });
+    expect(failed.at(-1)!.data).toMatchObject({
+      type: 'response.failed',
+      response: { error: { message: 'nope' } },
+    });
     const raw = await post(`${server.baseUrl}/responses`, {});
     expect(raw.body).toBe(encodeSseEvent({ type: 'custom.event', n: 1 }));
   });
 
   it('rejects a waitForRequests that is not met in time, with the counts', async () => {
     server = await ScriptedModelServer.start();
-    await expect(server.waitForRequests(1, 20)).rejects.toThrow('expected 1 request(s) within 20 ms, got 0');
+    await expect(server.waitForRequests(1, 20)).rejects.toThrow(
+      'expected 1 request(s) within 20 ms, got 0',
+    );
   });
 });
 
 describe('codexConfigArgs', () => {
   it('emits -c pairs for the scripted provider with retries off and plugins disabled', () => {
-    const args = codexConfigArgs({ baseUrl: 'http://127.0.0.1:4000/v1', streamIdleTimeoutMs: 1500, extra: ['a.b=1'] });
+    const args = codexConfigArgs({
+      baseUrl: 'http://127.0.0.1:4000/v1',
+      streamIdleTimeoutMs: 1500,
+      extra: ['a.b=1'],
+    });
     const pairs = args.filter((_, i) => i % 2 === 1);
     expect(args.filter((_, i) => i % 2 === 0).every((a) => a === '-c')).toBe(true);
     expect(pairs).toEqual(
@@ -193,7 +227,9 @@ describe('codexConfigArgs', () => {
         'a.b=1',
       ]),
     );
-    expect(codexConfigArgs({ baseUrl: 'http://127.0.0.1:1/v1' }).join(' ')).not.toContain('stream_idle_timeout_ms');
+    expect(codexConfigArgs({ baseUrl: 'http://127.0.0.1:1/v1' }).join(' ')).not.toContain(
+      'stream_idle_timeout_ms',
+    );
   });
 
   it('refuses a base URL that is not loopback 127.0.0.1', () => {

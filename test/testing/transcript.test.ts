@@ -44,7 +44,12 @@ describe('sanitizeFrame / restorePlaceholders', () => {
   });
 
   it('round-trips through restorePlaceholders with other host values', () => {
-    const other: PlaceholderValues = { workspace: '/w', home: '/h', codexHome: '/h/.c', hostname: 'box' };
+    const other: PlaceholderValues = {
+      workspace: '/w',
+      home: '/h',
+      codexHome: '/h/.c',
+      hostname: 'box',
+    };
     const restored = restorePlaceholders(sanitizeFrame(frame, values), other);
     expect(restored.result.codexHome).toBe('/h/.c');
     expect(restored.result.list[0]).toBe('/h/x');
@@ -60,7 +65,9 @@ describe('parseTranscript', () => {
     ]);
     expect(parseTranscript(text)).toHaveLength(2);
     expect(() => parseTranscript(text.split('\n')[1]!)).toThrow('seq 1 out of order');
-    expect(() => parseTranscript('{"seq":0,"t":0,"dir":"up","frame":{}}')).toThrow('not a transcript line');
+    expect(() => parseTranscript('{"seq":0,"t":0,"dir":"up","frame":{}}')).toThrow(
+      'not a transcript line',
+    );
   });
 });
 
@@ -72,7 +79,9 @@ describe('checked-in transcripts (0.156.1)', () => {
   };
 
   it('has every scenario, each parseable, with the frame count index.json states', () => {
-    expect(files.map((f) => f.replace('.jsonl', '')).sort()).toEqual(Object.keys(index.scenarios).sort());
+    expect(files.map((f) => f.replace('.jsonl', '')).sort()).toEqual(
+      Object.keys(index.scenarios).sort(),
+    );
     for (const file of files) {
       const lines = parseTranscript(readFileSync(join(dir, file), 'utf8'));
       expect(lines.length, file).toBe(index.scenarios[file.replace('.jsonl', '')]!.frames);

@@ -18,7 +18,13 @@ rl.on('line', (line) => {
   process.stderr.write(`WARN received ${msg.method} while ${prose}\n`);
   switch (msg.method) {
     case 'initialize':
-      out({ id: msg.id, result: { userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64) stand-in', codexHome: path } });
+      out({
+        id: msg.id,
+        result: {
+          userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64) stand-in',
+          codexHome: path,
+        },
+      });
       break;
     case 'thread/start':
       out({ id: msg.id, result: { thread: { id: thread, cwd: path } } });
@@ -27,12 +33,36 @@ rl.on('line', (line) => {
     case 'turn/start':
       out({ id: msg.id, result: { turn: { id: turn, status: 'inProgress', items: [] } } });
       out({ method: 'warning', params: { threadId: thread, message: prose } });
-      out({ method: 'error', params: { threadId: thread, turnId: turn, willRetry: false, error: { message: prose, codexErrorInfo: 'unauthorized', additionalDetails: prose } } });
-      out({ id: 7, method: 'item/fileChange/requestApproval', params: { threadId: thread, turnId: turn, itemId: 'i', reason: prose, grantRoot: path } });
-      out({ method: 'turn/completed', params: { threadId: thread, turn: { id: turn, status: 'failed', items: [], error: { message: prose, codexErrorInfo: { [prose]: 1 }, additionalDetails: prose } } } });
+      out({
+        method: 'error',
+        params: {
+          threadId: thread,
+          turnId: turn,
+          willRetry: false,
+          error: { message: prose, codexErrorInfo: 'unauthorized', additionalDetails: prose },
+        },
+      });
+      out({
+        id: 7,
+        method: 'item/fileChange/requestApproval',
+        params: { threadId: thread, turnId: turn, itemId: 'i', reason: prose, grantRoot: path },
+      });
+      out({
+        method: 'turn/completed',
+        params: {
+          threadId: thread,
+          turn: {
+            id: turn,
+            status: 'failed',
+            items: [],
+            error: { message: prose, codexErrorInfo: { [prose]: 1 }, additionalDetails: prose },
+          },
+        },
+      });
       break;
     default:
-      if (msg.id !== undefined && msg.method !== undefined) out({ id: msg.id, error: { code: -32603, message: prose } });
+      if (msg.id !== undefined && msg.method !== undefined)
+        out({ id: msg.id, error: { code: -32603, message: prose } });
   }
 });
 rl.on('close', () => process.exit(0));

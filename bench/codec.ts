@@ -133,21 +133,8 @@ async function race(
   return out;
 }
 
-export interface ThroughputRow {
-  readonly name: string;
-  readonly mbPerSec: number;
-  readonly frames: number;
-  readonly ratio: number;
-}
-
-export async function throughput(
-  runs = 7,
-): Promise<{ source: string; corpusMb: number; rows: ThroughputRow[] }> {
-  const { frames, source } = await loadFrames();
-  const { bytes, lines } = buildCorpus(frames);
-  const parts = chunks(bytes);
-  const mb = bytes.length / (1024 * 1024);
-  const results = await race(runs, [
+function contestants(lines: readonly string[], parts: readonly Buffer[]): Contestant[] {
+  return [
     [
       'JSON.parse of pre-split lines (baseline)',
       () => {
@@ -191,10 +178,67 @@ export async function throughput(
         return n;
       },
     ],
-  ]);
+  ];
+}
+
+export interface ThroughputRow {
+  readonly name: string;
+  readonly mbPerSec: number;
+  readonly frames: number;
+  readonly ratio: number;
+}
+
+export async function throughput(
+  runs = 7,
+): Promise<{ source: string; corpusMb: number; rows: ThroughputRow[] }> {
+  const { frames, source } = await loadFrames();
+  const { bytes, lines } = buildCorpus(frames);
+  const parts = chunks(bytes);
+  const mb = bytes.length / (1024 * 1024);
+  const results = await race(runs, contestants(lines, parts));
   const baseline = results[0]!.ms;
   return {
     source,
+    corpusMb: mb,
+    rows: results.map((r) => ({
+      name: r.name,
+      mbPerSec: mb / (r.ms / 1000),
+      frames: r.frames,
+      ratio: r.ms / baseline,
+    })),
+  };
+}
+
+/**
+ * Large frames: a command's whole output in one `item/completed` (about 3 MB each, under the
+ * 4,000,000 bound), the case where a decoder that re-concatenates its buffer per chunk goes
+ * quadratic. Same contestants, same 64 KiB chunks.
+ */
+export async function largeFrames(
+  runs = 5,
+): Promise<{ frameMb: number; corpusMb: number; rows: ThroughputRow[] }> {
+  const output = 'line of command output 0123456789abcdef\n'.repeat(75_000);
+  const frame = {
+    method: 'item/completed',
+    params: {
+      threadId: 't',
+      turnId: 'u',
+      item: {
+        type: 'commandExecution',
+        id: 'call_1',
+        status: 'completed',
+        exitCode: 0,
+        aggregatedOutput: output,
+      },
+    },
+  };
+  const { bytes, lines } = buildCorpus(Array.from({ length: 8 }, () => frame));
+  const parts = chunks(bytes);
+  const mb = bytes.length / (1024 * 1024);
+  const results = await race(runs, contestants(lines, parts));
+  const baseline = results[0]!.ms;
+  return {
+    frameMb: Buffer.byteLength(lines[0]!) / (1024 * 1024),
     corpusMb: mb,
     rows: results.map((r) => ({
       name: r.name,

@@ -1,5 +1,11 @@
 /** `npm run bench`: the JSONL codec benchmark, printed as tables. */
-import { gigabyteStream, hugeLine, readlineSeparatorCheck, throughput } from './codec.js';
+import {
+  gigabyteStream,
+  hugeLine,
+  largeFrames,
+  readlineSeparatorCheck,
+  throughput,
+} from './codec.js';
 
 const f1 = (n: number): string => n.toFixed(1);
 const t0 = performance.now();
@@ -17,6 +23,19 @@ console.table(
   })),
 );
 console.log(await readlineSeparatorCheck());
+
+const large = await largeFrames();
+console.log(
+  `\nLarge frames — ${f1(large.frameMb)} MB each (a command's output in one item/completed), ${f1(large.corpusMb)} MB, 64 KiB chunks, best of 5`,
+);
+console.table(
+  large.rows.map((r) => ({
+    contestant: r.name,
+    'MB/s': f1(r.mbPerSec),
+    frames: r.frames,
+    'time vs bare JSON.parse': `${r.ratio.toFixed(2)}x`,
+  })),
+);
 
 const gb = await gigabyteStream();
 console.log('\nMemory while decoding');

@@ -19,7 +19,8 @@ import {
   type CodexProviderOptions,
   type ResolvedCodexProviderOptions,
 } from './options.js';
-import { createJsonRpcClient, type RpcDiagnostic, type RpcEnd } from './rpc/client.js';
+import { createJsonRpcClient, type RpcEnd } from './rpc/client.js';
+import { frameDropped, fromRpc } from './session/diagnostics.js';
 import { handshake } from './session/handshake.js';
 import { openSessionInteractions } from './session/interactions.js';
 import { CodexSession } from './session/session.js';
@@ -117,32 +118,13 @@ async function openSession(
   // frames and the end may arrive before the session exists; the end is replayed into it
   let session: CodexSession | undefined;
   let earlyEnd: RpcEnd | undefined;
-  const emitDiagnostic = (d: RpcDiagnostic): void => {
-    session?.emitSessionDiagnostic({
-      payload: {
-        type: 'diagnostic',
-        level: d.level === 'error' ? 'warning' : d.level,
-        message: d.method !== undefined ? `codex ${d.token} (${d.method})` : `codex ${d.token}`,
-        detail: { token: d.token },
-      },
-    });
-  };
   const client = createJsonRpcClient({
     transport,
     requestTimeoutMs: options.requestTimeoutMs,
     onServerRequest: (offer) => session?.handleServerRequest(offer) ?? false,
     onNotification: ({ method, params }) => session?.handleNotification(method, params),
-    onDrop: (reason) => {
-      session?.emitSessionDiagnostic({
-        payload: {
-          type: 'diagnostic',
-          level: 'debug',
-          message: `codex frame dropped (${reason})`,
-          detail: { reason },
-        },
-      });
-    },
-    onDiagnostic: emitDiagnostic,
+    onDrop: (reason) => session?.emitSessionDiagnostic(frameDropped(reason)),
+    onDiagnostic: (d) => session?.emitSessionDiagnostic(fromRpc(d)),
     onEnd: (end) => {
       if (session === undefined) earlyEnd = end;
       else session.handleEnd(end);

@@ -18,20 +18,16 @@ import type { RpcEnd, ServerRequestOffer } from '../rpc/client.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import type { FenceReason } from '../shared/tokens.js';
 import type { CodexResourceUsage, CodexTransport } from '../transport/types.js';
-import {
-  CODEX_CLIENT_METHOD,
-  CODEX_NOTIFICATION,
-  turnCompletedSchema,
-  turnStartResultSchema,
-} from '../wire/codex.js';
+import { CODEX_CLIENT_METHOD, CODEX_NOTIFICATION, turnStartResultSchema } from '../wire/codex.js';
 import { TurnCorrelator } from './correlator.js';
 import { CodexRun, type RunHost } from './run.js';
+import { applyTurnFrame } from './apply.js';
 import {
-  terminationOfCompletedTurn,
-  translateAgentMessageDelta,
-  translateMidTurnError,
-  translateTokenUsage,
-} from './translate.js';
+  connectionEnded,
+  foreignTrafficDropped,
+  preBindingOutputLost,
+  sessionFenced,
+} from './diagnostics.js';
 
 /** What the session needs from the JSON-RPC client. */
 export interface SessionConnection {
@@ -225,7 +221,7 @@ export class CodexSession implements ProviderSession, RunHost {
         return;
       case 'apply': {
         const run = this.#active;
-        if (run !== undefined) this.#apply(run, method, params);
+        if (run !== undefined) applyTurnFrame(run, method, params);
         return;
       }
     }
@@ -237,14 +233,7 @@ export class CodexSession implements ProviderSession, RunHost {
     this.#interactions?.retireAll('stream_end');
     if (this.#disposing || this.#disposed) return;
     const token = end.kind === 'eof' ? 'eof' : end.causeToken;
-    this.#emitSession({
-      payload: {
-        type: 'diagnostic',
-        level: 'warning',
-        message: `codex connection ${end.kind === 'eof' ? 'ended' : 'failed'} (${token})`,
-        detail: { cause: token },
-      },
-    });
+    this.#emitSession(connectionEnded(end.kind, token));
     // EOF never implies success or interruption
     this.#active?.settle({
       outcome: 'failed',
@@ -361,49 +350,12 @@ export class CodexSession implements ProviderSession, RunHost {
     run.turnId = turnId;
     const bound = this.#correlator.bind(turnId);
     if (bound.outputLost) {
-      run.emit({
-        payload: {
-          type: 'diagnostic',
-          level: 'warning',
-          message:
-            'codex output arrived before the turn was bound and some was lost; the outcome was not',
-        },
-      });
+      run.emit(preBindingOutputLost());
     }
     if (bound.foreignDropped > 0) this.#reportForeign();
-    // #apply ignores frames once the run has settled (e.g. a buffered turn/completed)
-    for (const frame of bound.frames) this.#apply(run, frame.method, frame.params);
+    // applyTurnFrame ignores frames once the run has settled (e.g. a buffered turn/completed)
+    for (const frame of bound.frames) applyTurnFrame(run, frame.method, frame.params);
     return run;
-  }
-
-  #apply(run: CodexRun, method: string, params: unknown): void {
-    if (run.settled) return;
-    switch (method) {
-      case CODEX_NOTIFICATION.agentMessageDelta:
-        for (const event of translateAgentMessageDelta(params)) run.emit(event);
-        return;
-      case CODEX_NOTIFICATION.tokenUsageUpdated: {
-        const event = translateTokenUsage(params);
-        if (event !== undefined) run.emit(event);
-        return;
-      }
-      case CODEX_NOTIFICATION.error:
-        run.emit(translateMidTurnError(params));
-        return;
-      case CODEX_NOTIFICATION.turnCompleted: {
-        const parsed = turnCompletedSchema.safeParse(params);
-        const termination = terminationOfCompletedTurn(parsed.success ? parsed.data.turn : {});
-        if (termination.outcome === 'interrupted' && run.interruptReason !== undefined) {
-          run.settle({ outcome: 'interrupted', reason: run.interruptReason });
-        } else {
-          run.settle(termination);
-        }
-        return;
-      }
-      default:
-        // turn/started, item/*, unknown methods: correlation only
-        return;
-    }
   }
 
   #onTerminalOverflow(): void {
@@ -442,26 +394,13 @@ export class CodexSession implements ProviderSession, RunHost {
   #fenceSession(reason: FenceReason): void {
     if (this.#fence !== undefined) return;
     this.#fence = reason;
-    this.#emitSession({
-      payload: {
-        type: 'diagnostic',
-        level: 'warning',
-        message: `codex session fenced (${reason}): a turn is in an unknown state; dispose this session`,
-        detail: { reason },
-      },
-    });
+    this.#emitSession(sessionFenced(reason));
   }
 
   #reportForeign(): void {
     if (this.#foreignReported) return;
     this.#foreignReported = true;
-    this.#emitSession({
-      payload: {
-        type: 'diagnostic',
-        level: 'debug',
-        message: 'codex traffic for another thread or turn was dropped',
-      },
-    });
+    this.#emitSession(foreignTrafficDropped());
   }
 
   #remember(runRef: string, started: Promise<ProviderRun>): void {

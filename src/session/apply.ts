@@ -1,0 +1,43 @@
+/**
+ * Applies one frame that the correlator attributed to a bound run: neutral events out, and the
+ * run's single settlement on its own `turn/completed`. Frames after settlement are ignored.
+ */
+import { CODEX_NOTIFICATION, turnCompletedSchema } from '../wire/codex.js';
+import type { CodexRun } from './run.js';
+import {
+  terminationOfCompletedTurn,
+  translateAgentMessageDelta,
+  translateMidTurnError,
+  translateTokenUsage,
+} from './translate.js';
+
+export function applyTurnFrame(run: CodexRun, method: string, params: unknown): void {
+  if (run.settled) return;
+  switch (method) {
+    case CODEX_NOTIFICATION.agentMessageDelta:
+      for (const event of translateAgentMessageDelta(params)) run.emit(event);
+      return;
+    case CODEX_NOTIFICATION.tokenUsageUpdated: {
+      const event = translateTokenUsage(params);
+      if (event !== undefined) run.emit(event);
+      return;
+    }
+    case CODEX_NOTIFICATION.error:
+      run.emit(translateMidTurnError(params));
+      return;
+    case CODEX_NOTIFICATION.turnCompleted: {
+      const parsed = turnCompletedSchema.safeParse(params);
+      const termination = terminationOfCompletedTurn(parsed.success ? parsed.data.turn : {});
+      // the server's status is final; our interrupt only contributes its reason
+      run.settle(
+        termination.outcome === 'interrupted' && run.interruptReason !== undefined
+          ? { outcome: 'interrupted', reason: run.interruptReason }
+          : termination,
+      );
+      return;
+    }
+    default:
+      // turn/started, item/*, unknown methods: read for correlation only
+      return;
+  }
+}

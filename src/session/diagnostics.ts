@@ -1,0 +1,59 @@
+/**
+ * The session's diagnostics catalogue (CODEX-BEHAVIOUR §10.4). Each is a fixed sentence plus
+ * bounded tokens: never a prompt, answer, upstream message, path or native id.
+ */
+import type { ProviderEventInput } from '@relvo-labs/agent-provider';
+import type { RpcDiagnostic } from '../rpc/client.js';
+import type { DropReason, FenceReason } from '../shared/tokens.js';
+
+type Level = 'debug' | 'info' | 'warning';
+
+function diagnostic(
+  level: Level,
+  message: string,
+  detail?: Record<string, string | boolean>,
+): ProviderEventInput {
+  return { payload: { type: 'diagnostic', level, message, ...(detail ? { detail } : {}) } };
+}
+
+export function connectionEnded(kind: 'eof' | 'failed', token: string): ProviderEventInput {
+  return diagnostic(
+    'warning',
+    `codex connection ${kind === 'eof' ? 'ended' : 'failed'} (${token})`,
+    {
+      cause: token,
+    },
+  );
+}
+
+export function sessionFenced(reason: FenceReason): ProviderEventInput {
+  return diagnostic(
+    'warning',
+    `codex session fenced (${reason}): a turn is in an unknown state; dispose this session`,
+    { reason },
+  );
+}
+
+export function foreignTrafficDropped(): ProviderEventInput {
+  return diagnostic('debug', 'codex traffic for another thread or turn was dropped');
+}
+
+export function preBindingOutputLost(): ProviderEventInput {
+  return diagnostic(
+    'warning',
+    'codex output arrived before the turn was bound and some was lost; the outcome was not',
+  );
+}
+
+export function frameDropped(reason: DropReason): ProviderEventInput {
+  return diagnostic('debug', `codex frame dropped (${reason})`, { reason });
+}
+
+/** The JSON-RPC client's diagnostics; a method is named only when it is in the pinned set. */
+export function fromRpc(d: RpcDiagnostic): ProviderEventInput {
+  return diagnostic(
+    d.level === 'error' ? 'warning' : d.level,
+    d.method !== undefined ? `codex ${d.token} (${d.method})` : `codex ${d.token}`,
+    { token: d.token },
+  );
+}

@@ -27,6 +27,8 @@ export async function teardown(): Promise<void> {
         // already gone
       }
     }
+    // vitest reports a teardown throw but still exits 0; make the leak fail the run
+    process.exitCode = 1;
     throw new Error(
       `leak check: ${alive.length} test-started process(es) still alive after the suite: ` +
         alive.map((p) => `${p.pid} ${p.comm}`).join(', '),

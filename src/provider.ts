@@ -151,6 +151,8 @@ async function openSession(
   session = new CodexSession({ threadId, connection: client, transport, sink: init.sink });
   const interactions = openSessionInteractions(session, options);
   if (interactions !== undefined) session.attachInteractions(interactions);
+  // like the end, a ledger overflow during the handshake found no session to fence
+  if (client.isFenced) session.handleLedgerOverflow();
   if (earlyEnd !== undefined) session.handleEnd(earlyEnd);
   return session;
 }

@@ -116,6 +116,15 @@ export class CodexSession implements ProviderSession, RunHost {
   // ---- SPI -------------------------------------------------------------------------------
 
   startRun(request: ProviderRunRequest): Promise<ProviderRun> {
+    try {
+      return this.#admit(request);
+    } catch {
+      // a malformed request throws while being read, before any state changed: nothing sent
+      return rejection('invalid_request', 'the codex run request is malformed');
+    }
+  }
+
+  #admit(request: ProviderRunRequest): Promise<ProviderRun> {
     if (this.#disposing || this.#disposed) {
       return rejection('session_closed', 'the codex session is closed');
     }
@@ -297,10 +306,10 @@ export class CodexSession implements ProviderSession, RunHost {
       });
     } catch (error) {
       const authoritative = isAuthoritativeFailure(error);
+      const closing = this.#disposing || this.#disposed;
       // a turn may be running: another turn/start could steer it. This holds even when the
       // connection's end already failed the run (stdout EOF does not stop the process).
-      if (!authoritative && !this.#disposing && !this.#disposed)
-        this.#fenceSession('turn_start_unacknowledged');
+      if (!authoritative && !closing) this.#fenceSession('turn_start_unacknowledged');
       if (run.settled) return run;
       if (authoritative) {
         // the server provably admitted nothing: forget the run, the session stays usable
@@ -311,6 +320,8 @@ export class CodexSession implements ProviderSession, RunHost {
         }
         throw error;
       }
+      // disposal owns this run: it ends interrupted once a teardown attempt succeeds (§6.6)
+      if (closing) return run;
       const token = causeTokenOf(error);
       run.settle({
         outcome: 'failed',

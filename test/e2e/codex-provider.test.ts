@@ -209,3 +209,36 @@ describe('resource usage of the owned process group', () => {
     expect(usage!.rssBytes).toBeGreaterThan(10 * 1024 * 1024);
   });
 });
+
+describe('server request ids across turns', () => {
+  it('two approvals in two turns of one session are both raised and answered (ids are not reused)', async () => {
+    const codex = await openRealCodex({ approvals: 'bridge' });
+    for (const [i, call] of ['call_a', 'call_b'].entries()) {
+      codex.server.enqueue(
+        execCommandStep(`echo turn-${i}`, { callId: call, escalate: true, justification: 'twice' }),
+        textStep('ok', { usage: scriptedUsage(5, 1, 0, 0) }),
+      );
+      const sink = recordingSink();
+      const run = await codex.session.startRun({
+        input: textInput(`turn ${i}`),
+        sink,
+        runRef: call,
+      });
+      const requested = await waitForEvent(
+        sink,
+        (e) => e.payload.type === 'interaction.requested',
+        `approval ${i}`,
+      );
+      if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
+      await codex.session.respondToInteraction(requested.payload.providerRef, {
+        kind: 'approval',
+        decision: 'approved',
+        mode: 'once',
+      });
+      expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    }
+    expect(codex.sessionSink.ofType('diagnostic').some((d) => d.message.includes('reused'))).toBe(
+      false,
+    );
+  });
+});

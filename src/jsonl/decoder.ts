@@ -35,13 +35,14 @@ export interface JsonlDecoderOptions {
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** UTF-16 code units of a UTF-8 byte range: one per lead byte, two for 4-byte sequences. */
-function utf16Units(buf: Buffer, start: number, end: number): number {
+/**
+ * A lower bound on the UTF-16 code units a UTF-8 byte range decodes to: every byte that is not a
+ * continuation byte starts a character or a U+FFFD. (Lone continuation bytes also decode to
+ * U+FFFD each, so this is not exact for invalid input; the exact check is made on the string.)
+ */
+function minUtf16Units(buf: Buffer, start: number, end: number): number {
   let units = 0;
-  for (let i = start; i < end; i++) {
-    const b = buf[i] ?? 0;
-    if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
-  }
+  for (let i = start; i < end; i++) if (((buf[i] ?? 0) & 0xc0) !== 0x80) units += 1;
   return units;
 }
 
@@ -63,7 +64,7 @@ export class JsonlDecoder {
   /** Slices of the current, unterminated line. */
   #parts: Buffer[] = [];
   #partBytes = 0;
-  /** UTF-16 units of `#parts`; only maintained once the byte count could exceed the bound. */
+  /** Lower bound on the UTF-16 units of `#parts`; only kept once the bytes could exceed the bound. */
   #partUnits = -1;
   /** Inside an oversized line: discard bytes up to the next newline. */
   #discarding = false;
@@ -150,12 +151,15 @@ export class JsonlDecoder {
     // +1 tolerates a trailing CR that will be trimmed at the newline.
     if (bytes > this.#max + 1) {
       if (!this.#countUtf16) return this.#oversized();
+      // No byte sequence, valid or not, decodes to fewer than one unit per 3 bytes, so past this
+      // the line is oversized whatever it holds; it also bounds memory for invalid input.
+      if (bytes > 3 * this.#max + 1) return this.#oversized();
       if (this.#partUnits < 0) {
         let units = 0;
-        for (const p of this.#parts) units += utf16Units(p, 0, p.length);
+        for (const p of this.#parts) units += minUtf16Units(p, 0, p.length);
         this.#partUnits = units;
       }
-      this.#partUnits += utf16Units(chunk, start, end);
+      this.#partUnits += minUtf16Units(chunk, start, end);
       if (this.#partUnits > this.#max + 1) return this.#oversized();
     }
     // subarray shares memory with the chunk; the chunk is retained only while the line is open.
@@ -210,15 +214,17 @@ export class JsonlDecoder {
   #line(buf: Buffer, start: number, end: number): void {
     if (end > start && buf[end - 1] === CR) end -= 1;
     if (end === start) return;
-    const size = end - start;
-    if (size > this.#max) {
-      const units = this.#countUtf16 ? utf16Units(buf, start, end) : size;
-      if (units > this.#max) {
-        this.#onDrop('oversized');
-        return;
-      }
+    if (!this.#countUtf16 && end - start > this.#max) {
+      this.#onDrop('oversized');
+      return;
     }
-    this.#parse(buf.toString('utf8', start, end));
+    // measured on the decoded string, exactly as the single-chunk path does
+    const text = buf.toString('utf8', start, end);
+    if (text.length > this.#max) {
+      this.#onDrop('oversized');
+      return;
+    }
+    this.#parse(text);
   }
 }
 

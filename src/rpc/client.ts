@@ -195,7 +195,13 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
           reject(new CodexRpcError('request_timeout', `codex ${method} timed out`));
         }, ms);
       }
-      transport.send(params === undefined ? { id, method } : { id, method, params });
+      try {
+        transport.send(params === undefined ? { id, method } : { id, method, params });
+      } catch (err) {
+        // a host transport broke the never-throws contract: do not leave the entry pending
+        settle(id);
+        throw err;
+      }
     });
   }
 

@@ -20,8 +20,13 @@ function field(value: object, key: 'code' | 'name'): unknown {
  * read, never its message, path or errno text.
  */
 export function causeTokenOf(value: unknown): CauseToken {
-  if (isCodexTransportError(value)) return value.code;
   if (typeof value !== 'object' || value === null) return 'unknown';
+  try {
+    // instanceof reads the prototype, which a (revoked) proxy may refuse
+    if (isCodexTransportError(value)) return value.code;
+  } catch {
+    return 'unknown';
+  }
   const code = field(value, 'code');
   if (typeof code === 'string' && KNOWN.has(code)) return code as ThrownCauseToken;
   if (field(value, 'name') === 'AbortError') return 'ABORT_ERR';

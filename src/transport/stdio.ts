@@ -94,6 +94,13 @@ export function spawnCodexStdioTransport(
   } catch (err) {
     return failedTransport(new CodexTransportError('spawn_failed', { cause: causeToken(err) }));
   }
+  // EMFILE/ENFILE: Node returns a child without stdio streams (and no process) and emits
+  // 'error' on the next tick; that error must not go unhandled.
+  const pipes: readonly (object | null | undefined)[] = [child.stdin, child.stdout, child.stderr];
+  if (pipes.some((p) => p == null)) {
+    child.on('error', noop);
+    return failedTransport(new CodexTransportError('spawn_failed', { cause: 'unknown' }));
+  }
 
   const pid = child.pid;
   // the leader's identity is read synchronously, before anything can reap it

@@ -160,3 +160,82 @@ describe('JsonlDecoder', () => {
     );
   });
 });
+
+describe('JsonlDecoder with invalid UTF-8', () => {
+  // bytes allowed inside a JSON string literal: no control bytes, quote or backslash; anything
+  // else (continuation bytes, 0xF8–0xFF, truncated sequences) decodes to U+FFFD and stays valid
+  const stringByte = fc
+    .integer({ min: 0x20, max: 0xff })
+    .filter((x) => x !== 0x22 && x !== 0x5c && x !== 0x7f);
+
+  it('a line of lone continuation bytes past the bound is dropped however it is chunked', () => {
+    // 20 continuation bytes decode to 20 U+FFFD: 22 code units with the quotes
+    const line = Buffer.concat([b('"'), Buffer.alloc(20, 0x80), b('"\n')]);
+    const whole = collect({ maxLineLength: 10 });
+    whole.decoder.write(line);
+    expect(whole.drops).toEqual(['oversized']);
+    const split = collect({ maxLineLength: 10 });
+    split.decoder.write(line.subarray(0, 1));
+    split.decoder.write(line.subarray(1));
+    expect(split.frames).toEqual([]);
+    expect(split.drops).toEqual(['oversized']);
+  });
+
+  it('never retains an unterminated line of continuation bytes beyond 3 × bound + 1 bytes', () => {
+    const { decoder, drops } = collect({ maxLineLength: 1024 });
+    const chunk = Buffer.alloc(64 * 1024, 0x80);
+    decoder.write(b('"'));
+    let peak = 0;
+    for (let i = 0; i < 64; i++) {
+      decoder.write(chunk);
+      peak = Math.max(peak, decoder.pendingBytes);
+    }
+    expect(peak).toBeLessThanOrEqual(3 * 1024 + 1);
+    expect(decoder.pendingBytes).toBe(0);
+    expect(drops).toEqual(['oversized']);
+  });
+
+  it('property: any chunking of a byte stream gives the same frames and drops as one chunk', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            body: fc.array(stringByte, { maxLength: 40 }),
+            crlf: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.array(fc.integer({ min: 1, max: 16 }), { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 1, max: 30 }),
+        (lines, cuts, max) => {
+          const stream = Buffer.concat(
+            lines.map(({ body, crlf }) =>
+              Buffer.concat([b('"'), Buffer.from(body), b(crlf ? '"\r\n' : '"\n')]),
+            ),
+          );
+          const whole = collect({ maxLineLength: max });
+          whole.decoder.write(stream);
+          whole.decoder.end();
+          // the single-chunk path measures the decoded string exactly
+          const expected = lines
+            .map(({ body }) => Buffer.concat([b('"'), Buffer.from(body), b('"')]).toString())
+            .filter((text) => text.length <= max)
+            .map((text) => JSON.parse(text) as unknown);
+          expect(whole.frames).toEqual(expected);
+          const split = collect({ maxLineLength: max });
+          let pos = 0;
+          let i = 0;
+          while (pos < stream.length) {
+            const size = cuts[i++ % cuts.length]!;
+            split.decoder.write(stream.subarray(pos, pos + size));
+            pos += size;
+          }
+          split.decoder.end();
+          expect(split.frames).toEqual(whole.frames);
+          expect(split.drops).toEqual(whole.drops);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -22,3 +22,20 @@ describe('causeToken', () => {
     expect(causeToken(hostile)).toBe('unknown');
   });
 });
+
+describe('causeToken on values whose prototype cannot be read', () => {
+  it('a revoked proxy reduces to unknown instead of throwing', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(causeToken(proxy)).toBe('unknown');
+    const trap = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          throw new Error('boom');
+        },
+      },
+    );
+    expect(causeToken(trap)).toBe('unknown');
+  });
+});

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CodexRpcError, isCodexRpcError } from '../../src/rpc/client.js';
 import { isAuthoritativeFailure } from '../../src/rpc/wire-errors.js';
 import { CodexTransportError } from '../../src/transport/types.js';
+import { within } from '../transport/helpers.js';
 import { INITIALIZE_PARAMS, INTERRUPT_PARAMS, startClient, track } from './harness.js';
 
 const CANARY = 'CANARY-server-text-5512';
@@ -153,6 +154,19 @@ describe('replies', () => {
   });
 });
 
+describe('a host transport that breaks the send contract', () => {
+  it('a throwing send() rejects the request without leaving it pending or its deadline armed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { transport, client } = startClient({ requestTimeoutMs: 1000 });
+    transport.send = () => {
+      throw new Error(CANARY);
+    };
+    await expect(client.request('thread/start', {})).rejects.toThrow();
+    expect(client.pendingCount).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
 describe('deadlines', () => {
   it('rejects with request_timeout at the deadline, as an uncertain failure', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -291,6 +305,22 @@ describe('stream end', () => {
       expect(JSON.stringify(seen)).not.toContain(CANARY);
     },
   );
+
+  it('a failure whose value cannot be inspected still ends the client and settles requests', async () => {
+    const { transport, client, seen } = startClient();
+    const pending = client.request('thread/start', {});
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    transport.fail(proxy);
+    await expect(within(2_000, 'connection_lost', pending)).rejects.toMatchObject({
+      providerCode: 'connection_lost',
+    });
+    await expect(within(2_000, 'client end', client.ended)).resolves.toEqual({
+      kind: 'failed',
+      causeToken: 'unknown',
+    });
+    expect(seen.ends).toEqual([{ kind: 'failed', causeToken: 'unknown' }]);
+  });
 
   it('rejects a request after the end with connection_closed, without writing it', async () => {
     const { transport, client } = startClient();

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -250,5 +258,53 @@ describe('stdio transport with real child processes', () => {
     expect(isAlive(grandchild)).toBe(false);
     listingReadable = true;
     await within(5_000, 'second close()', t.close());
+  });
+});
+
+describe('stdio transport when the spawn cannot get file descriptors', () => {
+  it('EMFILE gives a typed spawn_failed transport instead of a throw and an unhandled error', async () => {
+    // Node reports EMFILE/ENFILE from spawn with no stdio streams and an 'error' on the next
+    // tick; exhaust this worker's descriptors just for the synchronous spawn call.
+    const fds: number[] = [];
+    let transport: CodexStdioTransport | undefined;
+    let thrown: unknown;
+    try {
+      try {
+        for (;;) fds.push(openSync('/dev/null', 'r'));
+      } catch {
+        // the descriptor table is full
+      }
+      transport = createCodexStdioTransport({
+        cwd: process.cwd(),
+        executable: process.execPath,
+        extraArgs: [standIn('lines.cjs')],
+        env: testEnv(),
+      });
+    } catch (err) {
+      thrown = err;
+    } finally {
+      for (const fd of fds) closeSync(fd);
+    }
+    expect(fds.length).toBeGreaterThan(0);
+    expect(thrown).toBeUndefined();
+    if (transport === undefined) return;
+    const err: unknown = await within(
+      5_000,
+      'rejection',
+      transport.incoming[Symbol.asyncIterator]()
+        .next()
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+    );
+    expect(err).toBeInstanceOf(CodexTransportError);
+    expect((err as CodexTransportError).code).toBe('spawn_failed');
+    expect(() => {
+      transport.send({ x: 1 });
+    }).not.toThrow();
+    await within(5_000, 'close()', transport.close());
+    // the deferred 'error' event has been emitted by now; an unhandled one would fail the run
+    await new Promise((resolve) => setImmediate(resolve));
   });
 });

@@ -17,7 +17,7 @@ const gc = (): void => {
   (globalThis as { gc?: () => void }).gc?.();
 };
 
-/** s2c frames from recorded transcripts, or from a live handshake with the pinned binary. */
+/** The server-to-client frames of the checked-in transcripts recorded from the real binary. */
 async function loadFrames(): Promise<{ frames: unknown[]; source: string }> {
   const dir = join(ROOT, 'fixtures/transcripts/0.156.1');
   if (existsSync(dir)) {
@@ -32,61 +32,7 @@ async function loadFrames(): Promise<{ frames: unknown[]; source: string }> {
     if (frames.length > 0)
       return { frames, source: `fixtures/transcripts/0.156.1 (${frames.length} s2c frames)` };
   }
-  return { frames: await handshakeFrames(), source: 'live handshake with the pinned binary' };
-}
-
-async function handshakeFrames(): Promise<unknown[]> {
-  const { createCodexStdioTransport } = await import('../src/transport/stdio.js');
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const home = mkdtempSync(join(tmpdir(), 'bench-codex-'));
-  const t = createCodexStdioTransport({
-    cwd: home,
-    executable: join(
-      ROOT,
-      'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex',
-    ),
-    extraArgs: [
-      '-c',
-      'features.plugins=false',
-      '-c',
-      'features.apps=false',
-      '-c',
-      'analytics.enabled=false',
-      '-c',
-      'model_provider="scripted"',
-      '-c',
-      'model_providers.scripted.name="scripted"',
-      '-c',
-      'model_providers.scripted.base_url="http://127.0.0.1:9/v1"',
-    ],
-    env: { ...process.env, HOME: home, CODEX_HOME: home },
-  });
-  const frames: unknown[] = [];
-  const it = t.incoming[Symbol.asyncIterator]();
-  t.send({
-    id: 1,
-    method: 'initialize',
-    params: { clientInfo: { name: 'bench', version: '0' }, capabilities: null },
-  });
-  t.send({ method: 'initialized' });
-  t.send({ id: 2, method: 'thread/start', params: { cwd: home, ephemeral: true } });
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline && frames.length < 5) {
-    const r = await Promise.race([
-      it.next(),
-      new Promise<null>((r) =>
-        setTimeout(() => {
-          r(null);
-        }, 3000),
-      ),
-    ]);
-    if (r === null || r.done === true) break;
-    frames.push(r.value);
-  }
-  await t.close();
-  rmSync(home, { recursive: true, force: true });
-  return frames;
+  throw new Error(`bench: no recorded frames in ${dir}; run \`npm run protocol:record\``);
 }
 
 /**

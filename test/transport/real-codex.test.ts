@@ -6,39 +6,18 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { codexConfigArgs, requireCodexBinary } from '../../src/testing/index.js';
 import { describe, expect, it } from 'vitest';
 import { createCodexStdioTransport } from '../../src/transport/stdio.js';
 import { testEnv } from '../support/processes.js';
 import { groupMembers, nextMatching, within } from './helpers.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const NATIVE = join(
-  ROOT,
-  'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex',
-);
-const LAUNCHER = join(ROOT, 'node_modules/.bin/codex');
+const NATIVE = requireCodexBinary({ kind: 'native' }).path;
+const LAUNCHER = requireCodexBinary({ kind: 'launcher' }).path;
 
-export const OFFLINE_CODEX_ARGS = [
-  '-c',
-  'features.plugins=false',
-  '-c',
-  'features.apps=false',
-  '-c',
-  'analytics.enabled=false',
-  '-c',
-  'model_provider="scripted"',
-  '-c',
-  'model="scripted-model"',
-  '-c',
-  'model_providers.scripted.name="scripted"',
-  '-c',
-  'model_providers.scripted.base_url="http://127.0.0.1:9/v1"',
-  '-c',
-  'model_providers.scripted.request_max_retries=0',
-  '-c',
-  'model_providers.scripted.stream_max_retries=0',
-];
+/** Nothing can leave the box: the model provider is a closed port on 127.0.0.1. */
+export const OFFLINE_CODEX_ARGS = codexConfigArgs({ baseUrl: 'http://127.0.0.1:9/v1' });
 
 const TAG_VAR = 'RELVO_TRANSPORT_REAL_CODEX_TAG';
 

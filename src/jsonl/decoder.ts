@@ -9,6 +9,8 @@
  * line costs one concat instead of a string that grows per chunk.
  */
 
+import { isAscii } from 'node:buffer';
+
 /** Default line bound (§3.3): 4,000,000 UTF-16 code units. */
 export const JSONL_DEFAULT_MAX_LINE_LENGTH = 4_000_000;
 
@@ -33,6 +35,22 @@ export interface JsonlDecoderOptions {
 }
 
 const LF = 0x0a;
+
+/**
+ * Offset of the first byte ≥ 0x80 in `buf[from, to)`, or -1. Narrows down with the native
+ * `isAscii` (vectorised) instead of scanning every byte in JavaScript: non-ASCII is rare in
+ * codex frames, so most calls answer with one check.
+ */
+function firstNonAscii(buf: Buffer, from: number, to: number): number {
+  if (from >= to || isAscii(buf.subarray(from, to))) return -1;
+  while (to - from > 64) {
+    const mid = (from + to) >>> 1;
+    if (isAscii(buf.subarray(from, mid))) from = mid;
+    else to = mid;
+  }
+  for (let i = from; i < to; i++) if ((buf[i] ?? 0) >= 0x80) return i;
+  return -1;
+}
 const CR = 0x0d;
 
 /**
@@ -107,9 +125,9 @@ export class JsonlDecoder {
         return;
       }
       if (this.#parts.length === 0) {
-        // Fast path: decode every complete line of this chunk with one toString.
+        // Fast path: every complete line of this chunk at once.
         const last = chunk.lastIndexOf(LF);
-        this.#lines(chunk.toString('utf8', start, last));
+        this.#lines(chunk, start, last);
         start = last + 1;
         continue;
       } else {
@@ -175,28 +193,45 @@ export class JsonlDecoder {
     return false;
   }
 
-  /** Decode newline-separated complete lines (no trailing newline) from one decoded string. */
-  #lines(text: string): void {
+  /**
+   * Decode the complete lines `chunk[start, last)`. A one-byte (latin1) view of the bytes is
+   * cheap and its string index equals the byte offset, so ASCII lines are parsed straight from
+   * it and only a line holding a byte ≥ 0x80 is decoded as UTF-8. Decoding a whole chunk as
+   * UTF-8 would make every line of it a two-byte string as soon as one character is not ASCII.
+   */
+  #lines(chunk: Buffer, start: number, last: number): void {
+    const view = chunk.toString('latin1', start, last);
+    // view index of the next non-ASCII byte (-1: none left)
+    const nextHigh = (from: number): number => {
+      const at = firstNonAscii(chunk, start + from, last);
+      return at === -1 ? -1 : at - start;
+    };
+    let high = nextHigh(0);
     let from = 0;
     for (;;) {
-      const nl = text.indexOf('\n', from);
-      const to = nl === -1 ? text.length : nl;
+      const nl = view.indexOf('\n', from);
+      const to = nl === -1 ? view.length : nl;
       let end = to;
-      if (end > from && text.charCodeAt(end - 1) === CR) end -= 1;
+      if (end > from && view.charCodeAt(end - 1) === CR) end -= 1;
       if (end > from) {
-        if (
-          this.#countUtf16
-            ? end - from > this.#max
-            : Buffer.byteLength(text.slice(from, end)) > this.#max
-        ) {
-          this.#onDrop('oversized');
+        if (high === -1 || high >= to) {
+          // ASCII: one byte, one UTF-16 unit
+          if (end - from > this.#max) this.#onDrop('oversized');
+          else this.#parse(view.slice(from, end));
         } else {
-          this.#parse(text.slice(from, end));
+          this.#decoded(chunk.toString('utf8', start + from, start + end), end - from);
+          high = nextHigh(to);
         }
       }
       if (nl === -1) return;
       from = nl + 1;
     }
+  }
+
+  /** A decoded non-ASCII line, bounded in the configured unit. */
+  #decoded(text: string, bytes: number): void {
+    if ((this.#countUtf16 ? text.length : bytes) > this.#max) this.#onDrop('oversized');
+    else this.#parse(text);
   }
 
   #parse(text: string): void {
@@ -219,12 +254,7 @@ export class JsonlDecoder {
       return;
     }
     // measured on the decoded string, exactly as the single-chunk path does
-    const text = buf.toString('utf8', start, end);
-    if (text.length > this.#max) {
-      this.#onDrop('oversized');
-      return;
-    }
-    this.#parse(text);
+    this.#decoded(buf.toString('utf8', start, end), end - start);
   }
 }
 

@@ -159,6 +159,47 @@ describe('JsonlDecoder', () => {
       { numRuns: 300 },
     );
   });
+
+  it('property: ASCII and non-ASCII lines mixed in one chunk decode exactly (one-byte view path)', () => {
+    // any Unicode, incl. U+2028/2029 and astral characters; ASCII-only values ride alongside
+    const value = fc.oneof(
+      fc.jsonValue({ maxDepth: 2, stringUnit: 'binary' }),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(value, { maxLength: 16 }),
+        fc.integer({ min: 1, max: 4096 }),
+        fc.boolean(),
+        (values, size, crlf) => {
+          const expected = values.map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+          const stream = b(values.map((v) => JSON.stringify(v) + (crlf ? '\r\n' : '\n')).join(''));
+          const { decoder, frames, drops } = collect();
+          for (let pos = 0; pos < stream.length; pos += size)
+            decoder.write(stream.subarray(pos, pos + size));
+          decoder.end();
+          expect(drops).toEqual([]);
+          expect(frames).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('bounds a non-ASCII line by its UTF-16 length, whatever its byte length', () => {
+    // 'é' is 2 bytes and 1 unit; '😀' is 4 bytes and 2 units
+    const line = (n: number): string => JSON.stringify('é'.repeat(n));
+    const { decoder, frames, drops } = collect({ maxLineLength: 12 });
+    decoder.write(
+      b(
+        `${JSON.stringify('x')}\n${line(10)}\n${line(11)}\n${JSON.stringify('😀'.repeat(5))}\n"ok"\n`,
+      ),
+    );
+    decoder.end();
+    // "éé…" with quotes: 12 units fits, 13 does not; 5 emoji + quotes = 12 units
+    expect(frames).toEqual(['x', 'é'.repeat(10), '😀'.repeat(5), 'ok']);
+    expect(drops).toEqual(['oversized']);
+  });
 });
 
 describe('JsonlDecoder with invalid UTF-8', () => {

@@ -76,6 +76,8 @@ function readOwnData(target: object, key: string): unknown {
   return desc.value;
 }
 
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
 function walkArray(source: readonly unknown[], state: WalkState): JsonValue[] {
   if (Reflect.getPrototypeOf(source) !== Array.prototype) reject(CAPTURE_REASONS.prototype);
   const lengthDesc = Reflect.getOwnPropertyDescriptor(source, 'length');
@@ -86,7 +88,8 @@ function walkArray(source: readonly unknown[], state: WalkState): JsonValue[] {
   for (const key of keys) {
     if (typeof key === 'symbol') reject(CAPTURE_REASONS.symbolKey);
     if (key === 'length') continue;
-    if (String(Number(key)) !== key || Number(key) >= length) reject(CAPTURE_REASONS.arrayExtra);
+    // Only canonical indices below length count; "1.5", "NaN" or "01" are extra properties.
+    if (!ARRAY_INDEX.test(key) || Number(key) >= length) reject(CAPTURE_REASONS.arrayExtra);
     indexKeys += 1;
   }
   if (indexKeys !== length) reject(CAPTURE_REASONS.arrayHole);
@@ -125,7 +128,14 @@ export function isJsonValue(value: unknown): value is JsonValue {
 }
 
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && isJsonValue(value);
+  // Judged on the captured clone: Array.isArray on a revoked proxy throws, the clone cannot.
+  const captured = captureJson(value);
+  return (
+    captured.ok &&
+    typeof captured.value === 'object' &&
+    captured.value !== null &&
+    !Array.isArray(captured.value)
+  );
 }
 
 function writeCanonical(value: JsonValue): string {

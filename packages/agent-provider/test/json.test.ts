@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   CAPTURE_REASONS,
+  agentErrorSchema,
   canonicalJson,
   captureJson,
   isJsonObject,
   isJsonValue,
+  jsonObjectSchema,
   type JsonObject,
 } from '../src/index.js';
 
@@ -110,6 +112,9 @@ describe('captureJson', () => {
     // eslint-disable-next-line no-sparse-arrays
     expect(rejected([1, , 3])).toBe(CAPTURE_REASONS.arrayHole);
     expect(rejected(new Array(3))).toBe(CAPTURE_REASONS.arrayHole);
+    // Numeric-looking but non-index keys are extra properties, not holes.
+    expect(rejected(Object.assign([1, 2], { '1.5': 3 }))).toBe(CAPTURE_REASONS.arrayExtra);
+    expect(rejected(Object.assign([1, 2], { NaN: 3 }))).toBe(CAPTURE_REASONS.arrayExtra);
   });
 
   it('keeps an own __proto__ key as data on a null-prototype object', () => {
@@ -192,6 +197,17 @@ describe('isJsonValue / isJsonObject', () => {
     expect(isJsonObject([])).toBe(false);
     expect(isJsonObject(null)).toBe(false);
     expect(isJsonObject('s')).toBe(false);
+  });
+
+  it('never throws on a hostile proxy (§2): a revoked proxy is simply not JSON', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(isJsonValue(proxy)).toBe(false);
+    expect(isJsonObject(proxy)).toBe(false);
+    expect(jsonObjectSchema.safeParse(proxy).success).toBe(false);
+    expect(
+      agentErrorSchema.safeParse({ code: 'internal', message: 'x', details: proxy }).success,
+    ).toBe(false);
   });
 });
 

@@ -26,10 +26,13 @@ export function patchSessions(provider: AgentProvider, patch: SessionPatch): Age
 }
 
 function bindSession(session: ProviderSession): ProviderSession {
+  const exportRecord = session.exportRecoveryRecord?.bind(session);
   return {
     startRun: (request) => session.startRun(request),
     respondToInteraction: (ref, response) => session.respondToInteraction(ref, response),
     dispose: () => session.dispose(),
+    // Kept, so a wrapper breaks only what it means to break.
+    ...(exportRecord === undefined ? {} : { exportRecoveryRecord: exportRecord }),
   };
 }
 
@@ -204,4 +207,130 @@ export function throwsSynchronously(provider: AgentProvider): AgentProvider {
       },
     };
   });
+}
+
+/**
+ * Writes into the descriptor it returned when a session opens, through Reflect.set, which
+ * fails silently (no throw) once the object is frozen: only an unfrozen pass can see it.
+ */
+export function mutatesDescriptor(provider: AgentProvider): AgentProvider {
+  let returned: unknown;
+  return {
+    describe: () => {
+      returned = provider.describe();
+      return returned as ReturnType<AgentProvider['describe']>;
+    },
+    async createSession(init) {
+      if (typeof returned === 'object' && returned !== null)
+        Reflect.set(returned, 'displayName', 'changed after registration');
+      return provider.createSession(init);
+    },
+  };
+}
+
+/** Ignores the session options instead of parsing them strictly. */
+export function acceptsUnknownOptions(provider: AgentProvider): AgentProvider {
+  return {
+    describe: () => provider.describe(),
+    createSession: (init) => provider.createSession({ ...init, options: {} }),
+  };
+}
+
+/** Mirrors every run emission onto the session sink. */
+export function runEventsOnSessionSink(provider: AgentProvider): AgentProvider {
+  return {
+    describe: () => provider.describe(),
+    async createSession(init) {
+      const session = await provider.createSession(init);
+      return {
+        ...bindSession(session),
+        startRun: (request) =>
+          session.startRun({
+            ...request,
+            sink: {
+              emit(input) {
+                request.sink.emit(input);
+                init.sink.emit(input);
+              },
+            },
+          }),
+      };
+    },
+  };
+}
+
+/** Declares no message deltas but still streams them. */
+export function undeclaredDeltas(provider: AgentProvider): AgentProvider {
+  return {
+    describe() {
+      const d = provider.describe();
+      return { ...d, run: { ...d.run, streaming: { ...d.run.streaming, messageDeltas: false } } };
+    },
+    createSession: (init) => provider.createSession(init),
+  };
+}
+
+/** Raises every hang run's interaction under one providerRef. */
+export function reusesProviderRefs(provider: AgentProvider): AgentProvider {
+  return patchRuns(
+    provider,
+    (run) => run,
+    (sink) => ({
+      emit(input) {
+        const p = input.payload;
+        if (p.type === 'interaction.requested' && p.providerRef.startsWith('hang-'))
+          sink.emit({ payload: { ...p, providerRef: 'hang' } });
+        else sink.emit(input);
+      },
+    }),
+  );
+}
+
+/** A response for a ref that is not pending fails with a plain Error (an unknown outcome). */
+export function unknownRefThrows(provider: AgentProvider, pending: () => string[]): AgentProvider {
+  return patchSessions(provider, (session) => ({
+    respondToInteraction(ref, response) {
+      if (!pending().includes(ref)) return Promise.reject(new Error('no such interaction'));
+      return session.respondToInteraction(ref, response);
+    },
+  }));
+}
+
+/** Swallows every refusal of respondToInteraction. */
+export function acceptsInvalidResponses(provider: AgentProvider): AgentProvider {
+  return patchSessions(provider, (session) => ({
+    respondToInteraction: (ref, response) =>
+      session.respondToInteraction(ref, response).catch(() => undefined),
+  }));
+}
+
+/** Refuses startRun on a closed session with retryable: true (not a retryable code). */
+export function wrongRetryable(provider: AgentProvider): AgentProvider {
+  return patchSessions(provider, (session) => ({
+    startRun: (request) =>
+      session.startRun(request).catch((error: unknown) => {
+        if (error instanceof ProviderRejection)
+          throw new ProviderRejection({ ...error.agentError, retryable: true });
+        throw error;
+      }),
+  }));
+}
+
+/** Puts a native session identifier into a diagnostic on every run sink. */
+export function leaksNativeId(provider: AgentProvider): AgentProvider {
+  return patchRuns(provider, (run, sink) => {
+    sink.emit({
+      payload: { type: 'diagnostic', level: 'debug', message: 'native scripted-session-1' },
+    });
+    return run;
+  });
+}
+
+/** Offers resumeSession although the descriptor does not declare resume. */
+export function undeclaredResume(provider: AgentProvider): AgentProvider {
+  return {
+    describe: () => provider.describe(),
+    createSession: (init) => provider.createSession(init),
+    resumeSession: (_record, init) => provider.createSession(init),
+  };
 }

@@ -1,13 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentProvider } from '../../src/index.js';
+import type { AgentProvider, ProviderRunTermination } from '../../src/index.js';
 import { runProviderConformance, type ConformanceReport } from '../../src/testing/index.js';
 import {
+  acceptsInvalidResponses,
+  acceptsUnknownOptions,
   completionSettlesTwice,
   disposeNotIdempotent,
   echoesRunRef,
   emitsAfterCompletion,
   emitsInvalidEvent,
   interruptNotIdempotent,
+  leaksNativeId,
+  mutatesDescriptor,
+  patchSessions,
+  reusesProviderRefs,
+  runEventsOnSessionSink,
+  undeclaredDeltas,
+  undeclaredResume,
+  unknownRefThrows,
+  wrongRetryable,
   repeatedResponseHasEffect,
   startsAfterDispose,
   throwsSynchronously,
@@ -96,10 +107,98 @@ describe('the conformance kit catches broken providers', () => {
     );
   });
 
+  it('a provider that mutates the descriptor it returned (silently, as on a frozen object)', async () => {
+    const r = await report(mutatesDescriptor);
+    expect(failure(r, 'descriptor.snapshot')).toBe(
+      'the provider mutated the descriptor it returned from describe()',
+    );
+  });
+
   it('a refusal thrown synchronously', async () => {
     const r = await report(throwsSynchronously);
     expect(failure(r, 'run.refusals-async')).toBe(
       'startRun after dispose threw synchronously instead of returning a rejected promise',
     );
+  });
+});
+
+describe('every §19.2 area has a check that can fail', () => {
+  it.each([
+    [
+      'session.unknown-options',
+      acceptsUnknownOptions,
+      'createSession accepted an unknown option key',
+    ],
+    [
+      'session.sink-diagnostics-only',
+      runEventsOnSessionSink,
+      /^the session sink received run\.message_delta.*only diagnostic is allowed$/,
+    ],
+    [
+      'events.capabilities',
+      undeclaredDeltas,
+      'a message delta was emitted but messageDeltas is not declared',
+    ],
+    [
+      'events.provider-refs',
+      reusesProviderRefs,
+      'a providerRef was raised twice within one session',
+    ],
+    [
+      'interactions.invalid-response',
+      acceptsInvalidResponses,
+      'approval: invalid response resolved; expected a ProviderRejection',
+    ],
+    [
+      'errors.agent-errors',
+      wrongRetryable,
+      'the error of startRun after dispose has retryable true for code session_closed',
+    ],
+    [
+      'secrecy.native-ids',
+      leaksNativeId,
+      'a diagnostic emission on the run complete sink contains a native identifier',
+    ],
+    [
+      'descriptor.recovery',
+      undeclaredResume,
+      'resumeSession exists although the descriptor does not declare resume',
+    ],
+  ] as const)('%s', async (id, wrap, expected) => {
+    const r = await report(wrap);
+    const message = failure(r, id);
+    if (typeof expected === 'string') expect(message).toBe(expected);
+    else expect(message).toMatch(expected);
+  });
+
+  it('interactions.unknown-ref', async () => {
+    const r = await runProviderConformance(
+      scriptedHarness({
+        wrap: (p, controller) => unknownRefThrows(p, () => controller.pendingInteractionRefs()),
+      }),
+    );
+    expect(failure(r, 'interactions.unknown-ref')).toBe(
+      'respondToInteraction (unknown ref, idle session) failed with an unknown outcome (not a ProviderRejection)',
+    );
+  });
+});
+
+describe('the conformance kit does not fail conformant variants', () => {
+  it('a failed termination that leaves out the defaulted retryable member (§14 default false)', async () => {
+    const omitRetryable = (provider: AgentProvider): AgentProvider =>
+      patchSessions(provider, (session) => ({
+        async startRun(request) {
+          const run = await session.startRun(request);
+          // One promise, read as often as the kit likes; only the wire form is leaner.
+          const completion = run.completion.then((t): ProviderRunTermination => {
+            if (t.outcome !== 'failed') return t;
+            const { retryable: _omitted, ...error } = t.error;
+            return { outcome: 'failed', error: error as typeof t.error };
+          });
+          return { completion, interrupt: (reason) => run.interrupt(reason) };
+        },
+      }));
+    const r = await report(omitRetryable);
+    expect(r.checks.filter((c) => c.status !== 'passed')).toEqual([]);
   });
 });

@@ -176,6 +176,34 @@ describe('createScriptedProvider', () => {
     expect(state.outcome).toEqual({ outcome: 'succeeded' });
   });
 
+  it('a second run of the same ask script in one session is unblocked by its answer (§19.1)', async () => {
+    const { controller, session } = await open({ scripts: askScript });
+    const answer = { kind: 'approval', decision: 'approved', mode: 'once' } as const;
+    const first = await start(session, 'ask', 'run-1');
+    controller.drain();
+    await session.respondToInteraction('r1', answer);
+    controller.drain();
+    await flush();
+    expect(first.state.outcome).toEqual({ outcome: 'succeeded' });
+    // The script raises ref r1 again: the ask blocks until a response for r1 arrives.
+    const second = await start(session, 'ask', 'run-2');
+    controller.drain();
+    expect(controller.pendingInteractionRefs()).toEqual(['r1']);
+    await session.respondToInteraction('r1', answer);
+    expect(controller.pendingInteractionRefs()).toEqual([]);
+    controller.drain();
+    await flush();
+    expect(second.state.outcome).toEqual({ outcome: 'succeeded' });
+    // Once applied, an exact repeat is still a no-op and a different answer still refused.
+    await session.respondToInteraction('r1', answer);
+    const conflict = await session
+      .respondToInteraction('r1', { kind: 'approval', decision: 'denied' })
+      .catch((e: unknown) => e);
+    expect(isProviderRejection(conflict) && conflict.agentError.code).toBe(
+      'interaction_already_settled',
+    );
+  });
+
   it('interrupts immediately, cooperatively on the next drain, or not at all', async () => {
     const immediate = await open({ scripts: askScript });
     const a = await start(immediate.session, 'ask');

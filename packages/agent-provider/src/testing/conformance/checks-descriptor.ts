@@ -3,14 +3,27 @@ import { canonicalJson, captureJson } from '../../json.js';
 import { providerDescriptorSchema } from '../../schemas/descriptor.js';
 import { providerRecoveryRecordSchema } from '../../schemas/recovery.js';
 import { WIRE_VERSION } from '../../wire.js';
-import { fail } from './context.js';
-import { APPLIES, type CheckDefinition } from './plan.js';
+import { fail, type CheckContext } from './context.js';
+import { APPLIES, type CheckDefinition, type ConformancePlan } from './plan.js';
 
 function deepFreeze(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
   for (const key of Reflect.ownKeys(value))
     deepFreeze((value as Record<PropertyKey, unknown>)[key]);
+}
+
+/** One session with (when drivable) one completing run, then disposal. */
+async function exercise(ctx: CheckContext, plan: ConformancePlan, when: string): Promise<void> {
+  const opened = await ctx.openSession();
+  if (plan.can('complete')) {
+    const run = await ctx.startRun(opened, 'complete');
+    const termination = await ctx.completion(run, `run ${when}`);
+    if (termination.outcome !== 'succeeded') {
+      fail(`a run ${when} ended ${termination.outcome}; expected succeeded`);
+    }
+  }
+  await ctx.call('dispose', () => opened.session.dispose());
 }
 
 export const descriptorChecks: readonly CheckDefinition[] = [
@@ -44,13 +57,12 @@ export const descriptorChecks: readonly CheckDefinition[] = [
     applies: () => APPLIES,
     async run(ctx, plan) {
       const provider = ctx.subject.provider;
-      // The runner already took the registration call; freeze what the provider handed out.
+      // The runner already took the registration call; watch what the provider handed out.
       const returned: unknown = provider.describe();
       const before = canonicalJson(ctx.descriptor);
       const returnedBefore = captureJson(returned);
       if (!returnedBefore.ok) fail(`describe() output is not JSON-safe (${returnedBefore.reason})`);
       const rawBefore = canonicalJson(returnedBefore.value);
-      deepFreeze(returned);
       const original = provider.describe.bind(provider);
       const own = Object.getOwnPropertyDescriptor(provider, 'describe');
       let laterCalls = 0;
@@ -59,15 +71,16 @@ export const descriptorChecks: readonly CheckDefinition[] = [
         laterCalls += 1;
         return original();
       });
-      const opened = await ctx.openSession();
-      if (plan.can('complete')) {
-        const run = await ctx.startRun(opened, 'complete');
-        const termination = await ctx.completion(run, 'run after freezing the descriptor');
-        if (termination.outcome !== 'succeeded') {
-          fail(`a run failed after the descriptor was frozen (outcome ${termination.outcome})`);
-        }
+      // Pass 1, unfrozen: a write into the returned descriptor shows up even when the
+      // provider would swallow the TypeError (or use Reflect.set) on a frozen object.
+      await exercise(ctx, plan, 'before the descriptor was frozen');
+      const returnedNow = captureJson(returned);
+      if (!returnedNow.ok || canonicalJson(returnedNow.value) !== rawBefore) {
+        fail('the provider mutated the descriptor it returned from describe()');
       }
-      await ctx.call('dispose', () => opened.session.dispose());
+      // Pass 2, deep-frozen as the runtime keeps its snapshot: the provider must keep working.
+      deepFreeze(returned);
+      await exercise(ctx, plan, 'after the descriptor was frozen');
       if (replaced) {
         if (own === undefined) Reflect.deleteProperty(provider, 'describe');
         else Object.defineProperty(provider, 'describe', own);
@@ -76,10 +89,6 @@ export const descriptorChecks: readonly CheckDefinition[] = [
         fail(
           `the provider called describe() again ${String(laterCalls)} time(s) after registration`,
         );
-      const returnedNow = captureJson(returned);
-      if (!returnedNow.ok || canonicalJson(returnedNow.value) !== rawBefore) {
-        fail('the provider mutated the descriptor it returned from describe()');
-      }
       const secondRaw: unknown = provider.describe();
       const secondCaptured = captureJson(secondRaw);
       const second = providerDescriptorSchema.safeParse(

@@ -36,7 +36,9 @@ async function settledOnce(
     `${what}: completion read again`,
     Promise.resolve(started.run.completion),
   );
-  if (!again.ok || canon(again.value) !== canon(termination)) {
+  // Both reads parsed: a member left to its schema default is not a different termination.
+  const reread = again.ok ? providerRunTerminationSchema.safeParse(again.value) : undefined;
+  if (reread?.success !== true || canon(reread.data) !== canon(termination)) {
     fail(`${what}: completion settled with a different termination when read again`);
   }
   return termination;

@@ -91,17 +91,18 @@ export class ScriptedSession implements ProviderSession {
       const captured = captureJson(response);
       if (!captured.ok) return refuse('invalid_request', 'the interaction response is not JSON');
       const key = canonicalJson(captured.value);
-      const applied = this.#applied.get(providerRef);
-      if (applied !== undefined) {
-        if (applied === key) return Promise.resolve();
+      // A pending ask comes first: a script run twice in one session raises its ref again,
+      // and that ask must still be unblocked by its own answer.
+      const run = this.liveRuns.find((r) => r.waiting?.ref === providerRef);
+      if (run?.waiting === undefined) {
+        const applied = this.#applied.get(providerRef);
+        // Unknown (or no longer pending) refs are a no-op, never an unknown outcome.
+        if (applied === undefined || applied === key) return Promise.resolve();
         return refuse(
           'interaction_already_settled',
           'the interaction was already answered differently',
         );
       }
-      const run = this.liveRuns.find((r) => r.waiting?.ref === providerRef);
-      // Unknown (or no longer pending) refs are a no-op, never an unknown outcome.
-      if (run?.waiting === undefined) return Promise.resolve();
       const reason = checkResponseAgainstRequest(run.waiting.request, response);
       if (reason !== undefined) return refuse('invalid_request', reason);
       this.#applied.set(providerRef, key);

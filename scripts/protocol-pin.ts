@@ -16,19 +16,23 @@ import {
   writeFileSync,
   cpSync,
 } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIsolatedCodexHome, locateCodexBinary } from '../src/testing/index.js';
+import { createIsolatedCodexHome } from '../src/testing/index.js';
+import {
+  findReleaseBinary,
+  PLAIN_RELEASE,
+  releaseCachePrefix,
+  reportedVersion,
+} from './lib/release-binary.js';
 import { digestTree, type SchemaManifest } from './lib/schema-digest.js';
 
 const FIXTURES = join('fixtures', 'codex-app-server');
 
 function binaryFor(version: string): string {
-  const pinned = locateCodexBinary({ kind: 'native' });
-  if (pinned.found && pinned.version === version) return pinned.path;
-  const prefix = join(homedir(), '.cache', 'relvo-codex', version);
-  const cached = locateCodexBinary({ kind: 'native', from: prefix });
-  if (cached.found && cached.version === version) return cached.path;
+  const found = findReleaseBinary(version);
+  if (found !== undefined) return found;
+  const prefix = releaseCachePrefix(version);
   mkdirSync(prefix, { recursive: true });
   console.log(`installing @openai/codex@${version} into ${prefix}`);
   execFileSync(
@@ -45,10 +49,9 @@ function binaryFor(version: string): string {
     ],
     { stdio: 'inherit' },
   );
-  const installed = locateCodexBinary({ kind: 'native', from: prefix });
-  if (!installed.found || installed.version !== version)
-    throw new Error(`install of ${version} did not produce a binary`);
-  return installed.path;
+  const installed = findReleaseBinary(version);
+  if (installed === undefined) throw new Error(`install of ${version} did not produce a binary`);
+  return installed;
 }
 
 function generate(binary: string, outRoot: string): readonly string[] {
@@ -78,15 +81,11 @@ function readManifest(version: string): SchemaManifest | undefined {
 
 function main(): void {
   const version = process.argv.slice(2).find((a) => a !== '--');
-  if (version === undefined || !/^\d+\.\d+\.\d+$/.test(version)) {
+  if (version === undefined || !PLAIN_RELEASE.test(version)) {
     throw new Error('usage: npm run protocol:pin -- <X.Y.Z> (plain releases only)');
   }
   const binary = binaryFor(version);
-  const reported = execFileSync(binary, ['--version'], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  }).trim();
-  if (reported !== `codex-cli ${version}`) throw new Error(`binary reports an unexpected version`);
+  if (reportedVersion(binary) !== version) throw new Error(`binary reports an unexpected version`);
 
   const work = mkdtempSync(join(tmpdir(), 'relvo-pin-out-'));
   try {

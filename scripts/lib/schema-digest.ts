@@ -31,6 +31,14 @@ export function digestTree(root: string): { files: Record<string, string>; diges
     files[relative(root, path).split(sep).join('/')] = sha256(readFileSync(path));
   }
   const sorted = Object.keys(files).sort();
-  const digest = sha256(sorted.map((k) => `${k}\t${files[k] ?? ''}\n`).join(''));
-  return { files: Object.fromEntries(sorted.map((k) => [k, files[k] ?? ''])), digest };
+  return {
+    files: Object.fromEntries(sorted.map((k) => [k, files[k] ?? ''])),
+    digest: digestOf(files),
+  };
+}
+
+/** The overall digest of a `path -> sha256` map (the manifest's `digest`). */
+export function digestOf(files: Readonly<Record<string, string>>): string {
+  const sorted = Object.keys(files).sort();
+  return sha256(sorted.map((k) => `${k}\t${files[k] ?? ''}\n`).join(''));
 }

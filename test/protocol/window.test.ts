@@ -1,0 +1,342 @@
+/**
+ * The reviewed release window from fixtures alone (no binary): every allowlisted release has a
+ * recorded handshake whose userAgent the version gate accepts, a schema manifest that matches
+ * its checked-in files (or names a byte-identical checked-in release), and a stable JSON Schema
+ * that accepts every frame the adapter writes in the 0.156.1 transcripts.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { digestOf, digestTree, type SchemaManifest } from '../../scripts/lib/schema-digest.js';
+import type { TranscriptIndex } from '../../scripts/lib/transcript-index.js';
+import { CODEX_SUPPORTED_APP_SERVER_VERSIONS } from '../../src/constants.js';
+import { isCompatibleCodexUserAgent } from '../../src/session/version-gate.js';
+import { parseTranscript, type TranscriptLine } from '../../src/testing/index.js';
+
+const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const SCHEMAS = join(REPO_ROOT, 'fixtures', 'codex-app-server');
+const TRANSCRIPTS = join(REPO_ROOT, 'fixtures', 'transcripts');
+const CLIENT_NAME = 'relvo_agent_runtime';
+const VERSIONS = CODEX_SUPPORTED_APP_SERVER_VERSIONS;
+/** Recordings whose client frames are checked against every release's schema. */
+const ADAPTER_TRANSCRIPTS = ['text_turn', 'approval_accept', 'interrupt'] as const;
+
+type Frame = Record<string, unknown>;
+
+const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+const manifestOf = (version: string): SchemaManifest =>
+  readJson(join(SCHEMAS, version, 'manifest.json')) as SchemaManifest;
+/** The release whose json/ and ts/ folders hold `version`'s schema. */
+const treeOf = (version: string): string => manifestOf(version).identicalTo ?? version;
+const transcript = (version: string, scenario: string): TranscriptLine[] =>
+  parseTranscript(readFileSync(join(TRANSCRIPTS, version, `${scenario}.jsonl`), 'utf8'));
+
+/** sha256 of every generated file, keyed like the manifest (`json/…`, `ts/…`). */
+function checkedInFiles(version: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const part of ['json', 'ts']) {
+    for (const [path, hash] of Object.entries(digestTree(join(SCHEMAS, version, part)).files)) {
+      files[`${part}/${path}`] = hash;
+    }
+  }
+  return files;
+}
+
+// --- schema loading (same conventions as test/support/fake-transport.ts) -----------------
+
+interface Variant {
+  readonly properties: {
+    readonly method: { readonly enum: readonly string[] };
+    readonly params?: { readonly $ref?: string };
+  };
+}
+interface UnionFile {
+  readonly $schema?: string;
+  readonly definitions?: Record<string, unknown>;
+  readonly oneOf: readonly Variant[];
+}
+
+/** Per-type files for the params of each request the adapter sends. */
+const REQUEST_PARAMS: Readonly<Record<string, string>> = {
+  initialize: 'v1/InitializeParams.json',
+  'thread/start': 'v2/ThreadStartParams.json',
+  'turn/start': 'v2/TurnStartParams.json',
+  'turn/interrupt': 'v2/TurnInterruptParams.json',
+};
+/** The server requests the adapter answers, and the only response files it may need. */
+const ANSWERED_RESPONSES = [
+  'CommandExecutionRequestApprovalResponse.json',
+  'ToolRequestUserInputResponse.json',
+] as const;
+
+function createAjv(): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const integer = (n: number): boolean => Number.isInteger(n);
+  const unsigned = (n: number): boolean => integer(n) && n >= 0;
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => integer(n) });
+  ajv.addFormat('int64', { type: 'number', validate: integer });
+  ajv.addFormat('uint', { type: 'number', validate: unsigned });
+  ajv.addFormat('uint16', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 16 });
+  ajv.addFormat('uint32', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 32 });
+  ajv.addFormat('uint64', { type: 'number', validate: unsigned });
+  ajv.addFormat('double', { type: 'number', validate: () => true });
+  return ajv;
+}
+
+const methodOf = (variant: Variant): string => variant.properties.method.enum[0] ?? '';
+
+interface ReleaseSchemas {
+  /** The ClientRequest variant of `method`, compiled with the union's definitions. */
+  requestVariant(method: string): ValidateFunction | undefined;
+  /** A per-type file below json/. */
+  file(relativePath: string): ValidateFunction;
+  /** The response file answering a server-request method, from ServerRequest.json. */
+  responseFileFor(method: string): string | undefined;
+}
+
+const loaded = new Map<string, ReleaseSchemas>();
+
+function schemasOf(tree: string): ReleaseSchemas {
+  const cached = loaded.get(tree);
+  if (cached !== undefined) return cached;
+  const dir = join(SCHEMAS, tree, 'json');
+  const ajv = createAjv();
+  const files = new Map<string, ValidateFunction>();
+  const file = (relativePath: string): ValidateFunction => {
+    let validate = files.get(relativePath);
+    if (validate === undefined) {
+      validate = ajv.compile(readJson(join(dir, relativePath)) as object);
+      files.set(relativePath, validate);
+    }
+    return validate;
+  };
+  const requests = readJson(join(dir, 'ClientRequest.json')) as UnionFile;
+  const variants = new Map(requests.oneOf.map((v) => [methodOf(v), v] as const));
+  const compiledVariants = new Map<string, ValidateFunction>();
+  const responses = new Map<string, string>();
+  for (const v of (readJson(join(dir, 'ServerRequest.json')) as UnionFile).oneOf) {
+    const params = v.properties.params?.$ref?.split('/').pop();
+    if (params?.endsWith('Params') === true)
+      responses.set(methodOf(v), `${params.slice(0, -'Params'.length)}Response.json`);
+  }
+  const schemas: ReleaseSchemas = {
+    requestVariant(method) {
+      const variant = variants.get(method);
+      if (variant === undefined) return undefined;
+      let validate = compiledVariants.get(method);
+      if (validate === undefined) {
+        // Only the selected variant: the methods' enums are disjoint, so this is the oneOf.
+        const schema: object = {
+          $schema: requests.$schema,
+          definitions: requests.definitions,
+          ...variant,
+        };
+        validate = ajv.compile(schema);
+        compiledVariants.set(method, validate);
+      }
+      return validate;
+    },
+    file,
+    responseFileFor: (method) => responses.get(method),
+  };
+  loaded.set(tree, schemas);
+  return schemas;
+}
+
+/** Validate `value`; the returned string names the schema and its first errors when it fails. */
+function check(validate: ValidateFunction, value: unknown, label: string): string | undefined {
+  if (validate(value)) return undefined;
+  const errors = (validate.errors ?? [])
+    .slice(0, 3)
+    .map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
+    .join('; ');
+  return `${label}: ${errors}`;
+}
+
+/**
+ * Every problem with one client frame under one release's schema (empty = accepted). A frame
+ * that no listed type covers is itself a problem, so nothing passes by falling through.
+ */
+function problemsWithClientFrame(
+  schemas: ReleaseSchemas,
+  frame: Frame,
+  serverRequests: ReadonlyMap<unknown, string>,
+): string[] {
+  const problems: (string | undefined)[] = [];
+  const method = frame.method;
+  if (Object.hasOwn(frame, 'jsonrpc')) problems.push('carries a jsonrpc member');
+  if (typeof method === 'string' && 'id' in frame) {
+    const variant = schemas.requestVariant(method);
+    const paramsFile = REQUEST_PARAMS[method];
+    if (variant === undefined || paramsFile === undefined) return [`${method}: not in the window`];
+    problems.push(check(variant, frame, `ClientRequest ${method}`));
+    problems.push(check(schemas.file(paramsFile), frame.params, paramsFile));
+  } else if (typeof method === 'string') {
+    problems.push(check(schemas.file('ClientNotification.json'), frame, 'ClientNotification'));
+  } else if ('result' in frame) {
+    const answered = serverRequests.get(frame.id);
+    const responseFile = answered === undefined ? undefined : schemas.responseFileFor(answered);
+    if (
+      responseFile === undefined ||
+      !(ANSWERED_RESPONSES as readonly string[]).includes(responseFile)
+    )
+      return ['a result for no bridged server request'];
+    problems.push(check(schemas.file('JSONRPCResponse.json'), frame, 'JSONRPCResponse'));
+    problems.push(check(schemas.file(responseFile), frame.result, responseFile));
+  } else if ('error' in frame) {
+    problems.push(check(schemas.file('JSONRPCError.json'), frame, 'JSONRPCError'));
+  } else {
+    problems.push('neither request, notification nor response');
+  }
+  return problems.filter((p): p is string => p !== undefined);
+}
+
+/** Server request id -> method, for every server request seen before each client answer. */
+function serverRequestsOf(lines: readonly TranscriptLine[]): Map<unknown, string> {
+  const map = new Map<unknown, string>();
+  for (const { dir, frame } of lines) {
+    if (dir === 's2c' && typeof frame.method === 'string' && 'id' in frame)
+      map.set(frame.id, frame.method);
+  }
+  return map;
+}
+
+// --- tests ------------------------------------------------------------------------------
+
+describe('every allowlisted release has a handshake recording the version gate accepts', () => {
+  it.each(VERSIONS)('%s', (version) => {
+    const lines = transcript(version, 'handshake');
+    const init = lines.find((l) => l.dir === 'c2s' && l.frame.method === 'initialize');
+    expect(init, 'initialize request').toBeDefined();
+    const reply = lines.find(
+      (l) => l.dir === 's2c' && l.frame.id === init?.frame.id && !('method' in l.frame),
+    );
+    const userAgent = (reply?.frame.result as { userAgent?: unknown } | undefined)?.userAgent;
+    expect(isCompatibleCodexUserAgent(userAgent, CLIENT_NAME)).toBe(true);
+    // The gate accepts any allowlisted release: also pin which one answered here.
+    expect(userAgent).toMatch(new RegExp(`^${CLIENT_NAME}/${version.replaceAll('.', '\\.')} \\(`));
+    expect(lines.some((l) => l.dir === 's2c' && l.frame.method === 'thread/started')).toBe(true);
+
+    const index = readJson(join(TRANSCRIPTS, version, 'index.json')) as TranscriptIndex;
+    expect(index.codexVersion).toBe(version);
+    expect(index.scenarios.handshake?.exitCode).toBe(0);
+    expect(index.scenarios.handshake?.frames).toBe(lines.length);
+  });
+
+  it('the same recording under an unreviewed version is refused', () => {
+    const lines = transcript('0.156.1', 'handshake');
+    const ua = (
+      lines.find((l) => l.dir === 's2c' && l.frame.id === 1)?.frame.result as {
+        userAgent: string;
+      }
+    ).userAgent;
+    expect(isCompatibleCodexUserAgent(ua, CLIENT_NAME)).toBe(true);
+    expect(isCompatibleCodexUserAgent(ua.replace('/0.156.1 ', '/0.157.0 '), CLIENT_NAME)).toBe(
+      false,
+    );
+  });
+});
+
+describe('every allowlisted release has a schema manifest backed by checked-in files', () => {
+  it.each(VERSIONS)('%s', (version) => {
+    const manifest = manifestOf(version);
+    expect(manifest.codexVersion).toBe(version);
+    const twin = manifest.identicalTo;
+    if (twin === undefined) {
+      const files = checkedInFiles(version);
+      expect(files).toEqual(manifest.files);
+      expect(digestOf(files)).toBe(manifest.digest);
+      const count = (p: string) => Object.keys(files).filter((k) => k.startsWith(p)).length;
+      expect({ json: count('json/'), ts: count('ts/') }).toEqual(manifest.fileCount);
+    } else {
+      // Manifest only: the named release must be a full tree with the same digest.
+      expect(existsSync(join(SCHEMAS, version, 'json'))).toBe(false);
+      const target = manifestOf(twin);
+      expect(target.identicalTo).toBeUndefined();
+      expect(target.digest).toBe(manifest.digest);
+      expect(target.fileCount).toEqual(manifest.fileCount);
+      expect(digestOf(checkedInFiles(twin))).toBe(manifest.digest);
+    }
+  });
+
+  it('the digest notices a single changed file', () => {
+    const files = checkedInFiles('0.156.1');
+    const changed = { ...files, 'json/ClientRequest.json': '0'.repeat(64) };
+    expect(digestOf(changed)).not.toBe(digestOf(files));
+  });
+});
+
+describe('each release schema accepts the frames the adapter writes (0.156.1 transcripts)', () => {
+  const cases = VERSIONS.flatMap((v) => ADAPTER_TRANSCRIPTS.map((s) => [v, s] as const));
+  it.each(cases)('%s: %s', (version, scenario) => {
+    const schemas = schemasOf(treeOf(version));
+    const lines = transcript('0.156.1', scenario);
+    const serverRequests = serverRequestsOf(lines);
+    const written = lines.filter((l) => l.dir === 'c2s');
+    expect(written.length).toBeGreaterThanOrEqual(4);
+    const problems = written.flatMap(({ seq, frame }) =>
+      problemsWithClientFrame(schemas, frame, serverRequests).map((p) => `seq ${seq}: ${p}`),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it.each(VERSIONS)('%s: rejects frames the adapter must never write', (version) => {
+    const schemas = schemasOf(treeOf(version));
+    const approval = new Map<unknown, string>([[0, 'item/commandExecution/requestApproval']]);
+    // Each must be refused by the named type's own file, not only by some envelope.
+    const bad: readonly (readonly [Frame, string])[] = [
+      [{ id: 1, method: 'initialize', params: { capabilities: null } }, 'v1/InitializeParams'],
+      [{ id: 2, method: 'thread/start', params: { approvalPolicy: 'bogus' } }, 'v2/ThreadStart'],
+      [
+        { id: 3, method: 'turn/start', params: { threadId: 't', input: [{ type: 'text' }] } },
+        'v2/TurnStartParams',
+      ],
+      [{ id: 4, method: 'turn/interrupt', params: { threadId: 't' } }, 'v2/TurnInterruptParams'],
+      [{ id: 0, result: { decision: 'approve' } }, 'CommandExecutionRequestApprovalResponse'],
+      [{ method: 'initialised' }, 'ClientNotification'],
+    ];
+    for (const [frame, label] of bad) {
+      const problems = problemsWithClientFrame(schemas, frame, approval);
+      expect(
+        problems.some((p) => p.startsWith(label)),
+        `${JSON.stringify(frame)}: ${problems.join(' | ')}`,
+      ).toBe(true);
+    }
+  });
+});
+
+describe("each release's own handshake replies match its own schema", () => {
+  const replyFiles: Readonly<Record<string, string>> = {
+    initialize: 'v1/InitializeResponse.json',
+    'thread/start': 'v2/ThreadStartResponse.json',
+  };
+  it.each(VERSIONS)('%s', (version) => {
+    const schemas = schemasOf(treeOf(version));
+    const lines = transcript(version, 'handshake');
+    const requests = new Map(
+      lines
+        .filter((l) => l.dir === 'c2s' && typeof l.frame.method === 'string' && 'id' in l.frame)
+        .map((l) => [l.frame.id, String(l.frame.method)] as const),
+    );
+    const problems: string[] = [];
+    let checked = 0;
+    for (const { dir, frame } of lines) {
+      if (dir !== 's2c') continue;
+      if (frame.method === 'thread/started') {
+        const p = check(schemas.file('v2/ThreadStartedNotification.json'), frame.params, 'started');
+        if (p !== undefined) problems.push(p);
+        checked++;
+      } else if (!('method' in frame) && 'result' in frame) {
+        const file = replyFiles[requests.get(frame.id) ?? ''];
+        if (file === undefined) continue;
+        const p = check(schemas.file(file), frame.result, file);
+        if (p !== undefined) problems.push(p);
+        checked++;
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBe(3);
+  });
+});

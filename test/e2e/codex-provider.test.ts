@@ -2,6 +2,7 @@
  * createCodexProvider() driving the REAL codex 0.156.1 binary end to end (credential-free,
  * network-free: the model is a scripted server on 127.0.0.1).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import {
@@ -242,3 +243,60 @@ describe('server request ids across turns', () => {
     );
   });
 });
+
+describe('disposal with work in flight', () => {
+  it('disposing during an approved long-running command ends the run interrupted and leaves no process behind', async () => {
+    const codex = await openRealCodex({ approvals: 'bridge' });
+    // a unique duration is the marker: it shows in the command line of whatever runs it
+    const marker = `300.${String(Date.now()).slice(-6)}`;
+    codex.server.enqueue(
+      execCommandStep(`sleep ${marker}`, {
+        callId: 'call_sleep',
+        escalate: true,
+        justification: 'long',
+      }),
+      textStep('never reached'),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('sleep'), sink, runRef: 'z' });
+    const requested = await waitForEvent(
+      sink,
+      (e) => e.payload.type === 'interaction.requested',
+      'the approval',
+    );
+    if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
+    await codex.session.respondToInteraction(requested.payload.providerRef, {
+      kind: 'approval',
+      decision: 'approved',
+      mode: 'once',
+    });
+    // wait until the command is really running
+    const deadline = Date.now() + 15_000;
+    while (findByCmdline(marker).length === 0) {
+      if (Date.now() > deadline) throw new Error('the approved command never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await codex.session.dispose();
+    expect(await run.completion).toEqual({
+      outcome: 'interrupted',
+      reason: 'codex provider session disposed',
+    });
+    expect(findByCmdline(marker)).toEqual([]);
+  }, 60_000);
+});
+
+function findByCmdline(needle: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1');
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (cmdline.includes(needle) && state !== 'Z') found.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return found.filter((pid) => pid !== process.pid);
+}

@@ -222,6 +222,44 @@ export async function readlineSeparatorCheck(): Promise<string> {
   );
 }
 
+/**
+ * One stray long line (12 MB, over ReadBuffer's 10 MB cap) followed by a normal frame: which
+ * decoders keep the stream alive? Not a speed figure; it shows what a long line costs a session.
+ */
+export function longLineSurvival(): string {
+  const long = JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'item/completed',
+    params: { out: 'x'.repeat(12 * 1024 * 1024) },
+  });
+  const next = JSON.stringify({ jsonrpc: '2.0', method: 'turn/completed', params: {} });
+  const parts = chunks(Buffer.from(`${long}\n${next}\n`));
+  let readBuffer: string;
+  try {
+    const rb = new ReadBuffer();
+    let n = 0;
+    for (const c of parts) {
+      rb.append(c);
+      while (rb.readMessage() !== null) n++;
+    }
+    readBuffer = `${n} frame(s)`;
+  } catch {
+    readBuffer = 'threw (the stream is lost)';
+  }
+  const methods: string[] = [];
+  const drops: string[] = [];
+  const d = new JsonlDecoder({
+    onFrame: (v) => methods.push(String((v as { method?: unknown }).method)),
+    onDrop: (r) => drops.push(r),
+  });
+  for (const c of parts) d.write(c);
+  d.end();
+  return (
+    `12 MB line then a normal frame: ReadBuffer ${readBuffer}; ` +
+    `JsonlDecoder (default bound) dropped [${drops.join(',')}] and delivered [${methods.join(',')}]`
+  );
+}
+
 interface Peak {
   rssMb: number;
   heapMb: number;

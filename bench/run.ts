@@ -3,6 +3,7 @@ import {
   gigabyteStream,
   hugeLine,
   largeFrames,
+  longLineSurvival,
   readlineSeparatorCheck,
   throughput,
 } from './codec.js';
@@ -23,6 +24,7 @@ console.table(
   })),
 );
 console.log(await readlineSeparatorCheck());
+console.log(longLineSurvival());
 
 const large = await largeFrames();
 console.log(

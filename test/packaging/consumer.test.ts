@@ -4,11 +4,21 @@
  * against their published types. Needs `npm run build` first (`npm test` does it).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireCodexBinary } from '../../src/testing/index.js';
+import { testEnv } from '../support/processes.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const SPI = join(ROOT, 'packages', 'agent-provider');
@@ -178,4 +188,50 @@ export { asSpi, reason, count, CODEX_SUPPORTED_APP_SERVER_VERSIONS };
     }
     expect(output.trim()).toBe('');
   }, 180_000);
+});
+
+describe('the installed build drives the real codex', () => {
+  it('runs one text turn through the built packages (ESM consumer, real 0.156.1 binary)', () => {
+    requireBuilt(SPI);
+    requireBuilt(ROOT);
+    const binary = requireCodexBinary({ kind: 'native' });
+    const scratch = mkdtempSync(join(tmpdir(), 'relvo-consumer-run-'));
+    try {
+      // a consumer project that sees only the built output, as an installed dependency would be
+      mkdirSync(join(scratch, 'node_modules', '@relvo-labs'), { recursive: true });
+      symlinkSync(ROOT, join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex'));
+      symlinkSync(SPI, join(scratch, 'node_modules', '@relvo-labs', 'agent-provider'));
+      writeFileSync(
+        join(scratch, 'package.json'),
+        JSON.stringify({ name: 'runner', private: true, type: 'module' }),
+      );
+      writeFileSync(
+        join(scratch, 'run.mjs'),
+        `import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
+import { ScriptedModelServer, codexConfigArgs, createIsolatedCodexHome, textStep, scriptedUsage } from '@relvo-labs/agent-provider-codex/testing';
+const iso = createIsolatedCodexHome('relvo-consumer-home-');
+const server = await ScriptedModelServer.start();
+server.enqueue(textStep(['built ', 'output'], { usage: scriptedUsage(3, 2, 0, 0) }));
+const provider = createCodexProvider({ executable: process.env.CODEX_BIN, extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }), env: iso.env(process.env) });
+const events = [];
+const session = await provider.createSession({ options: {}, workspace: { root: iso.workspace, ownership: 'managed' }, sink: { emit() {} } });
+const run = await session.startRun({ input: { parts: [{ type: 'text', text: 'hi' }] }, sink: { emit: (e) => events.push(e.payload) }, runRef: 'r' });
+const outcome = await run.completion;
+await session.dispose();
+await server.close();
+iso.dispose();
+process.stdout.write(JSON.stringify({ outcome, text: events.filter((e) => e.type === 'run.message_delta').map((e) => e.text).join('') }));
+`,
+      );
+      const out = execFileSync(process.execPath, ['run.mjs'], {
+        cwd: scratch,
+        env: testEnv({ CODEX_BIN: binary.path }),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(JSON.parse(out)).toEqual({ outcome: { outcome: 'succeeded' }, text: 'built output' });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -5,12 +5,10 @@
  */
 import { z } from 'zod';
 
-/** A JSON-RPC id as the adapter accepts it: a string or a safe integer. */
-export const requestIdSchema = z.union([
-  z.string(),
-  z.number().refine((n) => Number.isSafeInteger(n)),
-]);
-export type RequestId = z.infer<typeof requestIdSchema>;
+import { requestIdSchema, type CodexRequestId } from '../wire/codex.js';
+
+export { requestIdSchema };
+export type RequestId = CodexRequestId;
 
 /** A wire error body: numeric code and string message; `data` and unknown members tolerated. */
 export const wireErrorSchema = z.looseObject({

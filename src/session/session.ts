@@ -18,7 +18,12 @@ import type { RpcEnd, ServerRequestOffer } from '../rpc/client.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import type { FenceReason } from '../shared/tokens.js';
 import type { CodexResourceUsage, CodexTransport } from '../transport/types.js';
-import { CODEX_CLIENT_METHOD, CODEX_NOTIFICATION, turnStartResultSchema } from '../wire/codex.js';
+import {
+  CODEX_CLIENT_METHOD,
+  CODEX_NOTIFICATION,
+  serverRequestResolvedSchema,
+  turnStartResultSchema,
+} from '../wire/codex.js';
 import { TurnCorrelator } from './correlator.js';
 import { CodexRun, type RunHost } from './run.js';
 import { applyTurnFrame } from './apply.js';
@@ -387,19 +392,13 @@ export class CodexSession implements ProviderSession, RunHost {
   }
 
   #onServerRequestResolved(params: unknown): void {
-    if (params === null || typeof params !== 'object') return;
-    const record = params as Record<string, unknown>;
-    if (record['threadId'] !== this.#threadId) {
+    const parsed = serverRequestResolvedSchema.safeParse(params);
+    if (!parsed.success) return;
+    if (parsed.data.threadId !== this.#threadId) {
       this.#reportForeign();
       return;
     }
-    const requestId = record['requestId'];
-    if (
-      typeof requestId === 'string' ||
-      (typeof requestId === 'number' && Number.isSafeInteger(requestId))
-    ) {
-      this.#interactions?.resolved(requestId);
-    }
+    this.#interactions?.resolved(parsed.data.requestId);
   }
 
   #fenceSession(reason: FenceReason): void {

@@ -9,7 +9,11 @@ import { z } from 'zod';
 
 const nonEmpty = z.string().min(1);
 
-export const requestIdSchema = z.union([z.string(), z.number().int()]);
+/** A JSON-RPC id as the adapter accepts it: a string or a safe integer. */
+export const requestIdSchema = z.union([
+  z.string(),
+  z.number().refine((n) => Number.isSafeInteger(n)),
+]);
 export type CodexRequestId = z.infer<typeof requestIdSchema>;
 
 export const initializeResultSchema = z.looseObject({ userAgent: z.unknown() });

@@ -300,3 +300,55 @@ function findByCmdline(needle: string): number[] {
   }
   return found.filter((pid) => pid !== process.pid);
 }
+
+describe('the peer dies mid-turn', () => {
+  it('SIGKILL of the app-server fails the run (never success), and dispose still succeeds', async () => {
+    const codex = await openRealCodex();
+    codex.server.enqueue(
+      textStep(
+        Array.from({ length: 100 }, (_, i) => `t${i} `),
+        { delayMs: 100 },
+      ),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('slow'), sink, runRef: 'k' });
+    await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');
+    const leaders = appServersOf(codex.iso.codexHome);
+    expect(leaders).toHaveLength(1);
+    process.kill(leaders[0]!, 'SIGKILL');
+    const termination = await run.completion;
+    expect(termination).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'provider_unavailable', retryable: true },
+    });
+    expect(
+      codex.sessionSink.ofType('diagnostic').some((d) => d.message.startsWith('codex connection')),
+    ).toBe(true);
+    await codex.session.dispose();
+    expect(appServersOf(codex.iso.codexHome)).toEqual([]);
+  }, 60_000);
+});
+
+/** Live app-server processes whose environment points at this test's CODEX_HOME. */
+function appServersOf(codexHome: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0');
+      const environ = readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (
+        cmdline.includes('app-server') &&
+        environ.includes(`CODEX_HOME=${codexHome}`) &&
+        state !== 'Z'
+      ) {
+        found.push(Number(entry));
+      }
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  return found;
+}

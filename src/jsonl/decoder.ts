@@ -259,7 +259,3 @@ export class JsonlDecoder {
     this.#decoded(buf.toString(ascii ? 'latin1' : 'utf8', start, end), end - start);
   }
 }
-
-export function createJsonlDecoder(options: JsonlDecoderOptions): JsonlDecoder {
-  return new JsonlDecoder(options);
-}

@@ -5,7 +5,6 @@
 import type {
   ProviderEventInput,
   ProviderEventSink,
-  ProviderRunTermination,
   ProviderSession,
 } from '@relvo-labs/agent-provider';
 import {
@@ -73,10 +72,4 @@ export function startReplay(
 
 export function textInput(text: string) {
   return { parts: [{ type: 'text' as const, text }] };
-}
-
-export async function settle(
-  completion: Promise<ProviderRunTermination>,
-): Promise<ProviderRunTermination> {
-  return completion;
 }

@@ -16,10 +16,18 @@ import type { TurnCorrelator } from './correlator.js';
 import { preBindingOutputLost } from './diagnostics.js';
 import type { SessionInteractions } from './interactions.js';
 import { CodexRun, type RunLifecycle } from './run.js';
+import { checkRunRequest, joinedText } from './run-request.js';
+import { RunUsage } from './run-usage.js';
 import type { SessionState } from './state.js';
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
 export const MAX_REMEMBERED_RUN_REFS = 64;
+
+/** What a runRef stands for: its startRun promise and the input it was made with. */
+interface RememberedRun {
+  readonly started: Promise<ProviderRun>;
+  readonly fingerprint: string;
+}
 
 export interface TurnAdmissionParams {
   readonly state: SessionState;
@@ -45,9 +53,7 @@ export class TurnAdmission implements RunLifecycle {
   readonly #correlator: TurnCorrelator;
   readonly #interactions: SessionInteractions | undefined;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
-  readonly #runsByRef = new OldestFirstMemory<string, Promise<ProviderRun>>(
-    MAX_REMEMBERED_RUN_REFS,
-  );
+  readonly #runsByRef = new OldestFirstMemory<string, RememberedRun>(MAX_REMEMBERED_RUN_REFS);
   /** Runs that failed before binding: their turn is interrupted once when its id shows up. */
   readonly #orphanedTurnStarts = new Set<CodexRun>();
 
@@ -61,8 +67,17 @@ export class TurnAdmission implements RunLifecycle {
   admit(request: ProviderRunRequest): Promise<ProviderRun> {
     const state = this.#state;
     if (state.closing) return refused('session_closed', 'the codex session is closed');
-    const existing = this.#runsByRef.get(request.runRef);
-    if (existing !== undefined) return existing;
+    const check = checkRunRequest(request);
+    if (!check.ok) return Promise.reject(check.rejection);
+    const { runRef, sink, input, fingerprint } = check.request;
+    const existing = this.#runsByRef.get(runRef);
+    if (existing !== undefined) {
+      // an exact retry re-attaches; other input under the same ref never gets that run
+      if (existing.fingerprint === fingerprint) return existing.started;
+      return refused('command_id_conflict', 'this runRef was already used with another input', {
+        providerCode: 'run_ref_conflict',
+      });
+    }
     if (state.fence !== undefined) {
       return refused(
         'illegal_state_transition',
@@ -80,8 +95,7 @@ export class TurnAdmission implements RunLifecycle {
     if (state.active !== undefined) {
       return refused('illegal_state_transition', 'a codex run is already active in this session');
     }
-    const parts = request.input.parts;
-    const unsupported = parts.filter((p) => p.type !== 'text').map((p) => p.type);
+    const unsupported = input.parts.filter((p) => p.type !== 'text').map((p) => p.type);
     if (unsupported.length > 0) {
       return refused('capability_unsupported', 'codex accepts text input parts only', {
         details: {
@@ -91,12 +105,11 @@ export class TurnAdmission implements RunLifecycle {
         },
       });
     }
-    const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n');
-    const run = new CodexRun(request.runRef, request.sink, this);
+    const run = new CodexRun(runRef, sink, this, new RunUsage(state.threadId, state.threadTotal));
     state.active = run;
     this.#correlator.beginRun();
-    const started = this.#startTurn(run, text);
-    this.#runsByRef.set(run.runRef, started);
+    const started = this.#startTurn(run, joinedText(input));
+    this.#runsByRef.set(run.runRef, { started, fingerprint });
     return started;
   }
 
@@ -104,7 +117,8 @@ export class TurnAdmission implements RunLifecycle {
 
   sendInterrupt(run: CodexRun): Promise<void> {
     const turnId = run.turnId;
-    if (turnId === undefined) return Promise.resolve();
+    // disposal ends the run interrupted; there is nothing left to ask codex
+    if (turnId === undefined || this.#state.closing) return Promise.resolve();
     return this.#connection
       .request(CODEX_CLIENT_METHOD.turnInterrupt, { threadId: this.#state.threadId, turnId })
       .then(() => undefined);

@@ -9,7 +9,6 @@ import {
   terminationOfCompletedTurn,
   translateAgentMessageDelta,
   translateMidTurnError,
-  translateTokenUsage,
 } from './translate.js';
 
 export function applyTurnFrame(run: CodexRun, method: string, params: unknown): void {
@@ -19,7 +18,7 @@ export function applyTurnFrame(run: CodexRun, method: string, params: unknown): 
       for (const event of translateAgentMessageDelta(params)) run.emit(event);
       return;
     case CODEX_NOTIFICATION.tokenUsageUpdated: {
-      const event = translateTokenUsage(params);
+      const event = run.usage.update(params);
       if (event !== undefined) run.emit(event);
       return;
     }

@@ -7,6 +7,7 @@ import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/vocabula
 import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
 import { codexRejection } from '../shared/codex-error.js';
+import { handshakeInvalid, initializeFailure, type StartupProbe } from './startup-failure.js';
 import { isCompatibleCodexUserAgent } from './version-gate.js';
 
 export interface HandshakeParams {
@@ -22,21 +23,26 @@ export interface HandshakeParams {
 export async function handshake(
   connection: SessionConnection,
   params: HandshakeParams,
+  probe?: StartupProbe,
 ): Promise<string> {
-  const init = await connection.request(CODEX_CLIENT_METHOD.initialize, {
-    clientInfo: {
-      name: params.clientName,
-      title: CODEX_CLIENT_TITLE,
-      version: params.clientVersion,
-    },
-    // null by construction: experimentalApi and requestAttestation can never be opted into
-    capabilities: null,
-  });
+  let init: unknown;
+  try {
+    init = await connection.request(CODEX_CLIENT_METHOD.initialize, {
+      clientInfo: {
+        name: params.clientName,
+        title: CODEX_CLIENT_TITLE,
+        version: params.clientVersion,
+      },
+      // null by construction: experimentalApi and requestAttestation can never be opted into
+      capabilities: null,
+    });
+  } catch (error) {
+    throw probe === undefined ? error : await initializeFailure(error, probe);
+  }
   const parsedInit = initializeResultSchema.safeParse(init);
-  if (
-    !parsedInit.success ||
-    !isCompatibleCodexUserAgent(parsedInit.data.userAgent, params.clientName)
-  ) {
+  // something answered, but not an initialize response: not codex app-server
+  if (!parsedInit.success) throw handshakeInvalid();
+  if (!isCompatibleCodexUserAgent(parsedInit.data.userAgent, params.clientName)) {
     // the userAgent text is never echoed
     throw codexRejection(
       'provider_unavailable',

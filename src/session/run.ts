@@ -4,6 +4,7 @@
  * it: what follows a settlement or an interrupt goes through the `RunLifecycle` it is given.
  */
 import {
+  AgentRuntimeError,
   isProviderRejection,
   type ProviderEventInput,
   type ProviderEventSink,
@@ -12,9 +13,12 @@ import {
 } from '@relvo-labs/agent-provider';
 import { callSafely } from '../shared/call-safely.js';
 import { causeTokenOf } from '../shared/cause-token.js';
-import { codexRejection } from '../shared/codex-error.js';
+import { isProviderCode } from '../protocol/vocabulary.js';
+import { agentErrorOf } from '../rpc/errors.js';
+import { codexError } from '../shared/codex-error.js';
 import { redact } from '../shared/redact.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
+import type { RunUsage } from './run-usage.js';
 
 export const MAX_INTERRUPT_REASON = 300;
 
@@ -46,8 +50,12 @@ export class CodexRun implements ProviderRun {
   /** Set when a pre-binding terminal overflow failed the run before its id was known. */
   failedBeforeBinding = false;
 
-  constructor(runRef: string, sink: ProviderEventSink, lifecycle: RunLifecycle) {
+  /** The run's own cumulative usage (docs/adr/ADR-0012-run-usage.md). */
+  readonly usage: RunUsage;
+
+  constructor(runRef: string, sink: ProviderEventSink, lifecycle: RunLifecycle, usage: RunUsage) {
     this.runRef = runRef;
+    this.usage = usage;
     this.#sink = sink;
     this.#lifecycle = lifecycle;
     this.sink = {
@@ -101,12 +109,26 @@ export class CodexRun implements ProviderRun {
         this.#lifecycle.beginInterrupt(this);
       }
       return this.#lifecycle.sendInterrupt(this).catch((error: unknown) => {
+        // a refusal proves nothing was applied; anything else may still apply (SPI §15)
         if (isProviderRejection(error)) throw error;
+        const known = agentErrorOf(error);
+        if (known !== undefined) {
+          throw new AgentRuntimeError(
+            codexError(
+              known.code,
+              `codex did not answer the interrupt (${known.providerCode ?? known.code})`,
+              {
+                ...(isProviderCode(known.providerCode) ? { providerCode: known.providerCode } : {}),
+              },
+            ),
+            { cause: error },
+          );
+        }
         const token = causeTokenOf(error);
-        throw codexRejection(
-          'provider_rejected',
-          `codex did not accept the interrupt (${token})`,
-          { details: { cause: token } },
+        throw new AgentRuntimeError(
+          codexError('provider_unavailable', `codex interrupt failed (${token})`, {
+            details: { cause: token },
+          }),
           { cause: error },
         );
       });

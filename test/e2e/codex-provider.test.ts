@@ -43,7 +43,7 @@ describe('codex provider against the real 0.156.1 binary', () => {
       runRef: 'two',
     });
     expect(await run2.completion).toEqual({ outcome: 'succeeded' });
-    // usage is per turn (`last`), not the thread total
+    // usage is the run's own (ADR-0012), not the thread total
     expect(second.ofType('run.usage').at(-1)?.usage).toEqual({
       inputTokens: 10,
       outputTokens: 2,
@@ -67,7 +67,11 @@ describe('codex provider against the real 0.156.1 binary', () => {
     const termination = await run.completion;
     expect(termination).toMatchObject({
       outcome: 'failed',
-      error: { code: 'provider_unavailable', providerCode: 'internalServerError', retryable: true },
+      error: {
+        code: 'provider_unavailable',
+        providerCode: 'upstream_unavailable',
+        retryable: true,
+      },
     });
     const published = JSON.stringify([termination, sink.events, codex.sessionSink.events]);
     expect(published).not.toContain('CANARY');

@@ -49,7 +49,9 @@ async function commandEnvironment(
 ): Promise<string> {
   const binary = requireCodexBinary({ kind: 'native' });
   const iso = createIsolatedCodexHome('relvo-env-');
-  cleanups.push(() => iso.dispose());
+  cleanups.push(() => {
+    iso.dispose();
+  });
   const server = await ScriptedModelServer.start();
   cleanups.push(() => server.close());
   server.enqueue(execCommandStep('env', { callId: 'call_env' }), textStep('done'));

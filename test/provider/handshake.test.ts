@@ -84,9 +84,28 @@ describe('handshake: version gate (§5.2)', () => {
     ['a newer minor', 'relvo_agent_runtime/0.157.0 (Linux; x86_64)'],
     ['another client name', `other_client/0.156.1 (Linux; ${CANARY_SECRET})`],
     ['over 512 characters', `relvo_agent_runtime/0.156.1 (${'x'.repeat(500)})`],
+  ];
+  // an initialize result without a string userAgent is not codex app-server at all (issue 10)
+  for (const [label, userAgent] of [
     ['absent', undefined],
     ['not a string', 156],
-  ];
+  ] as const) {
+    it(`refuses a userAgent that is ${label}: handshake_invalid, connection closed`, async () => {
+      const h = createHarness();
+      const opening = rejectionOf(h.openSession());
+      await reply(h.transport, 'initialize', userAgent === undefined ? {} : { userAgent });
+      const error = await opening;
+      expect(error).toMatchObject({
+        code: 'provider_contract_violation',
+        retryable: false,
+        providerCode: 'handshake_invalid',
+      });
+      expect(count(h.transport, 'thread/start')).toBe(0);
+      expect(count(h.transport, 'initialized')).toBe(0);
+      expect(h.transport.closeCalls).toBe(1);
+      expect(h.provider.abandonedConnectionCount).toBe(0);
+    });
+  }
   for (const [label, userAgent] of refused) {
     it(`refuses ${label}: provider_unavailable before thread/start, connection closed`, async () => {
       const h = createHarness();

@@ -197,7 +197,7 @@ describe('options, sinks and interrupts (item 6)', () => {
       },
     );
     for (const options of [getter, proxy]) {
-      const error = thrown(() => createCodexProvider(options as never));
+      const error = thrown(() => createCodexProvider(options));
       expect(isProviderRejection(error)).toBe(true);
       expect(JSON.stringify((error as { agentError: AgentError }).agentError)).not.toContain(
         'host-secret-message',
@@ -217,7 +217,7 @@ describe('options, sinks and interrupts (item 6)', () => {
     );
     const error = await refusal(
       h.provider.createSession({
-        options: options as never,
+        options: options,
         workspace: { root: '/w', ownership: 'borrowed' },
         sink: recordingSink(),
       }),

@@ -241,7 +241,14 @@ describe('connection end mid-run', () => {
 
 describe('request deadlines', () => {
   for (const requestTimeoutMs of [Infinity, Number.NaN, 0, -5]) {
-    it(`requestTimeoutMs ${String(requestTimeoutMs)} disables the deadline`, async () => {
+    it(`requestTimeoutMs ${String(requestTimeoutMs)} is refused: no deadline is switched off by accident`, () => {
+      expect(() => createHarness({ requestTimeoutMs })).toThrow(/invalid codex provider options/);
+    });
+  }
+
+  {
+    const requestTimeoutMs = 2_147_483_647;
+    it('the longest requestTimeoutMs (about 24.8 days) does not fire early', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       const h = createHarness({ requestTimeoutMs });
       const session = await open(h);
@@ -274,7 +281,8 @@ describe('request deadlines', () => {
     const error = await opening;
     expect(isProviderRejection(error) && error.agentError).toMatchObject({
       code: 'provider_unavailable',
-      providerCode: 'request_timeout',
+      providerCode: 'initialize_timeout',
+      details: { timeoutMs: 500 },
     });
     expect(h.transport.closeCalls).toBe(1);
     expect(count(h.transport, 'thread/start')).toBe(0);

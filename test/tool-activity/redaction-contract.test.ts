@@ -245,7 +245,7 @@ describe('rule 6: everything is bounded, after redaction', () => {
     const tracker = new ToolActivityTracker(ROOT);
     const long = `echo ${'😀'.repeat(2000)}`;
     const event = tracker.started(itemFrame(command({ command: long })));
-    const text = (event?.payload as { detail: { command: string } }).detail.command;
+    const text = (event?.payload as unknown as { detail: { command: string } }).detail.command;
     expect(text.length).toBeLessThanOrEqual(TOOL_ACTIVITY_BOUNDS.command);
     expect(text.endsWith('…')).toBe(true);
     expect(text).not.toMatch(/[\uD800-\uDBFF]…$/);
@@ -267,8 +267,9 @@ describe('rule 6: everything is bounded, after redaction', () => {
     const event = tracker.started(
       itemFrame({ type: 'fileChange', id: 'p', status: 'inProgress', changes }),
     );
-    const detail = (event?.payload as { detail: { changes: unknown[]; changeCount: number } })
-      .detail;
+    const detail = (
+      event?.payload as unknown as { detail: { changes: unknown[]; changeCount: number } }
+    ).detail;
     expect(detail.changes).toHaveLength(TOOL_ACTIVITY_BOUNDS.changes);
     expect(detail.changeCount).toBe(100);
   });

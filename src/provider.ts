@@ -16,6 +16,7 @@ import {
   type ProviderSessionInit,
 } from '@relvo-labs/agent-provider';
 import type { z } from 'zod';
+import { approvalPolicyOf } from './approval-policy.js';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
   codexProviderOptionsSchema,
@@ -223,7 +224,7 @@ async function openSession(
         clientName: options.clientName,
         clientVersion: options.clientVersion,
         cwd: root,
-        approvalPolicy: options.approvals === 'bridge' ? 'on-request' : 'never',
+        approvalPolicy: approvalPolicyOf(options),
         sandbox: sandboxMode,
         ...(model !== undefined ? { model } : {}),
       },
@@ -243,6 +244,9 @@ async function openSession(
     bridges: {
       approvals: options.approvals === 'bridge',
       questions: options.questions === 'bridge',
+      fileChanges: options.fileChanges === 'bridge',
     },
+    workspaceRoot: root,
+    toolActivity: options.toolActivity === 'redacted',
   });
 }

@@ -15,9 +15,11 @@ import { applyTurnFrame } from './apply.js';
 import type { TurnCorrelator } from './correlator.js';
 import { preBindingOutputLost } from './diagnostics.js';
 import type { SessionInteractions } from './interactions.js';
+import { FileChangeMemory } from './file-changes.js';
 import { CodexRun, type RunLifecycle } from './run.js';
 import { checkRunRequest, joinedText } from './run-request.js';
 import { RunUsage } from './run-usage.js';
+import { ToolActivityTracker } from './tool-activity.js';
 import type { SessionState } from './state.js';
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
@@ -34,6 +36,14 @@ export interface TurnAdmissionParams {
   readonly connection: SessionConnection;
   readonly correlator: TurnCorrelator;
   readonly interactions: SessionInteractions | undefined;
+  /** Per-run opt-ins (issue 14): what each new run tracks. */
+  readonly runFeatures?: RunFeatures;
+}
+
+export interface RunFeatures {
+  readonly workspaceRoot: string;
+  readonly toolActivity: boolean;
+  readonly fileChanges: boolean;
 }
 
 function refused(...args: Parameters<typeof codexRejection>): Promise<never> {
@@ -52,6 +62,7 @@ export class TurnAdmission implements RunLifecycle {
   readonly #connection: SessionConnection;
   readonly #correlator: TurnCorrelator;
   readonly #interactions: SessionInteractions | undefined;
+  readonly #runFeatures: RunFeatures | undefined;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
   readonly #runsByRef = new OldestFirstMemory<string, RememberedRun>(MAX_REMEMBERED_RUN_REFS);
   /** Runs that failed before binding: their turn is interrupted once when its id shows up. */
@@ -62,6 +73,7 @@ export class TurnAdmission implements RunLifecycle {
     this.#connection = params.connection;
     this.#correlator = params.correlator;
     this.#interactions = params.interactions;
+    this.#runFeatures = params.runFeatures;
   }
 
   admit(request: ProviderRunRequest): Promise<ProviderRun> {
@@ -106,6 +118,10 @@ export class TurnAdmission implements RunLifecycle {
       });
     }
     const run = new CodexRun(runRef, sink, this, new RunUsage(state.threadId, state.threadTotal));
+    const features = this.#runFeatures;
+    if (features?.toolActivity === true)
+      run.toolActivity = new ToolActivityTracker(features.workspaceRoot);
+    if (features?.fileChanges === true) run.fileChanges = new FileChangeMemory();
     state.active = run;
     this.#correlator.beginRun();
     const started = this.#startTurn(run, joinedText(input));

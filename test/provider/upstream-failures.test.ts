@@ -9,14 +9,17 @@ import { describe, expect, it } from 'vitest';
 import { UPSTREAM_PROVIDER_CODES } from '../../src/index.js';
 import { classifyUpstreamFailure } from '../../src/session/upstream-failure.js';
 import { terminationOfCompletedTurn } from '../../src/session/translate.js';
-import { loadTranscript } from '../support/replay.js';
+import { loadTranscript, replay } from '../support/replay.js';
 import {
   createHarness,
   recordingSink,
-  startReplay,
   textInput,
+  WORKSPACE,
   type RecordingSink,
 } from '../support/provider-harness.js';
+
+/** The release these scenarios were recorded on; what codex reports differs per release. */
+const RECORDED_ON = '0.156.1';
 
 interface Expected {
   readonly providerCode: string;
@@ -46,9 +49,10 @@ const rejected = (providerCode: string, classification: string, httpStatus?: num
 async function replayTurns(
   scenario: string,
 ): Promise<{ terminations: ProviderRunTermination[]; sinks: RecordingSink[]; published: string }> {
-  const turns = loadTranscript(scenario).filter((l) => l.frame.method === 'turn/start').length;
+  const transcript = loadTranscript(scenario, RECORDED_ON);
+  const turns = transcript.filter((l) => l.frame.method === 'turn/start').length;
   const h = createHarness();
-  const replaying = startReplay(h, scenario);
+  const replaying = replay(h.transport, transcript, { workspace: WORKSPACE });
   const session = await h.openSession();
   const terminations: ProviderRunTermination[] = [];
   const sinks: RecordingSink[] = [];
@@ -83,7 +87,7 @@ function expectFailure(termination: ProviderRunTermination, expected: Expected):
 }
 
 function upstreamProse(scenario: string): string[] {
-  return loadTranscript(scenario)
+  return loadTranscript(scenario, RECORDED_ON)
     .filter((l) => l.frame.method === 'error')
     .map((l) => (l.frame.params as { error: { message: string } }).error.message);
 }

@@ -142,6 +142,7 @@ async function openSession(
       cwd: root,
       approvalPolicy: options.approvals === 'bridge' ? 'on-request' : 'never',
       sandbox: sandboxMode,
+      additionalVersions: options.additionalAppServerVersions,
       ...(model !== undefined ? { model } : {}),
     });
   } catch (error) {

@@ -10,7 +10,7 @@ import {
   threadStartResultSchema,
 } from '../wire/codex.js';
 import type { SessionConnection } from './session.js';
-import { isCompatibleCodexUserAgent } from './version-gate.js';
+import { isCompatibleCodexUserAgent, unsupportedVersionDetails } from './version-gate.js';
 
 export interface HandshakeParams {
   readonly clientName: string;
@@ -19,6 +19,8 @@ export interface HandshakeParams {
   readonly approvalPolicy: 'never' | 'on-request';
   readonly sandbox: CodexSandboxMode;
   readonly model?: string;
+  /** Releases the host reviewed itself, accepted besides the built-in allowlist. */
+  readonly additionalVersions?: readonly string[];
 }
 
 /** Resolves the thread id of the session's single ephemeral thread. */
@@ -38,15 +40,23 @@ export async function handshake(
   const parsedInit = initializeResultSchema.safeParse(init);
   if (
     !parsedInit.success ||
-    !isCompatibleCodexUserAgent(parsedInit.data.userAgent, params.clientName)
+    !isCompatibleCodexUserAgent(
+      parsedInit.data.userAgent,
+      params.clientName,
+      params.additionalVersions,
+    )
   ) {
-    // the userAgent text is never echoed
+    // Not retryable: the same binary fails the same way. Only a version-shaped token is echoed.
     throw new ProviderRejection(
       agentError(
-        'provider_unavailable',
+        'provider_rejected',
         'the codex app-server version is not in the reviewed allowlist',
         {
           providerCode: 'unsupported_app_server_version',
+          details: unsupportedVersionDetails(
+            parsedInit.success ? parsedInit.data.userAgent : undefined,
+            params.clientName,
+          ),
         },
       ),
     );

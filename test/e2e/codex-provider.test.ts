@@ -1,5 +1,5 @@
 /**
- * createCodexProvider() driving the REAL codex 0.156.1 binary end to end (credential-free,
+ * createCodexProvider() driving the REAL codex under test (CODEX_UNDER_TEST, else the pinned baseline) end to end (credential-free,
  * network-free: the model is a scripted server on 127.0.0.1).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import {
 import { textInput } from '../support/provider-harness.js';
 import { openRealCodex, recordingSink, waitForEvent } from './support.js';
 
-describe('codex provider against the real 0.156.1 binary', () => {
+describe('codex provider against the real binary under test', () => {
   it('runs a text turn: deltas, per-turn usage, success; a second turn reuses the thread', async () => {
     const codex = await openRealCodex();
     codex.server.enqueue(textStep(['Hello', ' world'], { usage: scriptedUsage(1200, 30, 200, 5) }));

@@ -5,6 +5,7 @@
 import { afterEach } from 'vitest';
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
 import {
+  CODEX_SUPPORTED_APP_SERVER_VERSIONS,
   createCodexProvider,
   type CodexProvider,
   type CodexProviderOptions,
@@ -39,6 +40,12 @@ export async function openRealCodex(
   config: { readonly extra?: readonly string[]; readonly kind?: 'native' | 'launcher' } = {},
 ): Promise<RealCodex> {
   const binary = requireCodexBinary({ kind: config.kind ?? 'native' });
+  // a release under review (CODEX_UNDER_TEST) is not allowlisted yet: accept exactly it
+  const reviewed = (CODEX_SUPPORTED_APP_SERVER_VERSIONS as readonly string[]).includes(
+    binary.version,
+  )
+    ? []
+    : [binary.version];
   const iso = createIsolatedCodexHome('relvo-e2e-');
   cleanups.push(async () => {
     iso.dispose();
@@ -54,6 +61,7 @@ export async function openRealCodex(
     }),
     env: iso.env(testEnv()),
     requestTimeoutMs: 20_000,
+    additionalAppServerVersions: reviewed,
   });
   const sessionSink = recordingSink();
   const session = await provider.createSession({

@@ -12,6 +12,7 @@ import { CODEX_APP_SERVER_ARGV } from '../constants.js';
 import { causeTokenOf as causeToken } from '../shared/cause-token.js';
 import { FrameQueue } from './frame-queue.js';
 import { OwnedGroup } from './process-group.js';
+import { createOwnerId, MarkedProcesses, withOwnerMarker } from './owner-marker.js';
 import { createLinuxProcProbe, type ProcProbe } from './proc-probe.js';
 import { measureProcesses } from './resource-usage.js';
 import { realClock, teardown, type LeaderHandle, type TeardownClock } from './teardown.js';
@@ -28,7 +29,10 @@ export interface CodexStdioTransportConfig extends CodexTransportParams {
   readonly executable?: string;
   /** Leading arguments, before `app-server --stdio`. */
   readonly extraArgs?: readonly string[];
-  /** Child environment (default: the host's `process.env`). */
+  /**
+   * Child environment (default: the host's `process.env`). It replaces the inherited one; the
+   * transport always adds `RELVO_CODEX_OWNER` (ADR-0006).
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly closeGraceMs?: number;
   readonly killGraceMs?: number;
@@ -48,14 +52,17 @@ export interface StdioTransportInternals {
 
 export interface CodexStdioTransport extends CodexTransport {
   resourceUsage(): Promise<CodexResourceUsage>;
+  /** The value of `RELVO_CODEX_OWNER` every process of this transport carries. */
+  readonly ownerId: string;
 }
 
 const noop = (): void => undefined;
 
-function failedTransport(error: CodexTransportError): CodexStdioTransport {
+function failedTransport(error: CodexTransportError, ownerId: string): CodexStdioTransport {
   const queue = new FrameQueue();
   queue.fail(error);
   return {
+    ownerId,
     send: noop,
     incoming: queue,
     close: () => Promise.resolve(),
@@ -76,6 +83,7 @@ export function spawnCodexStdioTransport(
   const clock = internals.clock ?? realClock;
   const useProcessGroup = config.useProcessGroup ?? process.platform !== 'win32';
   const exitDrainMs = config.exitDrainMs ?? 250;
+  const ownerId = createOwnerId();
 
   let child: ChildProcessWithoutNullStreams;
   try {
@@ -84,7 +92,7 @@ export function spawnCodexStdioTransport(
       [...(config.extraArgs ?? []), ...CODEX_APP_SERVER_ARGV],
       {
         cwd: config.cwd,
-        env: config.env ?? process.env,
+        env: withOwnerMarker(config.env ?? process.env, ownerId),
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
         detached: useProcessGroup,
@@ -92,14 +100,17 @@ export function spawnCodexStdioTransport(
       },
     );
   } catch (err) {
-    return failedTransport(new CodexTransportError('spawn_failed', { cause: causeToken(err) }));
+    return failedTransport(
+      new CodexTransportError('spawn_failed', { cause: causeToken(err) }),
+      ownerId,
+    );
   }
   // EMFILE/ENFILE: Node returns a child without stdio streams (and no process) and emits
   // 'error' on the next tick; that error must not go unhandled.
   const pipes: readonly (object | null | undefined)[] = [child.stdin, child.stdout, child.stderr];
   if (pipes.some((p) => p == null)) {
     child.on('error', noop);
-    return failedTransport(new CodexTransportError('spawn_failed', { cause: 'unknown' }));
+    return failedTransport(new CodexTransportError('spawn_failed', { cause: 'unknown' }), ownerId);
   }
 
   const pid = child.pid;
@@ -108,6 +119,8 @@ export function spawnCodexStdioTransport(
     pid !== undefined && useProcessGroup && probe.canAttribute()
       ? new OwnedGroup(probe, pid)
       : undefined;
+  const marked =
+    pid !== undefined && probe.canAttribute() ? new MarkedProcesses(probe, ownerId) : undefined;
   const queue = new FrameQueue();
   const decoder = new JsonlDecoder({
     onFrame: (value) => {
@@ -206,6 +219,7 @@ export function spawnCodexStdioTransport(
     await teardown(leader, {
       probe,
       group,
+      marked,
       useProcessGroup,
       closeGraceMs: config.closeGraceMs ?? 2000,
       killGraceMs: config.killGraceMs ?? 2000,
@@ -215,6 +229,7 @@ export function spawnCodexStdioTransport(
   };
 
   return {
+    ownerId,
     send(message) {
       if (closing || exited || !child.stdin.writable) return;
       try {

@@ -37,7 +37,12 @@ afterEach(async () => {
 
 export async function openRealCodex(
   options: Omit<CodexProviderOptions, 'executable' | 'extraArgs' | 'env' | 'transport'> = {},
-  config: { readonly extra?: readonly string[]; readonly kind?: 'native' | 'launcher' } = {},
+  config: {
+    readonly extra?: readonly string[];
+    readonly kind?: 'native' | 'launcher';
+    /** Runs on the fresh HOME before anything is spawned (e.g. to write a `.bashrc`). */
+    readonly prepareHome?: (home: string) => void;
+  } = {},
 ): Promise<RealCodex> {
   const binary = requireCodexBinary({ kind: config.kind ?? 'native' });
   // a release under review (CODEX_UNDER_TEST) is not allowlisted yet: accept exactly it
@@ -50,6 +55,7 @@ export async function openRealCodex(
   cleanups.push(async () => {
     iso.dispose();
   });
+  config.prepareHome?.(iso.home);
   const server = await ScriptedModelServer.start();
   cleanups.push(() => server.close());
   const provider = createCodexProvider({

@@ -4,8 +4,7 @@
  * native request satisfies both.
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { nativeCommandApprovalParamsSchema } from '../../src/interactions/native-approval.js';
@@ -13,7 +12,6 @@ import { nativeUserInputParamsSchema } from '../../src/interactions/native-quest
 import { loadTranscript } from '../support/replay.js';
 import { pinnedSchemaDir } from '../support/fake-transport.js';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const SCHEMA_DIR = pinnedSchemaDir();
 
 function pinned(name: string): { properties: Record<string, unknown>; required?: string[] } {

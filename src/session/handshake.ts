@@ -2,14 +2,11 @@
  * initialize → version gate → initialized → thread/start. Any failure is thrown; the caller
  * owns the teardown of the half-open connection.
  */
-import { agentError, ProviderRejection } from '@relvo-labs/agent-provider';
-import { CODEX_CLIENT_TITLE, type CodexSandboxMode } from '../constants.js';
-import {
-  CODEX_CLIENT_METHOD,
-  initializeResultSchema,
-  threadStartResultSchema,
-} from '../wire/codex.js';
-import type { SessionConnection } from './session.js';
+import { CODEX_CLIENT_TITLE } from '../constants.js';
+import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/vocabulary.js';
+import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
+import type { SessionConnection } from '../rpc/connection.js';
+import { codexRejection } from '../shared/codex-error.js';
 import { isCompatibleCodexUserAgent, unsupportedVersionDetails } from './version-gate.js';
 
 export interface HandshakeParams {
@@ -47,18 +44,16 @@ export async function handshake(
     )
   ) {
     // Not retryable: the same binary fails the same way. Only a version-shaped token is echoed.
-    throw new ProviderRejection(
-      agentError(
-        'provider_rejected',
-        'the codex app-server version is not in the reviewed allowlist',
-        {
-          providerCode: 'unsupported_app_server_version',
-          details: unsupportedVersionDetails(
-            parsedInit.success ? parsedInit.data.userAgent : undefined,
-            params.clientName,
-          ),
-        },
-      ),
+    throw codexRejection(
+      'provider_rejected',
+      'the codex app-server version is not in the reviewed allowlist',
+      {
+        providerCode: 'unsupported_app_server_version',
+        details: unsupportedVersionDetails(
+          parsedInit.success ? parsedInit.data.userAgent : undefined,
+          params.clientName,
+        ),
+      },
     );
   }
   connection.notify(CODEX_CLIENT_METHOD.initialized);
@@ -71,8 +66,9 @@ export async function handshake(
   });
   const parsedThread = threadStartResultSchema.safeParse(started);
   if (!parsedThread.success) {
-    throw new ProviderRejection(
-      agentError('provider_contract_violation', 'codex started a thread without a usable id'),
+    throw codexRejection(
+      'provider_contract_violation',
+      'codex started a thread without a usable id',
     );
   }
   return parsedThread.data.thread.id;

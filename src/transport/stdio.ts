@@ -8,8 +8,10 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { JsonlDecoder } from '../jsonl/decoder.js';
-import { CODEX_APP_SERVER_ARGV } from '../constants.js';
+import { CODEX_APP_SERVER_ARGV } from '../protocol/vocabulary.js';
+import { callSafely } from '../shared/call-safely.js';
 import { causeTokenOf as causeToken } from '../shared/cause-token.js';
+import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import { FrameQueue } from './frame-queue.js';
 import { OwnedGroup } from './process-group.js';
 import { createOwnerId, MarkedProcesses, withOwnerMarker } from './owner-marker.js';
@@ -126,12 +128,9 @@ export function spawnCodexStdioTransport(
     onFrame: (value) => {
       queue.push(value);
     },
+    // a host callback must not break decoding
     onDrop: (reason) => {
-      try {
-        config.onDrop?.(reason);
-      } catch {
-        // a host callback must not break decoding
-      }
+      callSafely(() => config.onDrop?.(reason));
     },
     ...(config.maxLineLength === undefined ? {} : { maxLineLength: config.maxLineLength }),
   });
@@ -140,8 +139,8 @@ export function spawnCodexStdioTransport(
   let exited = pid === undefined;
   let stdoutEnded = false;
   let closing = false;
-  let closed = false;
-  let inflight: Promise<void> | undefined;
+  /** Idempotent once it succeeded, shared while in flight, retryable after a failure. */
+  const closeAttempt = new RetryableAttempt({ once: true });
   const exitWaiters = new Set<() => void>();
 
   const finishStream = (): void => {
@@ -242,20 +241,7 @@ export function spawnCodexStdioTransport(
     },
     incoming: queue,
     close() {
-      if (closed) return Promise.resolve();
-      if (inflight !== undefined) return inflight;
-      const p = attempt().then(
-        () => {
-          closed = true;
-          inflight = undefined;
-        },
-        (err: unknown) => {
-          inflight = undefined;
-          throw err;
-        },
-      );
-      inflight = p;
-      return p;
+      return closeAttempt.run(attempt);
     },
     resourceUsage() {
       // while the leader lives the group id is provably ours, so this also records new members

@@ -154,7 +154,7 @@ describe('canaries through the stdio transport', () => {
     const provider = createCodexProvider({
       executable: process.execPath,
       extraArgs: [leakyServer],
-      env: testEnv({ CANARY_SECRET, CANARY_PATH }),
+      env: testEnv({ CANARY_SECRET, CANARY_PATH, STAND_IN_VERSION: BASELINE }),
     });
     const sessionSink = recordingSink();
     let session: ProviderSession | undefined;

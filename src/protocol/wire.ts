@@ -1,6 +1,6 @@
 /**
- * zod schemas of the Codex app-server frames the adapter consumes, written against the pinned
- * generated stable schema of 0.156.1 (fixtures/codex-app-server/0.156.1). Response and
+ * zod schemas of the Codex app-server frames the adapter consumes, written against the
+ * generated stable schema (first 0.156.1; every reviewed release since, fixtures/compat). Response and
  * notification objects are loose on purpose: the real binary sends members the stable schema
  * does not promise, and newer releases add more (REAL-CODEX §6.6). Only the members the adapter
  * reads are constrained.
@@ -56,22 +56,7 @@ export const serverRequestResolvedSchema = z.looseObject({
   requestId: requestIdSchema,
 });
 
-/** Notifications the adapter reads. Anything else is ignored (newer servers send more). */
-export const CODEX_NOTIFICATION = {
-  turnStarted: 'turn/started',
-  turnCompleted: 'turn/completed',
-  agentMessageDelta: 'item/agentMessage/delta',
-  itemStarted: 'item/started',
-  itemCompleted: 'item/completed',
-  tokenUsageUpdated: 'thread/tokenUsage/updated',
-  error: 'error',
-  serverRequestResolved: 'serverRequest/resolved',
-} as const;
-
-export const CODEX_CLIENT_METHOD = {
-  initialize: 'initialize',
-  initialized: 'initialized',
-  threadStart: 'thread/start',
-  turnStart: 'turn/start',
-  turnInterrupt: 'turn/interrupt',
-} as const;
+/** The one map key for a request id, wherever ids are remembered: `1` and `"1"` differ. */
+export function requestIdKey(id: CodexRequestId): string {
+  return typeof id === 'number' ? `n:${id}` : `s:${id}`;
+}

@@ -70,7 +70,7 @@ describe('recorded approvals (approval_accept / approval_decline / approval_canc
       const result = translateCommandApproval(frame.params);
       expect(result.ok).toBe(true);
       if (!result.ok) return;
-      expect(result.request.allowedModes).toEqual(['once']);
+      expect(result.request.allowedModes).toEqual(['once', 'session']);
       expect(result.request.riskHint).toBe('high');
       expect(result.request.subject.detail).toMatchObject({
         cwd: '<workspace>',

@@ -87,6 +87,35 @@ describe('frame-sequence comparison', () => {
     expect(compareSequences(lines, swapped).status).toBe('same');
   });
 
+  it('reports a failure classified differently (codexErrorInfo) without failing', () => {
+    const failed = loadTranscript('http_500', CODEX_APP_SERVER_VERSION);
+    const reclassified = failed.map((l) =>
+      l.frame.method === 'error'
+        ? {
+            ...l,
+            frame: {
+              ...l.frame,
+              params: {
+                ...(l.frame.params as Record<string, unknown>),
+                error: { message: 'x', codexErrorInfo: 'other' },
+              },
+            },
+          }
+        : l,
+    );
+    const result = compareSequences(failed, reclassified);
+    expect(result.status).toBe('differs only in codexErrorInfo');
+    expect(result.differences).toEqual([
+      '- s2c notify error:willRetry=false:internalServerError',
+      '+ s2c notify error:willRetry=false:other',
+    ]);
+    const dropped = compareSequences(
+      failed,
+      failed.filter((l) => l.frame.method !== 'error'),
+    );
+    expect(dropped.status).toBe('differs');
+  });
+
   it('fails on a missing frame the adapter reads, and only notes an extra ignored one', () => {
     const noResolved = lines.filter((l) => l.frame.method !== 'serverRequest/resolved');
     const missing = compareSequences(lines, noResolved);

@@ -7,12 +7,20 @@
  *    signature, not by position, because their placement races with the frames around them
  *    (e.g. thread/status/changed against item/completed in approval_decline). A difference is
  *    reported but does not fail the review.
+ * A difference confined to the `codexErrorInfo` of `error` notifications (the same failure
+ * classified differently by another release; the adapter maps every value, unknown ones to a
+ * catch-all) is reported as such and does not fail the review either.
  */
 import { normalizedSequence, type SequenceLine } from '../sequence.js';
 import { ADAPTER_SURFACE } from './schema-diff.js';
 
 export interface ScenarioComparison {
-  readonly status: 'same' | 'differs' | 'differs only in ignored notifications' | 'not recorded';
+  readonly status:
+    | 'same'
+    | 'differs'
+    | 'differs only in codexErrorInfo'
+    | 'differs only in ignored notifications'
+    | 'not recorded';
   /** `- sig` (baseline only) / `+ sig` (this release only) lines, then ignored count changes. */
   readonly differences: readonly string[];
 }
@@ -82,11 +90,21 @@ export function compareSequences(
     const y = cb.get(sig) ?? 0;
     if (x !== y) ignored.push(`~ ${sig}: ${x} → ${y}`);
   }
+  const withoutErrorInfo = (sigs: readonly string[]): string[] =>
+    sigs.map((s) => s.replace(/^(s2c notify error:willRetry=[a-z]+):.*$/, '$1'));
+  const errorInfoOnly =
+    adapterDiff.length > 0 &&
+    lcsDiff(
+      withoutErrorInfo(a.filter((s) => !isIgnored(s))),
+      withoutErrorInfo(b.filter((s) => !isIgnored(s))),
+    ).length === 0;
   const status =
-    adapterDiff.length > 0
-      ? 'differs'
-      : ignored.length > 0
+    adapterDiff.length === 0
+      ? ignored.length > 0
         ? 'differs only in ignored notifications'
-        : 'same';
+        : 'same'
+      : errorInfoOnly
+        ? 'differs only in codexErrorInfo'
+        : 'differs';
   return { status, differences: [...adapterDiff, ...ignored] };
 }

@@ -4,8 +4,11 @@ export const CODEX_PROVIDER_ID = 'codex';
 export const CODEX_ADAPTER_VERSION = '0.1.0';
 export const CODEX_ADAPTER_STATUS = 'live';
 
-/** The pinned protocol baseline: codex-cli 0.156.1 (upstream tag rust-v0.156.1). */
-export const CODEX_APP_SERVER_VERSION = '0.156.1';
+/**
+ * The protocol baseline: the release the repository pins (devDependency), records its
+ * transcripts from and validates every outbound frame against (fixtures/compat/<version>.md).
+ */
+export const CODEX_APP_SERVER_VERSION = '0.171.0';
 
 /**
  * The reviewed releases, a finite allowlist and not a numeric range: a release inside the
@@ -18,11 +21,12 @@ export const CODEX_SUPPORTED_APP_SERVER_VERSIONS = [
   '0.155.1',
   '0.156.0',
   '0.156.1',
+  '0.171.0',
 ] as const;
 export type CodexSupportedAppServerVersion = (typeof CODEX_SUPPORTED_APP_SERVER_VERSIONS)[number];
 
 export const CODEX_APP_SERVER_MIN_VERSION = '0.153.4';
-export const CODEX_APP_SERVER_MAX_VERSION = '0.156.1';
+export const CODEX_APP_SERVER_MAX_VERSION = '0.171.0';
 
 export const CODEX_DEFAULT_EXECUTABLE = 'codex';
 

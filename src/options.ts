@@ -33,6 +33,15 @@ export const codexProviderOptionsSchema = z.strictObject({
   fileChanges: codexBridgeModeSchema.default('none'),
   clientName: z.string().min(1).max(200).default(CODEX_DEFAULT_CLIENT_NAME),
   clientVersion: z.string().min(1).max(200).default(CODEX_ADAPTER_VERSION),
+  /**
+   * Releases the host reviewed itself (`npm run review -- <version>` passed) and accepts besides
+   * the built-in allowlist. Plain `X.Y.Z` only.
+   */
+  additionalAppServerVersions: z
+    .array(z.string().regex(/^\d+\.\d+\.\d+$/))
+    .max(64)
+    .readonly()
+    .default([]),
   /** ≤0 or non-finite disables the per-request deadline (z.number() alone refuses Infinity/NaN). */
   requestTimeoutMs: z
     .custom<number>((value) => typeof value === 'number', {

@@ -125,6 +125,7 @@ async function openSession(
       cwd: root,
       approvalPolicy: approvalPolicyOf(options),
       sandbox: sandboxMode,
+      additionalVersions: options.additionalAppServerVersions,
       ...(model !== undefined ? { model } : {}),
     });
   } catch (error) {

@@ -31,7 +31,7 @@ export const CODEX_NOTIFICATION = {
   serverRequestResolved: 'serverRequest/resolved',
 } as const;
 
-/** Every server-request method of the pinned stable surface (0.156.1). */
+/** Every server-request method of the stable surface (the same in every reviewed release). */
 // prettier-ignore
 export const CODEX_SERVER_REQUEST = [
   'item/commandExecution/requestApproval', 'item/fileChange/requestApproval',

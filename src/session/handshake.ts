@@ -7,7 +7,7 @@ import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/vocabula
 import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
 import { codexRejection } from '../shared/codex-error.js';
-import { isCompatibleCodexUserAgent } from './version-gate.js';
+import { isCompatibleCodexUserAgent, unsupportedVersionDetails } from './version-gate.js';
 
 export interface HandshakeParams {
   readonly clientName: string;
@@ -16,6 +16,8 @@ export interface HandshakeParams {
   readonly approvalPolicy: 'never' | 'on-request' | 'untrusted';
   readonly sandbox: CodexSandboxMode;
   readonly model?: string;
+  /** Releases the host reviewed itself, accepted besides the built-in allowlist. */
+  readonly additionalVersions?: readonly string[];
 }
 
 /** Resolves the thread id of the session's single ephemeral thread. */
@@ -35,13 +37,23 @@ export async function handshake(
   const parsedInit = initializeResultSchema.safeParse(init);
   if (
     !parsedInit.success ||
-    !isCompatibleCodexUserAgent(parsedInit.data.userAgent, params.clientName)
+    !isCompatibleCodexUserAgent(
+      parsedInit.data.userAgent,
+      params.clientName,
+      params.additionalVersions,
+    )
   ) {
-    // the userAgent text is never echoed
+    // Not retryable: the same binary fails the same way. Only a version-shaped token is echoed.
     throw codexRejection(
-      'provider_unavailable',
+      'provider_rejected',
       'the codex app-server version is not in the reviewed allowlist',
-      { providerCode: 'unsupported_app_server_version' },
+      {
+        providerCode: 'unsupported_app_server_version',
+        details: unsupportedVersionDetails(
+          parsedInit.success ? parsedInit.data.userAgent : undefined,
+          params.clientName,
+        ),
+      },
     );
   }
   connection.notify(CODEX_CLIENT_METHOD.initialized);

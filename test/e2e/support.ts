@@ -5,6 +5,7 @@
 import { afterEach } from 'vitest';
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
 import {
+  CODEX_SUPPORTED_APP_SERVER_VERSIONS,
   createCodexProvider,
   type CodexProvider,
   type CodexProviderOptions,
@@ -44,6 +45,12 @@ export async function openRealCodex(
   } = {},
 ): Promise<RealCodex> {
   const binary = requireCodexBinary({ kind: config.kind ?? 'native' });
+  // a release under review (CODEX_UNDER_TEST) is not allowlisted yet: accept exactly it
+  const reviewed = (CODEX_SUPPORTED_APP_SERVER_VERSIONS as readonly string[]).includes(
+    binary.version,
+  )
+    ? []
+    : [binary.version];
   const iso = createIsolatedCodexHome('relvo-e2e-');
   cleanups.push(async () => {
     iso.dispose();
@@ -60,6 +67,7 @@ export async function openRealCodex(
     }),
     env: iso.env(testEnv()),
     requestTimeoutMs: 20_000,
+    additionalAppServerVersions: reviewed,
   });
   const sessionSink = recordingSink();
   const session = await provider.createSession({

@@ -48,7 +48,7 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
   let runtime: AgentRuntime | undefined;
   let driver: SessionDriver | undefined;
   let ctrlC: CtrlC | undefined;
-  let code: number = EXIT.failed;
+  let code: number;
   try {
     server = await ScriptedModelServer.start();
     server.enqueue(openingStep());

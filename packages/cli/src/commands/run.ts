@@ -53,7 +53,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   let runtime: AgentRuntime | undefined;
   let driver: SessionDriver | undefined;
   let ctrlC: CtrlC | undefined;
-  let code: number = EXIT.failed;
+  let code: number;
   try {
     runtime = await openCodexRuntime({ codex, eventLog, config: chosen.config });
     const session = await runtime.openSession({ workspace, profile: chosen.profile });
@@ -100,7 +100,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
         code = EXIT.interrupted;
         break;
       }
-      prompt = next;
+      prompt = next.text;
     }
   } finally {
     spin?.stop();
@@ -115,7 +115,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
 async function followUp(
   terminal: NonNullable<ReturnType<typeof terminalStreams>>,
   ctrlC: CtrlC | undefined,
-): Promise<string | 'quit' | undefined> {
+): Promise<{ readonly text: string } | 'quit' | undefined> {
   try {
     const text = await input(
       {
@@ -124,7 +124,7 @@ async function followUp(
       },
       { input: terminal.input, output: terminal.output, clearPromptOnDone: false },
     );
-    return text.trim() === '' ? undefined : text;
+    return text.trim() === '' ? undefined : { text };
   } catch {
     ctrlC?.press();
     return 'quit';

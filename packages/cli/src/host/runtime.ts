@@ -19,8 +19,8 @@ import type { LocatedCodex } from '../codex/locate.js';
 export interface CodexRuntimeOptions {
   readonly config: RuntimeConfig | RuntimeConfigInput;
   readonly codex: LocatedCodex;
-  /** A SQLite file, or `memory` for no durable log. */
-  readonly eventLog: string | 'memory';
+  /** A SQLite file, or `{ memory: true }` for no durable log. */
+  readonly eventLog: string | { readonly memory: true };
 }
 
 export function codexFactory(codex: LocatedCodex) {
@@ -34,7 +34,7 @@ export function codexFactory(codex: LocatedCodex) {
 
 export async function openCodexRuntime(options: CodexRuntimeOptions): Promise<AgentRuntime> {
   let store;
-  if (options.eventLog === 'memory') {
+  if (typeof options.eventLog !== 'string') {
     store = createMemoryEventStore();
   } else {
     mkdirSync(dirname(options.eventLog), { recursive: true });

@@ -29,7 +29,7 @@ export function describeTermination(termination: RunTermination): string {
     case 'interrupted':
       return 'interrupted';
     case 'failed':
-      return `failed: ${termination.error?.code ?? 'unknown'}${termination.error?.message ? ` (${termination.error.message})` : ''}`;
+      return `failed: ${termination.error.code} (${termination.error.message})`;
   }
 }
 

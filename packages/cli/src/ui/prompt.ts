@@ -74,7 +74,7 @@ export async function promptForInteraction(
       const choice = await guard(
         expand<ApprovalChoice>(
           {
-            message: `Codex asks: ${request.subject.summary}\n  [y] approve once${request.allowedModes.includes('session') ? '  [s] approve for this session' : ''}  [n] deny — press a key, then Enter`,
+            message: `Allow it? [y] approve once${request.allowedModes.includes('session') ? '  [s] approve for this session' : ''}  [n] deny (a key, then Enter)`,
             choices: approvalChoices(request.allowedModes),
             default: 'n',
           },

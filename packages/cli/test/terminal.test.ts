@@ -1,18 +1,10 @@
 /**
  * relvo-codex as a person uses it: in a real terminal (tmux), typing keys, reading the screen.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  codexConfigArgs,
-  createIsolatedCodexHome,
-  ScriptedModelServer,
-  scriptedUsage,
-  textStep,
-} from '@relvo-labs/agent-provider-codex/testing';
+import { scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
 import { cliArgv, cliEnv, REPO_ROOT, survivorsAfter } from './support/cli.js';
+import { scriptedRunSetup } from './support/scripted-config.js';
 import { openTerminal, tmuxAvailable, type Terminal } from './support/tmux.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -80,8 +72,10 @@ describe('relvo-codex in a terminal (tmux)', () => {
   });
 
   it('run: Ctrl-C during a slow turn interrupts it and keeps the session; a second Ctrl-C exits 130', async () => {
-    const server = await ScriptedModelServer.start();
-    cleanups.push(() => server.close());
+    const { env, mark } = cliEnv();
+    const setup = await scriptedRunSetup(env);
+    cleanups.push(() => setup.cleanup());
+    const server = setup.server;
     // a slow model: one delta every 200 ms for a minute, unless interrupted
     server.enqueue(
       textStep(
@@ -89,45 +83,7 @@ describe('relvo-codex in a terminal (tmux)', () => {
         { delayMs: 200, usage: scriptedUsage(10, 300, 0, 0) },
       ),
     );
-    const iso = createIsolatedCodexHome('relvo-cli-run-');
-    cleanups.push(() => {
-      iso.dispose();
-    });
-    const { env, mark } = cliEnv();
-    const dir = mkdtempSync(join(tmpdir(), 'relvo-cli-config-'));
-    cleanups.push(() => {
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const configFile = join(dir, 'relvo.config.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        defaultProfile: 'slow-scripted',
-        profiles: {
-          'slow-scripted': {
-            provider: 'codex',
-            providerOptions: {
-              extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-              env: iso.env(env),
-              approvals: 'bridge',
-            },
-          },
-        },
-      }),
-    );
-    const term = await terminal(
-      [
-        'run',
-        'count slowly',
-        '--config',
-        configFile,
-        '--cwd',
-        iso.workspace,
-        '--event-log',
-        join(dir, 'events.sqlite'),
-      ],
-      env,
-    );
+    const term = await terminal(['run', 'count slowly', ...setup.runArgs], env);
     await term.waitFor((s) => s.includes('tick3 '), 'streamed text', 60_000);
     await term.sendKeys('C-c');
     const interrupted = await term.waitFor(

@@ -14,7 +14,6 @@ import {
 } from '@relvo-labs/agent-provider-codex/testing';
 import { requireReviewedCodex } from '../codex/gate.js';
 import { closingStep, DEMO_COMMAND, DEMO_FILE, DEMO_PROMPT, openingStep } from '../demo/script.js';
-import { EXIT } from '../exit-codes.js';
 import { openCodexRuntime } from '../host/runtime.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer, type AnswerPolicy } from '../turn/answers.js';
@@ -105,7 +104,7 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
 
     const end = await driver.turn(DEMO_PROMPT);
     if (end.kind === 'quit') {
-      code = EXIT.interrupted;
+      code = ctrlC.quitCode;
     } else {
       const ran = existsSync(join(iso.workspace, DEMO_FILE));
       if (!out.json) {

@@ -83,7 +83,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     for (;;) {
       const end: TurnEnd = await driver.turn(prompt);
       if (end.kind === 'quit') {
-        code = EXIT.interrupted;
+        code = ctrlC.quitCode;
         break;
       }
       if (!out.json) {

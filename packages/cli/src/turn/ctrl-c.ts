@@ -10,9 +10,14 @@ export interface CtrlCHandlers {
   readonly quit: () => void;
 }
 
+/** SIGTERM and SIGHUP (a closed terminal) end the session like a second Ctrl-C. */
+const TERMINATING = { SIGTERM: 143, SIGHUP: 129 } as const;
+
 export class CtrlC {
   private presses = 0;
   private uninstall: (() => void) | undefined;
+  /** The exit code the command ends with when it quits: 130 for Ctrl-C, 128+n for a signal. */
+  quitCode = 130;
 
   constructor(private readonly handlers: CtrlCHandlers) {}
 
@@ -31,8 +36,20 @@ export class CtrlC {
     const onSigint = (): void => {
       this.press();
     };
+    const onTerminate = (signal: NodeJS.Signals): void => {
+      if (this.presses >= 2) return;
+      this.presses = 2;
+      this.quitCode = signal === 'SIGHUP' ? TERMINATING.SIGHUP : TERMINATING.SIGTERM;
+      this.handlers.quit();
+    };
     proc.on('SIGINT', onSigint);
-    this.uninstall = () => proc.off('SIGINT', onSigint);
+    proc.on('SIGTERM', onTerminate);
+    proc.on('SIGHUP', onTerminate);
+    this.uninstall = () => {
+      proc.off('SIGINT', onSigint);
+      proc.off('SIGTERM', onTerminate);
+      proc.off('SIGHUP', onTerminate);
+    };
     return this;
   }
 

@@ -44,21 +44,30 @@ export function cliEnv(options: RunCliOptions = {}): { env: Record<string, strin
   return { env, mark };
 }
 
-/** Runs the CLI to completion; kills its whole group and fails after `timeoutMs`. */
-export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
+export interface StartedCli {
+  readonly pid: number;
+  readonly mark: string;
+  /** Everything written so far. */
+  stdout(): string;
+  stderr(): string;
+  readonly result: Promise<CliResult>;
+}
+
+/** Starts the CLI; `result` settles at exit, or rejects (after killing its group) at `timeoutMs`. */
+export function startCli(args: readonly string[], options: RunCliOptions = {}): StartedCli {
   const { env, mark } = cliEnv(options);
   const timeoutMs = options.timeoutMs ?? 60_000;
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, cliArgv(args), {
-      cwd: options.cwd ?? REPO_ROOT,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const child = spawn(process.execPath, cliArgv(args), {
+    cwd: options.cwd ?? REPO_ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const result = new Promise<CliResult>((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       try {
         process.kill(-(child.pid ?? 0), 'SIGKILL');
@@ -76,6 +85,26 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
       resolvePromise({ code, signal, stdout, stderr, mark });
     });
   });
+  return { pid: child.pid ?? -1, mark, stdout: () => stdout, stderr: () => stderr, result };
+}
+
+/** Runs the CLI to completion; kills its whole group and fails after `timeoutMs`. */
+export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
+  return startCli(args, options).result;
+}
+
+/** Polls `probe` until it holds; fails with `label` after `timeoutMs`. */
+export async function until(
+  probe: () => boolean,
+  label: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${label}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** Live processes (not zombies) whose environment carries `CLI_MARK_VAR=mark`. */

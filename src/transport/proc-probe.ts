@@ -2,11 +2,17 @@
  * The process-identity probe (§3.6): the only place that reads /proc or sends signals.
  * Internal seam: tests substitute a scripted probe; it is not exported from the package entry.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 
 /** What is known about one PID. Unknown evidence never counts as absence. */
 export type PidEvidence =
-  | { readonly kind: 'stat'; readonly pgid: number; readonly starttime: number }
+  | {
+      readonly kind: 'stat';
+      readonly pgid: number;
+      readonly starttime: number;
+      /** Parent PID (1 or a subreaper once the parent has died). */
+      readonly ppid: number;
+    }
   | { readonly kind: 'gone' }
   | { readonly kind: 'foreign' }
   | { readonly kind: 'unknown'; readonly reason: string };
@@ -15,11 +21,20 @@ export type PidListing =
   | { readonly kind: 'list'; readonly pids: readonly number[] }
   | { readonly kind: 'unknown'; readonly reason: string };
 
+/**
+ * Whether a process's initial environment (`/proc/<pid>/environ`) carries the owner marker.
+ * `unreadable`: the process exists but hides its environment (non-dumpable, another user
+ * namespace); never treated as proof either way.
+ */
+export type MarkerEvidence = 'marked' | 'unmarked' | 'gone' | 'unreadable';
+
 export interface ProcProbe {
   /** Whether PIDs can be attributed at all (Linux with a readable /proc). */
   canAttribute(): boolean;
   listPids(): PidListing;
   statOf(pid: number): PidEvidence;
+  /** Whether `pid`'s environment holds exactly `entry` (`NAME=value`). */
+  markerOf(pid: number, entry: string): MarkerEvidence;
   /** Same contract as `process.kill`: throws (ESRCH, EPERM, …) on failure. */
   kill(target: number, signal: NodeJS.Signals): void;
 }
@@ -37,13 +52,33 @@ export function parseProcStat(text: string): PidEvidence {
     .trim()
     .split(/\s+/);
   const state = tokens[0];
+  const ppid = Number(tokens[1]);
   const pgid = Number(tokens[2]);
   const starttime = Number(tokens[19]);
-  if (state === undefined || !Number.isSafeInteger(pgid) || !Number.isSafeInteger(starttime)) {
+  if (
+    state === undefined ||
+    !Number.isSafeInteger(ppid) ||
+    !Number.isSafeInteger(pgid) ||
+    !Number.isSafeInteger(starttime)
+  ) {
     return { kind: 'unknown', reason: 'unparsable' };
   }
   if (state === 'Z' || state === 'X') return { kind: 'gone' };
-  return { kind: 'stat', pgid, starttime };
+  return { kind: 'stat', pgid, starttime, ppid };
+}
+
+/** Whether a NUL-separated environment block holds exactly `entry` as one of its strings. */
+export function environHolds(environ: Buffer, entry: string): boolean {
+  const needle = Buffer.from(`${entry}\0`, 'utf8');
+  for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
+    if (at === 0 || environ[at - 1] === 0) return true;
+  }
+  // the last string may lack its terminator when the block was cut short
+  const bare = needle.subarray(0, needle.length - 1);
+  const tail = environ.length - bare.length;
+  return (
+    tail >= 0 && (tail === 0 || environ[tail - 1] === 0) && environ.subarray(tail).equals(bare)
+  );
 }
 
 function errCode(err: unknown): unknown {
@@ -92,6 +127,17 @@ export function createLinuxProcProbe(): ProcProbe {
           if (innerCode === 'ENOENT' || innerCode === 'ESRCH') return { kind: 'gone' };
         }
         return { kind: 'unknown', reason: 'unreadable' };
+      }
+    },
+    markerOf(pid, entry) {
+      try {
+        return environHolds(readFileSync(`/proc/${pid}/environ`), entry) ? 'marked' : 'unmarked';
+      } catch (err) {
+        const code = errCode(err);
+        if (code === 'ENOENT') return 'gone';
+        // ESRCH on a live PID: a kernel thread (no address space, no environment)
+        if (code === 'ESRCH') return existsSync(`/proc/${pid}`) ? 'unmarked' : 'gone';
+        return 'unreadable';
       }
     },
     kill(target, signal) {

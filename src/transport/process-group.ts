@@ -3,7 +3,7 @@
  * (PID, start time) pairs, adopted only under a provenance that proves the group id is still ours,
  * and re-read immediately before every signal. Unknown evidence is never treated as absence.
  */
-import type { ProcProbe } from './proc-probe.js';
+import type { PidEvidence, ProcProbe } from './proc-probe.js';
 
 export const PROVENANCES = [
   'leader_alive',
@@ -28,6 +28,56 @@ export interface MemberCensus {
   readonly alive: number;
   /** Members whose evidence could not be read this time. */
   readonly unknown: number;
+}
+
+type StatEvidence = Extract<PidEvidence, { kind: 'stat' }>;
+
+/**
+ * Re-read every recorded (PID → start time) member: count the ones still exactly that process
+ * (and still `belongs`), drop the ones that are gone or changed; unknown evidence is counted.
+ */
+export function censusOf(
+  probe: ProcProbe,
+  members: Map<number, number>,
+  belongs: (ev: StatEvidence) => boolean,
+): MemberCensus {
+  let alive = 0;
+  let unknown = 0;
+  for (const [pid, start] of members) {
+    const ev = probe.statOf(pid);
+    if (ev.kind === 'unknown') unknown += 1;
+    else if (ev.kind === 'stat' && belongs(ev) && ev.starttime === start) alive += 1;
+    else members.delete(pid);
+  }
+  return { alive, unknown };
+}
+
+/** Re-read one member's identity right before the signal; a changed or gone one is dropped. */
+export function signalIfSame(
+  probe: ProcProbe,
+  members: Map<number, number>,
+  pid: number,
+  signal: NodeJS.Signals,
+  belongs: (ev: StatEvidence) => boolean,
+): MemberSignalOutcome {
+  const start = members.get(pid);
+  if (start === undefined) return 'dropped';
+  const ev = probe.statOf(pid);
+  if (ev.kind === 'unknown') return 'unknown';
+  if (ev.kind !== 'stat' || !belongs(ev) || ev.starttime !== start) {
+    members.delete(pid);
+    return 'dropped';
+  }
+  try {
+    probe.kill(pid, signal);
+    return 'signalled';
+  } catch (err) {
+    if (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'ESRCH') {
+      members.delete(pid);
+      return 'dropped';
+    }
+    return 'failed';
+  }
 }
 
 export class OwnedGroup {
@@ -123,37 +173,12 @@ export class OwnedGroup {
 
   /** Re-read every member; drop the ones that are gone or no longer the same process. */
   census(): MemberCensus {
-    let alive = 0;
-    let unknown = 0;
-    for (const [pid, start] of this.members) {
-      const ev = this.#probe.statOf(pid);
-      if (ev.kind === 'unknown') unknown += 1;
-      else if (ev.kind === 'stat' && ev.pgid === this.pgid && ev.starttime === start) alive += 1;
-      else this.members.delete(pid);
-    }
-    return { alive, unknown };
+    return censusOf(this.#probe, this.members, (ev) => ev.pgid === this.pgid);
   }
 
   /** Re-read one member's identity and signal it only if it is still exactly that process. */
   signalMember(pid: number, signal: NodeJS.Signals): MemberSignalOutcome {
-    const start = this.members.get(pid);
-    if (start === undefined) return 'dropped';
-    const ev = this.#probe.statOf(pid);
-    if (ev.kind === 'unknown') return 'unknown';
-    if (ev.kind !== 'stat' || ev.pgid !== this.pgid || ev.starttime !== start) {
-      this.members.delete(pid);
-      return 'dropped';
-    }
-    try {
-      this.#probe.kill(pid, signal);
-      return 'signalled';
-    } catch (err) {
-      if (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'ESRCH') {
-        this.members.delete(pid);
-        return 'dropped';
-      }
-      return 'failed';
-    }
+    return signalIfSame(this.#probe, this.members, pid, signal, (ev) => ev.pgid === this.pgid);
   }
 
   /**

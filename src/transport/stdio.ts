@@ -8,10 +8,13 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { JsonlDecoder } from '../jsonl/decoder.js';
-import { CODEX_APP_SERVER_ARGV } from '../constants.js';
+import { CODEX_APP_SERVER_ARGV } from '../protocol/vocabulary.js';
+import { callSafely } from '../shared/call-safely.js';
 import { causeTokenOf as causeToken } from '../shared/cause-token.js';
+import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import { FrameQueue } from './frame-queue.js';
 import { OwnedGroup } from './process-group.js';
+import { createOwnerId, MarkedProcesses, withOwnerMarker } from './owner-marker.js';
 import { createLinuxProcProbe, type ProcProbe } from './proc-probe.js';
 import { measureProcesses } from './resource-usage.js';
 import { realClock, teardown, type LeaderHandle, type TeardownClock } from './teardown.js';
@@ -28,7 +31,10 @@ export interface CodexStdioTransportConfig extends CodexTransportParams {
   readonly executable?: string;
   /** Leading arguments, before `app-server --stdio`. */
   readonly extraArgs?: readonly string[];
-  /** Child environment (default: the host's `process.env`). */
+  /**
+   * Child environment (default: the host's `process.env`). It replaces the inherited one; the
+   * transport always adds `RELVO_CODEX_OWNER` (ADR-0006).
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly closeGraceMs?: number;
   readonly killGraceMs?: number;
@@ -48,14 +54,17 @@ export interface StdioTransportInternals {
 
 export interface CodexStdioTransport extends CodexTransport {
   resourceUsage(): Promise<CodexResourceUsage>;
+  /** The value of `RELVO_CODEX_OWNER` every process of this transport carries. */
+  readonly ownerId: string;
 }
 
 const noop = (): void => undefined;
 
-function failedTransport(error: CodexTransportError): CodexStdioTransport {
+function failedTransport(error: CodexTransportError, ownerId: string): CodexStdioTransport {
   const queue = new FrameQueue();
   queue.fail(error);
   return {
+    ownerId,
     send: noop,
     incoming: queue,
     close: () => Promise.resolve(),
@@ -76,6 +85,7 @@ export function spawnCodexStdioTransport(
   const clock = internals.clock ?? realClock;
   const useProcessGroup = config.useProcessGroup ?? process.platform !== 'win32';
   const exitDrainMs = config.exitDrainMs ?? 250;
+  const ownerId = createOwnerId();
 
   let child: ChildProcessWithoutNullStreams;
   try {
@@ -84,7 +94,7 @@ export function spawnCodexStdioTransport(
       [...(config.extraArgs ?? []), ...CODEX_APP_SERVER_ARGV],
       {
         cwd: config.cwd,
-        env: config.env ?? process.env,
+        env: withOwnerMarker(config.env ?? process.env, ownerId),
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
         detached: useProcessGroup,
@@ -92,14 +102,17 @@ export function spawnCodexStdioTransport(
       },
     );
   } catch (err) {
-    return failedTransport(new CodexTransportError('spawn_failed', { cause: causeToken(err) }));
+    return failedTransport(
+      new CodexTransportError('spawn_failed', { cause: causeToken(err) }),
+      ownerId,
+    );
   }
   // EMFILE/ENFILE: Node returns a child without stdio streams (and no process) and emits
   // 'error' on the next tick; that error must not go unhandled.
   const pipes: readonly (object | null | undefined)[] = [child.stdin, child.stdout, child.stderr];
   if (pipes.some((p) => p == null)) {
     child.on('error', noop);
-    return failedTransport(new CodexTransportError('spawn_failed', { cause: 'unknown' }));
+    return failedTransport(new CodexTransportError('spawn_failed', { cause: 'unknown' }), ownerId);
   }
 
   const pid = child.pid;
@@ -108,17 +121,16 @@ export function spawnCodexStdioTransport(
     pid !== undefined && useProcessGroup && probe.canAttribute()
       ? new OwnedGroup(probe, pid)
       : undefined;
+  const marked =
+    pid !== undefined && probe.canAttribute() ? new MarkedProcesses(probe, ownerId) : undefined;
   const queue = new FrameQueue();
   const decoder = new JsonlDecoder({
     onFrame: (value) => {
       queue.push(value);
     },
+    // a host callback must not break decoding
     onDrop: (reason) => {
-      try {
-        config.onDrop?.(reason);
-      } catch {
-        // a host callback must not break decoding
-      }
+      callSafely(() => config.onDrop?.(reason));
     },
     ...(config.maxLineLength === undefined ? {} : { maxLineLength: config.maxLineLength }),
   });
@@ -127,8 +139,8 @@ export function spawnCodexStdioTransport(
   let exited = pid === undefined;
   let stdoutEnded = false;
   let closing = false;
-  let closed = false;
-  let inflight: Promise<void> | undefined;
+  /** Idempotent once it succeeded, shared while in flight, retryable after a failure. */
+  const closeAttempt = new RetryableAttempt({ once: true });
   const exitWaiters = new Set<() => void>();
 
   const finishStream = (): void => {
@@ -206,6 +218,7 @@ export function spawnCodexStdioTransport(
     await teardown(leader, {
       probe,
       group,
+      marked,
       useProcessGroup,
       closeGraceMs: config.closeGraceMs ?? 2000,
       killGraceMs: config.killGraceMs ?? 2000,
@@ -215,6 +228,7 @@ export function spawnCodexStdioTransport(
   };
 
   return {
+    ownerId,
     send(message) {
       if (closing || exited || !child.stdin.writable) return;
       try {
@@ -227,20 +241,7 @@ export function spawnCodexStdioTransport(
     },
     incoming: queue,
     close() {
-      if (closed) return Promise.resolve();
-      if (inflight !== undefined) return inflight;
-      const p = attempt().then(
-        () => {
-          closed = true;
-          inflight = undefined;
-        },
-        (err: unknown) => {
-          inflight = undefined;
-          throw err;
-        },
-      );
-      inflight = p;
-      return p;
+      return closeAttempt.run(attempt);
     },
     resourceUsage() {
       // while the leader lives the group id is provably ours, so this also records new members

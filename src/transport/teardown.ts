@@ -3,6 +3,7 @@
  * exited → sweep the owned group. Throws a CodexTransportError on any failure; the caller keeps
  * ownership so a later attempt can still succeed.
  */
+import type { MarkedProcesses } from './owner-marker.js';
 import type { OwnedGroup } from './process-group.js';
 import type { ProcProbe } from './proc-probe.js';
 import { CodexTransportError } from './types.js';
@@ -34,6 +35,8 @@ export interface TeardownDeps {
   readonly probe: ProcProbe;
   /** Present only when the group can be attributed (Linux /proc, useProcessGroup). */
   readonly group: OwnedGroup | undefined;
+  /** Present only when descendants can be attributed by the owner marker (Linux /proc). */
+  readonly marked?: MarkedProcesses | undefined;
   readonly useProcessGroup: boolean;
   readonly closeGraceMs: number;
   readonly killGraceMs: number;
@@ -75,8 +78,73 @@ export async function teardown(leader: LeaderHandle, deps: TeardownDeps): Promis
     }
   }
 
-  if (group === undefined) return;
-  await sweep(group, leader, deps, clock);
+  // the marker sweep runs even when the group sweep failed: it is the wider net
+  let failure: Error | undefined;
+  if (group !== undefined) {
+    try {
+      await sweep(group, leader, deps, clock);
+    } catch (err) {
+      failure = err instanceof Error ? err : new CodexTransportError('group_cleanup_unverified');
+    }
+  }
+  if (deps.marked !== undefined) {
+    try {
+      await sweepMarked(deps.marked, deps, clock);
+    } catch (err) {
+      failure ??= err instanceof Error ? err : new CodexTransportError('group_cleanup_unverified');
+    }
+  }
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * Every process carrying the owner marker, wherever it went (ADR-0006): commands in sessions
+ * of their own, children reparented to PID 1, setsid daemons. SIGTERM (+SIGCONT, so a stopped
+ * process can act on it), then SIGKILL; new marked processes found while draining are signalled
+ * at the current stage. Succeeds only when a scan after the drain finds none alive.
+ */
+async function sweepMarked(
+  marked: MarkedProcesses,
+  deps: TeardownDeps,
+  clock: TeardownClock,
+): Promise<void> {
+  marked.scan();
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    if (marked.members.size === 0) break;
+    const hit = (pid: number): void => {
+      if (marked.signalMember(pid, signal) === 'signalled' && signal === 'SIGTERM') {
+        marked.signalMember(pid, 'SIGCONT');
+      }
+    };
+    for (const pid of [...marked.members.keys()]) hit(pid);
+    const deadline = clock.now() + deps.killGraceMs;
+    for (;;) {
+      const census = marked.census();
+      if (census.alive === 0 && census.unknown === 0) {
+        const late = marked.scan().adopted;
+        if (late.length === 0) break;
+        for (const pid of late) hit(pid);
+      }
+      if (clock.now() >= deadline) break;
+      await clock.sleep(GROUP_POLL_MS);
+      for (const pid of marked.scan().adopted) hit(pid);
+    }
+  }
+
+  marked.scan();
+  const census = marked.census();
+  if (census.alive > 0) {
+    throw new CodexTransportError('process_group_did_not_exit', {
+      survivors: census.alive,
+      scope: 'owner_marker',
+    });
+  }
+  if (census.unknown > 0) {
+    throw new CodexTransportError('group_cleanup_unverified', { doubt: 'marker_unreadable' });
+  }
+  if (marked.doubt !== undefined) {
+    throw new CodexTransportError('group_cleanup_unverified', { doubt: marked.doubt });
+  }
 }
 
 /** §3.5 step 6: signal every owned member (identity re-checked), drain, escalate, verify. */

@@ -36,13 +36,19 @@ afterEach(async () => {
 
 export async function openRealCodex(
   options: Omit<CodexProviderOptions, 'executable' | 'extraArgs' | 'env' | 'transport'> = {},
-  config: { readonly extra?: readonly string[]; readonly kind?: 'native' | 'launcher' } = {},
+  config: {
+    readonly extra?: readonly string[];
+    readonly kind?: 'native' | 'launcher';
+    /** Runs on the fresh HOME before anything is spawned (e.g. to write a `.bashrc`). */
+    readonly prepareHome?: (home: string) => void;
+  } = {},
 ): Promise<RealCodex> {
   const binary = requireCodexBinary({ kind: config.kind ?? 'native' });
   const iso = createIsolatedCodexHome('relvo-e2e-');
   cleanups.push(async () => {
     iso.dispose();
   });
+  config.prepareHome?.(iso.home);
   const server = await ScriptedModelServer.start();
   cleanups.push(() => server.close());
   const provider = createCodexProvider({

@@ -47,11 +47,13 @@ describe('parseProcStat', () => {
       kind: 'stat',
       pgid: 4242,
       starttime: 987654,
+      ppid: 1,
     });
     expect(parseProcStat(`77 (a b) ${rest}`)).toEqual({
       kind: 'stat',
       pgid: 4242,
       starttime: 987654,
+      ppid: 1,
     });
   });
 

@@ -1,4 +1,9 @@
-import type { PidEvidence, PidListing, ProcProbe } from '../../src/transport/proc-probe.js';
+import type {
+  MarkerEvidence,
+  PidEvidence,
+  PidListing,
+  ProcProbe,
+} from '../../src/transport/proc-probe.js';
 import type { LeaderHandle, TeardownClock } from '../../src/transport/teardown.js';
 
 export interface FakeProc {
@@ -9,6 +14,15 @@ export interface FakeProc {
   ignoresKill?: boolean;
   /** statOf reports this instead of the real state. */
   evidence?: 'foreign' | 'unknown';
+  /** Parent PID (default 1). */
+  ppid?: number;
+  /** The full `NAME=value` marker entries in its environment. */
+  env?: readonly string[];
+  /** markerOf reports `unreadable` (non-dumpable). */
+  hidesEnviron?: boolean;
+  /** Ignores SIGTERM while stopped until SIGCONT arrives. */
+  stopped?: boolean;
+  pendingTerm?: boolean;
 }
 
 /** A scripted process table: no real process is ever touched. */
@@ -36,7 +50,14 @@ export class ScriptedWorld implements ProcProbe {
     if (p === undefined || !p.alive) return { kind: 'gone' };
     if (p.evidence === 'foreign') return { kind: 'foreign' };
     if (p.evidence === 'unknown') return { kind: 'unknown', reason: 'scripted' };
-    return { kind: 'stat', pgid: p.pgid, starttime: p.starttime };
+    return { kind: 'stat', pgid: p.pgid, starttime: p.starttime, ppid: p.ppid ?? 1 };
+  }
+
+  markerOf(pid: number, entry: string): MarkerEvidence {
+    const p = this.procs.get(pid);
+    if (p === undefined || !p.alive) return 'gone';
+    if (p.hidesEnviron === true) return 'unreadable';
+    return p.env?.includes(entry) === true ? 'marked' : 'unmarked';
   }
 
   kill(target: number, signal: NodeJS.Signals): void {
@@ -48,7 +69,10 @@ export class ScriptedWorld implements ProcProbe {
     const live = victims.filter((p): p is FakeProc => p?.alive === true);
     if (live.length === 0) throw Object.assign(new Error('no such process'), { code: 'ESRCH' });
     for (const p of live) {
-      if (signal === 'SIGTERM' && p.ignoresTerm !== true) p.alive = false;
+      if (signal === 'SIGCONT') p.stopped = false;
+      if (signal === 'SIGTERM' && p.stopped === true) p.pendingTerm = true;
+      else if (signal === 'SIGTERM' && p.ignoresTerm !== true) p.alive = false;
+      if (signal === 'SIGCONT' && p.pendingTerm === true && p.ignoresTerm !== true) p.alive = false;
       if (signal === 'SIGKILL' && p.ignoresKill !== true) p.alive = false;
     }
   }

@@ -223,6 +223,7 @@ describe('stdio transport with real child processes', () => {
       canAttribute: () => real.canAttribute(),
       listPids: () => (listingReadable ? real.listPids() : { kind: 'unknown', reason: 'scripted' }),
       statOf: (pid) => real.statOf(pid),
+      markerOf: (pid, entry) => real.markerOf(pid, entry),
       kill: (target, signal) => {
         real.kill(target, signal);
       },

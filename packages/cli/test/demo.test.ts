@@ -6,7 +6,37 @@
 import { existsSync, rmSync } from 'node:fs';
 import { eventEnvelopeSchema, type EventEnvelope } from '@relvo-labs/agent-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, survivorsAfter } from './support/cli.js';
+import { spawn } from 'node:child_process';
+import { cliEnv, REPO_ROOT, runCli, survivorsAfter, type CliResult } from './support/cli.js';
+
+/** `npm run <args>` from the repository root, as a person types it (bounded). */
+function npmRun(args: readonly string[], timeoutMs = 90_000): Promise<CliResult> {
+  const { env, mark } = cliEnv();
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', ...args], {
+      cwd: REPO_ROOT,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid ?? 0), 'SIGKILL');
+      } catch {
+        // gone
+      }
+      reject(new Error(`npm run ${args.join(' ')}: no exit within ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, mark });
+    });
+  });
+}
 
 const kept: string[] = [];
 afterEach(() => {
@@ -81,6 +111,26 @@ describe('relvo-codex demo (real codex, scripted model)', () => {
     // the provider options (the environment handed to codex) are never written to the log
     expect(result.stdout).not.toContain('CODEX_HOME');
     expect(await survivorsAfter(result.mark)).toEqual([]);
+  });
+
+  it("through npm exactly as the README says: `npm run demo -- --json --yes` (after npm's own banner, only envelopes) and `--no`", async () => {
+    const json = await npmRun(['demo', '--', '--json', '--yes']);
+    expect(json.code).toBe(0);
+    // npm prints "> <package> demo" and "> <command>" before the script's own output
+    const lines = json.stdout.split('\n').filter((l) => l !== '' && !l.startsWith('> '));
+    const envelopes = lines.map((l) => eventEnvelopeSchema.parse(JSON.parse(l)));
+    expect(envelopes.map((e) => e.sequence)).toEqual(envelopes.map((_, i) => i + 1));
+    expect(envelopes.at(-1)?.payload.type).toBe('session.closed');
+    expect(await survivorsAfter(json.mark)).toEqual([]);
+
+    const silent = await npmRun(['--silent', 'demo', '--', '--json', '--no']);
+    expect(silent.code).toBe(0);
+    const all = silent.stdout.split('\n').filter((l) => l !== '');
+    const parsed = all.map((l) => eventEnvelopeSchema.parse(JSON.parse(l)));
+    expect(parsed.find((e) => e.payload.type === 'interaction.settled')?.payload).toMatchObject({
+      settlement: { outcome: 'responded', response: { decision: 'denied' } },
+    });
+    expect(await survivorsAfter(silent.mark)).toEqual([]);
   });
 
   it('no terminal and no flag: denies and says so, never approves on its own', async () => {

@@ -73,6 +73,16 @@ describe('relvo-codex run (real codex, scripted model via a host config profile)
     expect(await survivorsAfter(result.mark)).toEqual([]);
   });
 
+  it('provider options the codex provider refuses: exit 2 naming the profile, before any turn', async () => {
+    const s = await setup({ bogus: true });
+    const result = await runCli(['run', 'hi', ...s.runArgs], { env: s.env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('scripted');
+    expect(result.stderr).toContain('provider_options_refused');
+    expect(s.server.requests).toHaveLength(0);
+    expect(await survivorsAfter(result.mark)).toEqual([]);
+  });
+
   it('SIGTERM during a slow turn disposes the session and exits 143; nothing is left', async () => {
     const s = await setup();
     s.server.enqueue(

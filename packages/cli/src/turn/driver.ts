@@ -8,6 +8,7 @@ import type { EventEnvelope, EventSubscription, RuntimeSession } from '@relvo-la
 import type { Output } from '../ui/output.js';
 import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
 import { describeResponse, type Answer, type Answerer } from './answers.js';
+import { submitErrorToExit } from './submit-errors.js';
 
 export interface TurnStats {
   /** performance.now() values; undefined when the point was never reached. */
@@ -108,7 +109,7 @@ export class SessionDriver {
       submitted.then(
         () => finished.promise,
         (error: unknown) => {
-          throw error;
+          throw submitErrorToExit(error);
         },
       ),
       this.quitSignal.promise,

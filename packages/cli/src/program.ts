@@ -7,7 +7,7 @@ import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
 import { doctorExitCode, printDoctorReport, runDoctorChecks } from './commands/doctor.js';
 import { runReview } from './commands/review.js';
-import { createOutput } from './ui/output.js';
+import { createOutput, type Output } from './ui/output.js';
 import { CLI_VERSION } from './version.js';
 
 export interface CliIo {
@@ -20,6 +20,16 @@ export interface CliIo {
 interface CommonOptions {
   readonly codex?: string;
   readonly color: boolean;
+}
+
+function outputFor(io: CliIo, opts: CommonOptions & { json?: boolean }): Output {
+  return createOutput({
+    json: opts.json === true,
+    color: opts.color,
+    env: io.env,
+    stdout: io.stdout,
+    stderr: io.stderr,
+  });
 }
 
 const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
@@ -65,13 +75,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       opts: CommonOptions & { json?: boolean; yes?: boolean; no?: boolean; keep?: boolean },
     ) => {
       const { runDemo } = await import('./commands/demo.js');
-      const out = createOutput({
-        json: opts.json === true,
-        color: opts.color,
-        env: io.env,
-        stdout: io.stdout,
-        stderr: io.stderr,
-      });
+      const out = outputFor(io, opts);
       setExit(
         await runDemo(
           {
@@ -121,13 +125,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       },
     ) => {
       const { runRun } = await import('./commands/run.js');
-      const out = createOutput({
-        json: opts.json === true,
-        color: opts.color,
-        env: io.env,
-        stdout: io.stdout,
-        stderr: io.stderr,
-      });
+      const out = outputFor(io, opts);
       setExit(
         await runRun(
           {
@@ -156,13 +154,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       )
       .option('--json', 'print one JSON object on stdout'),
   ).action(async (opts: CommonOptions & { json?: boolean }) => {
-    const out = createOutput({
-      json: opts.json === true,
-      color: opts.color,
-      env: io.env,
-      stdout: io.stdout,
-      stderr: io.stderr,
-    });
+    const out = outputFor(io, opts);
     const spin = out.json ? undefined : out.spinner('checking codex…');
     const report = await runDoctorChecks({ codex: opts.codex, env: io.env });
     spin?.stop();

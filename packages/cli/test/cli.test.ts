@@ -1,11 +1,11 @@
 /** Argument handling and exit codes of the relvo-codex process (source and built bin). */
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CODEX_APP_SERVER_VERSION } from '@relvo-labs/agent-provider-codex';
-import { cliEnv, REPO_ROOT, runCli, survivorsAfter } from './support/cli.js';
+import { cliEnv, REPO_ROOT, runCli, survivorsAfter, standInCodex } from './support/cli.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -14,10 +14,7 @@ afterEach(() => {
 function standIn(version: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'relvo-standin-'));
   dirs.push(dir);
-  const path = join(dir, 'codex');
-  writeFileSync(path, `#!/bin/sh\necho "codex-cli ${version}"\n`);
-  chmodSync(path, 0o755);
-  return path;
+  return standInCodex(dir, `codex-cli ${version}`);
 }
 
 describe('relvo-codex usage and exit codes', () => {

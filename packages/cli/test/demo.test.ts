@@ -6,37 +6,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { eventEnvelopeSchema, type EventEnvelope } from '@relvo-labs/agent-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { cliEnv, REPO_ROOT, runCli, survivorsAfter, type CliResult } from './support/cli.js';
-
-/** `npm run <args>` from the repository root, as a person types it (bounded). */
-function npmRun(args: readonly string[], timeoutMs = 90_000): Promise<CliResult> {
-  const { env, mark } = cliEnv();
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', ...args], {
-      cwd: REPO_ROOT,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-(child.pid ?? 0), 'SIGKILL');
-      } catch {
-        // gone
-      }
-      reject(new Error(`npm run ${args.join(' ')}: no exit within ${timeoutMs} ms\n${stderr}`));
-    }, timeoutMs);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, mark });
-    });
-  });
-}
+import { npmRun, runCli, survivorsAfter } from './support/cli.js';
 
 const kept: string[] = [];
 afterEach(() => {

@@ -2,7 +2,7 @@
  * `relvo-codex doctor` against the real pinned codex and against stand-in executables that
  * report a version outside the reviewed window.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import {
   CODEX_APP_SERVER_VERSION,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
 } from '@relvo-labs/agent-provider-codex';
-import { runCli, survivorsAfter } from './support/cli.js';
+import { runCli, survivorsAfter, standInCodex } from './support/cli.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -21,10 +21,7 @@ afterEach(() => {
 function standIn(version: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'relvo-standin-'));
   dirs.push(dir);
-  const path = join(dir, 'codex');
-  writeFileSync(path, `#!/bin/sh\necho "codex-cli ${version}"\n`);
-  chmodSync(path, 0o755);
-  return path;
+  return standInCodex(dir, `codex-cli ${version}`);
 }
 
 function parseOne(stdout: string): Record<string, unknown> {
@@ -114,9 +111,7 @@ describe('relvo-codex doctor --json', () => {
   it('a stand-in that prints no version: exit 3 with the probe failure named', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'relvo-standin-'));
     dirs.push(dir);
-    const path = join(dir, 'codex');
-    writeFileSync(path, '#!/bin/sh\necho "something else"\n');
-    chmodSync(path, 0o755);
+    const path = standInCodex(dir, 'something else');
     const result = await runCli(['doctor', '--json', '--codex', path]);
     expect(result.code).toBe(3);
     expect(parseOne(result.stdout)).toMatchObject({

@@ -17,7 +17,7 @@ import { closingStep, DEMO_COMMAND, DEMO_FILE, DEMO_PROMPT, openingStep } from '
 import { openCodexRuntime } from '../host/runtime.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer, type AnswerPolicy } from '../turn/answers.js';
-import { CtrlC } from '../turn/ctrl-c.js';
+import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver } from '../turn/driver.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
 import { printTurnSummary, timingsOf } from '../turn/summary.js';
@@ -85,16 +85,9 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
       onPromptCtrlC: () => ctrlC?.press(),
     });
     const active = driver;
-    ctrlC = new CtrlC({
-      interrupt: () => {
-        out.warn('interrupting the turn… (Ctrl-C again to quit)');
-        void active.interrupt();
-      },
-      quit: () => {
-        out.warn('quitting: disposing the session');
-        active.quit();
-      },
-    }).install();
+    ctrlC = ctrlCFor(active, (line) => {
+      out.warn(line);
+    });
     spin?.succeed(`codex ${codex.version} (${codex.kind}) · scripted model on ${server.baseUrl}`);
     if (!out.json) {
       out.note(out.c.dim(`workspace ${iso.workspace}`));

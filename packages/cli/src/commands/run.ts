@@ -14,7 +14,7 @@ import { openCodexRuntime } from '../host/runtime.js';
 import { defaultEventLogPath } from '../paths.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer } from '../turn/answers.js';
-import { CtrlC } from '../turn/ctrl-c.js';
+import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver, type TurnEnd } from '../turn/driver.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
 import { printTurnSummary, timingsOf } from '../turn/summary.js';
@@ -64,16 +64,9 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       onPromptCtrlC: () => ctrlC?.press(),
     });
     const active = driver;
-    ctrlC = new CtrlC({
-      interrupt: () => {
-        out.warn('interrupting the turn… (Ctrl-C again to quit)');
-        void active.interrupt();
-      },
-      quit: () => {
-        out.warn('quitting: disposing the session');
-        active.quit();
-      },
-    }).install();
+    ctrlC = ctrlCFor(active, (line) => {
+      out.warn(line);
+    });
     spin?.succeed(
       `codex ${codex.version} (${codex.kind}) · profile ${chosen.profile} (${chosen.source}) · ${workspace}`,
     );

@@ -58,3 +58,20 @@ export class CtrlC {
     this.uninstall = undefined;
   }
 }
+
+/** The wiring `demo` and `run` share: Ctrl-C drives the session through its driver. */
+export function ctrlCFor(
+  driver: { interrupt(): Promise<void>; quit(): void },
+  warn: (line: string) => void,
+): CtrlC {
+  return new CtrlC({
+    interrupt: () => {
+      warn('interrupting the turn… (Ctrl-C again to quit)');
+      void driver.interrupt();
+    },
+    quit: () => {
+      warn('quitting: disposing the session');
+      driver.quit();
+    },
+  }).install();
+}

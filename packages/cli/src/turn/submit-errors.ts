@@ -43,5 +43,8 @@ export function submitErrorToExit(error: unknown): CliExit {
     const message = `${error.error.message}${where === '' ? '' : ` (${where})`} [${error.reason}]`;
     return new CliExit(CONFIG_REASONS.has(error.reason) ? EXIT.usage : EXIT.failed, message);
   }
-  return new CliExit(EXIT.failed, error instanceof Error ? error.message : 'the turn could not start');
+  return new CliExit(
+    EXIT.failed,
+    error instanceof Error ? error.message : 'the turn could not start',
+  );
 }

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testEnv } from '../../../../test/support/processes.js';
@@ -55,9 +55,24 @@ export interface StartedCli {
 
 /** Starts the CLI; `result` settles at exit, or rejects (after killing its group) at `timeoutMs`. */
 export function startCli(args: readonly string[], options: RunCliOptions = {}): StartedCli {
+  return startMarked(process.execPath, cliArgv(args), options);
+}
+
+/** `npm run <args>` from the repository root, as a person types it. */
+export function npmRun(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
+  return startMarked('npm', ['run', ...args], { timeoutMs: 90_000, ...options }).result;
+}
+
+/** Starts `file argv` in its own group with the leak marks (see `cliEnv`). */
+export function startMarked(
+  file: string,
+  argv: readonly string[],
+  options: RunCliOptions = {},
+): StartedCli {
+  const args = argv;
   const { env, mark } = cliEnv(options);
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const child = spawn(process.execPath, cliArgv(args), {
+  const child = spawn(file, args, {
     cwd: options.cwd ?? REPO_ROOT,
     env,
     detached: true,
@@ -74,7 +89,7 @@ export function startCli(args: readonly string[], options: RunCliOptions = {}): 
       } catch {
         // gone
       }
-      reject(new Error(`relvo-codex ${args.join(' ')}: no exit within ${timeoutMs} ms\n${stderr}`));
+      reject(new Error(`${file} ${args.join(' ')}: no exit within ${timeoutMs} ms\n${stderr}`));
     }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
@@ -105,6 +120,14 @@ export async function until(
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${label}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A tiny executable that answers `--version` like codex does, with the given output. */
+export function standInCodex(dir: string, versionLine: string): string {
+  const path = join(dir, 'codex');
+  writeFileSync(path, `#!/bin/sh\necho "${versionLine}"\n`);
+  chmodSync(path, 0o755);
+  return path;
 }
 
 /** Live processes (not zombies) whose environment carries `CLI_MARK_VAR=mark`. */

@@ -1,4 +1,4 @@
-/** `npm run bench`: the JSONL codec benchmark, printed as tables. */
+/** `npm run bench`: the JSONL codec and agent-runtime benchmarks, printed as tables. */
 import {
   gigabyteStream,
   hugeLine,
@@ -7,6 +7,7 @@ import {
   readlineSeparatorCheck,
   throughput,
 } from './codec.js';
+import { runtimeBench } from './runtime.js';
 
 const f1 = (n: number): string => n.toFixed(1);
 const t0 = performance.now();
@@ -66,4 +67,5 @@ console.table([
     result: `${lineDefault.frames} frame, drops [${lineDefault.drops.join(',')}]`,
   },
 ]);
+await runtimeBench();
 console.log(`\nbench finished in ${f1((performance.now() - t0) / 1000)} s`);

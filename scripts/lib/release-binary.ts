@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { codexReportedVersion, locateCodexBinary } from '../../src/testing/index.js';
+import { codexReportedVersion } from '../../src/testing/codex-binary.js';
+import { locateCodexBinary } from '../../src/testing/index.js';
 
 export const PLAIN_RELEASE = /^\d+\.\d+\.\d+$/;
 export const RELEASE_CACHE_ENV = 'CODEX_RELEASE_CACHE';

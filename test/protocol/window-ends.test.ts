@@ -14,11 +14,11 @@ import {
 import { createCodexProvider } from '../../src/index.js';
 import {
   codexConfigArgs,
-  codexReportedVersion,
   createIsolatedCodexHome,
   locateCodexBinary,
   ScriptedModelServer,
 } from '../../src/testing/index.js';
+import { codexReportedVersion } from '../../src/testing/codex-binary.js';
 import { testEnv } from '../support/processes.js';
 import { recordingSink } from '../support/provider-harness.js';
 

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { CODEX_UNDER_TEST_ENV } from '../../../src/testing/index.js';
+import { CODEX_UNDER_TEST_ENV } from '../../../src/testing/codex-binary.js';
 
 /** The tests that drive a real codex binary (the launcher is looked up beside the binary). */
 export const REAL_BINARY_SUITE = [

@@ -109,12 +109,23 @@ export async function openTerminal(
           const out = (
             await tmux(
               socket,
-              ['display-message', '-p', '-t', 'cli', '#{pane_dead} #{pane_dead_status}'],
+              [
+                'display-message',
+                '-p',
+                '-t',
+                'cli',
+                '#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}',
+              ],
               env,
             )
           ).trim();
-          const [dead, status] = out.split(' ');
-          return dead === '1' ? Number(status) : undefined;
+          const [dead, status, signal] = out.split(':');
+          // tmux may mark the pane dead (its pty closed) a moment before it has reaped the
+          // process: keep polling until the status (or the signal) is known
+          if (dead !== '1') return undefined;
+          if (status !== undefined && /^\d+$/.test(status)) return Number(status);
+          if (signal !== undefined && /^\d+$/.test(signal)) return 128 + Number(signal);
+          return undefined;
         },
         async () => `the command did not exit within ${timeoutMs} ms; screen:\n${await screen()}`,
         timeoutMs,

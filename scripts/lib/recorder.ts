@@ -2,7 +2,10 @@
  * Runs one scenario against the real binary and returns the sanitized transcript plus the
  * timings worth keeping. Used by scripts/protocol-record.ts and test/protocol.
  */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import {
   codexConfigArgs,
   createIsolatedCodexHome,
@@ -131,23 +134,29 @@ export async function recordScenario(
   // A fixed terminal keeps the userAgent identical from host to host.
   delete env.TERM_PROGRAM;
   delete env.TERM_PROGRAM_VERSION;
-  const driver = new AppServerDriver({
-    binary: options.binary,
-    args: [
-      ...codexConfigArgs({ baseUrl: server.baseUrl, extra: scenario.extraConfig ?? [] }),
-      'app-server',
-    ],
-    cwd: iso.workspace,
-    env,
-  });
+  const spawnDriver = (): AppServerDriver =>
+    new AppServerDriver({
+      binary: options.binary,
+      args: [
+        ...codexConfigArgs({ baseUrl: server.baseUrl, extra: scenario.extraConfig ?? [] }),
+        'app-server',
+      ],
+      cwd: iso.workspace,
+      env,
+    });
   let currentTurn: TurnPlan | undefined;
-  driver.onFrame((f) => {
-    if (f.dir !== 's2c' || typeof f.frame.method !== 'string' || !('id' in f.frame)) return;
-    const answer = currentTurn?.answer?.(f.frame) ?? {
-      error: { code: -32601, message: 'method not supported by this client' },
-    };
-    driver.send({ id: f.frame.id, ...answer });
-  });
+  const answerRequests = (d: AppServerDriver): void => {
+    d.onFrame((f) => {
+      if (f.dir !== 's2c' || typeof f.frame.method !== 'string' || !('id' in f.frame)) return;
+      const answer = currentTurn?.answer?.(f.frame) ?? {
+        error: { code: -32601, message: 'method not supported by this client' },
+      };
+      d.send({ id: f.frame.id, ...answer });
+    });
+  };
+  let driver = spawnDriver();
+  answerRequests(driver);
+  const setUp: AppServerDriver[] = [];
   try {
     await scenario.beforeInitialize?.(driver);
     const init = await driver.request(
@@ -165,7 +174,7 @@ export async function recordScenario(
         cwd: iso.workspace,
         approvalPolicy: scenario.approvalPolicy,
         sandbox: scenario.sandbox,
-        ephemeral: true,
+        ephemeral: scenario.ephemeral ?? true,
       },
       timeoutMs,
     );
@@ -183,6 +192,50 @@ export async function recordScenario(
     for (const plan of scenario.turns) {
       currentTurn = plan;
       turns.push(await runTurn(driver, threadId, plan, timeoutMs));
+    }
+    let initAt = initReply;
+    let threadAt = threadStartReply;
+    let threadStartedAt = threadStarted.t;
+    if (scenario.resume !== undefined) {
+      // the first process is set-up: closed, and a second one resumes the persisted thread
+      await sleep(scenario.settleMs ?? 300);
+      await driver.close();
+      setUp.push(driver);
+      driver = spawnDriver();
+      answerRequests(driver);
+      const again = await driver.request(
+        'initialize',
+        { clientInfo: CLIENT_INFO, capabilities: null },
+        timeoutMs,
+      );
+      if (!('result' in again)) throw new Error('initialize failed');
+      initAt = driver.now();
+      driver.notify('initialized');
+      let cwd = iso.workspace;
+      if (scenario.resume.cwd === 'other') {
+        cwd = join(iso.home, 'other-workspace'); // recorded as <home>/other-workspace
+        mkdirSync(cwd, { recursive: true });
+      }
+      const resumedId = scenario.resume.thread === 'unknown' ? randomUUID() : threadId;
+      const resumed = await driver.request(
+        'thread/resume',
+        {
+          threadId: resumedId,
+          cwd,
+          approvalPolicy: scenario.approvalPolicy,
+          sandbox: scenario.sandbox,
+          excludeTurns: true,
+        },
+        timeoutMs,
+      );
+      threadAt = driver.now();
+      threadStartedAt = threadAt;
+      if ('result' in resumed) {
+        for (const plan of scenario.resume.turns) {
+          currentTurn = plan;
+          turns.push(await runTurn(driver, resumedId, plan, timeoutMs));
+        }
+      }
     }
     await sleep(scenario.settleMs ?? 300);
     const stdinClosed = driver.now();
@@ -203,9 +256,9 @@ export async function recordScenario(
       scenario: scenario.name,
       lines,
       timings: {
-        initReply: round(initReply),
-        threadStartReply: round(threadStartReply),
-        threadStarted: round(threadStarted.t),
+        initReply: round(initAt),
+        threadStartReply: round(threadAt),
+        threadStarted: round(threadStartedAt),
         turns,
         stdinClosed: round(stdinClosed),
         exit: round(exit.t),
@@ -222,6 +275,7 @@ export async function recordScenario(
       { cause: error },
     );
   } finally {
+    for (const d of setUp) await d.close();
     await driver.close();
     await server.close();
     iso.dispose();

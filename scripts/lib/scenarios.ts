@@ -38,6 +38,20 @@ export interface Scenario {
   readonly settleMs?: number;
   /** Client traffic before `initialize` (protocol-error probes). */
   readonly beforeInitialize?: (driver: AppServerDriver) => Promise<void>;
+  /** false: a persisted thread (`ephemeral: false`), needed by `resume`. Default true. */
+  readonly ephemeral?: boolean;
+  /**
+   * Resume (issue 14): after the turns, the first app-server is closed and a second one with the
+   * same CODEX_HOME resumes the thread (`thread/resume`, `excludeTurns: true`) and runs these
+   * turns. Only the second process is recorded; the first is set-up.
+   */
+  readonly resume?: {
+    readonly turns: readonly TurnPlan[];
+    /** `unknown`: resume a thread id that was never created (a fresh UUID). */
+    readonly thread?: 'recorded' | 'unknown';
+    /** `other`: resume with a different cwd (a directory under HOME). */
+    readonly cwd?: 'workspace' | 'other';
+  };
   /** Client traffic after thread/started, before the turns. */
   readonly afterThreadStart?: (driver: AppServerDriver, threadId: string) => Promise<void>;
 }
@@ -205,6 +219,48 @@ export const ISSUE_14_SCENARIOS: readonly Scenario[] = [
   },
   fileChangeScenario('file_change_accept', 'accept'),
   fileChangeScenario('file_change_decline', 'decline'),
+  {
+    name: 'resume',
+    summary:
+      'persisted thread: one turn in a first app-server; a second one (same CODEX_HOME) resumes it with excludeTurns and runs a turn',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    ephemeral: false,
+    steps: [
+      textStep(['Noted', '.'], {
+        itemId: 'msg_1',
+        responseId: 'resp_1',
+        usage: scriptedUsage(900, 5, 0, 0),
+      }),
+      textStep(['You said ', 'PINEAPPLE-42.'], {
+        itemId: 'msg_2',
+        responseId: 'resp_2',
+        usage: scriptedUsage(950, 6, 0, 0),
+      }),
+    ],
+    turns: [{ text: 'remember PINEAPPLE-42' }],
+    resume: { turns: [{ text: 'what did I say?' }] },
+  },
+  {
+    name: 'resume_unknown_thread',
+    summary: 'measurement: thread/resume of a thread id that was never created',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    ephemeral: false,
+    steps: [],
+    turns: [],
+    resume: { turns: [], thread: 'unknown' },
+  },
+  {
+    name: 'resume_other_cwd',
+    summary: 'measurement: thread/resume of a persisted thread with another cwd',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    ephemeral: false,
+    steps: [textStep(['Noted', '.'], { itemId: 'msg_1', responseId: 'resp_1' })],
+    turns: [{ text: 'remember' }],
+    resume: { turns: [], cwd: 'other' },
+  },
   {
     name: 'file_change_on_request_workspace_write',
     summary:

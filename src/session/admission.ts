@@ -131,6 +131,7 @@ export class TurnAdmission implements RunLifecycle {
   }
 
   finalize(run: CodexRun): void {
+    if (run.turnId !== undefined) this.#state.lastTurnId = run.turnId;
     if (this.#state.active === run) {
       this.#state.active = undefined;
       this.#correlator.endRun();

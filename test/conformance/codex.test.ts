@@ -8,10 +8,14 @@ describeProviderConformance(
   codexHarness(),
 );
 
-const EVERY_OPTION = { toolActivity: 'redacted', fileChanges: 'bridge' } as const;
+const EVERY_OPTION = {
+  toolActivity: 'redacted',
+  fileChanges: 'bridge',
+  persistence: 'thread',
+} as const;
 
 describeProviderConformance(
-  'codex (fake transport, every option on: approvals, questions, tool activity, file changes)',
+  'codex (fake transport, every option on: approvals, questions, tool activity, file changes, persistence)',
   codexHarness(EVERY_OPTION),
 );
 

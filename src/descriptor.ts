@@ -65,7 +65,7 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       protocolSurface: 'stable',
       transport: 'stdio-jsonl',
       textGranularity: 'delta',
-      supportedInputParts: ['text'],
+      supportedInputParts: options.fileReferences === 'resolve' ? ['text', 'file_ref'] : ['text'],
       declaredSandboxMode: options.sandboxMode,
       declaredApprovalPolicy: approvalPolicyOf(options),
       toolActivity: options.toolActivity,

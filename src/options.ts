@@ -33,6 +33,8 @@ export const codexProviderOptionsSchema = z.strictObject({
   fileChanges: codexBridgeModeSchema.default('none'),
   /** `thread`: persisted threads, exportRecoveryRecord and resumeSession (ADR-0016). */
   persistence: z.enum(['ephemeral', 'thread']).default('ephemeral'),
+  /** `resolve`: `file_ref` parts are resolved in the workspace and sent as text/localImage (ADR-0017). */
+  fileReferences: z.enum(['none', 'resolve']).default('none'),
   clientName: z.string().min(1).max(200).default(CODEX_DEFAULT_CLIENT_NAME),
   clientVersion: z.string().min(1).max(200).default(CODEX_ADAPTER_VERSION),
   /** ≤0 or non-finite disables the per-request deadline (z.number() alone refuses Infinity/NaN). */

@@ -177,5 +177,6 @@ async function openSession(
     },
     workspaceRoot: root,
     toolActivity: options.toolActivity === 'redacted',
+    fileReferences: options.fileReferences === 'resolve',
   });
 }

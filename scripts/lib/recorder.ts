@@ -3,9 +3,9 @@
  * timings worth keeping. Used by scripts/protocol-record.ts and test/protocol.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   codexConfigArgs,
   createIsolatedCodexHome,
@@ -79,11 +79,20 @@ async function runTurn(
   threadId: string,
   plan: TurnPlan,
   timeoutMs: number,
+  workspace: string,
 ): Promise<TurnTimings> {
   const from = driver.frames.length;
   const turnStartSent = driver.now();
+  const input = plan.input?.map((item) =>
+    Object.fromEntries(
+      Object.entries(item).map(([k, v]) => [
+        k,
+        typeof v === 'string' ? v.split('<workspace>').join(workspace) : v,
+      ]),
+    ),
+  ) ?? [{ type: 'text', text: plan.text }];
   const reply = driver
-    .request('turn/start', { threadId, input: [{ type: 'text', text: plan.text }] }, timeoutMs)
+    .request('turn/start', { threadId, input }, timeoutMs)
     .then(() => driver.now());
   if (plan.interruptAfterDeltas !== undefined) {
     let deltas = 0;
@@ -128,6 +137,10 @@ export async function recordScenario(
 ): Promise<ScenarioRecording> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const iso = createIsolatedCodexHome('relvo-rec-');
+  for (const [path, content] of Object.entries(scenario.workspaceFiles ?? {})) {
+    mkdirSync(dirname(join(iso.workspace, path)), { recursive: true });
+    writeFileSync(join(iso.workspace, path), content);
+  }
   const server = await ScriptedModelServer.start();
   server.enqueue(...scenario.steps);
   const env = iso.env(options.baseEnv ?? process.env, { TERM: 'dumb', ...options.envExtra });
@@ -191,7 +204,7 @@ export async function recordScenario(
     const turns: TurnTimings[] = [];
     for (const plan of scenario.turns) {
       currentTurn = plan;
-      turns.push(await runTurn(driver, threadId, plan, timeoutMs));
+      turns.push(await runTurn(driver, threadId, plan, timeoutMs, iso.workspace));
     }
     let initAt = initReply;
     let threadAt = threadStartReply;
@@ -233,7 +246,7 @@ export async function recordScenario(
       if ('result' in resumed) {
         for (const plan of scenario.resume.turns) {
           currentTurn = plan;
-          turns.push(await runTurn(driver, resumedId, plan, timeoutMs));
+          turns.push(await runTurn(driver, resumedId, plan, timeoutMs, iso.workspace));
         }
       }
     }

@@ -138,6 +138,8 @@ export const LIFECYCLE_PROVIDER_CODES = [
 export const RECOVERY_PROVIDER_CODES = [
   'recovery_record_malformed', 'recovery_record_foreign', 'recovery_workspace_mismatch',
   'recovery_codex_home_mismatch', 'recovery_thread_unknown',
+  // file references (ADR-0017)
+  'file_ref_outside_workspace', 'file_ref_unresolvable',
 ] as const;
 
 /** §10.2: turn error classifications mapped to `provider_unavailable` (retryable). */

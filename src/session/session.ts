@@ -41,6 +41,8 @@ export interface CodexSessionParams {
   readonly workspaceRoot?: string;
   /** Publish tool items as run.tool_activity (ADR-0014). */
   readonly toolActivity?: boolean;
+  /** Accept `file_ref` parts, resolved inside the workspace (ADR-0017). */
+  readonly fileReferences?: boolean;
   /** A persisted thread (ADR-0016): the session can export a recovery record. */
   readonly recovery?: {
     readonly codexHomeDigest: string;
@@ -97,6 +99,7 @@ export class CodexSession implements ProviderSession {
         workspaceRoot,
         toolActivity: params.toolActivity === true,
         fileChanges: params.bridges.fileChanges === true,
+        fileReferences: params.fileReferences === true,
       },
     });
     if (recovery !== undefined) {

@@ -12,10 +12,11 @@ const EVERY_OPTION = {
   toolActivity: 'redacted',
   fileChanges: 'bridge',
   persistence: 'thread',
+  fileReferences: 'resolve',
 } as const;
 
 describeProviderConformance(
-  'codex (fake transport, every option on: approvals, questions, tool activity, file changes, persistence)',
+  'codex (fake transport, every option on: approvals, questions, tool activity, file changes, persistence, file references)',
   codexHarness(EVERY_OPTION),
 );
 

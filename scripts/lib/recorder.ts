@@ -9,10 +9,10 @@ import { dirname, join } from 'node:path';
 import {
   codexConfigArgs,
   createIsolatedCodexHome,
-  sanitizeFrame,
   ScriptedModelServer,
   type TranscriptLine,
 } from '../../src/testing/index.js';
+import { sanitizeFrame } from './transcript-writer.js';
 import { AppServerDriver, type DriverFrame, type Frame } from './app-server-driver.js';
 import type { Scenario, TurnPlan } from './scenarios.js';
 

@@ -31,6 +31,10 @@ export const codexProviderOptionsSchema = z.strictObject({
   toolActivity: z.enum(TOOL_ACTIVITY_MODES).default('none'),
   /** `bridge`: patches become neutral approvals; the thread runs `untrusted` (ADR-0015). */
   fileChanges: codexBridgeModeSchema.default('none'),
+  /** `thread`: persisted threads, exportRecoveryRecord and resumeSession (ADR-0016). */
+  persistence: z.enum(['ephemeral', 'thread']).default('ephemeral'),
+  /** `resolve`: `file_ref` parts are resolved in the workspace and sent as text/localImage (ADR-0017). */
+  fileReferences: z.enum(['none', 'resolve']).default('none'),
   clientName: z.string().min(1).max(200).default(CODEX_DEFAULT_CLIENT_NAME),
   clientVersion: z.string().min(1).max(200).default(CODEX_ADAPTER_VERSION),
   /**

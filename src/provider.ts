@@ -7,6 +7,7 @@ import { isAbsolute } from 'node:path';
 import type {
   AgentProvider,
   ProviderDescriptor,
+  ProviderRecoveryRecord,
   ProviderRejection,
   ProviderSession,
   ProviderSessionInit,
@@ -22,6 +23,7 @@ import {
 import { CodexConnection } from './rpc/connection.js';
 import { AbandonedConnections, type ReleaseSummary } from './session/abandoned.js';
 import { handshake } from './session/handshake.js';
+import { placeDigest, readRecoveryRecord, type CodexRecoveryOpaque } from './session/recovery.js';
 import { CodexSession } from './session/session.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { codexRejection } from './shared/codex-error.js';
@@ -40,6 +42,11 @@ export interface CodexProviderSession extends ProviderSession {
 
 export interface CodexProvider extends AgentProvider {
   createSession(init: ProviderSessionInit): Promise<CodexProviderSession>;
+  /** Present only with `persistence: 'thread'` (ADR-0016). */
+  resumeSession?(
+    record: ProviderRecoveryRecord,
+    init: ProviderSessionInit,
+  ): Promise<CodexProviderSession>;
   /** Retries the teardown of every connection a failed handshake could not close. */
   releaseAbandonedConnections(): Promise<ReleaseSummary>;
   readonly abandonedConnectionCount: number;
@@ -63,7 +70,19 @@ export const createCodexProvider: CodexProviderFactory = (input = {}) => {
   const abandoned = new AbandonedConnections();
   const factory: CodexTransportFactory = options.transport ?? defaultTransportFactory(options);
 
+  const resume =
+    options.persistence === 'thread'
+      ? {
+          resumeSession(
+            record: ProviderRecoveryRecord,
+            init: ProviderSessionInit,
+          ): Promise<CodexProviderSession> {
+            return openSession(init, options, factory, abandoned, record);
+          },
+        }
+      : {};
   return {
+    ...resume,
     describe(): ProviderDescriptor {
       return descriptor;
     },
@@ -92,6 +111,7 @@ async function openSession(
   options: ResolvedCodexProviderOptions,
   factory: CodexTransportFactory,
   abandoned: AbandonedConnections,
+  record?: ProviderRecoveryRecord,
 ): Promise<CodexProviderSession> {
   // both checks happen before anything is spawned
   const sessionOptions = codexSessionOptionsSchema.safeParse(init.options);
@@ -100,6 +120,9 @@ async function openSession(
   if (typeof root !== 'string' || root.length === 0 || !isAbsolute(root)) {
     throw invalid('the codex workspace root must be an absolute path');
   }
+  // another provider's, another wire's or another workspace's record: refused before a spawn
+  const recovery: CodexRecoveryOpaque | undefined =
+    record === undefined ? undefined : readRecoveryRecord(record, root);
 
   let transport: CodexTransport;
   try {
@@ -117,9 +140,9 @@ async function openSession(
   const connection = new CodexConnection(transport, { requestTimeoutMs: options.requestTimeoutMs });
   const sandboxMode = sessionOptions.data.sandboxMode ?? options.sandboxMode;
   const model = sessionOptions.data.model ?? options.model;
-  let threadId: string;
+  let thread: { threadId: string; codexHomeDigest: string };
   try {
-    threadId = await handshake(connection, {
+    thread = await handshake(connection, {
       clientName: options.clientName,
       clientVersion: options.clientVersion,
       cwd: root,
@@ -127,12 +150,25 @@ async function openSession(
       sandbox: sandboxMode,
       additionalVersions: options.additionalAppServerVersions,
       ...(model !== undefined ? { model } : {}),
+      ephemeral: options.persistence !== 'thread',
+      ...(recovery !== undefined
+        ? { resume: { threadId: recovery.threadId, codexHomeDigest: recovery.codexHome } }
+        : {}),
     });
   } catch (error) {
     throw await abandoned.tearDownAfterFailedHandshake(connection, error);
   }
   return new CodexSession({
-    threadId,
+    threadId: thread.threadId,
+    ...(options.persistence === 'thread'
+      ? {
+          recovery: {
+            codexHomeDigest: thread.codexHomeDigest,
+            workspaceDigest: placeDigest('workspace', root),
+            ...(recovery?.lastTurnId !== undefined ? { replayedTurnId: recovery.lastTurnId } : {}),
+          },
+        }
+      : {}),
     connection,
     sink: init.sink,
     bridges: {
@@ -142,5 +178,6 @@ async function openSession(
     },
     workspaceRoot: root,
     toolActivity: options.toolActivity === 'redacted',
+    fileReferences: options.fileReferences === 'resolve',
   });
 }

@@ -15,6 +15,7 @@ export const CODEX_CLIENT_METHOD = {
   initialize: 'initialize',
   initialized: 'initialized',
   threadStart: 'thread/start',
+  threadResume: 'thread/resume',
   turnStart: 'turn/start',
   turnInterrupt: 'turn/interrupt',
 } as const;
@@ -132,6 +133,15 @@ export const LIFECYCLE_PROVIDER_CODES = [
   'handshake_cleanup_pending', 'abandoned_connection_pending', 'unsupported_app_server_version',
 ] as const;
 
+/** Why a recovery record was refused (ADR-0016): never a silent fresh thread. */
+// prettier-ignore
+export const RECOVERY_PROVIDER_CODES = [
+  'recovery_record_malformed', 'recovery_record_foreign', 'recovery_workspace_mismatch',
+  'recovery_codex_home_mismatch', 'recovery_thread_unknown',
+  // file references (ADR-0017)
+  'file_ref_outside_workspace', 'file_ref_unresolvable',
+] as const;
+
 /** docs/behaviour.md §10.2: turn error classifications mapped to `provider_unavailable` (retryable). */
 // prettier-ignore
 export const TURN_ERROR_RETRYABLE_CLASSIFICATIONS = [
@@ -161,6 +171,7 @@ export type ProviderCode =
   | (typeof SESSION_PROVIDER_CODES)[number]
   | (typeof TURN_STATUS_PROVIDER_CODES)[number]
   | (typeof LIFECYCLE_PROVIDER_CODES)[number]
+  | (typeof RECOVERY_PROVIDER_CODES)[number]
   | TurnErrorClassification;
 
 /** The same set as a list ('unclassified' is in two groups and listed once). */
@@ -171,6 +182,7 @@ export const PROVIDER_CODES = [
     ...SESSION_PROVIDER_CODES,
     ...TURN_STATUS_PROVIDER_CODES,
     ...LIFECYCLE_PROVIDER_CODES,
+    ...RECOVERY_PROVIDER_CODES,
     ...TURN_ERROR_CLASSIFICATIONS,
   ]),
 ] as readonly ProviderCode[];

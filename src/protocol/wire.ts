@@ -16,7 +16,10 @@ export const requestIdSchema = z.union([
 ]);
 export type CodexRequestId = z.infer<typeof requestIdSchema>;
 
-export const initializeResultSchema = z.looseObject({ userAgent: z.unknown() });
+export const initializeResultSchema = z.looseObject({
+  userAgent: z.unknown(),
+  codexHome: z.unknown().optional(),
+});
 
 export const threadStartResultSchema = z.looseObject({
   thread: z.looseObject({ id: nonEmpty }),

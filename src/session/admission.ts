@@ -16,6 +16,7 @@ import type { TurnCorrelator } from './correlator.js';
 import { preBindingOutputLost } from './diagnostics.js';
 import type { SessionInteractions } from './interactions.js';
 import { FileChangeMemory } from './file-changes.js';
+import { nativeInputOf, type NativeUserInput } from './file-refs.js';
 import { CodexRun, type RunLifecycle } from './run.js';
 import { ToolActivityTracker } from './tool-activity.js';
 import type { SessionState } from './state.js';
@@ -36,6 +37,7 @@ export interface RunFeatures {
   readonly workspaceRoot: string;
   readonly toolActivity: boolean;
   readonly fileChanges: boolean;
+  readonly fileReferences?: boolean;
 }
 
 function refused(...args: Parameters<typeof codexRejection>): Promise<never> {
@@ -93,25 +95,30 @@ export class TurnAdmission implements RunLifecycle {
       return refused('illegal_state_transition', 'a codex run is already active in this session');
     }
     const parts = request.input.parts;
-    const unsupported = parts.filter((p) => p.type !== 'text').map((p) => p.type);
+    const features = this.#runFeatures;
+    const supported = features?.fileReferences === true ? ['text', 'file_ref'] : ['text'];
+    const unsupported = parts.filter((p) => !supported.includes(p.type)).map((p) => p.type);
     if (unsupported.length > 0) {
       return refused('capability_unsupported', 'codex accepts text input parts only', {
         details: {
           capability: 'turnInput.parts',
-          supported: ['text'],
+          supported,
           requested: [...new Set(unsupported)],
         },
       });
     }
-    const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n');
+    // file references are resolved inside the workspace before anything is sent
+    const native = nativeInputOf(request.input, features?.workspaceRoot ?? '');
+    if (!native.ok) {
+      return refused('invalid_request', native.message, { providerCode: native.providerCode });
+    }
     const run = new CodexRun(request.runRef, request.sink, this);
-    const features = this.#runFeatures;
     if (features?.toolActivity === true)
       run.toolActivity = new ToolActivityTracker(features.workspaceRoot);
     if (features?.fileChanges === true) run.fileChanges = new FileChangeMemory();
     state.active = run;
     this.#correlator.beginRun();
-    const started = this.#startTurn(run, text);
+    const started = this.#startTurn(run, native.input);
     this.#runsByRef.set(run.runRef, started);
     return started;
   }
@@ -131,6 +138,7 @@ export class TurnAdmission implements RunLifecycle {
   }
 
   finalize(run: CodexRun): void {
+    if (run.turnId !== undefined) this.#state.lastTurnId = run.turnId;
     if (this.#state.active === run) {
       this.#state.active = undefined;
       this.#correlator.endRun();
@@ -142,13 +150,13 @@ export class TurnAdmission implements RunLifecycle {
 
   // ---- turn/start --------------------------------------------------------------------------
 
-  async #startTurn(run: CodexRun, text: string): Promise<ProviderRun> {
+  async #startTurn(run: CodexRun, input: readonly NativeUserInput[]): Promise<ProviderRun> {
     const state = this.#state;
     let result: unknown;
     try {
       result = await this.#connection.request(CODEX_CLIENT_METHOD.turnStart, {
         threadId: state.threadId,
-        input: [{ type: 'text', text }],
+        input,
       });
     } catch (error) {
       const authoritative = isAuthoritativeFailure(error);

@@ -1,12 +1,14 @@
 /**
- * initialize → version gate → initialized → thread/start. Any failure is thrown; the caller
- * owns the teardown of the half-open connection.
+ * initialize → version gate → initialized → thread/start (or thread/resume for a recovery
+ * record). Any failure is thrown; the caller owns the teardown of the half-open connection.
  */
 import { CODEX_CLIENT_TITLE } from '../constants.js';
 import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/vocabulary.js';
 import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
+import { isAuthoritativeFailure } from '../rpc/errors.js';
 import { codexRejection } from '../shared/codex-error.js';
+import { placeDigest } from './recovery.js';
 import { isCompatibleCodexUserAgent, unsupportedVersionDetails } from './version-gate.js';
 
 export interface HandshakeParams {
@@ -18,13 +20,27 @@ export interface HandshakeParams {
   readonly model?: string;
   /** Releases the host reviewed itself, accepted besides the built-in allowlist. */
   readonly additionalVersions?: readonly string[];
+  /** `false` persists the thread so that it can be resumed (`persistence: 'thread'`). */
+  readonly ephemeral?: boolean;
+  /** Resume this persisted thread instead of starting one (ADR-0016). */
+  readonly resume?: {
+    readonly threadId: string;
+    /** The digest the record holds; another codex home is refused before `thread/resume`. */
+    readonly codexHomeDigest: string;
+  };
 }
 
-/** Resolves the thread id of the session's single ephemeral thread. */
+export interface HandshakeResult {
+  readonly threadId: string;
+  /** Digest of the codex home the server reported (`initialize.codexHome`). */
+  readonly codexHomeDigest: string;
+}
+
+/** Resolves the thread id of the session's single thread and the server's codex home digest. */
 export async function handshake(
   connection: SessionConnection,
   params: HandshakeParams,
-): Promise<string> {
+): Promise<HandshakeResult> {
   const init = await connection.request(CODEX_CLIENT_METHOD.initialize, {
     clientInfo: {
       name: params.clientName,
@@ -56,13 +72,22 @@ export async function handshake(
       },
     );
   }
+  const home = parsedInit.data.codexHome;
+  const codexHomeDigest = placeDigest('codex-home', typeof home === 'string' ? home : '');
   connection.notify(CODEX_CLIENT_METHOD.initialized);
-  const started = await connection.request(CODEX_CLIENT_METHOD.threadStart, {
+  const settings = {
     cwd: params.cwd,
     approvalPolicy: params.approvalPolicy,
     sandbox: params.sandbox,
-    ephemeral: true,
     ...(params.model !== undefined ? { model: params.model } : {}),
+  };
+  if (params.resume !== undefined) {
+    const threadId = await resumeThread(connection, settings, params.resume, codexHomeDigest);
+    return { threadId, codexHomeDigest };
+  }
+  const started = await connection.request(CODEX_CLIENT_METHOD.threadStart, {
+    ...settings,
+    ephemeral: params.ephemeral ?? true,
   });
   const parsedThread = threadStartResultSchema.safeParse(started);
   if (!parsedThread.success) {
@@ -71,5 +96,50 @@ export async function handshake(
       'codex started a thread without a usable id',
     );
   }
-  return parsedThread.data.thread.id;
+  return { threadId: parsedThread.data.thread.id, codexHomeDigest };
+}
+
+/**
+ * `thread/resume` with `excludeTurns: true` (no history in the reply, no deprecation notice; the
+ * model still gets the history). Codex refuses an unknown thread and another codex home itself,
+ * but accepts another cwd and silently moves the thread: the workspace is checked before any
+ * of this (recovery.ts), the home here, before the request.
+ */
+async function resumeThread(
+  connection: SessionConnection,
+  settings: Record<string, unknown>,
+  resume: NonNullable<HandshakeParams['resume']>,
+  codexHomeDigest: string,
+): Promise<string> {
+  if (resume.codexHomeDigest !== codexHomeDigest) {
+    throw codexRejection('invalid_request', 'the recovery record belongs to another codex home', {
+      providerCode: 'recovery_codex_home_mismatch',
+    });
+  }
+  let resumed: unknown;
+  try {
+    resumed = await connection.request(CODEX_CLIENT_METHOD.threadResume, {
+      threadId: resume.threadId,
+      ...settings,
+      excludeTurns: true,
+    });
+  } catch (error) {
+    // an authoritative refusal (-32600 "no rollout found…", "invalid session id"): the text is
+    // never echoed
+    if (isAuthoritativeFailure(error)) {
+      throw codexRejection(
+        'invalid_request',
+        'codex has no persisted thread for the recovery record',
+        {
+          providerCode: 'recovery_thread_unknown',
+        },
+      );
+    }
+    throw error;
+  }
+  const parsed = threadStartResultSchema.safeParse(resumed);
+  if (!parsed.success || parsed.data.thread.id !== resume.threadId) {
+    throw codexRejection('provider_contract_violation', 'codex resumed a different thread');
+  }
+  return parsed.data.thread.id;
 }

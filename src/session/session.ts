@@ -6,6 +6,7 @@
  */
 import type {
   InteractionResponse,
+  ProviderRecoveryRecord,
   ProviderEventSink,
   ProviderRun,
   ProviderRunRequest,
@@ -25,6 +26,7 @@ import {
   type SessionInteractions,
 } from './interactions.js';
 import { resolveInteractionOwner } from './owner-check.js';
+import { buildRecoveryRecord } from './recovery.js';
 import { InboundRouter } from './router.js';
 import { SessionState } from './state.js';
 
@@ -39,6 +41,15 @@ export interface CodexSessionParams {
   readonly workspaceRoot?: string;
   /** Publish tool items as run.tool_activity (ADR-0014). */
   readonly toolActivity?: boolean;
+  /** Accept `file_ref` parts, resolved inside the workspace (ADR-0017). */
+  readonly fileReferences?: boolean;
+  /** A persisted thread (ADR-0016): the session can export a recovery record. */
+  readonly recovery?: {
+    readonly codexHomeDigest: string;
+    readonly workspaceDigest: string;
+    /** After a resume codex replays the usage of this (earlier) turn: never a run's. */
+    readonly replayedTurnId?: string;
+  };
 }
 
 export class CodexSession implements ProviderSession {
@@ -48,10 +59,14 @@ export class CodexSession implements ProviderSession {
   readonly #admission: TurnAdmission;
   /** Teardown is shared while in flight and retryable after a failure. */
   readonly #disposal = new RetryableAttempt({ once: true });
+  /** Present only with `persistence: 'thread'` (`'exportRecoveryRecord' in session` is the test). */
+  declare exportRecoveryRecord?: () => Promise<ProviderRecoveryRecord>;
 
   constructor(params: CodexSessionParams) {
     const state = new SessionState(params.threadId, params.sink);
     const correlator = new TurnCorrelator(params.threadId);
+    const recovery = params.recovery;
+    if (recovery?.replayedTurnId !== undefined) correlator.retire(recovery.replayedTurnId);
     const workspaceRoot = params.workspaceRoot ?? '';
     const interactions = openSessionInteractions({
       bridges: params.bridges,
@@ -84,8 +99,21 @@ export class CodexSession implements ProviderSession {
         workspaceRoot,
         toolActivity: params.toolActivity === true,
         fileChanges: params.bridges.fileChanges === true,
+        fileReferences: params.fileReferences === true,
       },
     });
+    if (recovery !== undefined) {
+      state.lastTurnId = recovery.replayedTurnId;
+      this.exportRecoveryRecord = () =>
+        Promise.resolve(
+          buildRecoveryRecord({
+            threadId: state.threadId,
+            codexHomeDigest: recovery.codexHomeDigest,
+            workspaceDigest: recovery.workspaceDigest,
+            lastTurnId: state.lastTurnId,
+          }),
+        );
+    }
     params.connection.deliverTo(new InboundRouter({ state, correlator, interactions }));
   }
 

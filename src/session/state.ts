@@ -26,6 +26,8 @@ export class SessionState {
   ended: RpcEnd | undefined;
   disposing = false;
   disposed = false;
+  /** The last turn bound on this thread (exported in a recovery record). Never published. */
+  lastTurnId: string | undefined;
   #fence: FenceReason | undefined;
   #foreignReported = false;
 

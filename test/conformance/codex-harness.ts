@@ -78,7 +78,10 @@ function turnObject(id: string, status: string, error: unknown = null): Frame {
 }
 
 /** Provider options on top of the bridged approvals and questions (issue 14: every option on). */
-export type HarnessOptions = Pick<CodexProviderOptions, 'toolActivity' | 'fileChanges'>;
+export type HarnessOptions = Pick<
+  CodexProviderOptions,
+  'toolActivity' | 'fileChanges' | 'persistence' | 'fileReferences'
+>;
 
 /** A command item whose line, cwd and output carry the secret, the workspace and a native id. */
 function commandItem(id: string, status: string): Frame {

@@ -57,6 +57,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       declaredSandboxMode: sandbox,
       declaredApprovalPolicy: approvals ? 'on-request' : 'never',
       toolActivity: 'none',
+      persistence: 'ephemeral',
       bridgedServerRequests: [
         ...(approvals ? ['item/commandExecution/requestApproval'] : []),
         ...(questions ? ['item/tool/requestUserInput'] : []),

@@ -250,7 +250,7 @@ function mutate(
   const key = path.at(-1)!;
   // a canary placed where the SPI publishes text verbatim would be published by design
   const verbatim = options.canaryEverywhere !== true && VERBATIM_KEYS.has(String(key));
-  const odd = verbatim && String(JSON.stringify(value)).includes('CANARY') ? 0 : value;
+  const odd = verbatim && JSON.stringify(value ?? null).includes('CANARY') ? 0 : value;
   if (how === 'wrongType') parent[key] = odd;
   else if (how === 'dropKey') Reflect.deleteProperty(parent, key);
   else if (how === 'extraKey') parent[`x_${String(key)}`] = value;

@@ -116,9 +116,9 @@ describe('soak on one real session', () => {
           expect(events.some((e) => e.payload.type === 'interaction.requested')).toBe(true);
         }
         // the scripted model server keeps every request body (each carries the whole history) in
-      // this process: drop them so the heap samples weigh the adapter, not the test's model
-      codex.server.requests.splice(0);
-      if ((turn + 1) % EVERY === 0) await sample(turn + 1);
+        // this process: drop them so the heap samples weigh the adapter, not the test's model
+        codex.server.requests.splice(0);
+        if ((turn + 1) % EVERY === 0) await sample(turn + 1);
       }
 
       const table = [

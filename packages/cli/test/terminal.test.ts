@@ -18,7 +18,8 @@ async function terminal(args: readonly string[], env: Record<string, string>): P
   return term;
 }
 
-describe('relvo-codex in a terminal (tmux)', () => {
+// each test waits up to 60 s twice on the screen; the default 30 s test timeout would cut that short
+describe('relvo-codex in a terminal (tmux)', { timeout: 150_000 }, () => {
   it('tmux is installed (.ci/run installs it when missing)', () => {
     expect(tmuxAvailable()).toBe(true);
   });

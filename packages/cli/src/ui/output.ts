@@ -47,7 +47,8 @@ export function colorEnabled(
   if (!wanted) return false;
   const noColor = env.NO_COLOR;
   if (noColor !== undefined && noColor !== '') return false;
-  return stream.isTTY;
+  // a pipe has no isTTY at all, and picocolors treats `undefined` as "decide yourself" (it says yes under CI)
+  return stream.isTTY === true;
 }
 
 const silentSpinner: Spinner = {
@@ -63,7 +64,7 @@ export function createOutput(options: OutputOptions): Output {
   const stderr = options.stderr ?? process.stderr;
   const colored = colorEnabled(stderr, options.color, env);
   const c = picocolors.createColors(colored);
-  const interactive = stderr.isTTY;
+  const interactive = stderr.isTTY === true;
   let midLine = false;
   const line = (text: string): void => {
     if (midLine && !options.json) {

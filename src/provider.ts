@@ -11,6 +11,7 @@ import type {
   ProviderSession,
   ProviderSessionInit,
 } from '@relvo-labs/agent-provider';
+import { approvalPolicyOf } from './approval-policy.js';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
   codexProviderOptionsSchema,
@@ -122,7 +123,7 @@ async function openSession(
       clientName: options.clientName,
       clientVersion: options.clientVersion,
       cwd: root,
-      approvalPolicy: options.approvals === 'bridge' ? 'on-request' : 'never',
+      approvalPolicy: approvalPolicyOf(options),
       sandbox: sandboxMode,
       additionalVersions: options.additionalAppServerVersions,
       ...(model !== undefined ? { model } : {}),
@@ -137,6 +138,9 @@ async function openSession(
     bridges: {
       approvals: options.approvals === 'bridge',
       questions: options.questions === 'bridge',
+      fileChanges: options.fileChanges === 'bridge',
     },
+    workspaceRoot: root,
+    toolActivity: options.toolActivity === 'redacted',
   });
 }

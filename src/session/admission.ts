@@ -15,7 +15,9 @@ import { applyTurnFrame } from './apply.js';
 import type { TurnCorrelator } from './correlator.js';
 import { preBindingOutputLost } from './diagnostics.js';
 import type { SessionInteractions } from './interactions.js';
+import { FileChangeMemory } from './file-changes.js';
 import { CodexRun, type RunLifecycle } from './run.js';
+import { ToolActivityTracker } from './tool-activity.js';
 import type { SessionState } from './state.js';
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
@@ -26,6 +28,14 @@ export interface TurnAdmissionParams {
   readonly connection: SessionConnection;
   readonly correlator: TurnCorrelator;
   readonly interactions: SessionInteractions | undefined;
+  /** Per-run opt-ins (issue 14): what each new run tracks. */
+  readonly runFeatures?: RunFeatures;
+}
+
+export interface RunFeatures {
+  readonly workspaceRoot: string;
+  readonly toolActivity: boolean;
+  readonly fileChanges: boolean;
 }
 
 function refused(...args: Parameters<typeof codexRejection>): Promise<never> {
@@ -44,6 +54,7 @@ export class TurnAdmission implements RunLifecycle {
   readonly #connection: SessionConnection;
   readonly #correlator: TurnCorrelator;
   readonly #interactions: SessionInteractions | undefined;
+  readonly #runFeatures: RunFeatures | undefined;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
   readonly #runsByRef = new OldestFirstMemory<string, Promise<ProviderRun>>(
     MAX_REMEMBERED_RUN_REFS,
@@ -56,6 +67,7 @@ export class TurnAdmission implements RunLifecycle {
     this.#connection = params.connection;
     this.#correlator = params.correlator;
     this.#interactions = params.interactions;
+    this.#runFeatures = params.runFeatures;
   }
 
   admit(request: ProviderRunRequest): Promise<ProviderRun> {
@@ -93,6 +105,10 @@ export class TurnAdmission implements RunLifecycle {
     }
     const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n');
     const run = new CodexRun(request.runRef, request.sink, this);
+    const features = this.#runFeatures;
+    if (features?.toolActivity === true)
+      run.toolActivity = new ToolActivityTracker(features.workspaceRoot);
+    if (features?.fileChanges === true) run.fileChanges = new FileChangeMemory();
     state.active = run;
     this.#correlator.beginRun();
     const started = this.#startTurn(run, text);

@@ -67,7 +67,7 @@ function closeFailing(
   return wrapped;
 }
 
-describe('handshake: version gate (§5.2)', () => {
+describe('handshake: version gate (docs/behaviour.md §5.2)', () => {
   const accepted = [
     ...CODEX_SUPPORTED_APP_SERVER_VERSIONS.map((v) => userAgentOf(v)),
     recordedUserAgentOf(BASELINE),

@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { CODEX_APP_SERVER_VERSION, CODEX_SUPPORTED_APP_SERVER_VERSIONS } from '../src/constants.js';
 import { codexUserAgentVersion } from '../src/session/version-gate.js';
 import { parseTranscript, type TranscriptLine } from '../src/testing/index.js';
-import { CLIENT_INFO, recordScenario } from './lib/recorder.js';
 import { serializeTranscript } from './lib/transcript-writer.js';
+import { CLIENT_INFO, recordScenario } from './lib/recorder.js';
 import {
   installRelease,
   PLAIN_RELEASE,

@@ -15,17 +15,33 @@ export const CODEX_APP_SERVER_VERSION = '0.171.0';
  * interval that was not reviewed is refused like any other.
  */
 export const CODEX_SUPPORTED_APP_SERVER_VERSIONS = [
-  '0.153.4',
-  '0.154.0',
   '0.155.0',
   '0.155.1',
   '0.156.0',
   '0.156.1',
+  '0.157.0',
+  '0.157.1',
+  '0.158.0',
+  '0.159.0',
+  '0.159.1',
+  '0.159.2',
+  '0.159.3',
+  '0.160.0',
+  '0.160.1',
+  '0.161.0',
+  '0.162.0',
+  '0.162.1',
+  '0.164.0',
+  '0.165.0',
+  '0.166.0',
+  '0.167.2',
+  '0.168.0',
+  '0.169.0',
   '0.171.0',
 ] as const;
 export type CodexSupportedAppServerVersion = (typeof CODEX_SUPPORTED_APP_SERVER_VERSIONS)[number];
 
-export const CODEX_APP_SERVER_MIN_VERSION = '0.153.4';
+export const CODEX_APP_SERVER_MIN_VERSION = '0.155.0';
 export const CODEX_APP_SERVER_MAX_VERSION = '0.171.0';
 
 export const CODEX_DEFAULT_EXECUTABLE = 'codex';

@@ -83,6 +83,11 @@ describe('allowlist and review reports agree', () => {
     expect(report.e2e.failed).toBe(0);
     expect(report.e2e.passed).toBeGreaterThan(0);
     expect(report.handshake.reportedVersion).toBe(v);
+    // the evidence behind offering `session` on approvals (ADR-0003 amendment)
+    const session = Object.entries(report.e2e.tests).filter(([name]) =>
+      name.includes('approved for the session'),
+    );
+    expect(session).toEqual([[expect.any(String), 'passed']]);
   });
 
   it('a failing piece of evidence turns the verdict to fail, with the reason', () => {

@@ -48,7 +48,8 @@ export function colorEnabled(
   const noColor = env.NO_COLOR;
   if (noColor !== undefined && noColor !== '') return false;
   // a pipe has no isTTY at all, and picocolors treats `undefined` as "decide yourself" (it says yes under CI)
-  return stream.isTTY === true;
+  const tty: unknown = stream.isTTY; // typed boolean, but undefined on a pipe
+  return tty === true;
 }
 
 const silentSpinner: Spinner = {
@@ -64,7 +65,8 @@ export function createOutput(options: OutputOptions): Output {
   const stderr = options.stderr ?? process.stderr;
   const colored = colorEnabled(stderr, options.color, env);
   const c = picocolors.createColors(colored);
-  const interactive = stderr.isTTY === true;
+  const stderrTty: unknown = stderr.isTTY;
+  const interactive = stderrTty === true;
   let midLine = false;
   const line = (text: string): void => {
     if (midLine && !options.json) {

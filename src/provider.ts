@@ -84,6 +84,7 @@ function defaultTransportFactory(options: ResolvedCodexProviderOptions): CodexTr
       executable: options.executable,
       extraArgs: [...options.extraArgs],
       cwd,
+      parentDeathSignal: options.parentDeathSignal,
       ...(options.env !== undefined ? { env: options.env } : {}),
     });
 }

@@ -45,12 +45,56 @@ export default defineConfig(
         { selector: 'TSEnumDeclaration', message: 'No TS enums: use a const array and a union.' },
       ],
       'no-restricted-imports': ['error', deepImportBan],
-      // a callback may read a binding that is assigned once, later (late-bound session wiring)
-      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+    },
+  },
+  {
+    // providerCode is a typed union only through codexError
+    files: ['src/**/*.ts'],
+    ignores: ['src/shared/codex-error.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...deepImportBan,
+          paths: [
+            {
+              name: '@relvo-labs/agent-provider',
+              importNames: ['agentError'],
+              message: 'Build an AgentError with codexError (src/shared/codex-error.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // a session receives what it needs; it never reads the provider's options
+    files: ['src/session/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...deepImportBan,
+          paths: [
+            {
+              name: '@relvo-labs/agent-provider',
+              importNames: ['agentError'],
+              message: 'Build an AgentError with codexError (src/shared/codex-error.ts).',
+            },
+          ],
+          patterns: [
+            ...deepImportBan.patterns,
+            {
+              group: ['**/options.js'],
+              message: 'src/session never imports the provider options.',
+            },
+          ],
+        },
       ],
     },
   },

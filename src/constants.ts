@@ -1,4 +1,4 @@
-/** Public constants of the Codex adapter. */
+/** Product constants of the Codex adapter: identity, reviewed releases, defaults. */
 
 export const CODEX_PROVIDER_ID = 'codex';
 export const CODEX_ADAPTER_VERSION = '0.1.0';
@@ -24,41 +24,11 @@ export type CodexSupportedAppServerVersion = (typeof CODEX_SUPPORTED_APP_SERVER_
 export const CODEX_APP_SERVER_MIN_VERSION = '0.153.4';
 export const CODEX_APP_SERVER_MAX_VERSION = '0.156.1';
 
-/** Subcommand arguments placed after `extraArgs`. */
-export const CODEX_APP_SERVER_ARGV = ['app-server', '--stdio'] as const;
 export const CODEX_DEFAULT_EXECUTABLE = 'codex';
 
 export const CODEX_DEFAULT_CLIENT_NAME = 'relvo_agent_runtime';
 export const CODEX_CLIENT_TITLE = 'Relvo Agent Runtime';
 export const CODEX_DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
-
-export const CODEX_BRIDGED_APPROVAL = 'item/commandExecution/requestApproval';
-export const CODEX_BRIDGED_QUESTION = 'item/tool/requestUserInput';
-
-/** Every server-request method of the pinned stable surface (0.156.1). */
-export const CODEX_SERVER_REQUEST = [
-  'item/commandExecution/requestApproval',
-  'item/fileChange/requestApproval',
-  'item/permissions/requestApproval',
-  'item/tool/requestUserInput',
-  'item/tool/call',
-  'mcpServer/elicitation/request',
-  'applyPatchApproval',
-  'execCommandApproval',
-  'account/chatgptAuthTokens/refresh',
-  'attestation/generate',
-] as const;
-export type CodexServerRequestMethod = (typeof CODEX_SERVER_REQUEST)[number];
-
-export function isPinnedServerRequest(method: string): method is CodexServerRequestMethod {
-  return (CODEX_SERVER_REQUEST as readonly string[]).includes(method);
-}
-
-export const CODEX_SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
-export type CodexSandboxMode = (typeof CODEX_SANDBOX_MODES)[number];
-
-export const CODEX_BRIDGE_MODES = ['none', 'bridge'] as const;
-export type CodexBridgeMode = (typeof CODEX_BRIDGE_MODES)[number];
 
 /** Reason attached to a run ended by session disposal. */
 export const CODEX_DISPOSED_REASON = 'codex provider session disposed';

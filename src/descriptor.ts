@@ -2,11 +2,10 @@ import { defineProviderDescriptor, type ProviderDescriptor } from '@relvo-labs/a
 import {
   CODEX_ADAPTER_VERSION,
   CODEX_APP_SERVER_VERSION,
-  CODEX_BRIDGED_APPROVAL,
-  CODEX_BRIDGED_QUESTION,
   CODEX_PROVIDER_ID,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
 } from './constants.js';
+import { CODEX_BRIDGED_APPROVAL, CODEX_BRIDGED_QUESTION } from './protocol/vocabulary.js';
 import type { ResolvedCodexProviderOptions } from './options.js';
 
 /** The descriptor is computed once per provider from host configuration. */

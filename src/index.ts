@@ -1,20 +1,22 @@
 export {
   CODEX_ADAPTER_STATUS,
   CODEX_ADAPTER_VERSION,
-  CODEX_APP_SERVER_ARGV,
   CODEX_APP_SERVER_MAX_VERSION,
   CODEX_APP_SERVER_MIN_VERSION,
   CODEX_APP_SERVER_VERSION,
-  CODEX_BRIDGED_APPROVAL,
-  CODEX_BRIDGED_QUESTION,
   CODEX_DEFAULT_EXECUTABLE,
   CODEX_PROVIDER_ID,
-  CODEX_SERVER_REQUEST,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
-  type CodexSandboxMode,
-  type CodexServerRequestMethod,
   type CodexSupportedAppServerVersion,
 } from './constants.js';
+export {
+  CODEX_APP_SERVER_ARGV,
+  CODEX_BRIDGED_APPROVAL,
+  CODEX_BRIDGED_QUESTION,
+  CODEX_SERVER_REQUEST,
+  type CodexSandboxMode,
+  type CodexServerRequestMethod,
+} from './protocol/vocabulary.js';
 export {
   createCodexProvider,
   type CodexProvider,
@@ -35,4 +37,4 @@ export {
   type CodexTransportParams,
   type DropReason,
 } from './transport/types.js';
-export type { CodexRequestId } from './wire/codex.js';
+export type { CodexRequestId } from './protocol/wire.js';

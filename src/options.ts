@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import {
   CODEX_ADAPTER_VERSION,
-  CODEX_BRIDGE_MODES,
   CODEX_DEFAULT_CLIENT_NAME,
   CODEX_DEFAULT_EXECUTABLE,
   CODEX_DEFAULT_REQUEST_TIMEOUT_MS,
-  CODEX_SANDBOX_MODES,
 } from './constants.js';
+import { CODEX_BRIDGE_MODES, CODEX_SANDBOX_MODES } from './protocol/vocabulary.js';
 import type { CodexTransportFactory } from './transport/types.js';
 
 export const codexSandboxModeSchema = z.enum(CODEX_SANDBOX_MODES);

@@ -4,13 +4,12 @@
  * connection that cannot be torn down is kept in the abandoned ledger instead of leaking.
  */
 import { isAbsolute } from 'node:path';
-import {
-  agentError,
+import type {
+  AgentProvider,
+  ProviderDescriptor,
   ProviderRejection,
-  type AgentProvider,
-  type ProviderDescriptor,
-  type ProviderSession,
-  type ProviderSessionInit,
+  ProviderSession,
+  ProviderSessionInit,
 } from '@relvo-labs/agent-provider';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
@@ -19,13 +18,12 @@ import {
   type CodexProviderOptions,
   type ResolvedCodexProviderOptions,
 } from './options.js';
-import { createJsonRpcClient, type RpcEnd } from './rpc/client.js';
-import { frameDropped, fromRpc } from './session/diagnostics.js';
-import { handshake } from './session/handshake.js';
-import { openSessionInteractions } from './session/interactions.js';
-import { CodexSession } from './session/session.js';
+import { CodexConnection } from './rpc/connection.js';
 import { AbandonedConnections, type ReleaseSummary } from './session/abandoned.js';
+import { handshake } from './session/handshake.js';
+import { CodexSession } from './session/session.js';
 import { causeTokenOf } from './shared/cause-token.js';
+import { codexRejection } from './shared/codex-error.js';
 import { createCodexStdioTransport } from './transport/stdio.js';
 import type {
   CodexResourceUsage,
@@ -49,7 +47,7 @@ export interface CodexProvider extends AgentProvider {
 export type CodexProviderFactory = (options?: CodexProviderOptions) => CodexProvider;
 
 function invalid(message: string, details?: Record<string, string>): ProviderRejection {
-  return new ProviderRejection(agentError('invalid_request', message, details ? { details } : {}));
+  return codexRejection('invalid_request', message, details ? { details } : {});
 }
 
 export const createCodexProvider: CodexProviderFactory = (input = {}) => {
@@ -108,36 +106,20 @@ async function openSession(
     transport = await factory({ cwd: root });
   } catch (error) {
     const token = causeTokenOf(error);
-    throw new ProviderRejection(
-      agentError('provider_unavailable', `codex transport could not be created (${token})`, {
-        details: { cause: token },
-      }),
+    throw codexRejection(
+      'provider_unavailable',
+      `codex transport could not be created (${token})`,
+      { details: { cause: token } },
       { cause: error },
     );
   }
 
-  // frames and the end may arrive before the session exists; the end is replayed into it
-  let session: CodexSession | undefined;
-  let earlyEnd: RpcEnd | undefined;
-  const client = createJsonRpcClient({
-    transport,
-    requestTimeoutMs: options.requestTimeoutMs,
-    onServerRequest: (offer) => session?.handleServerRequest(offer) ?? false,
-    onNotification: ({ method, params }) => session?.handleNotification(method, params),
-    onDrop: (reason) => session?.emitSessionDiagnostic(frameDropped(reason)),
-    onDiagnostic: (d) => session?.emitSessionDiagnostic(fromRpc(d)),
-    onEnd: (end) => {
-      if (session === undefined) earlyEnd = end;
-      else session.handleEnd(end);
-    },
-    onFence: () => session?.handleLedgerOverflow(),
-  });
-
+  const connection = new CodexConnection(transport, { requestTimeoutMs: options.requestTimeoutMs });
   const sandboxMode = sessionOptions.data.sandboxMode ?? options.sandboxMode;
   const model = sessionOptions.data.model ?? options.model;
   let threadId: string;
   try {
-    threadId = await handshake(client, {
+    threadId = await handshake(connection, {
       clientName: options.clientName,
       clientVersion: options.clientVersion,
       cwd: root,
@@ -146,14 +128,15 @@ async function openSession(
       ...(model !== undefined ? { model } : {}),
     });
   } catch (error) {
-    throw await abandoned.tearDownAfterFailedHandshake(transport, error);
+    throw await abandoned.tearDownAfterFailedHandshake(connection, error);
   }
-
-  session = new CodexSession({ threadId, connection: client, transport, sink: init.sink });
-  const interactions = openSessionInteractions(session, options);
-  if (interactions !== undefined) session.attachInteractions(interactions);
-  // like the end, a ledger overflow during the handshake found no session to fence
-  if (client.isFenced) session.handleLedgerOverflow();
-  if (earlyEnd !== undefined) session.handleEnd(earlyEnd);
-  return session;
+  return new CodexSession({
+    threadId,
+    connection,
+    sink: init.sink,
+    bridges: {
+      approvals: options.approvals === 'bridge',
+      questions: options.questions === 'bridge',
+    },
+  });
 }

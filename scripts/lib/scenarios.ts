@@ -42,6 +42,27 @@ export interface Scenario {
 }
 
 const ECHO = 'echo out-from-exec-123';
+
+/**
+ * `response.failed` error codes: every code codex 0.156.1–0.171.0 was seen to classify
+ * (measured), plus one it does not know.
+ */
+export const RESPONSE_FAILED_CODES = [
+  'context_length_exceeded',
+  'insufficient_quota',
+  'usage_not_included',
+  'rate_limit_exceeded',
+  'slow_down',
+  'server_is_overloaded',
+  'invalid_prompt',
+  'cyber_policy',
+  'bio_policy',
+  'model_not_found',
+  'flex_unavailable',
+  'policy_capacity_unavailable',
+  'server_error',
+  'some_unknown_code',
+] as const;
 const JUSTIFICATION = 'Scripted test wants to run echo';
 
 const decision =
@@ -222,6 +243,88 @@ export const SCENARIOS: readonly Scenario[] = [
             : undefined,
       },
     ],
+  },
+  // Upstream failures a host must be able to act on (issue 10 item 2): each recorded on the
+  // baseline so the classification is tested on what the binary really sends.
+  {
+    name: 'http_401',
+    summary: 'model answers HTTP 401 (invalid key); retries off',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: [
+      httpErrorStep(401, {
+        error: {
+          message: 'scripted bad key',
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
+      }),
+    ],
+    turns: [{ text: 'hi' }],
+  },
+  {
+    name: 'http_429',
+    summary: 'model answers HTTP 429 with retry-after: 7; retries off',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: [
+      httpErrorStep(
+        429,
+        { error: { message: 'scripted rate limit', type: 'rate_limit_exceeded' } },
+        { 'retry-after': '7' },
+      ),
+    ],
+    turns: [{ text: 'hi' }],
+  },
+  {
+    name: 'http_errors',
+    summary: 'one turn per HTTP failure on one thread: 403, 404, 503, 429 usage_limit_reached',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: [
+      httpErrorStep(403, { error: { message: 'scripted forbidden' } }),
+      httpErrorStep(404, {
+        error: { message: 'scripted model not found', code: 'model_not_found' },
+      }),
+      httpErrorStep(503, { error: { message: 'scripted unavailable' } }),
+      httpErrorStep(429, {
+        error: {
+          type: 'usage_limit_reached',
+          message: 'scripted usage limit',
+          resets_in_seconds: 120,
+        },
+      }),
+    ],
+    turns: [
+      { text: 'forbidden' },
+      { text: 'not found' },
+      { text: 'unavailable' },
+      { text: 'usage' },
+    ],
+  },
+  {
+    name: 'stream_stall',
+    summary: 'model sends one delta then nothing; stream_idle_timeout_ms=1500; retries off',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    extraConfig: ['model_providers.scripted.stream_idle_timeout_ms=1500'],
+    steps: [
+      textStep(['Hel', 'lo'], {
+        itemId: 'msg_stall',
+        responseId: 'resp_stall',
+        stallAfterDeltas: 1,
+      }),
+    ],
+    turns: [{ text: 'hi' }],
+  },
+  {
+    name: 'response_failed_codes',
+    summary:
+      'one turn per response.failed error code on one thread (the codes codex recognises, plus an unknown one)',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    steps: RESPONSE_FAILED_CODES.map((code) => responseFailedStep(code, `scripted ${code}`)),
+    turns: RESPONSE_FAILED_CODES.map((code) => ({ text: code })),
   },
 ];
 

@@ -13,9 +13,7 @@ import {
   type ApprovalResponse,
   type JsonObject,
 } from '@relvo-labs/agent-provider';
-
-export { APPROVAL_REFUSAL_TOKENS, type ApprovalRefusalToken } from '../shared/tokens.js';
-import type { ApprovalRefusalToken } from '../shared/tokens.js';
+import type { ApprovalRefusalToken } from '../protocol/vocabulary.js';
 
 export const MAX_APPROVAL_DETAIL_CHARS = 16_000;
 export const MAX_APPROVAL_SUMMARY_CHARS = 2000;

@@ -11,15 +11,13 @@ import {
   type QuestionSetRequest,
   type QuestionSetResponse,
 } from '@relvo-labs/agent-provider';
+import type { QuestionRefusalToken } from '../protocol/vocabulary.js';
 import type { InteractionCorrelation } from './native-approval.js';
 
-export { QUESTION_REFUSAL_TOKENS, type QuestionRefusalToken } from '../shared/tokens.js';
-import type { QuestionRefusalToken } from '../shared/tokens.js';
+const nonEmpty = z.string().min(1);
 
 export const MAX_NATIVE_QUESTIONS = 32;
 export const MAX_QUESTION_BATCH_CHARS = 16_000;
-
-const nonEmpty = z.string().min(1);
 
 export const nativeUserInputParamsSchema = z.strictObject({
   threadId: nonEmpty,

@@ -9,19 +9,22 @@ import type {
   ProviderEventSink,
   QuestionSetRequest,
 } from '@relvo-labs/agent-provider';
-import { CODEX_BRIDGED_APPROVAL, CODEX_BRIDGED_QUESTION } from '../constants.js';
-import type { ServerRequestOffer } from '../rpc/server-requests.js';
 import {
-  translateCommandApproval,
+  CODEX_BRIDGED_APPROVAL,
+  CODEX_BRIDGED_QUESTION,
+  JSON_RPC_ERROR,
   type ApprovalRefusalToken,
-  type InteractionCorrelation,
-} from './native-approval.js';
-import {
-  emptyNativeAnswers,
-  translateUserInput,
-  type QuestionPlan,
+  type OwnerRefusalReason,
   type QuestionRefusalToken,
-} from './native-question.js';
+  type RegistryDiagnosticCode,
+  type SessionRetirementCause,
+} from '../protocol/vocabulary.js';
+import { requestIdKey, type CodexRequestId } from '../protocol/wire.js';
+import type { ServerRequestOffer } from '../rpc/server-requests.js';
+import { callSafely } from '../shared/call-safely.js';
+import { OldestFirstMemory } from '../shared/oldest-first-memory.js';
+import { translateCommandApproval, type InteractionCorrelation } from './native-approval.js';
+import { emptyNativeAnswers, translateUserInput, type QuestionPlan } from './native-question.js';
 import {
   planApprovalSettlement,
   planQuestionSettlement,
@@ -34,33 +37,9 @@ export interface InteractionOwner {
   readonly sink: ProviderEventSink;
 }
 
-export const OWNER_REFUSAL_REASONS = [
-  'no_active_run',
-  'run_not_bound',
-  'run_concluded',
-  'run_interrupting',
-  'session_closing',
-  'session_fenced',
-  'correlation_mismatch',
-] as const;
-export type OwnerRefusalReason = (typeof OWNER_REFUSAL_REASONS)[number];
-
 export type OwnerResolution<O> =
   | { readonly ok: true; readonly owner: O }
   | { readonly ok: false; readonly reason: OwnerRefusalReason };
-
-/** Session-wide retirement: everything is released and nothing further is admitted. */
-export const SESSION_RETIREMENT_CAUSES = ['dispose', 'stream_end'] as const;
-export type SessionRetirementCause = (typeof SESSION_RETIREMENT_CAUSES)[number];
-
-export const REGISTRY_DIAGNOSTIC_CODES = [
-  'interaction_refused',
-  'interaction_not_owned',
-  'interactions_full',
-  'interaction_request_reused',
-  'interaction_reply_failed',
-] as const;
-export type RegistryDiagnosticCode = (typeof REGISTRY_DIAGNOSTIC_CODES)[number];
 
 /** Bounded tokens only: never a native id, prompt, command or answer. */
 export interface RegistryDiagnostic {
@@ -72,9 +51,6 @@ export interface RegistryDiagnostic {
 export const MAX_TRACKED_INTERACTIONS = 256;
 /** How many answered refs of ended runs are remembered for idempotent redelivery. */
 export const MAX_REMEMBERED_ANSWERS = 1024;
-
-export const JSON_RPC_INVALID_REQUEST = -32600;
-export const JSON_RPC_INVALID_PARAMS = -32602;
 
 export interface InteractionRegistryOptions<O extends InteractionOwner> {
   readonly bridges: { readonly approvals: boolean; readonly questions: boolean };
@@ -106,11 +82,6 @@ interface QuestionEntry<O> extends EntryBase<O> {
 }
 type Entry<O> = ApprovalEntry<O> | QuestionEntry<O>;
 
-/** Native ids are strings or integers; `0` and `"0"` are different requests. */
-function requestKeyOf(id: string | number): string {
-  return `${typeof id}:${String(id)}`;
-}
-
 export class InteractionRegistry<O extends InteractionOwner> {
   readonly #nonce = randomUUID();
   #counter = 0;
@@ -118,7 +89,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
   readonly #byRef = new Map<string, Entry<O>>();
   readonly #byRequest = new Map<string, Entry<O>>();
   /** Answered entries of ended runs, kept (FIFO-bounded) so an exact retry stays a no-op. */
-  readonly #answeredRetired = new Map<string, Entry<O>>();
+  readonly #answeredRetired = new OldestFirstMemory<string, Entry<O>>(MAX_REMEMBERED_ANSWERS);
   readonly #options: InteractionRegistryOptions<O>;
 
   constructor(options: InteractionRegistryOptions<O>) {
@@ -142,7 +113,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
    */
   handleServerRequest(offer: ServerRequestOffer): boolean {
     if (!this.bridges(offer.method)) return false;
-    const requestKey = requestKeyOf(offer.id);
+    const requestKey = requestIdKey(offer.id);
     if (this.#byRequest.has(requestKey)) {
       // The client never offers a remembered id; answering would settle the first request.
       this.#diagnose({ level: 'warning', code: 'interaction_request_reused' });
@@ -156,7 +127,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
         : translateUserInput(offer.params);
     if (!translated.ok) {
       offer.reject(
-        JSON_RPC_INVALID_PARAMS,
+        JSON_RPC_ERROR.invalidParams,
         `request cannot be represented faithfully (${translated.token})`,
       );
       this.#diagnose({ level: 'warning', code: 'interaction_refused', token: translated.token });
@@ -169,14 +140,14 @@ export class InteractionRegistry<O extends InteractionOwner> {
         ? { ok: false, reason: 'session_closing' }
         : this.#options.resolveOwner(translated.correlation);
     if (!resolution.ok) {
-      offer.reject(JSON_RPC_INVALID_REQUEST, 'no active turn owns the request');
+      offer.reject(JSON_RPC_ERROR.invalidRequest, 'no active turn owns the request');
       this.#diagnose({ level: 'warning', code: 'interaction_not_owned', token: resolution.reason });
       return true;
     }
 
     // Step 3: the bound.
     if (this.#byRef.size >= MAX_TRACKED_INTERACTIONS) {
-      offer.reject(JSON_RPC_INVALID_REQUEST, 'too many outstanding interactions');
+      offer.reject(JSON_RPC_ERROR.invalidRequest, 'too many outstanding interactions');
       this.#diagnose({ level: 'warning', code: 'interactions_full' });
       return true;
     }
@@ -255,8 +226,8 @@ export class InteractionRegistry<O extends InteractionOwner> {
    * `serverRequest/resolved`: a confirmation for an answered entry, a withdrawal for an
    * unanswered one (§9.8). Another thread or an untracked id is ignored.
    */
-  withdraw(requestId: string | number, threadId?: string): WithdrawOutcome {
-    const entry = this.#byRequest.get(requestKeyOf(requestId));
+  withdraw(requestId: CodexRequestId, threadId?: string): WithdrawOutcome {
+    const entry = this.#byRequest.get(requestIdKey(requestId));
     if (entry === undefined) return 'ignored';
     if (threadId !== undefined && threadId !== entry.threadId) return 'ignored';
     if (entry.appliedKey !== undefined) {
@@ -297,7 +268,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
       if (entry.appliedKey !== undefined) {
         // An answered entry keeps answering the runtime's exact retry with a no-op (SPI §6)
         // and a conflicting answer with interaction_already_settled; it can apply nothing.
-        this.#rememberAnswered(entry);
+        this.#answeredRetired.set(entry.ref, entry);
         continue;
       }
       entry.appliedKey = 'retired';
@@ -308,26 +279,14 @@ export class InteractionRegistry<O extends InteractionOwner> {
     return entries.length;
   }
 
-  #rememberAnswered(entry: Entry<O>): void {
-    this.#answeredRetired.set(entry.ref, entry);
-    while (this.#answeredRetired.size > MAX_REMEMBERED_ANSWERS) {
-      const oldest = this.#answeredRetired.keys().next();
-      if (oldest.done === true) break;
-      this.#answeredRetired.delete(oldest.value);
-    }
-  }
-
   #forget(entry: Entry<O>): void {
     this.#byRef.delete(entry.ref);
     this.#byRequest.delete(entry.requestKey);
   }
 
+  // A diagnostic observer must never change a protocol outcome.
   #diagnose(diagnostic: RegistryDiagnostic): void {
-    try {
-      this.#options.onDiagnostic?.(diagnostic);
-    } catch {
-      // A diagnostic observer must never change a protocol outcome.
-    }
+    callSafely(() => this.#options.onDiagnostic?.(diagnostic));
   }
 }
 

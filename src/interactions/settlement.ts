@@ -4,11 +4,10 @@
  * nothing. Messages are fixed text plus non-echoing reasons; caller values never appear.
  */
 import {
-  agentError,
   canonicalJson,
   checkResponseAgainstRequest,
   interactionResponseSchema,
-  ProviderRejection,
+  type ProviderRejection,
   type AgentErrorCode,
   type ApprovalRequest,
   type JsonObject,
@@ -20,6 +19,7 @@ import {
   type NativeUserInputResponse,
   type QuestionPlan,
 } from './native-question.js';
+import { codexRejection } from '../shared/codex-error.js';
 
 const MESSAGE_MAX = 2000;
 
@@ -40,7 +40,7 @@ export function rejection(
   details?: JsonObject,
 ): ProviderRejection {
   const bounded = message.length > MESSAGE_MAX ? message.slice(0, MESSAGE_MAX) : message;
-  return new ProviderRejection(agentError(code, bounded, details === undefined ? {} : { details }));
+  return codexRejection(code, bounded, details === undefined ? {} : { details });
 }
 
 export type SettlementPlan<R> =

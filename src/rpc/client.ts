@@ -2,17 +2,22 @@
  * The JSON-RPC client over a `CodexTransport` (CODEX-BEHAVIOUR §4). Owns outbound ids and
  * deadlines, routes inbound frames, and reduces everything it reports to bounded tokens.
  */
-import { agentError, ProviderRejection, type AgentError } from '@relvo-labs/agent-provider';
+import type {
+  CauseToken,
+  DropReason,
+  FenceReason,
+  UnclassifiableReason,
+} from '../protocol/vocabulary.js';
+import { causeTokenOf } from '../shared/cause-token.js';
+import { callSafely } from '../shared/call-safely.js';
 import type { CodexTransport } from '../transport/types.js';
-import { causeTokenOf, type CauseToken } from '../shared/cause-token.js';
-import type { DropReason, FenceReason } from '../shared/tokens.js';
-import { classifyFrame, type UnclassifiableReason } from './frames.js';
+import { CodexRpcError, connectionClosedRejection, wireRejection } from './errors.js';
+import { classifyFrame } from './frames.js';
 import {
   createServerRequestLedger,
   type RpcDiagnostic,
   type ServerRequestHandler,
 } from './server-requests.js';
-import { wireRejection } from './wire-errors.js';
 
 export type { RpcDiagnostic, ServerRequestHandler, ServerRequestOffer } from './server-requests.js';
 
@@ -62,38 +67,6 @@ export interface JsonRpcClient {
   readonly pendingCount: number;
 }
 
-/** Uncertain failures: the request may or may not have been admitted by the server. */
-export const UNCERTAIN_RPC_CODES = ['request_timeout', 'connection_lost'] as const;
-export type UncertainRpcCode = (typeof UNCERTAIN_RPC_CODES)[number];
-
-/** A timeout or lost connection. Not a `ProviderRejection`: the outcome is unknown. */
-export class CodexRpcError extends Error {
-  override readonly name = 'CodexRpcError';
-  readonly agentError: AgentError;
-  readonly providerCode: UncertainRpcCode;
-  readonly authoritative = false;
-
-  constructor(providerCode: UncertainRpcCode, message: string) {
-    const error = agentError('provider_unavailable', message, { providerCode });
-    super(error.message);
-    this.agentError = error;
-    this.providerCode = providerCode;
-  }
-}
-
-export function isCodexRpcError(value: unknown): value is CodexRpcError {
-  return value instanceof CodexRpcError;
-}
-
-/** The authoritative refusal of a request issued after the stream ended; nothing was written. */
-export function connectionClosedRejection(method: string): ProviderRejection {
-  return new ProviderRejection(
-    agentError('provider_unavailable', `codex connection closed before ${method}`, {
-      providerCode: 'connection_closed',
-    }),
-  );
-}
-
 // setTimeout rejects delays above a signed 32-bit millisecond count (it fires at once).
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -127,21 +100,18 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     resolveEnded = resolve;
   });
 
+  // A failing diagnostic sink must not disturb the connection.
   function diagnose(diagnostic: RpcDiagnostic): void {
-    try {
+    callSafely(() => {
       options.onDiagnostic(diagnostic);
-    } catch {
-      // A failing diagnostic sink must not disturb the connection.
-    }
+    });
   }
 
   // Host callbacks run inside the read loop; one that throws must not end the stream.
   function guarded(call: () => void): void {
-    try {
-      call();
-    } catch {
+    callSafely(call, () => {
       diagnose({ token: 'callback_failed', level: 'warning' });
-    }
+    });
   }
 
   const ledger = createServerRequestLedger({

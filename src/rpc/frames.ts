@@ -5,10 +5,10 @@
  */
 import { z } from 'zod';
 
-import { requestIdSchema, type CodexRequestId } from '../wire/codex.js';
+import type { UnclassifiableReason } from '../protocol/vocabulary.js';
+import { requestIdSchema, type CodexRequestId } from '../protocol/wire.js';
 
-export { requestIdSchema };
-export type RequestId = CodexRequestId;
+type RequestId = CodexRequestId;
 
 /** A wire error body: numeric code and string message; `data` and unknown members tolerated. */
 export const wireErrorSchema = z.looseObject({
@@ -17,20 +17,6 @@ export const wireErrorSchema = z.looseObject({
   data: z.unknown().optional(),
 });
 export type WireError = z.infer<typeof wireErrorSchema>;
-
-/** Why a frame could not be classified; a bounded detail token for the `unclassifiable` drop. */
-export const UNCLASSIFIABLE_REASONS = [
-  'not_object',
-  'bad_method',
-  'no_method_or_id',
-  'method_with_reply',
-  'bad_id',
-  'id_only',
-  'result_and_error',
-  'bad_error_body',
-  'unreadable',
-] as const;
-export type UnclassifiableReason = (typeof UNCLASSIFIABLE_REASONS)[number];
 
 export type ClassifiedFrame =
   | {
@@ -110,9 +96,4 @@ function classifyOwnMembers(frame: unknown): ClassifiedFrame {
   );
   if (!parsed.success) return unclassifiable('bad_error_body');
   return { kind: 'error', id, error: parsed.data };
-}
-
-/** A stable map key for an id: `1` and `"1"` are different ids. */
-export function requestIdKey(id: RequestId): string {
-  return typeof id === 'number' ? `n:${id}` : `s:${id}`;
 }

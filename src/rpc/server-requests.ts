@@ -3,16 +3,22 @@
  * server numbers from 0, colliding with ours) and are remembered for the connection's life,
  * so a reused id can never raise a second interaction or draw a second reply.
  */
-import type { DropReason, FenceReason, RpcDiagnosticToken } from '../shared/tokens.js';
-import { isPinnedServerRequestMethod, type PinnedServerRequestMethod } from '../shared/tokens.js';
-import { requestIdKey, type RequestId } from './frames.js';
+import {
+  isPinnedServerRequest,
+  JSON_RPC_ERROR,
+  type CodexServerRequestMethod,
+  type DropReason,
+  type FenceReason,
+  type RpcDiagnosticToken,
+} from '../protocol/vocabulary.js';
+import { requestIdKey, type CodexRequestId as RequestId } from '../protocol/wire.js';
 
 /** The most unique server-request ids one connection may ever carry; never evicted. */
 export const SERVER_REQUEST_LEDGER_LIMIT = 4096;
 
 /** Codes the client itself answers server requests with. */
-export const DECLINED_CODE = -32601;
-export const OVERFLOW_CODE = -32600;
+const DECLINED_CODE = JSON_RPC_ERROR.methodNotFound;
+const OVERFLOW_CODE = JSON_RPC_ERROR.invalidRequest;
 const DECLINED_MESSAGE = 'method not supported by this client';
 const OVERFLOW_MESSAGE = 'too many server requests on this connection';
 
@@ -38,7 +44,7 @@ export interface RpcDiagnostic {
   readonly token: RpcDiagnosticToken;
   readonly level: 'debug' | 'warning' | 'error';
   /** Present only for a pinned server-request method (§9.9). */
-  readonly method?: PinnedServerRequestMethod;
+  readonly method?: CodexServerRequestMethod;
 }
 
 export interface ServerRequestLedgerDeps {
@@ -67,8 +73,8 @@ function errorReply(id: RequestId, code: number, message: string): object {
   return { id, error: { code, message } };
 }
 
-function methodTag(method: string): { method?: PinnedServerRequestMethod } {
-  return isPinnedServerRequestMethod(method) ? { method } : {};
+function methodTag(method: string): { method?: CodexServerRequestMethod } {
+  return isPinnedServerRequest(method) ? { method } : {};
 }
 
 export function createServerRequestLedger(deps: ServerRequestLedgerDeps): ServerRequestLedger {

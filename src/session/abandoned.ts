@@ -2,14 +2,11 @@
  * Connections a failed handshake could not tear down. No session exists for a caller to
  * dispose, so the provider keeps them and retries on request (attempt-all, never fail-fast).
  */
-import {
-  agentError,
-  isProviderRejection,
-  ProviderRejection,
-  type AgentError,
-} from '@relvo-labs/agent-provider';
+import { isProviderRejection, ProviderRejection } from '@relvo-labs/agent-provider';
+import { agentErrorOf } from '../rpc/errors.js';
 import { causeTokenOf } from '../shared/cause-token.js';
-import type { CodexTransport } from '../transport/types.js';
+import { codexRejection } from '../shared/codex-error.js';
+import { RetryableAttempt } from '../shared/retryable-attempt.js';
 
 export interface ReleaseSummary {
   readonly attempted: number;
@@ -17,16 +14,21 @@ export interface ReleaseSummary {
   readonly pending: number;
 }
 
+/** What is kept: anything that can be closed (idempotent, retryable). */
+export interface Closable {
+  close(): Promise<void>;
+}
+
 function handshakeCodeOf(error: unknown): string {
-  if (isProviderRejection(error)) return error.agentError.providerCode ?? error.agentError.code;
-  const inner = (error as { agentError?: AgentError } | null)?.agentError;
+  const inner = agentErrorOf(error);
   if (inner !== undefined) return inner.providerCode ?? inner.code;
   return causeTokenOf(error);
 }
 
 export class AbandonedConnections {
-  readonly #connections = new Set<CodexTransport>();
-  #sweep: Promise<ReleaseSummary> | undefined;
+  readonly #connections = new Set<Closable>();
+  /** Concurrent releases share one sweep; every later call sweeps again. */
+  readonly #sweep = new RetryableAttempt<ReleaseSummary>({ once: false });
 
   get count(): number {
     return this.#connections.size;
@@ -36,43 +38,34 @@ export class AbandonedConnections {
    * Closes the half-open connection and returns the error `createSession` rejects with: the
    * handshake failure itself when the teardown succeeded, else `handshake_cleanup_pending`.
    */
-  async tearDownAfterFailedHandshake(transport: CodexTransport, failure: unknown): Promise<Error> {
+  async tearDownAfterFailedHandshake(connection: Closable, failure: unknown): Promise<Error> {
     try {
       await Promise.resolve();
-      await transport.close();
+      await connection.close();
     } catch (teardownError) {
-      this.#connections.add(transport);
+      this.#connections.add(connection);
       const handshakeCode = handshakeCodeOf(failure);
       const teardown = causeTokenOf(teardownError);
-      return new ProviderRejection(
-        agentError(
-          'provider_unavailable',
-          'codex handshake failed and its connection could not be closed',
-          {
-            providerCode: 'handshake_cleanup_pending',
-            details: { handshakeCode, teardown, abandonedConnections: this.#connections.size },
-          },
-        ),
+      return codexRejection(
+        'provider_unavailable',
+        'codex handshake failed and its connection could not be closed',
+        {
+          providerCode: 'handshake_cleanup_pending',
+          details: { handshakeCode, teardown, abandonedConnections: this.#connections.size },
+        },
         { cause: new AggregateError([failure, teardownError], 'handshake and teardown failed') },
       );
     }
     // torn down cleanly: nothing was applied, so the refusal is definite
     if (isProviderRejection(failure)) return failure;
-    const inner = (failure as { agentError?: AgentError } | null)?.agentError;
+    const inner = agentErrorOf(failure);
     if (inner !== undefined) return new ProviderRejection(inner, { cause: failure });
     const token = causeTokenOf(failure);
-    return new ProviderRejection(
-      agentError('provider_unavailable', `codex handshake failed (${token})`),
-    );
+    return codexRejection('provider_unavailable', `codex handshake failed (${token})`);
   }
 
   releaseAll(): Promise<ReleaseSummary> {
-    if (this.#sweep !== undefined) return this.#sweep;
-    const sweep = this.#releaseAll().finally(() => {
-      this.#sweep = undefined;
-    });
-    this.#sweep = sweep;
-    return sweep;
+    return this.#sweep.run(() => this.#releaseAll());
   }
 
   async #releaseAll(): Promise<ReleaseSummary> {
@@ -92,11 +85,13 @@ export class AbandonedConnections {
     });
     const pending = this.#connections.size;
     if (pending > 0) {
-      throw new ProviderRejection(
-        agentError('provider_unavailable', 'some abandoned codex connections could not be closed', {
+      throw codexRejection(
+        'provider_unavailable',
+        'some abandoned codex connections could not be closed',
+        {
           providerCode: 'abandoned_connection_pending',
           details: { attempted: targets.length, released, pending },
-        }),
+        },
       );
     }
     return { attempted: targets.length, released, pending };

@@ -2,7 +2,8 @@
  * Applies one frame that the correlator attributed to a bound run: neutral events out, and the
  * run's single settlement on its own `turn/completed`. Frames after settlement are ignored.
  */
-import { CODEX_NOTIFICATION, turnCompletedSchema } from '../wire/codex.js';
+import { CODEX_NOTIFICATION } from '../protocol/vocabulary.js';
+import { turnCompletedSchema } from '../protocol/wire.js';
 import type { CodexRun } from './run.js';
 import {
   terminationOfCompletedTurn,

@@ -3,6 +3,8 @@
  * whether it belongs to the active run, must wait for the run's turn id, or is foreign.
  * Holds no I/O; the session applies what this hands back.
  */
+import { CODEX_NOTIFICATION } from '../protocol/vocabulary.js';
+import { OldestFirstMemory } from '../shared/oldest-first-memory.js';
 
 export interface Correlation {
   readonly threadId: string;
@@ -20,8 +22,6 @@ export interface BufferedFrame {
 export const MAX_BUFFERED_FRAMES = 512;
 export const MAX_PENDING_TERMINALS = 16;
 export const MAX_RETIRED_TURNS = 64;
-
-export const TERMINAL_METHOD = 'turn/completed';
 
 function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
@@ -61,8 +61,7 @@ export interface BindResult {
 
 export class TurnCorrelator {
   readonly threadId: string;
-  readonly #retired: string[] = [];
-  readonly #retiredSet = new Set<string>();
+  readonly #retired = new OldestFirstMemory<string, true>(MAX_RETIRED_TURNS);
   #active: { turnId: string | undefined } | undefined;
   #buffer: BufferedFrame[] = [];
   #terminals = 0;
@@ -108,17 +107,11 @@ export class TurnCorrelator {
   }
 
   retire(turnId: string): void {
-    if (this.#retiredSet.has(turnId)) return;
-    this.#retired.push(turnId);
-    this.#retiredSet.add(turnId);
-    while (this.#retired.length > MAX_RETIRED_TURNS) {
-      const oldest = this.#retired.shift();
-      if (oldest !== undefined) this.#retiredSet.delete(oldest);
-    }
+    this.#retired.set(turnId, true);
   }
 
   isRetired(turnId: string): boolean {
-    return this.#retiredSet.has(turnId);
+    return this.#retired.has(turnId);
   }
 
   /** Routing order of CODEX-BEHAVIOUR §6.3 (serverRequest/resolved is handled by the caller). */
@@ -128,7 +121,7 @@ export class TurnCorrelator {
     if (correlation.threadId !== this.threadId) return { kind: 'foreign' };
     // retired turns are checked before buffering so a finished turn's tail cannot crowd
     // out the frames the next run depends on
-    if (this.#retiredSet.has(correlation.turnId)) return { kind: 'foreign' };
+    if (this.#retired.has(correlation.turnId)) return { kind: 'foreign' };
     const active = this.#active;
     if (active === undefined) return { kind: 'foreign' };
     if (active.turnId === undefined) return this.#buffer_(method, params, correlation);
@@ -137,7 +130,7 @@ export class TurnCorrelator {
   }
 
   #buffer_(method: string, params: unknown, correlation: Correlation): RouteDecision {
-    const terminal = method === TERMINAL_METHOD;
+    const terminal = method === CODEX_NOTIFICATION.turnCompleted;
     if (!terminal) {
       if (this.#buffer.length >= MAX_BUFFERED_FRAMES) {
         this.#outputLost = true;

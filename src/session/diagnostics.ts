@@ -3,8 +3,9 @@
  * bounded tokens: never a prompt, answer, upstream message, path or native id.
  */
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
+import type { RegistryDiagnostic } from '../interactions/registry.js';
+import type { DropReason, FenceReason } from '../protocol/vocabulary.js';
 import type { RpcDiagnostic } from '../rpc/client.js';
-import type { DropReason, FenceReason } from '../shared/tokens.js';
 
 type Level = 'debug' | 'info' | 'warning';
 
@@ -55,5 +56,14 @@ export function fromRpc(d: RpcDiagnostic): ProviderEventInput {
     d.level === 'error' ? 'warning' : d.level,
     d.method !== undefined ? `codex ${d.token} (${d.method})` : `codex ${d.token}`,
     { token: d.token },
+  );
+}
+
+/** The interaction registry's diagnostics: a code and, where it has one, a bounded token. */
+export function fromRegistry(d: RegistryDiagnostic): ProviderEventInput {
+  return diagnostic(
+    d.level,
+    d.token !== undefined ? `codex ${d.code} (${d.token})` : `codex ${d.code}`,
+    d.token !== undefined ? { code: d.code, token: d.token } : { code: d.code },
   );
 }

@@ -2,14 +2,11 @@
  * initialize → version gate → initialized → thread/start. Any failure is thrown; the caller
  * owns the teardown of the half-open connection.
  */
-import { agentError, ProviderRejection } from '@relvo-labs/agent-provider';
-import { CODEX_CLIENT_TITLE, type CodexSandboxMode } from '../constants.js';
-import {
-  CODEX_CLIENT_METHOD,
-  initializeResultSchema,
-  threadStartResultSchema,
-} from '../wire/codex.js';
-import type { SessionConnection } from './session.js';
+import { CODEX_CLIENT_TITLE } from '../constants.js';
+import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/vocabulary.js';
+import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
+import type { SessionConnection } from '../rpc/connection.js';
+import { codexRejection } from '../shared/codex-error.js';
 import { isCompatibleCodexUserAgent } from './version-gate.js';
 
 export interface HandshakeParams {
@@ -41,14 +38,10 @@ export async function handshake(
     !isCompatibleCodexUserAgent(parsedInit.data.userAgent, params.clientName)
   ) {
     // the userAgent text is never echoed
-    throw new ProviderRejection(
-      agentError(
-        'provider_unavailable',
-        'the codex app-server version is not in the reviewed allowlist',
-        {
-          providerCode: 'unsupported_app_server_version',
-        },
-      ),
+    throw codexRejection(
+      'provider_unavailable',
+      'the codex app-server version is not in the reviewed allowlist',
+      { providerCode: 'unsupported_app_server_version' },
     );
   }
   connection.notify(CODEX_CLIENT_METHOD.initialized);
@@ -61,8 +54,9 @@ export async function handshake(
   });
   const parsedThread = threadStartResultSchema.safeParse(started);
   if (!parsedThread.success) {
-    throw new ProviderRejection(
-      agentError('provider_contract_violation', 'codex started a thread without a usable id'),
+    throw codexRejection(
+      'provider_contract_violation',
+      'codex started a thread without a usable id',
     );
   }
   return parsedThread.data.thread.id;

@@ -1,55 +1,54 @@
 /**
- * Wires the interaction registry into one session: the owner check of §9.4 step 2, and
- * registry diagnostics onto the session sink. Absent when no bridge is enabled.
+ * The interaction bridges as one session drives them: the registry, given the owner check and
+ * a diagnostic channel by the session. Absent when no bridge is enabled.
  */
-import type { InteractionResponse } from '@relvo-labs/agent-provider';
+import type { InteractionResponse, ProviderEventInput } from '@relvo-labs/agent-provider';
+import type { InteractionCorrelation } from '../interactions/native-approval.js';
 import { InteractionRegistry, type OwnerResolution } from '../interactions/registry.js';
-import type { ResolvedCodexProviderOptions } from '../options.js';
+import type { SessionRetirementCause } from '../protocol/vocabulary.js';
+import type { CodexRequestId } from '../protocol/wire.js';
+import type { ServerRequestOffer } from '../rpc/client.js';
+import { fromRegistry } from './diagnostics.js';
 import type { CodexRun } from './run.js';
-import type { CodexSession, SessionInteractions } from './session.js';
+
+/** What the session drives. */
+export interface SessionInteractions {
+  /** A server request; false hands it back unhandled (the client declines it with -32601). */
+  offer(offer: ServerRequestOffer): boolean;
+  respond(providerRef: string, response: InteractionResponse): Promise<void>;
+  /** `serverRequest/resolved` for this session's thread. */
+  resolved(requestId: CodexRequestId): void;
+  /** Retire every entry the run owns (its completion, or interrupt initiation). */
+  retireRun(run: CodexRun): void;
+  /** Retire everything (disposal, stream end). */
+  retireAll(cause: SessionRetirementCause): void;
+}
+
+export interface SessionInteractionsParams {
+  readonly bridges: { readonly approvals: boolean; readonly questions: boolean };
+  readonly threadId: string;
+  readonly resolveOwner: (correlation: InteractionCorrelation) => OwnerResolution<CodexRun>;
+  /** The session's diagnostic channel. */
+  readonly emit: (event: ProviderEventInput) => void;
+}
 
 export function openSessionInteractions(
-  session: CodexSession,
-  options: Pick<ResolvedCodexProviderOptions, 'approvals' | 'questions'>,
+  params: SessionInteractionsParams,
 ): SessionInteractions | undefined {
-  const bridges = {
-    approvals: options.approvals === 'bridge',
-    questions: options.questions === 'bridge',
-  };
+  const { bridges, threadId } = params;
   if (!bridges.approvals && !bridges.questions) return undefined;
-
   const registry = new InteractionRegistry<CodexRun>({
     bridges,
-    resolveOwner: (correlation): OwnerResolution<CodexRun> => {
-      if (session.closing || session.ended) return { ok: false, reason: 'session_closing' };
-      if (session.fenced) return { ok: false, reason: 'session_fenced' };
-      const run = session.activeRun;
-      if (run === undefined) return { ok: false, reason: 'no_active_run' };
-      if (run.settled) return { ok: false, reason: 'run_concluded' };
-      if (run.interactionsFenced) return { ok: false, reason: 'run_interrupting' };
-      if (run.turnId === undefined) return { ok: false, reason: 'run_not_bound' };
-      if (correlation.threadId !== session.threadId || correlation.turnId !== run.turnId) {
-        return { ok: false, reason: 'correlation_mismatch' };
-      }
-      return { ok: true, owner: run };
-    },
+    resolveOwner: params.resolveOwner,
     onDiagnostic: (d) => {
-      session.emitSessionDiagnostic({
-        payload: {
-          type: 'diagnostic',
-          level: d.level,
-          message: d.token !== undefined ? `codex ${d.code} (${d.token})` : `codex ${d.code}`,
-          detail: d.token !== undefined ? { code: d.code, token: d.token } : { code: d.code },
-        },
-      });
+      params.emit(fromRegistry(d));
     },
   });
-
   return {
     offer: (offer) => registry.handleServerRequest(offer),
-    respond: (ref: string, response: InteractionResponse) => registry.respond(ref, response),
+    respond: (ref, response) => registry.respond(ref, response),
     resolved: (requestId) => {
-      registry.withdraw(requestId, session.threadId);
+      registry.withdraw(requestId, threadId);
     },
     retireRun: (run) => {
       registry.retireRun(run);

@@ -1,22 +1,25 @@
 /**
  * One run = one native turn. Owns the single settlement of `completion` and the shared
- * interrupt attempt; the session decides when frames settle it.
+ * interrupt attempt; the session decides when frames settle it. The run knows nothing above
+ * it: what follows a settlement or an interrupt goes through the `RunLifecycle` it is given.
  */
 import {
-  agentError,
   isProviderRejection,
-  ProviderRejection,
   type ProviderEventInput,
   type ProviderEventSink,
   type ProviderRun,
   type ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
+import { callSafely } from '../shared/call-safely.js';
 import { causeTokenOf } from '../shared/cause-token.js';
+import { codexRejection } from '../shared/codex-error.js';
 import { redact } from '../shared/redact.js';
+import { RetryableAttempt } from '../shared/retryable-attempt.js';
 
 export const MAX_INTERRUPT_REASON = 300;
 
-export interface RunHost {
+/** What the owner of a run does when the run settles or is interrupted; passed down to it. */
+export interface RunLifecycle {
   /** Sends `turn/interrupt` for the run's bound turn; resolves on the acknowledgement. */
   sendInterrupt(run: CodexRun): Promise<void>;
   /** Synchronous part of interrupt initiation: fence and retire the run's interactions. */
@@ -29,10 +32,11 @@ export class CodexRun implements ProviderRun {
   readonly completion: Promise<ProviderRunTermination>;
   readonly runRef: string;
   readonly #sink: ProviderEventSink;
-  readonly #host: RunHost;
+  readonly #lifecycle: RunLifecycle;
   #resolve: (t: ProviderRunTermination) => void = () => undefined;
   #settled = false;
-  #interruptAttempt: Promise<void> | undefined;
+  /** Shared by concurrent callers; a failed attempt is forgotten so a retry sends afresh. */
+  readonly #interruptAttempt = new RetryableAttempt({ once: true });
   #interruptInitiated = false;
   #interruptReason: string | undefined;
   /** The run's sink as interactions see it: silent once the run has settled. */
@@ -42,10 +46,10 @@ export class CodexRun implements ProviderRun {
   /** Set when a pre-binding terminal overflow failed the run before its id was known. */
   failedBeforeBinding = false;
 
-  constructor(runRef: string, sink: ProviderEventSink, host: RunHost) {
+  constructor(runRef: string, sink: ProviderEventSink, lifecycle: RunLifecycle) {
     this.runRef = runRef;
     this.#sink = sink;
-    this.#host = host;
+    this.#lifecycle = lifecycle;
     this.sink = {
       emit: (event) => {
         this.emit(redactInteraction(event));
@@ -72,49 +76,41 @@ export class CodexRun implements ProviderRun {
   /** Emits on the run's sink unless the run has settled. A throwing host sink is contained. */
   emit(event: ProviderEventInput): void {
     if (this.#settled) return;
-    try {
+    callSafely(() => {
       this.#sink.emit(event);
-    } catch {
-      // emit must never break the data path
-    }
+    });
   }
 
   /** First caller wins; later settlements are ignored. */
   settle(termination: ProviderRunTermination): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    this.#host.finalize(this);
+    this.#lifecycle.finalize(this);
     this.#resolve(termination);
     return true;
   }
 
   interrupt(reason?: string): Promise<void> {
     if (this.#settled) return Promise.resolve();
-    if (this.#interruptAttempt !== undefined) return this.#interruptAttempt;
-    if (reason !== undefined && this.#interruptReason === undefined) {
-      this.#interruptReason = reason.slice(0, MAX_INTERRUPT_REASON);
-    }
-    if (!this.#interruptInitiated) {
-      this.#interruptInitiated = true;
-      this.#host.beginInterrupt(this);
-    }
-    const attempt = this.#host.sendInterrupt(this).then(
-      () => undefined,
-      (error: unknown) => {
-        // forget the intent so the same call made again sends a fresh request
-        this.#interruptAttempt = undefined;
+    return this.#interruptAttempt.run(() => {
+      if (reason !== undefined && this.#interruptReason === undefined) {
+        this.#interruptReason = reason.slice(0, MAX_INTERRUPT_REASON);
+      }
+      if (!this.#interruptInitiated) {
+        this.#interruptInitiated = true;
+        this.#lifecycle.beginInterrupt(this);
+      }
+      return this.#lifecycle.sendInterrupt(this).catch((error: unknown) => {
         if (isProviderRejection(error)) throw error;
         const token = causeTokenOf(error);
-        throw new ProviderRejection(
-          agentError('provider_rejected', `codex did not accept the interrupt (${token})`, {
-            details: { cause: token },
-          }),
+        throw codexRejection(
+          'provider_rejected',
+          `codex did not accept the interrupt (${token})`,
+          { details: { cause: token } },
           { cause: error },
         );
-      },
-    );
-    this.#interruptAttempt = attempt;
-    return attempt;
+      });
+    });
   }
 }
 

@@ -3,7 +3,6 @@
  * published as allowlisted classification tokens only, and no native id reaches an event.
  */
 import {
-  agentError,
   type AgentErrorCode,
   type ProviderEventInput,
   type ProviderRunTermination,
@@ -12,12 +11,13 @@ import {
   agentMessageDeltaSchema,
   errorNotificationSchema,
   tokenUsageUpdatedSchema,
-} from '../wire/codex.js';
+} from '../protocol/wire.js';
 import {
   TURN_ERROR_CLASSIFICATIONS,
   TURN_ERROR_RETRYABLE_CLASSIFICATIONS,
   type TurnErrorClassification,
-} from '../shared/tokens.js';
+} from '../protocol/vocabulary.js';
+import { codexError } from '../shared/codex-error.js';
 
 export const MAX_DELTA_CHUNK = 100_000;
 
@@ -125,7 +125,7 @@ export function terminationOfCompletedTurn(turn: {
       const classification = classifyCodexErrorInfo(info);
       return {
         outcome: 'failed',
-        error: agentError(
+        error: codexError(
           agentErrorCodeOf(classification),
           `codex turn failed (${classification})`,
           { providerCode: classification },
@@ -135,7 +135,7 @@ export function terminationOfCompletedTurn(turn: {
     case 'inProgress':
       return {
         outcome: 'failed',
-        error: agentError(
+        error: codexError(
           'provider_contract_violation',
           'codex completed the turn with an unusable status',
           { providerCode: 'inProgress' },
@@ -144,7 +144,7 @@ export function terminationOfCompletedTurn(turn: {
     default:
       return {
         outcome: 'failed',
-        error: agentError(
+        error: codexError(
           'provider_contract_violation',
           'codex completed the turn with an unusable status',
           { providerCode: 'unknown_status' },

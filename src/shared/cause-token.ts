@@ -1,8 +1,11 @@
-import { isCodexTransportError, type CodexTransportErrorCode } from '../transport/types.js';
-import { THROWN_CAUSE_TOKENS, type ThrownCauseToken } from './tokens.js';
+import {
+  THROWN_CAUSE_TOKENS,
+  type CauseToken,
+  type ThrownCauseToken,
+} from '../protocol/vocabulary.js';
+import { isCodexTransportError } from './codex-error.js';
 
-/** A bounded token naming why a stream or call failed: a transport code or a thrown-cause token. */
-export type CauseToken = ThrownCauseToken | CodexTransportErrorCode;
+export type { CauseToken };
 
 const KNOWN: ReadonlySet<string> = new Set(THROWN_CAUSE_TOKENS.filter((t) => t !== 'unknown'));
 

@@ -8,8 +8,10 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { JsonlDecoder } from '../jsonl/decoder.js';
-import { CODEX_APP_SERVER_ARGV } from '../constants.js';
+import { CODEX_APP_SERVER_ARGV } from '../protocol/vocabulary.js';
+import { callSafely } from '../shared/call-safely.js';
 import { causeTokenOf as causeToken } from '../shared/cause-token.js';
+import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import { FrameQueue } from './frame-queue.js';
 import { OwnedGroup } from './process-group.js';
 import { createOwnerId, MarkedProcesses, withOwnerMarker } from './owner-marker.js';
@@ -141,12 +143,9 @@ export function spawnCodexStdioTransport(
     onFrame: (value) => {
       queue.push(value);
     },
+    // a host callback must not break decoding
     onDrop: (reason) => {
-      try {
-        config.onDrop?.(reason);
-      } catch {
-        // a host callback must not break decoding
-      }
+      callSafely(() => config.onDrop?.(reason));
     },
     ...(config.maxLineLength === undefined ? {} : { maxLineLength: config.maxLineLength }),
   });
@@ -155,8 +154,8 @@ export function spawnCodexStdioTransport(
   let exited = pid === undefined;
   let stdoutEnded = false;
   let closing = false;
-  let closed = false;
-  let inflight: Promise<void> | undefined;
+  /** Idempotent once it succeeded, shared while in flight, retryable after a failure. */
+  const closeAttempt = new RetryableAttempt({ once: true });
   const exitWaiters = new Set<() => void>();
 
   const finishStream = (): void => {
@@ -259,6 +258,7 @@ export function spawnCodexStdioTransport(
       clock,
     });
     child.stderr.destroy();
+    untrack(); // nothing owned is left: the exit hook no longer needs this transport
   };
 
   const streams = [child.stdin, child.stdout, child.stderr] as const;
@@ -286,21 +286,7 @@ export function spawnCodexStdioTransport(
     },
     incoming: queue,
     close() {
-      if (closed) return Promise.resolve();
-      if (inflight !== undefined) return inflight;
-      const p = attempt().then(
-        () => {
-          closed = true;
-          inflight = undefined;
-          untrack();
-        },
-        (err: unknown) => {
-          inflight = undefined;
-          throw err;
-        },
-      );
-      inflight = p;
-      return p;
+      return closeAttempt.run(attempt);
     },
     resourceUsage() {
       // while the leader lives the group id is provably ours, so this also records new members

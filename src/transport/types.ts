@@ -3,46 +3,14 @@
  * The production implementation is the stdio transport; hosts may inject their own.
  */
 
-/** Why an inbound line or frame was dropped. Bounded tokens only: never payload text. */
-export const DROP_REASONS = [
-  'oversized',
-  'malformed',
-  'unclassifiable',
-  'unknown_reply',
-  'duplicate_server_request',
-] as const;
-export type DropReason = (typeof DROP_REASONS)[number];
-
-export const CODEX_TRANSPORT_ERROR_CODES = [
-  'spawn_failed',
-  'stdout_error',
-  'child_did_not_exit',
-  'process_group_did_not_exit',
-  'group_cleanup_unverified',
-] as const;
-export type CodexTransportErrorCode = (typeof CODEX_TRANSPORT_ERROR_CODES)[number];
-
-/** A typed transport failure. `message` is fixed per code and never carries child output. */
-export class CodexTransportError extends Error {
-  override readonly name = 'CodexTransportError';
-  readonly code: CodexTransportErrorCode;
-  /** Bounded detail tokens (cause token, discovery-doubt token); never paths or output. */
-  readonly detail: Readonly<Record<string, string | number | boolean>>;
-
-  constructor(
-    code: CodexTransportErrorCode,
-    detail: Readonly<Record<string, string | number | boolean>> = {},
-    options?: { cause?: unknown },
-  ) {
-    super(`codex transport: ${code}`, options);
-    this.code = code;
-    this.detail = detail;
-  }
-}
-
-export function isCodexTransportError(value: unknown): value is CodexTransportError {
-  return value instanceof CodexTransportError;
-}
+/** The transport's bounded vocabularies, from the one protocol vocabulary. */
+export {
+  CODEX_TRANSPORT_ERROR_CODES,
+  DROP_REASONS,
+  type CodexTransportErrorCode,
+  type DropReason,
+} from '../protocol/vocabulary.js';
+export { CodexTransportError, isCodexTransportError } from '../shared/codex-error.js';
 
 /** Resource usage of the owned process group (leader plus recorded members). */
 export interface CodexResourceUsage {

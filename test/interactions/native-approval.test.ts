@@ -3,8 +3,8 @@ import { approvalRequestSchema, canonicalJson } from '@relvo-labs/agent-provider
 import {
   nativeApprovalDecision,
   translateCommandApproval,
-  type ApprovalRefusalToken,
 } from '../../src/interactions/native-approval.js';
+import type { ApprovalRefusalToken } from '../../src/protocol/vocabulary.js';
 import { realApprovalParams, THREAD, TURN } from './support.js';
 
 function withParams(patch: Record<string, unknown>): Record<string, unknown> {

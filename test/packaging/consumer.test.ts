@@ -122,6 +122,8 @@ describe('consumer check: packed tarballs in a scratch project', () => {
       // nothing but the built output, schemas and docs ship
       for (const f of entry.files)
         expect(f.path).toMatch(/^(dist\/|schemas\/|package\.json$|README\.md$|LICENSE)/);
+      // the licence ships with every package (Apache-2.0)
+      expect(entry.files.map((f) => f.path)).toContain('LICENSE');
       return join(scratch, entry.filename);
     };
     const spiTarball = pack(SPI);

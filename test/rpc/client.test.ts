@@ -1,7 +1,6 @@
 import { isProviderRejection, ProviderRejection } from '@relvo-labs/agent-provider';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CodexRpcError, isCodexRpcError } from '../../src/rpc/client.js';
-import { isAuthoritativeFailure } from '../../src/rpc/wire-errors.js';
+import { CodexRpcError, isAuthoritativeFailure, isCodexRpcError } from '../../src/rpc/errors.js';
 import { CodexTransportError } from '../../src/transport/types.js';
 import { within } from '../transport/helpers.js';
 import { INITIALIZE_PARAMS, INTERRUPT_PARAMS, startClient, track } from './harness.js';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFrame, requestIdKey, type UnclassifiableReason } from '../../src/rpc/frames.js';
+import type { UnclassifiableReason } from '../../src/protocol/vocabulary.js';
+import { requestIdKey } from '../../src/protocol/wire.js';
+import { classifyFrame } from '../../src/rpc/frames.js';
 
 const unclassifiable: [string, unknown, UnclassifiableReason][] = [
   ['null', null, 'not_object'],

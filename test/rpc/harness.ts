@@ -7,8 +7,11 @@ import {
   type RpcNotification,
   type ServerRequestOffer,
 } from '../../src/rpc/client.js';
-import type { UnclassifiableReason } from '../../src/rpc/frames.js';
-import type { DropReason, FenceReason } from '../../src/shared/tokens.js';
+import type {
+  DropReason,
+  FenceReason,
+  UnclassifiableReason,
+} from '../../src/protocol/vocabulary.js';
 import { useFakeTransport, type FakeTransport } from '../support/fake-transport.js';
 
 export const INITIALIZE_PARAMS = {

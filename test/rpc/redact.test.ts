@@ -7,8 +7,8 @@ import {
   PROVIDER_CODES,
   REFUSAL_TOKENS,
   WIRE_CLASSIFICATIONS,
-  isPinnedServerRequestMethod,
-} from '../../src/shared/tokens.js';
+  isPinnedServerRequest as isPinnedServerRequestMethod,
+} from '../../src/protocol/vocabulary.js';
 import { DROP_REASONS as TRANSPORT_DROP_REASONS } from '../../src/transport/types.js';
 
 describe('redact (§10.5)', () => {

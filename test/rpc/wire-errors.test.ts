@@ -5,13 +5,14 @@ import {
   ProviderRejection,
 } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { CodexRpcError, connectionClosedRejection } from '../../src/rpc/client.js';
+import { WIRE_CLASSIFICATIONS } from '../../src/protocol/vocabulary.js';
 import {
   classifyWireErrorCode,
+  CodexRpcError,
+  connectionClosedRejection,
   isAuthoritativeFailure,
   wireRejection,
-} from '../../src/rpc/wire-errors.js';
-import { WIRE_CLASSIFICATIONS } from '../../src/shared/tokens.js';
+} from '../../src/rpc/errors.js';
 
 const CANARY = 'CANARY-upstream-prose-7731';
 

@@ -56,22 +56,7 @@ export const serverRequestResolvedSchema = z.looseObject({
   requestId: requestIdSchema,
 });
 
-/** Notifications the adapter reads. Anything else is ignored (newer servers send more). */
-export const CODEX_NOTIFICATION = {
-  turnStarted: 'turn/started',
-  turnCompleted: 'turn/completed',
-  agentMessageDelta: 'item/agentMessage/delta',
-  itemStarted: 'item/started',
-  itemCompleted: 'item/completed',
-  tokenUsageUpdated: 'thread/tokenUsage/updated',
-  error: 'error',
-  serverRequestResolved: 'serverRequest/resolved',
-} as const;
-
-export const CODEX_CLIENT_METHOD = {
-  initialize: 'initialize',
-  initialized: 'initialized',
-  threadStart: 'thread/start',
-  turnStart: 'turn/start',
-  turnInterrupt: 'turn/interrupt',
-} as const;
+/** The one map key for a request id, wherever ids are remembered: `1` and `"1"` differ. */
+export function requestIdKey(id: CodexRequestId): string {
+  return typeof id === 'number' ? `n:${id}` : `s:${id}`;
+}

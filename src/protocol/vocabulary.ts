@@ -1,0 +1,234 @@
+/**
+ * The protocol vocabulary: every method name, JSON-RPC error code and bounded token the adapter
+ * sends, reads or publishes. Data only, and it imports nothing, so every layer may depend on it.
+ * Everything the adapter publishes in a `providerCode`, a diagnostic or a drop report comes from
+ * one of these lists, never from upstream text (docs/behaviour.md §10).
+ */
+
+// ---- methods -----------------------------------------------------------------------------
+
+/** Subcommand arguments placed after `extraArgs`. */
+export const CODEX_APP_SERVER_ARGV = ['app-server', '--stdio'] as const;
+
+/** Requests and notifications the adapter sends. */
+export const CODEX_CLIENT_METHOD = {
+  initialize: 'initialize',
+  initialized: 'initialized',
+  threadStart: 'thread/start',
+  turnStart: 'turn/start',
+  turnInterrupt: 'turn/interrupt',
+} as const;
+
+/** Notifications the adapter reads. Anything else is ignored (newer servers send more). */
+export const CODEX_NOTIFICATION = {
+  turnStarted: 'turn/started',
+  turnCompleted: 'turn/completed',
+  agentMessageDelta: 'item/agentMessage/delta',
+  itemStarted: 'item/started',
+  itemCompleted: 'item/completed',
+  tokenUsageUpdated: 'thread/tokenUsage/updated',
+  error: 'error',
+  serverRequestResolved: 'serverRequest/resolved',
+} as const;
+
+/** Every server-request method of the pinned stable surface (0.156.1). */
+// prettier-ignore
+export const CODEX_SERVER_REQUEST = [
+  'item/commandExecution/requestApproval', 'item/fileChange/requestApproval',
+  'item/permissions/requestApproval', 'item/tool/requestUserInput', 'item/tool/call',
+  'mcpServer/elicitation/request', 'applyPatchApproval', 'execCommandApproval',
+  'account/chatgptAuthTokens/refresh', 'attestation/generate',
+] as const;
+export type CodexServerRequestMethod = (typeof CODEX_SERVER_REQUEST)[number];
+
+/** A diagnostic may name a server-request method only when it is one of these (§9.9). */
+export function isPinnedServerRequest(method: string): method is CodexServerRequestMethod {
+  return (CODEX_SERVER_REQUEST as readonly string[]).includes(method);
+}
+
+/** The two server requests that can become neutral interactions. */
+export const CODEX_BRIDGED_APPROVAL = 'item/commandExecution/requestApproval';
+export const CODEX_BRIDGED_QUESTION = 'item/tool/requestUserInput';
+
+export const CODEX_SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
+export type CodexSandboxMode = (typeof CODEX_SANDBOX_MODES)[number];
+
+export const CODEX_BRIDGE_MODES = ['none', 'bridge'] as const;
+export type CodexBridgeMode = (typeof CODEX_BRIDGE_MODES)[number];
+
+// ---- JSON-RPC error codes ----------------------------------------------------------------
+
+/** The numeric JSON-RPC error codes the adapter classifies or answers with. */
+export const JSON_RPC_ERROR = {
+  overloaded: -32001,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  parseError: -32700,
+} as const;
+
+// ---- drops and transport failures --------------------------------------------------------
+
+/** Why an inbound line or frame was dropped. Bounded tokens only: never payload text. */
+// prettier-ignore
+export const DROP_REASONS = [
+  'oversized', 'malformed', 'unclassifiable', 'unknown_reply', 'duplicate_server_request',
+] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
+
+/** Why a frame could not be classified; the detail of an `unclassifiable` drop. */
+// prettier-ignore
+export const UNCLASSIFIABLE_REASONS = [
+  'not_object', 'bad_method', 'no_method_or_id', 'method_with_reply', 'bad_id', 'id_only',
+  'result_and_error', 'bad_error_body', 'unreadable',
+] as const;
+export type UnclassifiableReason = (typeof UNCLASSIFIABLE_REASONS)[number];
+
+// prettier-ignore
+export const CODEX_TRANSPORT_ERROR_CODES = [
+  'spawn_failed', 'stdout_error', 'child_did_not_exit', 'process_group_did_not_exit',
+  'group_cleanup_unverified',
+] as const;
+export type CodexTransportErrorCode = (typeof CODEX_TRANSPORT_ERROR_CODES)[number];
+
+/** §10.3: tokens for a thrown cause; anything unrecognised is `unknown`. */
+// prettier-ignore
+export const THROWN_CAUSE_TOKENS = [
+  'ABORT_ERR', 'EACCES', 'ECONNRESET', 'ENOENT', 'ENOTDIR', 'EPERM', 'EPIPE',
+  'ERR_STREAM_PREMATURE_CLOSE', 'ETIMEDOUT', 'unknown',
+] as const;
+export type ThrownCauseToken = (typeof THROWN_CAUSE_TOKENS)[number];
+
+/** A bounded token naming why a stream or call failed: a transport code or a thrown-cause token. */
+export type CauseToken = ThrownCauseToken | CodexTransportErrorCode;
+
+// ---- provider codes ----------------------------------------------------------------------
+
+/** §4.2: classification of a JSON-RPC error the server returned. */
+// prettier-ignore
+export const WIRE_CLASSIFICATIONS = [
+  'overloaded', 'invalid_request', 'method_not_found', 'invalid_params', 'internal_error',
+  'parse_error', 'unclassified',
+] as const;
+export type WireClassification = (typeof WIRE_CLASSIFICATIONS)[number];
+
+/** §4.1: failures the client itself produces. */
+// prettier-ignore
+export const CLIENT_PROVIDER_CODES = ['request_timeout', 'connection_lost', 'connection_closed'] as const;
+export type ClientProviderCode = (typeof CLIENT_PROVIDER_CODES)[number];
+
+/** Uncertain failures: the request may or may not have been admitted by the server. */
+export const UNCERTAIN_RPC_CODES = ['request_timeout', 'connection_lost'] as const;
+export type UncertainRpcCode = (typeof UNCERTAIN_RPC_CODES)[number];
+
+export const SESSION_PROVIDER_CODES = ['session_fenced', 'pre_binding_terminal_overflow'] as const;
+
+export const TURN_STATUS_PROVIDER_CODES = ['inProgress', 'unknown_status'] as const;
+
+// prettier-ignore
+export const LIFECYCLE_PROVIDER_CODES = [
+  'handshake_cleanup_pending', 'abandoned_connection_pending', 'unsupported_app_server_version',
+] as const;
+
+/** §10.2: turn error classifications mapped to `provider_unavailable` (retryable). */
+// prettier-ignore
+export const TURN_ERROR_RETRYABLE_CLASSIFICATIONS = [
+  'rateLimitExceeded', 'serverOverloaded', 'httpConnectionFailed',
+  'responseStreamConnectionFailed', 'responseStreamDisconnected',
+  'responseTooManyFailedAttempts', 'internalServerError',
+] as const;
+
+/** §10.2: turn error classifications mapped to `provider_rejected`. */
+// prettier-ignore
+export const TURN_ERROR_REJECTED_CLASSIFICATIONS = [
+  'contextWindowExceeded', 'sessionBudgetExceeded', 'usageLimitExceeded', 'cyberPolicy',
+  'misalignmentPolicyViolation', 'unauthorized', 'badRequest', 'threadRollbackFailed',
+  'sandboxError', 'activeTurnNotSteerable', 'other', 'unclassified',
+] as const;
+
+export const TURN_ERROR_CLASSIFICATIONS = [
+  ...TURN_ERROR_RETRYABLE_CLASSIFICATIONS,
+  ...TURN_ERROR_REJECTED_CLASSIFICATIONS,
+] as const;
+export type TurnErrorClassification = (typeof TURN_ERROR_CLASSIFICATIONS)[number];
+
+/** §10.1: every value an `AgentError.providerCode` may take. */
+export type ProviderCode =
+  | WireClassification
+  | ClientProviderCode
+  | (typeof SESSION_PROVIDER_CODES)[number]
+  | (typeof TURN_STATUS_PROVIDER_CODES)[number]
+  | (typeof LIFECYCLE_PROVIDER_CODES)[number]
+  | TurnErrorClassification;
+
+/** The same set as a list ('unclassified' is in two groups and listed once). */
+export const PROVIDER_CODES = [
+  ...new Set([
+    ...WIRE_CLASSIFICATIONS,
+    ...CLIENT_PROVIDER_CODES,
+    ...SESSION_PROVIDER_CODES,
+    ...TURN_STATUS_PROVIDER_CODES,
+    ...LIFECYCLE_PROVIDER_CODES,
+    ...TURN_ERROR_CLASSIFICATIONS,
+  ]),
+] as readonly ProviderCode[];
+
+// ---- session and interaction tokens ------------------------------------------------------
+
+/** §10.3 / §6.7: why a session was fenced. */
+// prettier-ignore
+export const FENCE_REASONS = [
+  'turn_start_unacknowledged', 'turn_start_unusable_id', 'unattributable_terminal_overflow',
+  'server_request_ledger_overflow',
+] as const;
+export type FenceReason = (typeof FENCE_REASONS)[number];
+
+/** Diagnostics the JSON-RPC client reports; none carries an id or upstream text. */
+// prettier-ignore
+export const RPC_DIAGNOSTIC_TOKENS = [
+  'server_request_declined', 'server_request_handler_failed', 'server_request_id_reused',
+  'server_request_ledger_overflow', 'callback_failed',
+] as const;
+export type RpcDiagnosticToken = (typeof RPC_DIAGNOSTIC_TOKENS)[number];
+
+/** §9.5: why a command approval was refused (answered -32602). */
+// prettier-ignore
+export const APPROVAL_REFUSAL_TOKENS = [
+  'malformed', 'kind_unsupported', 'environment_unsupported', 'no_reviewable_command',
+  'policy_amendment_proposed', 'no_approvable_decision', 'detail_too_large',
+] as const;
+export type ApprovalRefusalToken = (typeof APPROVAL_REFUSAL_TOKENS)[number];
+
+/** §9.6: why a structured question batch was refused (answered -32602). */
+// prettier-ignore
+export const QUESTION_REFUSAL_TOKENS = [
+  'malformed', 'not_blocking', 'auto_resolution_requested', 'question_count',
+  'duplicate_question_id', 'duplicate_option_label', 'detail_too_large', 'neutral_bounds',
+] as const;
+export type QuestionRefusalToken = (typeof QUESTION_REFUSAL_TOKENS)[number];
+
+export type RefusalToken = ApprovalRefusalToken | QuestionRefusalToken;
+export const REFUSAL_TOKENS = [
+  ...new Set([...APPROVAL_REFUSAL_TOKENS, ...QUESTION_REFUSAL_TOKENS]),
+] as readonly RefusalToken[];
+
+/** §9.4 step 2: why no run owns an interaction request. */
+// prettier-ignore
+export const OWNER_REFUSAL_REASONS = [
+  'no_active_run', 'run_not_bound', 'run_concluded', 'run_interrupting', 'session_closing',
+  'session_fenced', 'correlation_mismatch',
+] as const;
+export type OwnerRefusalReason = (typeof OWNER_REFUSAL_REASONS)[number];
+
+/** What the interaction registry reports as a diagnostic. */
+// prettier-ignore
+export const REGISTRY_DIAGNOSTIC_CODES = [
+  'interaction_refused', 'interaction_not_owned',
+  'interactions_full', 'interaction_request_reused', 'interaction_reply_failed',
+] as const;
+export type RegistryDiagnosticCode = (typeof REGISTRY_DIAGNOSTIC_CODES)[number];
+
+/** Session-wide retirement of interactions: everything is released, nothing further admitted. */
+export const SESSION_RETIREMENT_CAUSES = ['dispose', 'stream_end'] as const;
+export type SessionRetirementCause = (typeof SESSION_RETIREMENT_CAUSES)[number];

@@ -1,0 +1,116 @@
+/**
+ * The one place a JSON-RPC outcome becomes an `AgentError` (docs/behaviour.md §4.1–§4.2): a
+ * server error reply, a request issued after the stream ended, a timeout and a lost connection.
+ * The server's own message and data are never published; only the numeric code is read.
+ */
+import {
+  isProviderRejection,
+  type AgentError,
+  type AgentErrorCode,
+  type ProviderRejection,
+} from '@relvo-labs/agent-provider';
+import {
+  JSON_RPC_ERROR,
+  WIRE_CLASSIFICATIONS,
+  type UncertainRpcCode,
+  type WireClassification,
+} from '../protocol/vocabulary.js';
+import { codexError, codexRejection } from '../shared/codex-error.js';
+
+export interface WireErrorClass {
+  readonly classification: WireClassification;
+  readonly retryable: boolean;
+  readonly agentCode: AgentErrorCode;
+}
+
+/** The rows of §4.2: code, classification, retryable (then `provider_unavailable`). */
+const WIRE_ERROR_ROWS: readonly (readonly [number, WireClassification, boolean])[] = [
+  [JSON_RPC_ERROR.overloaded, 'overloaded', true],
+  [JSON_RPC_ERROR.invalidRequest, 'invalid_request', false],
+  [JSON_RPC_ERROR.methodNotFound, 'method_not_found', false],
+  [JSON_RPC_ERROR.invalidParams, 'invalid_params', false],
+  [JSON_RPC_ERROR.internalError, 'internal_error', true],
+  [JSON_RPC_ERROR.parseError, 'parse_error', false],
+];
+
+/** The table of §4.2, keyed by JSON-RPC error code. */
+export const WIRE_ERROR_TABLE: ReadonlyMap<number, WireErrorClass> = new Map(
+  WIRE_ERROR_ROWS.map(([code, classification, retryable]) => [
+    code,
+    {
+      classification,
+      retryable,
+      agentCode: retryable ? 'provider_unavailable' : 'provider_rejected',
+    },
+  ]),
+);
+
+const UNCLASSIFIED: WireErrorClass = {
+  classification: 'unclassified',
+  retryable: false,
+  agentCode: 'provider_rejected',
+};
+
+export function classifyWireErrorCode(code: number): WireErrorClass {
+  return WIRE_ERROR_TABLE.get(code) ?? UNCLASSIFIED;
+}
+
+/**
+ * The rejection for a wire error answering `method` (one of the adapter's own method names).
+ * Only the numeric code is read from the body.
+ */
+export function wireRejection(method: string, error: { readonly code: number }): ProviderRejection {
+  const { classification, agentCode } = classifyWireErrorCode(error.code);
+  return codexRejection(agentCode, `codex rejected ${method} (${classification})`, {
+    providerCode: classification,
+  });
+}
+
+/** The authoritative refusal of a request issued after the stream ended; nothing was written. */
+export function connectionClosedRejection(method: string): ProviderRejection {
+  return codexRejection('provider_unavailable', `codex connection closed before ${method}`, {
+    providerCode: 'connection_closed',
+  });
+}
+
+/** A timeout or lost connection. Not a `ProviderRejection`: the outcome is unknown. */
+export class CodexRpcError extends Error {
+  override readonly name = 'CodexRpcError';
+  readonly agentError: AgentError;
+  readonly providerCode: UncertainRpcCode;
+  readonly authoritative = false;
+
+  constructor(providerCode: UncertainRpcCode, message: string) {
+    const error = codexError('provider_unavailable', message, { providerCode });
+    super(error.message);
+    this.agentError = error;
+    this.providerCode = providerCode;
+  }
+}
+
+export function isCodexRpcError(value: unknown): value is CodexRpcError {
+  return value instanceof CodexRpcError;
+}
+
+const AUTHORITATIVE_CODES: ReadonlySet<string> = new Set<string>([
+  ...WIRE_CLASSIFICATIONS,
+  'connection_closed',
+]);
+
+/**
+ * True only when the request provably was not admitted: a `ProviderRejection` carrying a wire
+ * classification or `connection_closed`. Timeouts, lost connections and anything else are
+ * uncertain.
+ */
+export function isAuthoritativeFailure(err: unknown): boolean {
+  if (!isProviderRejection(err)) return false;
+  const code = err.agentError.providerCode;
+  return code !== undefined && AUTHORITATIVE_CODES.has(code);
+}
+
+/** The `AgentError` a failed request carries (a rejection or a `CodexRpcError`), if any. */
+export function agentErrorOf(error: unknown): AgentError | undefined {
+  if (error === null || typeof error !== 'object' || !('agentError' in error)) return undefined;
+  const inner = (error as { agentError?: unknown }).agentError;
+  return inner !== null && typeof inner === 'object' ? (inner as AgentError) : undefined;
+}

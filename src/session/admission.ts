@@ -1,0 +1,199 @@
+/**
+ * Turn admission for one session: which `startRun` calls become a `turn/start`, what its reply
+ * means, and the fencing policy of docs/adr/ADR-0005 (an unacknowledged turn/start may have
+ * started a turn, so the session admits nothing further). Owns the active run's lifecycle.
+ */
+import type { ProviderRun, ProviderRunRequest } from '@relvo-labs/agent-provider';
+import { CODEX_CLIENT_METHOD, PROVIDER_CODES, type ProviderCode } from '../protocol/vocabulary.js';
+import { turnStartResultSchema } from '../protocol/wire.js';
+import type { SessionConnection } from '../rpc/connection.js';
+import { agentErrorOf, isAuthoritativeFailure } from '../rpc/errors.js';
+import { causeTokenOf } from '../shared/cause-token.js';
+import { codexError, codexRejection } from '../shared/codex-error.js';
+import { OldestFirstMemory } from '../shared/oldest-first-memory.js';
+import { applyTurnFrame } from './apply.js';
+import type { TurnCorrelator } from './correlator.js';
+import { preBindingOutputLost } from './diagnostics.js';
+import type { SessionInteractions } from './interactions.js';
+import { CodexRun, type RunLifecycle } from './run.js';
+import type { SessionState } from './state.js';
+
+/** Remembered runRefs for startRun idempotency; older ones are forgotten. */
+export const MAX_REMEMBERED_RUN_REFS = 64;
+
+export interface TurnAdmissionParams {
+  readonly state: SessionState;
+  readonly connection: SessionConnection;
+  readonly correlator: TurnCorrelator;
+  readonly interactions: SessionInteractions | undefined;
+}
+
+function refused(...args: Parameters<typeof codexRejection>): Promise<never> {
+  return Promise.reject(codexRejection(...args));
+}
+
+function providerCodeOf(error: unknown): ProviderCode | undefined {
+  const code = agentErrorOf(error)?.providerCode;
+  return (PROVIDER_CODES as readonly (string | undefined)[]).includes(code)
+    ? (code as ProviderCode)
+    : undefined;
+}
+
+export class TurnAdmission implements RunLifecycle {
+  readonly #state: SessionState;
+  readonly #connection: SessionConnection;
+  readonly #correlator: TurnCorrelator;
+  readonly #interactions: SessionInteractions | undefined;
+  /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
+  readonly #runsByRef = new OldestFirstMemory<string, Promise<ProviderRun>>(
+    MAX_REMEMBERED_RUN_REFS,
+  );
+  /** Runs that failed before binding: their turn is interrupted once when its id shows up. */
+  readonly #orphanedTurnStarts = new Set<CodexRun>();
+
+  constructor(params: TurnAdmissionParams) {
+    this.#state = params.state;
+    this.#connection = params.connection;
+    this.#correlator = params.correlator;
+    this.#interactions = params.interactions;
+  }
+
+  admit(request: ProviderRunRequest): Promise<ProviderRun> {
+    const state = this.#state;
+    if (state.closing) return refused('session_closed', 'the codex session is closed');
+    const existing = this.#runsByRef.get(request.runRef);
+    if (existing !== undefined) return existing;
+    if (state.fence !== undefined) {
+      return refused(
+        'illegal_state_transition',
+        'the codex session is fenced and must be disposed',
+        {
+          providerCode: 'session_fenced',
+        },
+      );
+    }
+    if (state.ended !== undefined) {
+      return refused('provider_unavailable', 'the codex connection has ended', {
+        providerCode: 'connection_closed',
+      });
+    }
+    if (state.active !== undefined) {
+      return refused('illegal_state_transition', 'a codex run is already active in this session');
+    }
+    const parts = request.input.parts;
+    const unsupported = parts.filter((p) => p.type !== 'text').map((p) => p.type);
+    if (unsupported.length > 0) {
+      return refused('capability_unsupported', 'codex accepts text input parts only', {
+        details: {
+          capability: 'turnInput.parts',
+          supported: ['text'],
+          requested: [...new Set(unsupported)],
+        },
+      });
+    }
+    const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n');
+    const run = new CodexRun(request.runRef, request.sink, this);
+    state.active = run;
+    this.#correlator.beginRun();
+    const started = this.#startTurn(run, text);
+    this.#runsByRef.set(run.runRef, started);
+    return started;
+  }
+
+  // ---- RunLifecycle ------------------------------------------------------------------------
+
+  sendInterrupt(run: CodexRun): Promise<void> {
+    const turnId = run.turnId;
+    if (turnId === undefined) return Promise.resolve();
+    return this.#connection
+      .request(CODEX_CLIENT_METHOD.turnInterrupt, { threadId: this.#state.threadId, turnId })
+      .then(() => undefined);
+  }
+
+  beginInterrupt(run: CodexRun): void {
+    this.#interactions?.retireRun(run);
+  }
+
+  finalize(run: CodexRun): void {
+    if (this.#state.active === run) {
+      this.#state.active = undefined;
+      this.#correlator.endRun();
+    } else if (run.turnId !== undefined) {
+      this.#correlator.retire(run.turnId);
+    }
+    this.#interactions?.retireRun(run);
+  }
+
+  // ---- turn/start --------------------------------------------------------------------------
+
+  async #startTurn(run: CodexRun, text: string): Promise<ProviderRun> {
+    const state = this.#state;
+    let result: unknown;
+    try {
+      result = await this.#connection.request(CODEX_CLIENT_METHOD.turnStart, {
+        threadId: state.threadId,
+        input: [{ type: 'text', text }],
+      });
+    } catch (error) {
+      const authoritative = isAuthoritativeFailure(error);
+      const closing = state.closing;
+      // a turn may be running: another turn/start could steer it. This holds even when the
+      // connection's end already failed the run (stdout EOF does not stop the process).
+      if (!authoritative && !closing) state.fenceSession('turn_start_unacknowledged');
+      if (run.settled) return run;
+      if (authoritative) {
+        // the server provably admitted nothing: forget the run, the session stays usable
+        this.#runsByRef.delete(run.runRef);
+        if (state.active === run) {
+          state.active = undefined;
+          this.#correlator.endRun();
+        }
+        throw error;
+      }
+      // disposal owns this run: it ends interrupted once a teardown attempt succeeds (§6.6)
+      if (closing) return run;
+      const token = causeTokenOf(error);
+      run.settle({
+        outcome: 'failed',
+        error: codexError('provider_unavailable', `codex did not acknowledge the turn (${token})`, {
+          providerCode: providerCodeOf(error) ?? 'connection_lost',
+        }),
+      });
+      return run;
+    }
+    const parsed = turnStartResultSchema.safeParse(result);
+    if (!parsed.success) {
+      state.fenceSession('turn_start_unusable_id');
+      run.settle({
+        outcome: 'failed',
+        error: codexError(
+          'provider_contract_violation',
+          'codex started a turn without a usable id',
+          {
+            providerCode: 'session_fenced',
+          },
+        ),
+      });
+      return run;
+    }
+    const turnId = parsed.data.turn.id;
+    if (run.settled) {
+      // failed before binding (terminal overflow, connection end): stop the native turn once
+      this.#correlator.retire(turnId);
+      if (run.failedBeforeBinding && !this.#orphanedTurnStarts.has(run)) {
+        this.#orphanedTurnStarts.add(run);
+        this.#connection
+          .request(CODEX_CLIENT_METHOD.turnInterrupt, { threadId: state.threadId, turnId })
+          .catch(() => undefined);
+      }
+      return run;
+    }
+    run.turnId = turnId;
+    const bound = this.#correlator.bind(turnId);
+    if (bound.outputLost) run.emit(preBindingOutputLost());
+    if (bound.foreignDropped > 0) state.reportForeign();
+    // applyTurnFrame ignores frames once the run has settled (e.g. a buffered turn/completed)
+    for (const frame of bound.frames) applyTurnFrame(run, frame.method, frame.params);
+    return run;
+  }
+}

@@ -1,0 +1,149 @@
+import {
+  WIRE_VERSION,
+  agentErrorSchema,
+  diagnosticPayloadSchema,
+  interactionIdSchema,
+  interactionRequestSchema,
+  interactionSettlementSchema,
+  jsonObjectSchema,
+  messageDeltaPayloadSchema,
+  runIdSchema,
+  runStateSchema,
+  runTerminationSchema,
+  sessionIdSchema,
+  sessionStateSchema,
+  timestampSchema,
+  toolActivityPayloadSchema,
+  turnIdSchema,
+  turnInputSchema,
+  turnStateSchema,
+  usagePayloadSchema,
+  workspaceOwnershipSchema,
+} from '@relvo-labs/agent-provider';
+import { z } from 'zod';
+import { profileNameSchema, providerIdSchema } from './config.js';
+
+/*
+ * The full EventPayload union (SPI §10.4): the provider-emittable payloads the runtime
+ * records as they are (deltas, tool activity, usage, diagnostics) plus the payloads only
+ * the runtime writes. A provider's `interaction.requested` is recorded in its runtime form
+ * (interactionId, turnId; the provider's ref stays in memory) and `interaction.withdrawn`
+ * is recorded as `interaction.settled` with outcome `withdrawn`.
+ */
+
+export const SESSION_CLOSE_REASONS = ['requested', 'failed'] as const;
+export const TURN_SETTLED_STATES = ['completed', 'failed', 'cancelled'] as const;
+
+export const sessionOpenedPayloadSchema = z.strictObject({
+  type: z.literal('session.opened'),
+  defaultProfile: profileNameSchema,
+  workspace: z.strictObject({ root: z.string().min(1), ownership: workspaceOwnershipSchema }),
+  metadata: jsonObjectSchema.optional(),
+});
+
+export const sessionStateChangedPayloadSchema = z.strictObject({
+  type: z.literal('session.state_changed'),
+  from: sessionStateSchema,
+  to: sessionStateSchema,
+});
+
+export const sessionClosedPayloadSchema = z.strictObject({
+  type: z.literal('session.closed'),
+  reason: z.enum(SESSION_CLOSE_REASONS),
+  error: agentErrorSchema.optional(),
+});
+
+export const turnStartedPayloadSchema = z.strictObject({
+  type: z.literal('turn.started'),
+  turnId: turnIdSchema,
+  profile: profileNameSchema,
+  providerId: providerIdSchema,
+  input: turnInputSchema,
+});
+
+export const turnStateChangedPayloadSchema = z.strictObject({
+  type: z.literal('turn.state_changed'),
+  turnId: turnIdSchema,
+  from: turnStateSchema,
+  to: turnStateSchema,
+});
+
+export const turnSettledPayloadSchema = z.strictObject({
+  type: z.literal('turn.settled'),
+  turnId: turnIdSchema,
+  state: z.enum(TURN_SETTLED_STATES),
+  error: agentErrorSchema.optional(),
+});
+
+export const runStartedPayloadSchema = z.strictObject({
+  type: z.literal('run.started'),
+  turnId: turnIdSchema,
+  attempt: z.number().int().positive(),
+  profile: profileNameSchema,
+  providerId: providerIdSchema,
+});
+
+export const runStateChangedPayloadSchema = z.strictObject({
+  type: z.literal('run.state_changed'),
+  from: runStateSchema,
+  to: runStateSchema,
+});
+
+export const runFinishedPayloadSchema = z.strictObject({
+  type: z.literal('run.finished'),
+  termination: runTerminationSchema,
+});
+
+export const runtimeInteractionRequestedPayloadSchema = z.strictObject({
+  type: z.literal('interaction.requested'),
+  interactionId: interactionIdSchema,
+  turnId: turnIdSchema,
+  request: interactionRequestSchema,
+  expiresAt: timestampSchema.optional(),
+});
+
+export const interactionSettledPayloadSchema = z.strictObject({
+  type: z.literal('interaction.settled'),
+  interactionId: interactionIdSchema,
+  settlement: interactionSettlementSchema,
+});
+
+export const eventPayloadSchema = z.discriminatedUnion('type', [
+  sessionOpenedPayloadSchema,
+  sessionStateChangedPayloadSchema,
+  sessionClosedPayloadSchema,
+  turnStartedPayloadSchema,
+  turnStateChangedPayloadSchema,
+  turnSettledPayloadSchema,
+  runStartedPayloadSchema,
+  runStateChangedPayloadSchema,
+  runFinishedPayloadSchema,
+  runtimeInteractionRequestedPayloadSchema,
+  interactionSettledPayloadSchema,
+  messageDeltaPayloadSchema,
+  toolActivityPayloadSchema,
+  usagePayloadSchema,
+  diagnosticPayloadSchema,
+]);
+export type EventPayload = z.infer<typeof eventPayloadSchema>;
+export type EventType = EventPayload['type'];
+export type PayloadOf<T extends EventType> = Extract<EventPayload, { type: T }>;
+
+export const eventIdSchema = z.string().regex(/^evt_[A-Za-z0-9_-]{1,120}$/);
+
+/** `sequence` is per session, 1-based, gapless and strictly increasing. */
+export const eventEnvelopeSchema = z.strictObject({
+  eventId: eventIdSchema,
+  sessionId: sessionIdSchema,
+  runId: runIdSchema.optional(),
+  sequence: z.number().int().positive(),
+  occurredAt: timestampSchema,
+  wireVersion: z.literal(WIRE_VERSION),
+  payload: eventPayloadSchema,
+});
+export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
+
+/** Parses one envelope (e.g. a line a host wrote out as JSON). Throws a ZodError when invalid. */
+export function parseEventEnvelope(value: unknown): EventEnvelope {
+  return eventEnvelopeSchema.parse(value);
+}

@@ -1,0 +1,43 @@
+// Public entry of @relvo-labs/agent-runtime (wire 0.5). Layer 3 of ADR-0001: it depends on the
+// SPI package only and never imports a concrete provider.
+export { createAgentRuntime } from './runtime.js';
+export type {
+  AgentRuntime,
+  AgentRuntimeOptions,
+  OpenSessionOptions,
+  ReadEventsOptions,
+} from './runtime.js';
+export type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './session/session.js';
+export { STAGED_EMISSIONS_LIMIT, type TurnOutcome, type TurnResult } from './session/run.js';
+export type { ProviderFactory } from './registry.js';
+export {
+  loadRuntimeConfig,
+  parseRuntimeConfig,
+  profileNameSchema,
+  providerIdSchema,
+  runtimeConfigSchema,
+  runtimeProfileSchema,
+  type RuntimeConfig,
+  type RuntimeConfigInput,
+  type RuntimeProfile,
+} from './config.js';
+export * from './envelope.js';
+export {
+  isRuntimeError,
+  RUNTIME_ERROR_REASONS,
+  RuntimeError,
+  type RuntimeErrorReason,
+} from './errors.js';
+export { systemClock, type RuntimeClock } from './clock.js';
+export { ID_PREFIXES, randomId, type IdFactory, type IdPrefix } from './ids.js';
+export type { EventStore, ReadOptions, StoredSession } from './store/types.js';
+export { createMemoryEventStore } from './store/memory.js';
+export { openSqliteEventStore, type SqliteEventStoreOptions } from './store/sqlite.js';
+export {
+  LATEST_SCHEMA_VERSION,
+  MIGRATIONS,
+  SQLITE_APPLICATION_ID,
+  type Migration,
+} from './store/migrations.js';
+export type { EventSubscription, SubscribeOptions } from './subscription.js';
+export { PROCESS_ENDED_ERROR } from './recovery.js';

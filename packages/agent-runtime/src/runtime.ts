@@ -1,0 +1,242 @@
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import {
+  captureJson,
+  jsonObjectSchema,
+  type JsonObject,
+  type WorkspaceOwnership,
+} from '@relvo-labs/agent-provider';
+import { systemClock, type RuntimeClock } from './clock.js';
+import { parseRuntimeConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
+import type { EventEnvelope } from './envelope.js';
+import { configError, RuntimeError } from './errors.js';
+import { randomId, type IdFactory } from './ids.js';
+import { failAbandonedSessions } from './recovery.js';
+import { ProviderRegistry, type ProviderFactory } from './registry.js';
+import { EventWriter, SessionLog } from './session/log.js';
+import { SessionImpl, type RuntimeSession } from './session/session.js';
+import { createMemoryEventStore } from './store/memory.js';
+import type { EventStore, StoredSession } from './store/types.js';
+import {
+  subscribeToSession,
+  type EventSubscription,
+  type SubscribeOptions,
+} from './subscription.js';
+
+export interface AgentRuntimeOptions {
+  /** Provider factories by id, e.g. `{ codex: createCodexProvider, scripted: () => provider }`. */
+  readonly providers: Readonly<Record<string, ProviderFactory>>;
+  /** Host config: an object (parsed here) or the result of `loadRuntimeConfig(path)`. */
+  readonly config: RuntimeConfigInput | RuntimeConfig;
+  /** Default: an in-memory store. Use `openSqliteEventStore({ path })` for a durable log. */
+  readonly store?: EventStore;
+  readonly clock?: RuntimeClock;
+  /** For tests: deterministic ids. */
+  readonly ids?: IdFactory;
+  /** How long `close` waits for a run the provider has not settled after dispose. Default 10 s. */
+  readonly closeGraceMs?: number;
+}
+
+export interface OpenSessionOptions {
+  /** A directory; realpath-resolved before a provider sees it. */
+  readonly workspace: string | { readonly root: string; readonly ownership?: WorkspaceOwnership };
+  /** The session's default profile; default: the config's `defaultProfile`. */
+  readonly profile?: string;
+  readonly metadata?: JsonObject;
+}
+
+export interface ReadEventsOptions {
+  readonly fromSequence?: number;
+  readonly limit?: number;
+}
+
+export interface AgentRuntime {
+  readonly config: RuntimeConfig;
+  readonly store: EventStore;
+  /** Sessions of an earlier process that were found open and recorded as failed at start. */
+  readonly recoveredSessionIds: readonly string[];
+  openSession(options: OpenSessionOptions): Promise<RuntimeSession>;
+  /** A session opened by this runtime and not yet closed. */
+  session(sessionId: string): RuntimeSession | undefined;
+  /** Every session in the store, including earlier processes'. */
+  listSessions(): Promise<readonly StoredSession[]>;
+  readEvents(sessionId: string, options?: ReadEventsOptions): Promise<readonly EventEnvelope[]>;
+  /** Replays the stored history from `fromSequence`, then continues live. */
+  subscribe(sessionId: string, options?: SubscribeOptions): EventSubscription;
+  /** Refuses new work, closes every session, closes the store. Memoised; retryable. */
+  shutdown(): Promise<void>;
+}
+
+function resolveWorkspace(input: OpenSessionOptions['workspace']): {
+  root: string;
+  ownership: WorkspaceOwnership;
+} {
+  const root = typeof input === 'string' ? input : input.root;
+  const ownership = typeof input === 'string' ? 'borrowed' : (input.ownership ?? 'borrowed');
+  try {
+    if (!isAbsolute(root)) throw new Error('relative');
+    const real = realpathSync(root);
+    if (!statSync(real).isDirectory()) throw new Error('not a directory');
+    return { root: real, ownership };
+  } catch {
+    throw new RuntimeError(
+      'workspace_unavailable',
+      'workspace_invalid',
+      'the workspace must be an existing absolute directory',
+    );
+  }
+}
+
+/**
+ * Creates a runtime: parses the host config, checks every profile names a registered
+ * provider, claims the store and records sessions an earlier process left open as failed.
+ */
+export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
+  const config = parseRuntimeConfig(options.config);
+  const registry = new ProviderRegistry(options.providers, config);
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomId;
+  const store = options.store ?? createMemoryEventStore();
+  const closeGraceMs = options.closeGraceMs ?? 10_000;
+  await store.claim();
+  const writer = new EventWriter(store, clock, ids);
+  let recovered: readonly string[];
+  try {
+    recovered = await failAbandonedSessions(store, writer);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+
+  const live = new Map<string, { session: SessionImpl; log: SessionLog }>();
+  let shutdownAttempt: Promise<void> | undefined;
+  let shutDown = false;
+  let refusing = false;
+
+  const subscribe = (sessionId: string, opts?: SubscribeOptions): EventSubscription =>
+    subscribeToSession(
+      sessionId,
+      () => Promise.resolve({ store, log: live.get(sessionId)?.log }),
+      opts,
+    );
+
+  const runtime: AgentRuntime = {
+    config,
+    store,
+    recoveredSessionIds: recovered,
+
+    async openSession(opts) {
+      if (refusing) {
+        throw new RuntimeError(
+          'session_closed',
+          'runtime_shut_down',
+          'the runtime is shutting down',
+        );
+      }
+      const workspace = resolveWorkspace(opts.workspace);
+      const profile = opts.profile ?? config.defaultProfile;
+      if (!Object.hasOwn(config.profiles, profile)) {
+        throw configError('unknown_profile', 'no such profile in the host config', {
+          path: 'profile',
+        });
+      }
+      let metadata: JsonObject | undefined;
+      if (opts.metadata !== undefined) {
+        const captured = captureJson(opts.metadata);
+        const parsed = captured.ok ? jsonObjectSchema.safeParse(captured.value) : undefined;
+        if (parsed?.success !== true) {
+          throw new RuntimeError(
+            'invalid_request',
+            'config_invalid',
+            'session metadata must be a JSON object',
+          );
+        }
+        metadata = parsed.data;
+      }
+      const sessionId = ids('ses');
+      const log = new SessionLog(writer, sessionId);
+      const session = new SessionImpl({
+        id: sessionId,
+        log,
+        clock,
+        ids,
+        registry,
+        defaultProfile: profile,
+        workspace,
+        closeGraceMs,
+        subscribe: (o) => subscribe(sessionId, o),
+        onClosed: () => {
+          live.delete(sessionId);
+        },
+      });
+      log.append(
+        metadata === undefined
+          ? { type: 'session.opened', defaultProfile: profile, workspace }
+          : { type: 'session.opened', defaultProfile: profile, workspace, metadata },
+      );
+      log.append({ type: 'session.state_changed', from: 'opening', to: 'ready' });
+      live.set(sessionId, { session, log });
+      await log.durable();
+      return session;
+    },
+
+    session(sessionId) {
+      return live.get(sessionId)?.session;
+    },
+
+    listSessions() {
+      return store.listSessions();
+    },
+
+    async readEvents(sessionId, opts = {}) {
+      const fromSequence = opts.fromSequence ?? 1;
+      const limit = opts.limit ?? 1000;
+      if (
+        !Number.isSafeInteger(fromSequence) ||
+        fromSequence < 1 ||
+        !Number.isSafeInteger(limit) ||
+        limit < 1
+      ) {
+        throw new RuntimeError(
+          'cursor_out_of_range',
+          'cursor_out_of_range',
+          'fromSequence and limit must be positive integers',
+        );
+      }
+      if (!live.has(sessionId) && (await store.getSession(sessionId)) === undefined) {
+        throw new RuntimeError('unknown_session', 'unknown_session', 'no such session');
+      }
+      return store.read(sessionId, { fromSequence, limit });
+    },
+
+    subscribe,
+
+    shutdown() {
+      if (shutDown) return Promise.resolve();
+      refusing = true;
+      shutdownAttempt ??= (async () => {
+        const results = await Promise.allSettled(
+          [...live.values()].map(({ session }) => session.close()),
+        );
+        const failed = results.filter((r) => r.status === 'rejected');
+        if (failed.length > 0) {
+          throw new RuntimeError(
+            'provider_unavailable',
+            'dispose_failed',
+            'some sessions could not be closed; retry shutdown',
+            {
+              details: { failedSessions: failed.length },
+            },
+          );
+        }
+        await writer.flushed().catch(() => undefined);
+        await store.close();
+        shutDown = true;
+      })().finally(() => {
+        shutdownAttempt = undefined;
+      });
+      return shutdownAttempt;
+    },
+  };
+  return runtime;
+}

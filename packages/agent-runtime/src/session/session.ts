@@ -1,0 +1,518 @@
+import {
+  canAcceptWorkspace,
+  captureJson,
+  checkResponseAgainstRequest,
+  interactionResponseSchema,
+  interruptPreservesSession,
+  isCommandAllowed,
+  isProviderRejection,
+  toAgentError,
+  turnInputSchema,
+  canonicalJson,
+  type AgentInteraction,
+  type InteractionResponse,
+  type JsonObject,
+  type ProviderEventSink,
+  type ProviderSession,
+  type SessionCommand,
+  type SessionState,
+  type TurnInput,
+  type WorkspaceOwnership,
+} from '@relvo-labs/agent-provider';
+import type { RuntimeClock } from '../clock.js';
+import { rejection, RuntimeError } from '../errors.js';
+import type { IdFactory } from '../ids.js';
+import type { ProviderRegistry, ResolvedProvider } from '../registry.js';
+import type { EventSubscription, SubscribeOptions } from '../subscription.js';
+import { contractDiagnostic, intakeProviderEvent } from './intake.js';
+import type { SessionLog } from './log.js';
+import { RunDriver, type InteractionRecord, type TurnResult } from './run.js';
+
+export interface SubmitTurnOptions {
+  /** A plain string is sent as one text part. */
+  readonly input: string | TurnInput;
+  /** Runs this turn on that profile; default: the session's, else the config's default. */
+  readonly profile?: string;
+}
+
+export interface TurnHandle {
+  readonly turnId: string;
+  readonly runId: string;
+  readonly profile: string;
+  readonly providerId: string;
+  /** Settles once the run finished and its events are durable; never rejects. */
+  readonly done: Promise<TurnResult>;
+}
+
+export interface RuntimeSession {
+  readonly id: string;
+  readonly state: SessionState;
+  readonly defaultProfile: string;
+  /** The run in flight, if any (at most one per session). */
+  readonly activeRunId: string | undefined;
+  submitTurn(options: SubmitTurnOptions): Promise<TurnHandle>;
+  /** Interactions not yet settled, in the order they were raised. */
+  pendingInteractions(): AgentInteraction[];
+  /** Validated against the request before the provider sees it; durable before it resolves. */
+  respond(interactionId: string, response: InteractionResponse): Promise<void>;
+  /** Interrupts the active run. */
+  interrupt(reason?: string): Promise<void>;
+  /** Disposes every provider session of this session; retryable after a failed dispose. */
+  close(): Promise<void>;
+  subscribe(options?: SubscribeOptions): EventSubscription;
+}
+
+export interface SessionContext {
+  readonly id: string;
+  readonly log: SessionLog;
+  readonly clock: RuntimeClock;
+  readonly ids: IdFactory;
+  readonly registry: ProviderRegistry;
+  readonly defaultProfile: string;
+  readonly workspace: { readonly root: string; readonly ownership: WorkspaceOwnership };
+  readonly closeGraceMs: number;
+  subscribe(options?: SubscribeOptions): EventSubscription;
+  onClosed(session: SessionImpl): void;
+}
+
+interface ProviderSessionEntry {
+  readonly resolved: ResolvedProvider;
+  readonly session: ProviderSession;
+  readonly sink: { stale: boolean };
+}
+
+function notAllowed(state: SessionState, command: SessionCommand): RuntimeError {
+  const closed = state === 'closed' || state === 'failed' || state === 'closing';
+  return new RuntimeError(
+    'session_closed',
+    closed ? 'session_closed' : 'session_not_ready',
+    `the session does not accept ${command} while ${state}`,
+    { details: { state } },
+  );
+}
+
+function canonicalOf(value: InteractionResponse): string {
+  const captured = captureJson(value);
+  return captured.ok ? canonicalJson(captured.value) : '';
+}
+
+function toTurnInput(input: string | TurnInput): TurnInput {
+  const value: unknown =
+    typeof input === 'string' ? { parts: [{ type: 'text', text: input }] } : input;
+  const captured = captureJson(value);
+  const parsed = captured.ok ? turnInputSchema.safeParse(captured.value) : undefined;
+  if (parsed?.success !== true) {
+    throw new RuntimeError(
+      'invalid_request',
+      'turn_input_invalid',
+      'the turn input does not parse as a TurnInput',
+    );
+  }
+  return parsed.data;
+}
+
+export class SessionImpl implements RuntimeSession {
+  private current: SessionState = 'ready';
+  private readonly providerSessions = new Map<string, ProviderSessionEntry>();
+  private readonly opening = new Map<string, Promise<ProviderSessionEntry>>();
+  private readonly interactions = new Map<string, InteractionRecord>();
+  private run: RunDriver | undefined;
+  private admitting: Promise<unknown> | undefined;
+  private closingAttempt: Promise<void> | undefined;
+
+  constructor(private readonly ctx: SessionContext) {}
+
+  get id(): string {
+    return this.ctx.id;
+  }
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  get defaultProfile(): string {
+    return this.ctx.defaultProfile;
+  }
+
+  get activeRunId(): string | undefined {
+    return this.run?.runId;
+  }
+
+  private require(command: SessionCommand): void {
+    if (!isCommandAllowed(this.current, command)) throw notAllowed(this.current, command);
+  }
+
+  private moveTo(to: SessionState): void {
+    this.ctx.log.append({ type: 'session.state_changed', from: this.current, to });
+    this.current = to;
+  }
+
+  submitTurn(options: SubmitTurnOptions): Promise<TurnHandle> {
+    try {
+      this.require('submit_turn');
+      if (this.run !== undefined || this.admitting !== undefined) {
+        throw new RuntimeError(
+          'illegal_state_transition',
+          'session_busy',
+          'the session already has an active run',
+          {
+            details: this.run === undefined ? {} : { activeRunId: this.run.runId },
+          },
+        );
+      }
+      const input = toTurnInput(options.input);
+      const profile = options.profile ?? this.ctx.defaultProfile;
+      const admission = this.admit(input, profile);
+      this.admitting = admission;
+      void admission.then(
+        () => {
+          this.admitting = undefined;
+        },
+        () => {
+          this.admitting = undefined;
+        },
+      );
+      return admission;
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  private async admit(input: TurnInput, profile: string): Promise<TurnHandle> {
+    // provider, options and session are settled before the turn exists: a refusal is never mid-turn
+    const entry = await this.providerSession(profile);
+    this.require('submit_turn');
+    const turnId = this.ctx.ids('trn');
+    const runId = this.ctx.ids('run');
+    const providerId = entry.resolved.descriptor.providerId;
+    const log = this.ctx.log;
+    log.append({ type: 'turn.started', turnId, profile, providerId, input });
+    log.append({ type: 'turn.state_changed', turnId, from: 'accepted', to: 'running' });
+    log.append({ type: 'run.started', turnId, attempt: 1, profile, providerId }, runId);
+    const run = new RunDriver(
+      {
+        log,
+        clock: this.ctx.clock,
+        ids: this.ctx.ids,
+        descriptor: entry.resolved.descriptor,
+        providerSession: entry.session,
+        profile,
+        interactions: this.interactions,
+        onFinished: (finished, uncertainStart) => {
+          if (this.run === finished) this.run = undefined;
+          for (const record of this.interactions.values()) {
+            if (record.run === finished) this.interactions.delete(record.interactionId);
+          }
+          // an uncertain start leaves the provider session in an unknown state: use a fresh one
+          if (uncertainStart) this.discard(profile, entry);
+        },
+      },
+      runId,
+      turnId,
+    );
+    this.run = run;
+    run.start(input);
+    await log.durable();
+    return { turnId, runId, profile, providerId, done: run.done };
+  }
+
+  /** One provider session per profile per runtime session, opened on first use and reused. */
+  private providerSession(profile: string): Promise<ProviderSessionEntry> {
+    const known = this.providerSessions.get(profile);
+    if (known !== undefined) return Promise.resolve(known);
+    let opening = this.opening.get(profile);
+    if (opening === undefined) {
+      opening = this.openProviderSession(profile).finally(() => this.opening.delete(profile));
+      this.opening.set(profile, opening);
+    }
+    return opening;
+  }
+
+  private async openProviderSession(profile: string): Promise<ProviderSessionEntry> {
+    const resolved = this.ctx.registry.resolve(profile);
+    const where = { profile, path: `profiles.${profile}.sessionOptions` };
+    const workspaceCheck = canAcceptWorkspace(resolved.descriptor, this.ctx.workspace.ownership);
+    if (!workspaceCheck.ok) {
+      throw new RuntimeError(
+        'workspace_ownership_violation',
+        'workspace_invalid',
+        `profile "${profile}": the provider does not accept this workspace ownership`,
+        {
+          details: { profile },
+        },
+      );
+    }
+    const sinkState = { stale: false };
+    const sink: ProviderEventSink = {
+      emit: (input) => {
+        try {
+          if (sinkState.stale) return;
+          const intake = intakeProviderEvent(input);
+          if (intake.ok && intake.value.type === 'diagnostic') this.ctx.log.append(intake.value);
+          else
+            this.ctx.log.append(
+              contractDiagnostic(intake.ok ? 'not_a_session_payload' : intake.reason),
+            );
+        } catch {
+          // the sink never throws
+        }
+      },
+    };
+    let session: ProviderSession;
+    try {
+      session = await resolved.provider.createSession({
+        options: structuredClone<JsonObject>(resolved.profile.sessionOptions),
+        workspace: { root: this.ctx.workspace.root, ownership: this.ctx.workspace.ownership },
+        sink,
+      });
+    } catch (error) {
+      sinkState.stale = true;
+      if (isProviderRejection(error)) {
+        const refused = error.agentError.code === 'invalid_request';
+        throw new RuntimeError(
+          refused ? 'invalid_request' : error.agentError.code,
+          refused ? 'session_options_refused' : 'provider_rejected',
+          refused
+            ? `profile "${profile}": provider "${resolved.profile.provider}" refused its sessionOptions`
+            : `profile "${profile}": provider "${resolved.profile.provider}" refused to open a session`,
+          { details: { ...where, providerCode: error.agentError.code }, cause: error },
+        );
+      }
+      throw new RuntimeError(
+        'provider_unavailable',
+        'provider_unknown_outcome',
+        `profile "${profile}": the provider session could not be opened`,
+        {
+          details: { profile },
+          cause: error,
+        },
+      );
+    }
+    const entry: ProviderSessionEntry = { resolved, session, sink: sinkState };
+    if (this.current !== 'ready') {
+      // the session began closing meanwhile: do not keep (or leak) the new provider session
+      sinkState.stale = true;
+      await session.dispose().catch(() => undefined);
+      throw notAllowed(this.current, 'submit_turn');
+    }
+    this.providerSessions.set(profile, entry);
+    return entry;
+  }
+
+  private discard(profile: string, entry: ProviderSessionEntry): void {
+    if (this.providerSessions.get(profile) !== entry) return;
+    this.providerSessions.delete(profile);
+    entry.sink.stale = true;
+    entry.session.dispose().catch(() => undefined);
+  }
+
+  pendingInteractions(): AgentInteraction[] {
+    const out: AgentInteraction[] = [];
+    for (const r of this.interactions.values()) {
+      if (r.status === 'settled') continue;
+      out.push({
+        interactionId: r.interactionId,
+        sessionId: this.id,
+        turnId: r.turnId,
+        runId: r.runId,
+        status: 'pending',
+        request: r.request,
+        requestedAt: r.requestedAt,
+      });
+    }
+    return out;
+  }
+
+  respond(interactionId: string, response: InteractionResponse): Promise<void> {
+    try {
+      this.require('respond_to_interaction');
+      const record = this.interactions.get(interactionId);
+      if (record === undefined) {
+        throw new RuntimeError(
+          'unknown_interaction',
+          'unknown_interaction',
+          'no pending interaction with that id in this session',
+        );
+      }
+      const captured = captureJson(response);
+      const parsed = captured.ok ? interactionResponseSchema.safeParse(captured.value) : undefined;
+      if (parsed?.success !== true) {
+        throw new RuntimeError(
+          'invalid_request',
+          'response_invalid',
+          'the response does not parse as an InteractionResponse',
+        );
+      }
+      const answer = parsed.data;
+      const same = (other: InteractionResponse | undefined): boolean =>
+        other !== undefined && canonicalOf(other) === canonicalOf(answer);
+      if (record.status === 'settled') {
+        if (record.settlement?.outcome === 'responded' && same(record.settlement.response))
+          return Promise.resolve();
+        throw new RuntimeError(
+          'interaction_already_settled',
+          'interaction_settled',
+          'the interaction is already settled',
+          {
+            details: { outcome: record.settlement?.outcome ?? 'responded' },
+          },
+        );
+      }
+      if (record.status === 'delivering') {
+        if (same(record.inFlight) && record.delivery !== undefined) return record.delivery;
+        throw new RuntimeError(
+          'interaction_already_settled',
+          'interaction_settled',
+          'another answer to this interaction is being delivered',
+        );
+      }
+      const reason = checkResponseAgainstRequest(record.request, answer);
+      if (reason !== undefined) {
+        // stopped here: a response that does not fit its request never reaches the provider
+        throw new RuntimeError('invalid_request', 'response_invalid', reason);
+      }
+      record.status = 'delivering';
+      record.inFlight = answer;
+      record.delivery = this.deliver(record, answer);
+      return record.delivery;
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  private async deliver(record: InteractionRecord, answer: InteractionResponse): Promise<void> {
+    try {
+      await record.run.providerSession.respondToInteraction(record.providerRef, answer);
+    } catch (error) {
+      if (record.status === 'delivering') {
+        record.status = 'pending';
+        delete record.inFlight;
+      }
+      delete record.delivery;
+      if (isProviderRejection(error)) {
+        throw new RuntimeError(
+          'provider_rejected',
+          'provider_rejected',
+          'the provider refused the response',
+          {
+            details: { providerCode: error.agentError.code },
+            cause: error,
+          },
+        );
+      }
+      throw new RuntimeError(
+        'provider_unavailable',
+        'provider_unknown_outcome',
+        'the response outcome is unknown; retry it',
+        {
+          cause: error,
+        },
+      );
+    }
+    if (record.status === 'delivering') record.run.settle(record, 'responded', answer);
+    await this.ctx.log.durable();
+  }
+
+  interrupt(reason?: string): Promise<void> {
+    try {
+      this.require('interrupt_run');
+      const run = this.run;
+      if (run === undefined) {
+        throw new RuntimeError('unknown_run', 'no_active_run', 'the session has no active run');
+      }
+      const profile = run.profile;
+      return run.interrupt(reason).then(() => {
+        const entry = this.providerSessions.get(profile);
+        // SPI §4.6: an interrupt that does not preserve the provider session retires it
+        if (
+          entry?.session === run.providerSession &&
+          !interruptPreservesSession(entry.resolved.descriptor)
+        ) {
+          void run.done.then(() => {
+            this.discard(profile, entry);
+          });
+        }
+      });
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  close(): Promise<void> {
+    if (this.current === 'closed' || this.current === 'failed') return Promise.resolve();
+    this.closingAttempt ??= this.attemptClose().finally(() => {
+      this.closingAttempt = undefined;
+    });
+    return this.closingAttempt;
+  }
+
+  private async attemptClose(): Promise<void> {
+    if (this.current === 'ready') this.moveTo('closing');
+    if (this.admitting !== undefined) await this.admitting.catch(() => undefined);
+    const run = this.run;
+    if (run !== undefined && !run.finished) {
+      await run.interrupt('session closing').catch(() => undefined);
+    }
+    const failures: JsonObject[] = [];
+    for (const [profile, entry] of [...this.providerSessions]) {
+      try {
+        await entry.session.dispose();
+        entry.sink.stale = true;
+        this.providerSessions.delete(profile);
+      } catch (error) {
+        failures.push({
+          phase: 'dispose',
+          profile,
+          code: toAgentError(error, 'provider_unavailable').code,
+        });
+      }
+    }
+    if (failures.length > 0) {
+      await this.ctx.log.durable();
+      throw new RuntimeError(
+        'provider_unavailable',
+        'dispose_failed',
+        'a provider session could not be disposed; retry close',
+        {
+          details: { failures },
+        },
+      );
+    }
+    if (run !== undefined && !run.finished) await this.settleAfterDispose(run);
+    this.moveTo('closed');
+    this.ctx.log.append({ type: 'session.closed', reason: 'requested' });
+    this.ctx.onClosed(this);
+    await this.ctx.log.durable();
+  }
+
+  /** A run the provider still has not settled after dispose is recorded failed (bounded wait). */
+  private async settleAfterDispose(run: RunDriver): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => {
+        resolve('timeout');
+      }, this.ctx.closeGraceMs);
+    });
+    const outcome = await Promise.race([run.done.then(() => 'done' as const), timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      run.finish(
+        {
+          outcome: 'failed',
+          error: toAgentError(
+            new RuntimeError(
+              'provider_contract_violation',
+              'provider_rejected',
+              'the provider did not settle the run after dispose',
+            ),
+          ),
+        },
+        false,
+      );
+    }
+  }
+
+  subscribe(options?: SubscribeOptions): EventSubscription {
+    return this.ctx.subscribe(options);
+  }
+}

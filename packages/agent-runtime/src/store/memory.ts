@@ -1,0 +1,90 @@
+import type { EventEnvelope } from '../envelope.js';
+import { rejection, RuntimeError } from '../errors.js';
+import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
+
+interface MemorySession {
+  summary: StoredSession;
+  readonly events: EventEnvelope[];
+}
+
+/**
+ * An EventStore held in this process's memory: the same contract as the SQLite store (gapless
+ * check, atomic batches, one claim at a time) without durability. History grows with the
+ * runtime's lifetime; use it for tests and short-lived hosts.
+ */
+export function createMemoryEventStore(): EventStore {
+  const sessions = new Map<string, MemorySession>();
+  let claimed = false;
+  let closed = false;
+
+  const live = (): void => {
+    if (closed)
+      throw new RuntimeError('store_unavailable', 'store_closed', 'the event store is closed');
+  };
+
+  return {
+    kind: 'memory',
+    claim() {
+      try {
+        live();
+        if (claimed) {
+          throw new RuntimeError(
+            'store_unavailable',
+            'store_locked',
+            'the event store is claimed by another runtime',
+          );
+        }
+        claimed = true;
+        return Promise.resolve();
+      } catch (error) {
+        return rejection(error);
+      }
+    },
+    append(batch) {
+      try {
+        live();
+        // validate the whole batch before touching anything: atomic
+        const next = new Map<string, StoredSession>();
+        for (const envelope of batch) {
+          const previous =
+            next.get(envelope.sessionId) ?? sessions.get(envelope.sessionId)?.summary;
+          const summary = nextSummary(previous, envelope);
+          next.set(envelope.sessionId, summary);
+        }
+        for (const envelope of batch) {
+          let session = sessions.get(envelope.sessionId);
+          if (session === undefined) {
+            session = { summary: next.get(envelope.sessionId) as StoredSession, events: [] };
+            sessions.set(envelope.sessionId, session);
+          }
+          session.events.push(envelope);
+        }
+        for (const [id, summary] of next) (sessions.get(id) as MemorySession).summary = summary;
+        return Promise.resolve();
+      } catch (error) {
+        return rejection(error);
+      }
+    },
+    read(sessionId: string, options: ReadOptions) {
+      try {
+        live();
+        const events = sessions.get(sessionId)?.events ?? [];
+        const start = Math.max(0, options.fromSequence - 1);
+        return Promise.resolve(events.slice(start, start + options.limit));
+      } catch (error) {
+        return rejection(error);
+      }
+    },
+    getSession(sessionId) {
+      return Promise.resolve(sessions.get(sessionId)?.summary);
+    },
+    listSessions() {
+      return Promise.resolve([...sessions.values()].map((s) => s.summary));
+    },
+    close() {
+      closed = true;
+      claimed = false;
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,321 @@
+import Database from 'better-sqlite3';
+import { WIRE_VERSION, type SessionState } from '@relvo-labs/agent-provider';
+import type { EventEnvelope, EventPayload } from '../envelope.js';
+import { RuntimeError, type RuntimeErrorReason } from '../errors.js';
+import {
+  LATEST_SCHEMA_VERSION,
+  MIGRATIONS,
+  SQLITE_APPLICATION_ID,
+  type Migration,
+} from './migrations.js';
+import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
+
+export interface SqliteEventStoreOptions {
+  /** The database file; created when absent. */
+  readonly path: string;
+  /**
+   * `full` (default): each commit is fsynced before `append` resolves, so an acknowledged
+   * event survives power loss. `normal`: WAL without a sync per commit; survives a crash of
+   * this process (SIGKILL) but not of the machine.
+   */
+  readonly synchronous?: 'full' | 'normal';
+  /** How long to wait for another process's lock before refusing with `store_locked` (ms). */
+  readonly busyTimeoutMs?: number;
+  /** Only for tests of migrations: stop at this schema version. */
+  readonly migrateTo?: number;
+}
+
+interface SqliteErrorLike {
+  readonly code: string;
+}
+
+function sqliteCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as SqliteErrorLike).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+/** Maps a better-sqlite3 failure to a typed store error; no SQLite prose is carried over. */
+export function storeErrorOf(error: unknown): RuntimeError {
+  if (error instanceof RuntimeError) return error;
+  const code = sqliteCode(error) ?? 'unknown';
+  let reason: RuntimeErrorReason = 'store_io';
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) reason = 'store_locked';
+  else if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') reason = 'store_corrupt';
+  const message =
+    reason === 'store_locked'
+      ? 'the event store database is locked by another process'
+      : reason === 'store_corrupt'
+        ? 'the event store database is corrupt or not a database'
+        : 'the event store database could not be used';
+  return new RuntimeError('store_unavailable', reason, message, {
+    details: { sqliteCode: code.slice(0, 64) },
+    cause: error,
+  });
+}
+
+interface EventRow {
+  session_id: string;
+  sequence: number;
+  event_id: string;
+  run_id: string | null;
+  occurred_at: string;
+  wire_version: string;
+  payload: string;
+}
+
+interface SessionRow {
+  session_id: string;
+  state: string;
+  default_profile: string;
+  opened_at: string;
+  updated_at: string;
+  last_sequence: number;
+}
+
+function toSummary(row: SessionRow): StoredSession {
+  return {
+    sessionId: row.session_id,
+    state: row.state as SessionState,
+    defaultProfile: row.default_profile,
+    openedAt: row.opened_at,
+    updatedAt: row.updated_at,
+    lastSequence: row.last_sequence,
+  };
+}
+
+function toEnvelope(row: EventRow): EventEnvelope {
+  const envelope: EventEnvelope = {
+    eventId: row.event_id,
+    sessionId: row.session_id,
+    sequence: row.sequence,
+    occurredAt: row.occurred_at,
+    wireVersion: WIRE_VERSION,
+    payload: JSON.parse(row.payload) as EventPayload,
+  };
+  if (row.run_id !== null) envelope.runId = row.run_id;
+  return envelope;
+}
+
+function migrate(db: Database.Database, from: number, to: number): void {
+  const pending: Migration[] = MIGRATIONS.filter((m) => m.version > from && m.version <= to);
+  for (const migration of pending) {
+    db.transaction(() => {
+      db.exec(migration.sql);
+      if (migration.version === 1) db.pragma(`application_id = ${SQLITE_APPLICATION_ID}`);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+  }
+}
+
+/** Checks what the file holds before anything is written to it. */
+function checkSchema(db: Database.Database): number {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const applicationId = db.pragma('application_id', { simple: true }) as number;
+  if (version === 0) {
+    const objects = db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number };
+    if (objects.n > 0 || applicationId !== 0) {
+      throw new RuntimeError(
+        'store_unavailable',
+        'store_foreign',
+        'the database is not a relvo event store',
+        {
+          details: { schemaVersion: version },
+        },
+      );
+    }
+    return 0;
+  }
+  if (applicationId !== SQLITE_APPLICATION_ID) {
+    throw new RuntimeError(
+      'store_unavailable',
+      'store_foreign',
+      'the database is not a relvo event store',
+      {
+        details: { schemaVersion: version },
+      },
+    );
+  }
+  if (version > LATEST_SCHEMA_VERSION) {
+    throw new RuntimeError(
+      'store_unavailable',
+      'store_newer_schema',
+      'the event store was written by a newer runtime; it is left untouched',
+      { details: { schemaVersion: version, supportedVersion: LATEST_SCHEMA_VERSION } },
+    );
+  }
+  return version;
+}
+
+/**
+ * Opens (or creates) a SQLite event store in WAL mode and takes an exclusive lock on it for
+ * the life of the store: a second process (or a second store in this one) gets `store_locked`.
+ * A locked, corrupt, foreign or newer-schema file is refused with a typed error and never
+ * written to. Throws synchronously.
+ */
+export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  let db: Database.Database;
+  try {
+    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 200 });
+  } catch (error) {
+    throw storeErrorOf(error);
+  }
+  try {
+    // Exclusive before the first WAL access: the lock is held until close and no shared-memory
+    // index is used, so nothing else can write (or mark our live sessions failed) meanwhile.
+    db.pragma('locking_mode = EXCLUSIVE');
+    const version = checkSchema(db);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    // take the exclusive lock now rather than at the first append
+    db.exec('BEGIN IMMEDIATE; COMMIT;');
+    migrate(db, version, options.migrateTo ?? LATEST_SCHEMA_VERSION);
+  } catch (error) {
+    db.close();
+    throw storeErrorOf(error);
+  }
+  return new SqliteEventStore(db);
+}
+
+class SqliteEventStore implements EventStore {
+  readonly kind = 'sqlite';
+  private closed = false;
+  private claimed = false;
+  private readonly summaries = new Map<string, StoredSession>();
+  private readonly insertEvent: Database.Statement;
+  private readonly upsertSession: Database.Statement;
+  private readonly selectEvents: Database.Statement;
+  private readonly selectSession: Database.Statement;
+  private readonly appendTx: Database.Transaction<
+    (batch: readonly EventEnvelope[]) => Map<string, StoredSession>
+  >;
+
+  constructor(private readonly db: Database.Database) {
+    this.insertEvent = db.prepare(
+      `INSERT INTO events (session_id, sequence, event_id, run_id, occurred_at, wire_version, type, payload)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.upsertSession = db.prepare(
+      `INSERT INTO sessions (session_id, state, default_profile, opened_at, updated_at, last_sequence)
+       VALUES (@sessionId, @state, @defaultProfile, @openedAt, @updatedAt, @lastSequence)
+       ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
+         last_sequence = excluded.last_sequence`,
+    );
+    this.selectEvents = db.prepare(
+      `SELECT session_id, sequence, event_id, run_id, occurred_at, wire_version, payload FROM events
+       WHERE session_id = ? AND sequence >= ? ORDER BY sequence LIMIT ?`,
+    );
+    this.selectSession = db.prepare('SELECT * FROM sessions WHERE session_id = ?');
+    this.appendTx = db.transaction((batch: readonly EventEnvelope[]) => {
+      const next = new Map<string, StoredSession>();
+      for (const e of batch) {
+        const previous = next.get(e.sessionId) ?? this.summary(e.sessionId);
+        const summary = nextSummary(previous, e);
+        next.set(e.sessionId, summary);
+        this.insertEvent.run(
+          e.sessionId,
+          e.sequence,
+          e.eventId,
+          e.runId ?? null,
+          e.occurredAt,
+          e.wireVersion,
+          e.payload.type,
+          JSON.stringify(e.payload),
+        );
+      }
+      for (const summary of next.values()) this.upsertSession.run(summary);
+      return next;
+    });
+  }
+
+  private summary(sessionId: string): StoredSession | undefined {
+    const cached = this.summaries.get(sessionId);
+    if (cached !== undefined) return cached;
+    const row = this.selectSession.get(sessionId) as SessionRow | undefined;
+    return row === undefined ? undefined : toSummary(row);
+  }
+
+  private guard(): void {
+    if (this.closed)
+      throw new RuntimeError('store_unavailable', 'store_closed', 'the event store is closed');
+  }
+
+  claim(): Promise<void> {
+    try {
+      this.guard();
+      if (this.claimed) {
+        throw new RuntimeError(
+          'store_unavailable',
+          'store_locked',
+          'the event store is claimed by another runtime',
+        );
+      }
+      this.claimed = true;
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(storeErrorOf(error));
+    }
+  }
+
+  append(batch: readonly EventEnvelope[]): Promise<void> {
+    try {
+      this.guard();
+      // the summaries cache is only updated after the transaction committed
+      const next = this.appendTx.immediate(batch);
+      for (const [id, summary] of next) this.summaries.set(id, summary);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(storeErrorOf(error));
+    }
+  }
+
+  read(sessionId: string, options: ReadOptions): Promise<readonly EventEnvelope[]> {
+    try {
+      this.guard();
+      const rows = this.selectEvents.all(
+        sessionId,
+        options.fromSequence,
+        options.limit,
+      ) as EventRow[];
+      return Promise.resolve(rows.map(toEnvelope));
+    } catch (error) {
+      return Promise.reject(storeErrorOf(error));
+    }
+  }
+
+  getSession(sessionId: string): Promise<StoredSession | undefined> {
+    try {
+      this.guard();
+      return Promise.resolve(this.summary(sessionId));
+    } catch (error) {
+      return Promise.reject(storeErrorOf(error));
+    }
+  }
+
+  listSessions(): Promise<readonly StoredSession[]> {
+    try {
+      this.guard();
+      const rows = this.db
+        .prepare('SELECT * FROM sessions ORDER BY opened_at, session_id')
+        .all() as SessionRow[];
+      return Promise.resolve(rows.map(toSummary));
+    } catch (error) {
+      return Promise.reject(storeErrorOf(error));
+    }
+  }
+
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      this.claimed = false;
+      try {
+        this.db.close();
+      } catch {
+        // closing twice or after a failed open: nothing left to release
+      }
+    }
+    return Promise.resolve();
+  }
+}

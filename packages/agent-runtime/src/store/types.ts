@@ -1,0 +1,93 @@
+import type { SessionState } from '@relvo-labs/agent-provider';
+import type { EventEnvelope } from '../envelope.js';
+import { RuntimeError } from '../errors.js';
+
+/** What a store knows about a session without reading its history. */
+export interface StoredSession {
+  readonly sessionId: string;
+  readonly state: SessionState;
+  readonly defaultProfile: string;
+  readonly openedAt: string;
+  readonly updatedAt: string;
+  readonly lastSequence: number;
+}
+
+export interface ReadOptions {
+  /** 1-based, inclusive. */
+  readonly fromSequence: number;
+  readonly limit: number;
+}
+
+/**
+ * The durable event log. The runtime is its only writer and assigns every sequence; a store
+ * checks that each session's sequence continues gaplessly and refuses a batch that does not
+ * (`store_conflict`), atomically: a batch is stored whole or not at all.
+ *
+ * The interface is asynchronous so that a server database can stand behind it; the embedded
+ * implementations settle at once.
+ */
+export interface EventStore {
+  /** A short name for diagnostics and the bench (`memory`, `sqlite`). */
+  readonly kind: string;
+  /**
+   * Takes the store for one runtime. A store already claimed by a live runtime refuses with
+   * `store_locked`: a second runtime would otherwise mark the first one's sessions failed.
+   */
+  claim(): Promise<void>;
+  /** Transactional: every envelope of the batch is durable when this resolves, or none is. */
+  append(batch: readonly EventEnvelope[]): Promise<void>;
+  read(sessionId: string, options: ReadOptions): Promise<readonly EventEnvelope[]>;
+  getSession(sessionId: string): Promise<StoredSession | undefined>;
+  listSessions(): Promise<readonly StoredSession[]>;
+  /** Idempotent. Releases the claim; later calls refuse with `store_closed`. */
+  close(): Promise<void>;
+}
+
+/** The part of a session summary an envelope changes (shared by both stores). */
+export function summaryAfter(
+  previous: StoredSession | undefined,
+  envelope: EventEnvelope,
+): StoredSession | undefined {
+  const p = envelope.payload;
+  if (p.type === 'session.opened') {
+    if (previous !== undefined) return undefined;
+    return {
+      sessionId: envelope.sessionId,
+      state: 'opening',
+      defaultProfile: p.defaultProfile,
+      openedAt: envelope.occurredAt,
+      updatedAt: envelope.occurredAt,
+      lastSequence: envelope.sequence,
+    };
+  }
+  if (previous === undefined) return undefined;
+  return {
+    ...previous,
+    state: p.type === 'session.state_changed' ? p.to : previous.state,
+    updatedAt: envelope.occurredAt,
+    lastSequence: envelope.sequence,
+  };
+}
+
+/**
+ * The summary after appending `envelope`, or a `store_conflict` when its sequence does not
+ * continue the session gaplessly (or a session would be opened twice, or not opened first).
+ */
+export function nextSummary(
+  previous: StoredSession | undefined,
+  envelope: EventEnvelope,
+): StoredSession {
+  const expected = (previous?.lastSequence ?? 0) + 1;
+  const summary = envelope.sequence === expected ? summaryAfter(previous, envelope) : undefined;
+  if (summary === undefined) {
+    throw new RuntimeError(
+      'store_conflict',
+      'store_conflict',
+      'an appended sequence does not continue its session gaplessly',
+      {
+        details: { expected, received: envelope.sequence },
+      },
+    );
+  }
+  return summary;
+}

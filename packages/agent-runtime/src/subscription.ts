@@ -1,0 +1,182 @@
+import { isTerminal, SESSION_STATE_TABLE } from '@relvo-labs/agent-provider';
+import type { EventEnvelope } from './envelope.js';
+import { RuntimeError } from './errors.js';
+import type { SessionLog } from './session/log.js';
+import type { EventStore } from './store/types.js';
+
+export interface SubscribeOptions {
+  /** 1-based sequence of the first envelope wanted; default 1 (the whole history). */
+  readonly fromSequence?: number;
+  /**
+   * Live envelopes buffered for a slow reader before it falls back to reading the store.
+   * Memory stays bounded; nothing is lost or repeated. Default 1024.
+   */
+  readonly liveBufferLimit?: number;
+}
+
+/** Replays what is stored, then continues live; ends after `session.closed`. */
+export interface EventSubscription extends AsyncIterable<EventEnvelope> {
+  /** Stops the subscription; a pending `next()` resolves done. Idempotent. */
+  close(): void;
+}
+
+const PAGE = 256;
+
+interface Source {
+  readonly store: EventStore;
+  /** Undefined for a session that no live runtime session writes to (history only). */
+  readonly log: SessionLog | undefined;
+}
+
+/**
+ * Gapless and duplicate-free by construction: the live listener is registered before the
+ * first store read, envelopes reach listeners only after they are durable, and the reader
+ * hands out exactly the envelope whose sequence is next, from the live buffer when it holds
+ * it and from the store otherwise.
+ */
+export function subscribeToSession(
+  sessionId: string,
+  source: () => Promise<Source>,
+  options: SubscribeOptions = {},
+): EventSubscription {
+  const from = options.fromSequence ?? 1;
+  const limit = options.liveBufferLimit ?? 1024;
+  let next = from;
+  let live: EventEnvelope[] = [];
+  let page: EventEnvelope[] = [];
+  let caughtUp = false;
+  let closed = false;
+  let finished = false;
+  let wake: (() => void) | undefined;
+  let unlisten: (() => void) | undefined;
+  let ready: Promise<Source> | undefined;
+
+  const signal = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+
+  const start = async (): Promise<Source> => {
+    if (!Number.isSafeInteger(from) || from < 1) {
+      throw new RuntimeError(
+        'cursor_out_of_range',
+        'cursor_out_of_range',
+        'fromSequence must be a positive integer',
+      );
+    }
+    const s = await source();
+    unlisten = s.log?.listen({
+      deliver(envelope) {
+        if (closed) return;
+        live.push(envelope);
+        if (live.length > limit) {
+          // a slow reader: drop the buffer and read the store instead
+          live = [];
+          caughtUp = false;
+        }
+        signal();
+      },
+    });
+    const summary = await s.store.getSession(sessionId);
+    const last = Math.max(summary?.lastSequence ?? 0, s.log?.committedSequence ?? 0);
+    if (summary === undefined && s.log === undefined) {
+      throw new RuntimeError('unknown_session', 'unknown_session', 'no such session');
+    }
+    if (from > last + 1) {
+      throw new RuntimeError(
+        'cursor_out_of_range',
+        'cursor_out_of_range',
+        'fromSequence is beyond the end of the session',
+        {
+          details: { lastSequence: last },
+        },
+      );
+    }
+    return s;
+  };
+
+  const stop = (): void => {
+    closed = true;
+    unlisten?.();
+    unlisten = undefined;
+    live = [];
+    page = [];
+    signal();
+  };
+
+  const take = (envelope: EventEnvelope): IteratorResult<EventEnvelope> => {
+    next = envelope.sequence + 1;
+    if (envelope.payload.type === 'session.closed') {
+      finished = true;
+      unlisten?.();
+    }
+    return { done: false, value: envelope };
+  };
+
+  async function pull(): Promise<IteratorResult<EventEnvelope>> {
+    ready ??= start();
+    let s: Source;
+    try {
+      s = await ready;
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    for (;;) {
+      if (closed || finished) return { done: true, value: undefined };
+      while (live.length > 0 && (live[0] as EventEnvelope).sequence < next) live.shift();
+      const head = live[0];
+      if (head !== undefined && head.sequence === next) {
+        live.shift();
+        return take(head);
+      }
+      while (page.length > 0 && (page[0] as EventEnvelope).sequence < next) page.shift();
+      const stored = page[0];
+      if (stored !== undefined && stored.sequence === next) {
+        page.shift();
+        return take(stored);
+      }
+      if (!caughtUp || head !== undefined) {
+        page = [...(await s.store.read(sessionId, { fromSequence: next, limit: PAGE }))];
+        if (page.length > 0) continue;
+        caughtUp = true;
+        if (head !== undefined) {
+          // a live envelope the store does not hold: never skip over the hole
+          stop();
+          throw new RuntimeError(
+            'store_conflict',
+            'store_conflict',
+            'the stored history has a gap',
+          );
+        }
+      }
+      // nothing stored beyond `next`: the session is either live or over
+      if (s.log === undefined || s.log.closed || s.log.failed !== undefined) {
+        const summary = await s.store.getSession(sessionId);
+        const over = s.log === undefined || s.log.failed !== undefined;
+        if (over && summary !== undefined && isTerminal(SESSION_STATE_TABLE, summary.state)) {
+          return { done: true, value: undefined };
+        }
+        if (s.log?.failed !== undefined) throw s.log.failed;
+        if (s.log === undefined) return { done: true, value: undefined };
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  }
+
+  return {
+    close: stop,
+    [Symbol.asyncIterator](): AsyncIterator<EventEnvelope> {
+      return {
+        next: pull,
+        return: () => {
+          stop();
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      };
+    },
+  };
+}

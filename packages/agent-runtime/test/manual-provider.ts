@@ -1,0 +1,140 @@
+/**
+ * A hand-driven AgentProvider for the cases the scripted provider cannot express: the test
+ * holds each run's sink, emits anything (withdrawals, invalid payloads, emissions during
+ * startRun), settles runs, and makes dispose fail on demand. It records every call it gets.
+ */
+import {
+  agentError,
+  defineProviderDescriptor,
+  ProviderRejection,
+  type AgentProvider,
+  type InteractionResponse,
+  type ProviderDescriptor,
+  type ProviderEventSink,
+  type ProviderRun,
+  type ProviderRunRequest,
+  type ProviderRunTermination,
+  type ProviderSession,
+  type ProviderSessionInit,
+} from '@relvo-labs/agent-provider';
+
+export interface ManualRun {
+  readonly request: ProviderRunRequest;
+  readonly sink: ProviderEventSink;
+  complete(termination: ProviderRunTermination): void;
+  readonly interrupts: (string | undefined)[];
+}
+
+export interface ManualSession {
+  readonly init: ProviderSessionInit;
+  readonly runs: ManualRun[];
+  readonly responses: { ref: string; response: InteractionResponse }[];
+  disposeCalls: number;
+}
+
+export interface ManualProviderControls {
+  readonly provider: AgentProvider;
+  readonly sessions: ManualSession[];
+  /** Called inside startRun before it resolves (e.g. to emit early). */
+  onStartRun?: (sink: ProviderEventSink) => void;
+  /** Number of upcoming dispose calls that reject. */
+  failDisposals: number;
+  /** When set, respondToInteraction rejects with this. */
+  respondFailure?: Error;
+  /** When set, interrupt rejects with this. */
+  interruptFailure?: Error;
+}
+
+export function manualDescriptor(
+  overrides: Partial<{ providerId: string; wireVersion: string }> = {},
+): ProviderDescriptor {
+  return {
+    ...defineProviderDescriptor({
+      providerId: overrides.providerId ?? 'manual',
+      providerVersion: '0.0.1',
+      displayName: 'Manual test provider',
+      run: {
+        interrupt: { mode: 'immediate' },
+        streaming: { messageDeltas: true, toolActivity: true },
+      },
+      interaction: {
+        approval: { supported: true, modes: ['once', 'session'], blocking: true },
+        question: { supported: true, choices: true, batch: true, freeText: true },
+      },
+      workspace: { requires: 'directory' },
+    }),
+    ...(overrides.wireVersion === undefined ? {} : { wireVersion: overrides.wireVersion }),
+  };
+}
+
+export function createManualProvider(
+  descriptor: ProviderDescriptor = manualDescriptor(),
+): ManualProviderControls {
+  const controls: ManualProviderControls = {
+    sessions: [],
+    failDisposals: 0,
+    provider: {
+      describe: () => descriptor,
+      createSession(init) {
+        const record: ManualSession = { init, runs: [], responses: [], disposeCalls: 0 };
+        controls.sessions.push(record);
+        const session: ProviderSession = {
+          startRun(request) {
+            let settle!: (t: ProviderRunTermination) => void;
+            const completion = new Promise<ProviderRunTermination>((resolve) => {
+              settle = resolve;
+            });
+            let done = false;
+            const run: ManualRun = {
+              request,
+              sink: request.sink,
+              interrupts: [],
+              complete(termination) {
+                if (done) return;
+                done = true;
+                settle(termination);
+              },
+            };
+            record.runs.push(run);
+            controls.onStartRun?.(request.sink);
+            const handle: ProviderRun = {
+              completion,
+              interrupt(reason) {
+                if (controls.interruptFailure !== undefined)
+                  return Promise.reject(controls.interruptFailure);
+                run.interrupts.push(reason);
+                run.complete(
+                  reason === undefined
+                    ? { outcome: 'interrupted' }
+                    : { outcome: 'interrupted', reason },
+                );
+                return Promise.resolve();
+              },
+            };
+            return Promise.resolve(handle);
+          },
+          respondToInteraction(ref, response) {
+            if (controls.respondFailure !== undefined)
+              return Promise.reject(controls.respondFailure);
+            record.responses.push({ ref, response });
+            return Promise.resolve();
+          },
+          dispose() {
+            record.disposeCalls += 1;
+            if (controls.failDisposals > 0) {
+              controls.failDisposals -= 1;
+              return Promise.reject(
+                new ProviderRejection(agentError('provider_unavailable', 'dispose failed')),
+              );
+            }
+            for (const run of record.runs)
+              run.complete({ outcome: 'interrupted', reason: 'disposed' });
+            return Promise.resolve();
+          },
+        };
+        return Promise.resolve(session);
+      },
+    },
+  };
+  return controls;
+}

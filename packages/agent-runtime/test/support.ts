@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { createManualProvider, type ManualProviderControls } from './manual-provider.js';
+import {
+  createScriptedProvider,
+  type ScriptedProvider,
+  type ScriptedProviderOptions,
+} from '@relvo-labs/agent-provider/testing';
+import {
+  createAgentRuntime,
+  type AgentRuntime,
+  type EventEnvelope,
+  type EventStore,
+  type RuntimeConfigInput,
+  type RuntimeSession,
+} from '@relvo-labs/agent-runtime';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+export function onCleanup(fn: () => Promise<void> | void): void {
+  cleanups.push(fn);
+}
+
+export function tempDir(prefix = 'relvo-runtime-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  onCleanup(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
+
+export const TWO_SCRIPTED_PROFILES: RuntimeConfigInput = {
+  defaultProfile: 'alpha',
+  profiles: {
+    alpha: { provider: 'scripted' },
+    beta: { provider: 'scripted' },
+  },
+};
+
+export interface ScriptedRuntime {
+  readonly runtime: AgentRuntime;
+  readonly scripted: ScriptedProvider;
+  readonly session: RuntimeSession;
+  readonly workspace: string;
+}
+
+export async function scriptedRuntime(
+  options: {
+    scripted?: ScriptedProviderOptions;
+    config?: RuntimeConfigInput;
+    store?: EventStore;
+  } = {},
+): Promise<ScriptedRuntime> {
+  const scripted = createScriptedProvider(options.scripted ?? {});
+  const runtime = await createAgentRuntime({
+    providers: { scripted: () => scripted.provider },
+    config: options.config ?? TWO_SCRIPTED_PROFILES,
+    ...(options.store === undefined ? {} : { store: options.store }),
+  });
+  onCleanup(() => runtime.shutdown().catch(() => undefined));
+  const workspace = tempDir();
+  const session = await runtime.openSession({ workspace });
+  return { runtime, scripted, session, workspace };
+}
+
+/** Every envelope stored for the session so far. */
+export async function history(runtime: AgentRuntime, sessionId: string): Promise<EventEnvelope[]> {
+  const out: EventEnvelope[] = [];
+  for (let from = 1; ;) {
+    const page = await runtime.readEvents(sessionId, { fromSequence: from, limit: 500 });
+    out.push(...page);
+    if (page.length < 500) return out;
+    from = (page.at(-1) as EventEnvelope).sequence + 1;
+  }
+}
+
+export function types(events: readonly EventEnvelope[]): string[] {
+  return events.map((e) => e.payload.type);
+}
+
+export function expectGapless(events: readonly EventEnvelope[]): void {
+  events.forEach((e, i) => {
+    if (e.sequence !== i + 1) throw new Error(`sequence ${e.sequence} at index ${i}`);
+  });
+}
+
+/** Polls (bounded) until the predicate holds; fails with the label. */
+export async function until(
+  predicate: () => boolean,
+  label: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+export interface ManualRuntime {
+  readonly manual: ManualProviderControls;
+  readonly runtime: AgentRuntime;
+  readonly session: RuntimeSession;
+  readonly events: () => Promise<EventEnvelope[]>;
+}
+
+/** A runtime on the hand-driven provider, with profiles `m` and `n` and one open session. */
+export async function manualRuntime(): Promise<ManualRuntime> {
+  const manual = createManualProvider();
+  const runtime = await createAgentRuntime({
+    providers: { manual: () => manual.provider },
+    config: {
+      defaultProfile: 'm',
+      profiles: { m: { provider: 'manual' }, n: { provider: 'manual' } },
+    },
+    closeGraceMs: 2_000,
+  });
+  onCleanup(() => runtime.shutdown().catch(() => undefined));
+  const session = await runtime.openSession({ workspace: tempDir() });
+  return { manual, runtime, session, events: () => history(runtime, session.id) };
+}

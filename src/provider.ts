@@ -134,6 +134,10 @@ async function openSession(
     threadId,
     connection,
     sink: init.sink,
+    stall:
+      options.stallTimeoutMs === null
+        ? undefined
+        : { timeoutMs: options.stallTimeoutMs, graceMs: options.stallGraceMs },
     bridges: {
       approvals: options.approvals === 'bridge',
       questions: options.questions === 'bridge',

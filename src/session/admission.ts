@@ -17,6 +17,7 @@ import { preBindingOutputLost } from './diagnostics.js';
 import type { SessionInteractions } from './interactions.js';
 import { CodexRun, type RunLifecycle } from './run.js';
 import type { SessionState } from './state.js';
+import { watchRun, type StallPolicy } from './stall.js';
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
 export const MAX_REMEMBERED_RUN_REFS = 64;
@@ -26,6 +27,9 @@ export interface TurnAdmissionParams {
   readonly connection: SessionConnection;
   readonly correlator: TurnCorrelator;
   readonly interactions: SessionInteractions | undefined;
+  readonly stall?: StallPolicy | undefined;
+  /** Hold the host's event loop open while a run is active. */
+  readonly keepAlive?: (on: boolean) => void;
 }
 
 function refused(...args: Parameters<typeof codexRejection>): Promise<never> {
@@ -44,6 +48,8 @@ export class TurnAdmission implements RunLifecycle {
   readonly #connection: SessionConnection;
   readonly #correlator: TurnCorrelator;
   readonly #interactions: SessionInteractions | undefined;
+  readonly #stall: StallPolicy | undefined;
+  readonly #keepAlive: (on: boolean) => void;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
   readonly #runsByRef = new OldestFirstMemory<string, Promise<ProviderRun>>(
     MAX_REMEMBERED_RUN_REFS,
@@ -56,6 +62,8 @@ export class TurnAdmission implements RunLifecycle {
     this.#connection = params.connection;
     this.#correlator = params.correlator;
     this.#interactions = params.interactions;
+    this.#stall = params.stall;
+    this.#keepAlive = params.keepAlive ?? (() => undefined);
   }
 
   admit(request: ProviderRunRequest): Promise<ProviderRun> {
@@ -94,6 +102,7 @@ export class TurnAdmission implements RunLifecycle {
     const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n');
     const run = new CodexRun(request.runRef, request.sink, this);
     state.active = run;
+    this.#keepAlive(true);
     this.#correlator.beginRun();
     const started = this.#startTurn(run, text);
     this.#runsByRef.set(run.runRef, started);
@@ -115,8 +124,10 @@ export class TurnAdmission implements RunLifecycle {
   }
 
   finalize(run: CodexRun): void {
+    run.watchdog?.stop();
     if (this.#state.active === run) {
       this.#state.active = undefined;
+      this.#keepAlive(false);
       this.#correlator.endRun();
     } else if (run.turnId !== undefined) {
       this.#correlator.retire(run.turnId);
@@ -146,6 +157,7 @@ export class TurnAdmission implements RunLifecycle {
         this.#runsByRef.delete(run.runRef);
         if (state.active === run) {
           state.active = undefined;
+          this.#keepAlive(false);
           this.#correlator.endRun();
         }
         throw error;
@@ -189,11 +201,18 @@ export class TurnAdmission implements RunLifecycle {
       return run;
     }
     run.turnId = turnId;
+    if (this.#stall !== undefined) {
+      const interactions = this.#interactions;
+      run.watchdog = watchRun(run, this.#stall, state, () => interactions?.waitingOn(run) ?? false);
+    }
     const bound = this.#correlator.bind(turnId);
     if (bound.outputLost) run.emit(preBindingOutputLost());
     if (bound.foreignDropped > 0) state.reportForeign();
     // applyTurnFrame ignores frames once the run has settled (e.g. a buffered turn/completed)
-    for (const frame of bound.frames) applyTurnFrame(run, frame.method, frame.params);
+    for (const frame of bound.frames) {
+      run.watchdog?.frame(frame.method, frame.params);
+      applyTurnFrame(run, frame.method, frame.params);
+    }
     return run;
   }
 }

@@ -23,12 +23,15 @@ import { openSessionInteractions, type SessionInteractions } from './interaction
 import { resolveInteractionOwner } from './owner-check.js';
 import { InboundRouter } from './router.js';
 import { SessionState } from './state.js';
+import type { StallPolicy } from './stall.js';
 
 export interface CodexSessionParams {
   readonly threadId: string;
   /** The handshaken connection; the session takes its inbound traffic over. */
   readonly connection: CodexConnection;
   readonly sink: ProviderEventSink;
+  /** The stall watchdog's policy (ADR-0008); undefined turns it off. */
+  readonly stall?: StallPolicy | undefined;
   /** Which server requests become neutral interactions. */
   readonly bridges: { readonly approvals: boolean; readonly questions: boolean };
 }
@@ -60,7 +63,13 @@ export class CodexSession implements ProviderSession {
       connection: params.connection,
       correlator,
       interactions,
+      stall: params.stall,
+      keepAlive: (on) => {
+        params.connection.keepAlive(on);
+      },
     });
+    // an idle session does not hold the host's event loop open (ADR-0009)
+    params.connection.keepAlive(false);
     params.connection.deliverTo(new InboundRouter({ state, correlator, interactions }));
   }
 
@@ -116,6 +125,7 @@ export class CodexSession implements ProviderSession {
       );
     }
     this.#state.disposed = true;
+    this.#state.active?.watchdog?.stop();
     this.#state.active?.settle({ outcome: 'interrupted', reason: CODEX_DISPOSED_REASON });
   }
 }

@@ -266,7 +266,7 @@ export function spawnCodexStdioTransport(
     ownerId,
     parentDeathSignal: launch.parentDeathSignal,
     setKeepAlive(keepAlive) {
-      // an idle session must not hold the host's event loop open (ADR-0008)
+      // an idle session must not hold the host's event loop open (ADR-0009)
       const method = keepAlive ? 'ref' : 'unref';
       child[method]();
       for (const stream of streams) {

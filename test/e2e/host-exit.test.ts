@@ -129,6 +129,19 @@ describe('a host that ends without dispose() leaves no codex process (real binar
     90_000,
   );
 
+  it('a host that drops an idle session: the session does not hold the event loop; the host exits and the exit hook cleans up', async () => {
+    const d = uniqueSleep();
+    const host = await startHost(['forget', `--bashrc=${d}`]);
+    // bounded: a held event loop would keep this host alive until afterEach kills it
+    const exit = await Promise.race([
+      host.exited,
+      new Promise<'still running'>((r) => setTimeout(() => { r('still running'); }, 30_000)),
+    ]);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(names(await survivorsAfter(host.report.owner))).toEqual([]);
+    expect(processesWithCmdline(`sleep ${d}`)).toEqual([]);
+  }, 90_000);
+
   it('process.exit during an approved command: the command in its own session is killed too', async () => {
     const d = `300.${String(process.pid)}${String(Date.now()).slice(-6)}`;
     const host = await startHost(['command', `--sleep=${d}`]);

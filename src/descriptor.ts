@@ -5,7 +5,12 @@ import {
   CODEX_PROVIDER_ID,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
 } from './constants.js';
-import { CODEX_BRIDGED_APPROVAL, CODEX_BRIDGED_QUESTION } from './protocol/vocabulary.js';
+import { approvalPolicyOf } from './approval-policy.js';
+import {
+  CODEX_BRIDGED_APPROVAL,
+  CODEX_BRIDGED_FILE_CHANGE,
+  CODEX_BRIDGED_QUESTION,
+} from './protocol/vocabulary.js';
 import type { ResolvedCodexProviderOptions } from './options.js';
 
 /** The descriptor is computed once per provider from host configuration. */
@@ -15,19 +20,25 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
   const bridged: string[] = [];
   if (approvals) bridged.push(CODEX_BRIDGED_APPROVAL);
   if (questions) bridged.push(CODEX_BRIDGED_QUESTION);
+  const fileChanges = options.fileChanges === 'bridge';
+  if (fileChanges) bridged.push(CODEX_BRIDGED_FILE_CHANGE);
+  const toolActivity = options.toolActivity === 'redacted';
   return defineProviderDescriptor({
     providerId: CODEX_PROVIDER_ID,
     providerVersion: CODEX_ADAPTER_VERSION,
     displayName: 'OpenAI Codex (app-server, stdio)',
     run: {
       interrupt: { mode: 'cooperative', deliversPartialOutput: true, sessionRemainsUsable: true },
-      streaming: { messageDeltas: true, toolActivity: false, incrementalUsage: true },
+      streaming: { messageDeltas: true, toolActivity, incrementalUsage: true },
       maxConcurrentRunsPerSession: 1,
     },
     interaction: {
+      // patches are offered `once` only (ADR-0015); commands `once` and `session`
       approval: approvals
         ? { supported: true, modes: ['once', 'session'], blocking: true }
-        : { supported: false, modes: [], blocking: true },
+        : fileChanges
+          ? { supported: true, modes: ['once'], blocking: true }
+          : { supported: false, modes: [], blocking: true },
       question: questions
         ? {
             supported: true,
@@ -53,7 +64,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       textGranularity: 'delta',
       supportedInputParts: ['text'],
       declaredSandboxMode: options.sandboxMode,
-      declaredApprovalPolicy: approvals ? 'on-request' : 'never',
+      declaredApprovalPolicy: approvalPolicyOf(options),
+      toolActivity: options.toolActivity,
       bridgedServerRequests: bridged,
       approvalDenialReasonDelivered: false,
       isolatesConfiguredTooling: false,

@@ -8,6 +8,7 @@ import {
   CODEX_DEFAULT_STALL_TIMEOUT_MS,
 } from './constants.js';
 import { CODEX_BRIDGE_MODES, CODEX_SANDBOX_MODES } from './protocol/vocabulary.js';
+import { TOOL_ACTIVITY_MODES } from './session/tool-activity.js';
 import type { CodexTransportFactory } from './transport/types.js';
 
 export const codexSandboxModeSchema = z.enum(CODEX_SANDBOX_MODES);
@@ -30,6 +31,10 @@ export const codexProviderOptionsSchema = z.strictObject({
   sandboxMode: codexSandboxModeSchema.default('read-only'),
   approvals: codexBridgeModeSchema.default('none'),
   questions: codexBridgeModeSchema.default('none'),
+  /** `redacted`: tool items become run.tool_activity under ADR-0014. */
+  toolActivity: z.enum(TOOL_ACTIVITY_MODES).default('none'),
+  /** `bridge`: patches become neutral approvals; the thread runs `untrusted` (ADR-0015). */
+  fileChanges: codexBridgeModeSchema.default('none'),
   clientName: z.string().min(1).max(200).default(CODEX_DEFAULT_CLIENT_NAME),
   clientVersion: z.string().min(1).max(200).default(CODEX_ADAPTER_VERSION),
   /** ≤0 or non-finite disables the per-request deadline (z.number() alone refuses Infinity/NaN). */

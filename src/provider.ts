@@ -11,6 +11,7 @@ import type {
   ProviderSession,
   ProviderSessionInit,
 } from '@relvo-labs/agent-provider';
+import { approvalPolicyOf } from './approval-policy.js';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
   codexProviderOptionsSchema,
@@ -123,7 +124,7 @@ async function openSession(
       clientName: options.clientName,
       clientVersion: options.clientVersion,
       cwd: root,
-      approvalPolicy: options.approvals === 'bridge' ? 'on-request' : 'never',
+      approvalPolicy: approvalPolicyOf(options),
       sandbox: sandboxMode,
       ...(model !== undefined ? { model } : {}),
     });
@@ -141,6 +142,9 @@ async function openSession(
     bridges: {
       approvals: options.approvals === 'bridge',
       questions: options.questions === 'bridge',
+      fileChanges: options.fileChanges === 'bridge',
     },
+    workspaceRoot: root,
+    toolActivity: options.toolActivity === 'redacted',
   });
 }

@@ -6,6 +6,7 @@ import {
   execCommandStep,
   functionCallStep,
   httpErrorStep,
+  rawStep,
   responseFailedStep,
   scriptedUsage,
   textStep,
@@ -93,6 +94,133 @@ const approvalScenario = (name: string, value: string, followUp: boolean): Scena
     : [escalatedEcho()],
   turns: [{ text: 'run the echo', answer: decision(value) }],
 });
+
+// Issue 14: tool activity and file-change approvals. Canary values let the redaction tests
+// prove that command lines, output and paths never leave the adapter unredacted.
+export const CANARY_SECRET = 'sk-canaryTOOLSECRET0123456789abcdef';
+export const CANARY_OUTPUT = 'CANARY-OUTPUT-7f3a9';
+export const PATCH_PATH = 'notes/hello.txt';
+
+/** What the scripted model sends to propose a patch: this model slug gets no apply_patch tool. */
+export function applyPatchCommand(path: string, line: string): string {
+  return `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ${path}\n+${line}\n*** End Patch\nEOF\n`;
+}
+
+const fileChangeDecision =
+  (value: string) =>
+  (request: Frame): ServerRequestAnswer | undefined =>
+    request.method === 'item/fileChange/requestApproval'
+      ? { result: { decision: value } }
+      : undefined;
+
+const fileChangeScenario = (name: string, value: string): Scenario => ({
+  name,
+  summary: `untrusted/workspace-write; apply_patch adds ${PATCH_PATH}; client answers ${value}`,
+  approvalPolicy: 'untrusted',
+  sandbox: 'workspace-write',
+  steps: [
+    execCommandStep(applyPatchCommand(PATCH_PATH, 'LINE'), {
+      callId: 'call_patch_1',
+      usage: scriptedUsage(500, 20, 0, 0),
+    }),
+    textStep(['Patched', '.'], { itemId: 'msg_after_patch', responseId: 'resp_2' }),
+  ],
+  turns: [{ text: 'write the note', answer: fileChangeDecision(value) }],
+});
+
+export const ISSUE_14_SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'tool_activity',
+    summary:
+      'never/workspace-write: a command that prints a canary and names a canary secret, a failing command, ' +
+      'a patch applied without approval, a web search item, then text',
+    approvalPolicy: 'never',
+    sandbox: 'workspace-write',
+    steps: [
+      execCommandStep(`echo ${CANARY_OUTPUT} ${CANARY_SECRET}`, {
+        callId: 'call_ok_1',
+        usage: scriptedUsage(500, 20, 0, 0),
+      }),
+      execCommandStep('ls /nonexistent-canary-dir', {
+        callId: 'call_fail_1',
+        usage: scriptedUsage(520, 20, 0, 0),
+      }),
+      execCommandStep(applyPatchCommand(PATCH_PATH, 'LINE'), {
+        callId: 'call_patch_1',
+        usage: scriptedUsage(540, 20, 0, 0),
+      }),
+      rawStep([
+        { type: 'response.created', response: { id: 'resp_ws' } },
+        {
+          type: 'response.output_item.added',
+          output_index: 0,
+          item: { type: 'web_search_call', id: 'ws_1', status: 'in_progress' },
+        },
+        {
+          type: 'response.output_item.done',
+          output_index: 0,
+          item: {
+            type: 'web_search_call',
+            id: 'ws_1',
+            status: 'completed',
+            action: { type: 'search', query: `canary query ${CANARY_SECRET}` },
+          },
+        },
+        {
+          type: 'response.output_item.added',
+          output_index: 1,
+          item: {
+            type: 'message',
+            role: 'assistant',
+            id: 'msg_ws',
+            status: 'in_progress',
+            content: [],
+          },
+        },
+        {
+          type: 'response.output_text.delta',
+          item_id: 'msg_ws',
+          output_index: 1,
+          content_index: 0,
+          delta: 'Done.',
+        },
+        {
+          type: 'response.output_item.done',
+          output_index: 1,
+          item: {
+            type: 'message',
+            role: 'assistant',
+            id: 'msg_ws',
+            status: 'completed',
+            content: [{ type: 'output_text', text: 'Done.', annotations: [] }],
+          },
+        },
+        {
+          type: 'response.completed',
+          response: { id: 'resp_ws', usage: scriptedUsage(560, 5, 0, 0) },
+        },
+      ]),
+    ],
+    turns: [{ text: 'show your tools' }],
+  },
+  fileChangeScenario('file_change_accept', 'accept'),
+  fileChangeScenario('file_change_decline', 'decline'),
+  {
+    name: 'file_change_on_request_workspace_write',
+    summary:
+      'measurement: on-request/workspace-write; apply_patch adds a file; codex applies it without asking',
+    approvalPolicy: 'on-request',
+    sandbox: 'workspace-write',
+    steps: [
+      execCommandStep(applyPatchCommand(PATCH_PATH, 'LINE'), {
+        callId: 'call_patch_1',
+        usage: scriptedUsage(500, 20, 0, 0),
+      }),
+      textStep(['Patched', '.'], { itemId: 'msg_after_patch', responseId: 'resp_2' }),
+    ],
+    turns: [{ text: 'write the note', answer: fileChangeDecision('accept') }],
+  },
+];
 
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -326,6 +454,7 @@ export const SCENARIOS: readonly Scenario[] = [
     steps: RESPONSE_FAILED_CODES.map((code) => responseFailedStep(code, `scripted ${code}`)),
     turns: RESPONSE_FAILED_CODES.map((code) => ({ text: code })),
   },
+  ...ISSUE_14_SCENARIOS,
 ];
 
 export function findScenario(name: string): Scenario {

@@ -11,6 +11,7 @@ import type {
 } from '@relvo-labs/agent-provider';
 import {
   CODEX_BRIDGED_APPROVAL,
+  CODEX_BRIDGED_FILE_CHANGE,
   CODEX_BRIDGED_QUESTION,
   JSON_RPC_ERROR,
   type ApprovalRefusalToken,
@@ -24,6 +25,7 @@ import type { ServerRequestOffer } from '../rpc/server-requests.js';
 import { callSafely } from '../shared/call-safely.js';
 import { OldestFirstMemory } from '../shared/oldest-first-memory.js';
 import { translateCommandApproval, type InteractionCorrelation } from './native-approval.js';
+import { translateFileChangeApproval, type FileChangeLookup } from './native-file-change.js';
 import { emptyNativeAnswers, translateUserInput, type QuestionPlan } from './native-question.js';
 import {
   planApprovalSettlement,
@@ -53,7 +55,13 @@ export const MAX_TRACKED_INTERACTIONS = 256;
 export const MAX_REMEMBERED_ANSWERS = 1024;
 
 export interface InteractionRegistryOptions<O extends InteractionOwner> {
-  readonly bridges: { readonly approvals: boolean; readonly questions: boolean };
+  readonly bridges: {
+    readonly approvals: boolean;
+    readonly questions: boolean;
+    readonly fileChanges?: boolean;
+  };
+  /** With the file-change bridge: the session's announced patches and its workspace root. */
+  readonly fileChanges?: { readonly lookup: FileChangeLookup; readonly workspaceRoot: string };
   /** The session's owner check (§9.4 step 2). */
   readonly resolveOwner: (correlation: InteractionCorrelation) => OwnerResolution<O>;
   readonly onDiagnostic?: (diagnostic: RegistryDiagnostic) => void;
@@ -104,6 +112,8 @@ export class InteractionRegistry<O extends InteractionOwner> {
   bridges(method: string): boolean {
     if (method === CODEX_BRIDGED_APPROVAL) return this.#options.bridges.approvals;
     if (method === CODEX_BRIDGED_QUESTION) return this.#options.bridges.questions;
+    if (method === CODEX_BRIDGED_FILE_CHANGE)
+      return this.#options.bridges.fileChanges === true && this.#options.fileChanges !== undefined;
     return false;
   }
 
@@ -121,10 +131,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
     }
 
     // Step 1: strict parse and translation.
-    const translated =
-      offer.method === CODEX_BRIDGED_APPROVAL
-        ? translateCommandApproval(offer.params)
-        : translateUserInput(offer.params);
+    const translated = this.#translate(offer);
     if (!translated.ok) {
       offer.reject(
         JSON_RPC_ERROR.invalidParams,
@@ -183,6 +190,20 @@ export class InteractionRegistry<O extends InteractionOwner> {
       payload: { type: 'interaction.requested', providerRef: entry.ref, request: entry.request },
     });
     return true;
+  }
+
+  #translate(offer: ServerRequestOffer) {
+    const fileChanges = this.#options.fileChanges;
+    if (offer.method === CODEX_BRIDGED_FILE_CHANGE && fileChanges !== undefined) {
+      return translateFileChangeApproval(
+        offer.params,
+        fileChanges.lookup,
+        fileChanges.workspaceRoot,
+      );
+    }
+    return offer.method === CODEX_BRIDGED_APPROVAL
+      ? translateCommandApproval(offer.params)
+      : translateUserInput(offer.params);
   }
 
   /**

@@ -49,6 +49,7 @@ export function isPinnedServerRequest(method: string): method is CodexServerRequ
 /** The two server requests that can become neutral interactions. */
 export const CODEX_BRIDGED_APPROVAL = 'item/commandExecution/requestApproval';
 export const CODEX_BRIDGED_QUESTION = 'item/tool/requestUserInput';
+export const CODEX_BRIDGED_FILE_CHANGE = 'item/fileChange/requestApproval';
 
 export const CODEX_SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
 export type CodexSandboxMode = (typeof CODEX_SANDBOX_MODES)[number];
@@ -201,6 +202,8 @@ export type RpcDiagnosticToken = (typeof RPC_DIAGNOSTIC_TOKENS)[number];
 export const APPROVAL_REFUSAL_TOKENS = [
   'malformed', 'kind_unsupported', 'environment_unsupported', 'no_reviewable_command',
   'policy_amendment_proposed', 'no_approvable_decision', 'detail_too_large',
+  // file-change approvals (ADR-0015)
+  'no_reviewable_subject', 'grant_root_requested',
 ] as const;
 export type ApprovalRefusalToken = (typeof APPROVAL_REFUSAL_TOKENS)[number];
 

@@ -15,7 +15,9 @@ import { applyTurnFrame } from './apply.js';
 import type { TurnCorrelator } from './correlator.js';
 import { preBindingOutputLost } from './diagnostics.js';
 import type { SessionInteractions } from './interactions.js';
+import { FileChangeMemory } from './file-changes.js';
 import { CodexRun, type RunLifecycle } from './run.js';
+import { ToolActivityTracker } from './tool-activity.js';
 import type { SessionState } from './state.js';
 import { watchRun, type StallPolicy } from './stall.js';
 
@@ -30,6 +32,14 @@ export interface TurnAdmissionParams {
   readonly stall?: StallPolicy | undefined;
   /** Hold the host's event loop open while a run is active. */
   readonly keepAlive?: (on: boolean) => void;
+  /** Per-run opt-ins (issue 14): what each new run tracks. */
+  readonly runFeatures?: RunFeatures;
+}
+
+export interface RunFeatures {
+  readonly workspaceRoot: string;
+  readonly toolActivity: boolean;
+  readonly fileChanges: boolean;
 }
 
 function refused(...args: Parameters<typeof codexRejection>): Promise<never> {
@@ -50,6 +60,7 @@ export class TurnAdmission implements RunLifecycle {
   readonly #interactions: SessionInteractions | undefined;
   readonly #stall: StallPolicy | undefined;
   readonly #keepAlive: (on: boolean) => void;
+  readonly #runFeatures: RunFeatures | undefined;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
   readonly #runsByRef = new OldestFirstMemory<string, Promise<ProviderRun>>(
     MAX_REMEMBERED_RUN_REFS,
@@ -64,6 +75,7 @@ export class TurnAdmission implements RunLifecycle {
     this.#interactions = params.interactions;
     this.#stall = params.stall;
     this.#keepAlive = params.keepAlive ?? (() => undefined);
+    this.#runFeatures = params.runFeatures;
   }
 
   admit(request: ProviderRunRequest): Promise<ProviderRun> {
@@ -101,6 +113,10 @@ export class TurnAdmission implements RunLifecycle {
     }
     const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n');
     const run = new CodexRun(request.runRef, request.sink, this);
+    const features = this.#runFeatures;
+    if (features?.toolActivity === true)
+      run.toolActivity = new ToolActivityTracker(features.workspaceRoot);
+    if (features?.fileChanges === true) run.fileChanges = new FileChangeMemory();
     state.active = run;
     this.#keepAlive(true);
     this.#correlator.beginRun();

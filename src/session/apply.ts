@@ -24,6 +24,17 @@ export function applyTurnFrame(run: CodexRun, method: string, params: unknown): 
       if (event !== undefined) run.emit(event);
       return;
     }
+    case CODEX_NOTIFICATION.itemStarted: {
+      run.fileChanges?.remember(params);
+      const event = run.toolActivity?.started(params);
+      if (event !== undefined) run.emit(event);
+      return;
+    }
+    case CODEX_NOTIFICATION.itemCompleted: {
+      const event = run.toolActivity?.completed(params);
+      if (event !== undefined) run.emit(event);
+      return;
+    }
     case CODEX_NOTIFICATION.error:
       run.emit(translateMidTurnError(params));
       return;
@@ -44,7 +55,7 @@ export function applyTurnFrame(run: CodexRun, method: string, params: unknown): 
       return;
     }
     default:
-      // turn/started, item/*, unknown methods: read for correlation only
+      // turn/started, other item/* frames, unknown methods: read for correlation only
       return;
   }
 }

@@ -13,7 +13,7 @@ export interface HandshakeParams {
   readonly clientName: string;
   readonly clientVersion: string;
   readonly cwd: string;
-  readonly approvalPolicy: 'never' | 'on-request';
+  readonly approvalPolicy: 'never' | 'on-request' | 'untrusted';
   readonly sandbox: CodexSandboxMode;
   readonly model?: string;
 }

@@ -4,6 +4,7 @@
  */
 import type { InteractionResponse, ProviderEventInput } from '@relvo-labs/agent-provider';
 import type { InteractionCorrelation } from '../interactions/native-approval.js';
+import type { FileChangeLookup } from '../interactions/native-file-change.js';
 import { InteractionRegistry, type OwnerResolution } from '../interactions/registry.js';
 import type { SessionRetirementCause } from '../protocol/vocabulary.js';
 import type { CodexRequestId } from '../protocol/wire.js';
@@ -26,8 +27,16 @@ export interface SessionInteractions {
   retireAll(cause: SessionRetirementCause): void;
 }
 
+export interface SessionBridges {
+  readonly approvals: boolean;
+  readonly questions: boolean;
+  readonly fileChanges?: boolean;
+}
+
 export interface SessionInteractionsParams {
-  readonly bridges: { readonly approvals: boolean; readonly questions: boolean };
+  readonly bridges: SessionBridges;
+  /** Required by the file-change bridge: announced patches and the workspace root. */
+  readonly fileChanges?: { readonly lookup: FileChangeLookup; readonly workspaceRoot: string };
   readonly threadId: string;
   readonly resolveOwner: (correlation: InteractionCorrelation) => OwnerResolution<CodexRun>;
   /** The session's diagnostic channel. */
@@ -38,9 +47,10 @@ export function openSessionInteractions(
   params: SessionInteractionsParams,
 ): SessionInteractions | undefined {
   const { bridges, threadId } = params;
-  if (!bridges.approvals && !bridges.questions) return undefined;
+  if (!bridges.approvals && !bridges.questions && bridges.fileChanges !== true) return undefined;
   const registry = new InteractionRegistry<CodexRun>({
     bridges,
+    ...(params.fileChanges === undefined ? {} : { fileChanges: params.fileChanges }),
     resolveOwner: params.resolveOwner,
     onDiagnostic: (d) => {
       params.emit(fromRegistry(d));

@@ -15,7 +15,9 @@ import { causeTokenOf } from '../shared/cause-token.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { redact } from '../shared/redact.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
+import type { FileChangeMemory } from './file-changes.js';
 import type { StallWatchdog } from './stall-watchdog.js';
+import type { ToolActivityTracker } from './tool-activity.js';
 
 export const MAX_INTERRUPT_REASON = 300;
 
@@ -48,6 +50,10 @@ export class CodexRun implements ProviderRun {
   watchdog: StallWatchdog | undefined;
   /** Set when a pre-binding terminal overflow failed the run before its id was known. */
   failedBeforeBinding = false;
+  /** Present when tool activity is published (ADR-0014). */
+  toolActivity: ToolActivityTracker | undefined;
+  /** Present when file changes are bridged: the patches announced on this run's turn. */
+  fileChanges: FileChangeMemory | undefined;
 
   constructor(runRef: string, sink: ProviderEventSink, lifecycle: RunLifecycle) {
     this.runRef = runRef;

@@ -19,7 +19,11 @@ import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import type { CodexResourceUsage } from '../transport/types.js';
 import { TurnAdmission } from './admission.js';
 import { TurnCorrelator } from './correlator.js';
-import { openSessionInteractions, type SessionInteractions } from './interactions.js';
+import {
+  openSessionInteractions,
+  type SessionBridges,
+  type SessionInteractions,
+} from './interactions.js';
 import { resolveInteractionOwner } from './owner-check.js';
 import { InboundRouter } from './router.js';
 import { SessionState } from './state.js';
@@ -33,7 +37,11 @@ export interface CodexSessionParams {
   /** The stall watchdog's policy (ADR-0008); undefined turns it off. */
   readonly stall?: StallPolicy | undefined;
   /** Which server requests become neutral interactions. */
-  readonly bridges: { readonly approvals: boolean; readonly questions: boolean };
+  readonly bridges: SessionBridges;
+  /** The realpath-resolved workspace root: paths in tool activity and patches are made relative to it. */
+  readonly workspaceRoot?: string;
+  /** Publish tool items as run.tool_activity (ADR-0014). */
+  readonly toolActivity?: boolean;
 }
 
 export class CodexSession implements ProviderSession {
@@ -47,8 +55,20 @@ export class CodexSession implements ProviderSession {
   constructor(params: CodexSessionParams) {
     const state = new SessionState(params.threadId, params.sink);
     const correlator = new TurnCorrelator(params.threadId);
+    const workspaceRoot = params.workspaceRoot ?? '';
     const interactions = openSessionInteractions({
       bridges: params.bridges,
+      ...(params.bridges.fileChanges === true
+        ? {
+            fileChanges: {
+              workspaceRoot,
+              lookup: (turnId: string, itemId: string) =>
+                state.active?.turnId === turnId
+                  ? state.active.fileChanges?.find(turnId, itemId)
+                  : undefined,
+            },
+          }
+        : {}),
       threadId: params.threadId,
       resolveOwner: (correlation) => resolveInteractionOwner(state.snapshot(), correlation),
       emit: (event) => {
@@ -66,6 +86,11 @@ export class CodexSession implements ProviderSession {
       stall: params.stall,
       keepAlive: (on) => {
         params.connection.keepAlive(on);
+      },
+      runFeatures: {
+        workspaceRoot,
+        toolActivity: params.toolActivity === true,
+        fileChanges: params.bridges.fileChanges === true,
       },
     });
     // an idle session does not hold the host's event loop open (ADR-0009)

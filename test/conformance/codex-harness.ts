@@ -8,7 +8,11 @@ import type {
   ConformanceScenario,
   NativeEffects,
 } from '@relvo-labs/agent-provider/testing';
-import { createCodexProvider, type CodexTransport } from '../../src/index.js';
+import {
+  createCodexProvider,
+  type CodexProviderOptions,
+  type CodexTransport,
+} from '../../src/index.js';
 import { createFakeTransport, type FakeTransport } from '../support/fake-transport.js';
 
 export const WORKSPACE = '/work/conformance-workspace';
@@ -73,7 +77,25 @@ function turnObject(id: string, status: string, error: unknown = null): Frame {
   };
 }
 
-export function codexHarness(): ConformanceHarness {
+/** Provider options on top of the bridged approvals and questions (issue 14: every option on). */
+export type HarnessOptions = Pick<CodexProviderOptions, 'toolActivity' | 'fileChanges'>;
+
+/** A command item whose line, cwd and output carry the secret, the workspace and a native id. */
+function commandItem(id: string, status: string): Frame {
+  return {
+    type: 'commandExecution',
+    id,
+    command: `/bin/bash -lc 'echo ${SECRET} > ${WORKSPACE}/out.txt'`,
+    cwd: WORKSPACE,
+    status,
+    commandActions: [],
+    aggregatedOutput: status === 'inProgress' ? null : `${SECRET} ${WORKSPACE}\n`,
+    exitCode: status === 'inProgress' ? null : 0,
+    durationMs: status === 'inProgress' ? null : 5,
+  };
+}
+
+export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
   return {
     secretMarkers: [SECRET],
     nativeIdentifiers: [...NATIVE_ID_PREFIXES],
@@ -137,6 +159,17 @@ export function codexHarness(): ConformanceHarness {
         };
         switch (turn.scenario) {
           case 'complete':
+            if (options.toolActivity === 'redacted') {
+              const toolId = nextId('item-native-');
+              push({
+                method: 'item/started',
+                params: { threadId, turnId: turn.id, item: commandItem(toolId, 'inProgress') },
+              });
+              push({
+                method: 'item/completed',
+                params: { threadId, turnId: turn.id, item: commandItem(toolId, 'completed') },
+              });
+            }
             delta('Hello ');
             delta('world');
             push(tokenUsage(threadId, turn.id));
@@ -261,7 +294,12 @@ export function codexHarness(): ConformanceHarness {
       };
 
       return {
-        provider: createCodexProvider({ transport, approvals: 'bridge', questions: 'bridge' }),
+        provider: createCodexProvider({
+          transport,
+          approvals: 'bridge',
+          questions: 'bridge',
+          ...options,
+        }),
         sessionInit: () => ({ options: {}, workspace: { root: WORKSPACE, ownership: 'borrowed' } }),
         driver: {
           script(scenario) {

@@ -8,6 +8,13 @@ describeProviderConformance(
   codexHarness(),
 );
 
+const EVERY_OPTION = { toolActivity: 'redacted', fileChanges: 'bridge' } as const;
+
+describeProviderConformance(
+  'codex (fake transport, every option on: approvals, questions, tool activity, file changes)',
+  codexHarness(EVERY_OPTION),
+);
+
 describe('codex conformance report', () => {
   // Pass/fail is reported per check by describeProviderConformance above; this asserts that the
   // harness drives every capability the descriptor declares, so nothing is left unexercised.
@@ -15,6 +22,12 @@ describe('codex conformance report', () => {
     const report = await runProviderConformance(codexHarness());
     expect(report.providerId).toBe('codex');
     expect(report.checks.filter((c) => c.status === 'skipped')).toEqual([]);
+    expect(report.checks.length).toBeGreaterThanOrEqual(27);
+  });
+
+  it('every option on: every check passes, none skipped', async () => {
+    const report = await runProviderConformance(codexHarness(EVERY_OPTION));
+    expect(report.checks.filter((c) => c.status !== 'passed')).toEqual([]);
     expect(report.checks.length).toBeGreaterThanOrEqual(27);
   });
 });

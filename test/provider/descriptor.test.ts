@@ -58,6 +58,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       supportedInputParts: ['text'],
       declaredSandboxMode: sandbox,
       declaredApprovalPolicy: approvals ? 'on-request' : 'never',
+      toolActivity: 'none',
       bridgedServerRequests: [
         ...(approvals ? ['item/commandExecution/requestApproval'] : []),
         ...(questions ? ['item/tool/requestUserInput'] : []),

@@ -135,7 +135,11 @@ describe('a host that ends without dispose() leaves no codex process (real binar
     // bounded: a held event loop would keep this host alive until afterEach kills it
     const exit = await Promise.race([
       host.exited,
-      new Promise<'still running'>((r) => setTimeout(() => { r('still running'); }, 30_000)),
+      new Promise<'still running'>((r) =>
+        setTimeout(() => {
+          r('still running');
+        }, 30_000),
+      ),
     ]);
     expect(exit).toEqual({ code: 0, signal: null });
     expect(names(await survivorsAfter(host.report.owner))).toEqual([]);

@@ -25,7 +25,11 @@ const listeners: { server: Server; sockets: Set<Socket> }[] = [];
 afterEach(async () => {
   for (const { server, sockets } of listeners.splice(0)) {
     for (const s of sockets) s.destroy();
-    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   }
 });
 

@@ -1,4 +1,11 @@
-/** `npm run bench`: the JSONL codec benchmark, printed as tables. */
+/**
+ * `npm run bench [-- SECTION… --pairs N --density 8,32,128]`: every benchmark, printed as
+ * Markdown tables (the form docs/performance.md quotes). Sections: codec, path, heap,
+ * overhead, density. Without a section, all run. Ratios are measured side by side in one run.
+ */
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { adapterPath, heapPerIdleSession } from './adapter-path.js';
 import {
   gigabyteStream,
   hugeLine,
@@ -7,63 +14,190 @@ import {
   readlineSeparatorCheck,
   throughput,
 } from './codec.js';
+import { density } from './density.js';
+import { overhead, summarise } from './overhead.js';
+import { f1, f2, markdownTable } from './support/stats.js';
 
-const f1 = (n: number): string => n.toFixed(1);
+const SECTIONS = ['codec', 'path', 'heap', 'overhead', 'density'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    pairs: { type: 'string', default: '20' },
+    density: { type: 'string', default: '8,32,128' },
+    sessions: { type: 'string', default: '1000' },
+  },
+});
+for (const p of positionals) {
+  if (!(SECTIONS as readonly string[]).includes(p))
+    throw new Error(`bench: unknown section ${p}; choose from ${SECTIONS.join(', ')}`);
+}
+const chosen = new Set<Section>(
+  positionals.length === 0 ? SECTIONS : (positionals as readonly Section[]),
+);
+
+const say = (text: string): void => {
+  console.log(text);
+};
 const t0 = performance.now();
-
-const tp = await throughput();
-console.log(
-  `\nJSONL decode throughput — corpus: ${tp.source}, ${f1(tp.corpusMb)} MB, best of 7 interleaved rounds`,
-);
-console.table(
-  tp.rows.map((r) => ({
-    contestant: r.name,
-    'MB/s': f1(r.mbPerSec),
-    frames: r.frames,
-    'time vs bare JSON.parse': `${r.ratio.toFixed(2)}x`,
-  })),
-);
-console.log(await readlineSeparatorCheck());
-console.log(longLineSurvival());
-
-const large = await largeFrames();
-console.log(
-  `\nLarge frames — ${f1(large.frameMb)} MB each (a command's output in one item/completed), ${f1(large.corpusMb)} MB, 64 KiB chunks, best of 5`,
-);
-console.table(
-  large.rows.map((r) => ({
-    contestant: r.name,
-    'MB/s': f1(r.mbPerSec),
-    frames: r.frames,
-    'time vs bare JSON.parse': `${r.ratio.toFixed(2)}x`,
-  })),
+say(
+  `# bench — node ${process.version}, ${cpus().length} CPU(s), load average ${loadAverage()} at start`,
 );
 
-const gb = await gigabyteStream();
-console.log('\nMemory while decoding');
-const lineBig = await hugeLine(200_000_000);
-const lineDefault = await hugeLine(undefined);
-console.table([
-  {
-    case: `1 GB stream (${gb.frames} frames, ${f1(gb.mb / (gb.ms / 1000))} MB/s)`,
-    'peak RSS MB': f1(gb.rssMb),
-    'base RSS MB': f1(gb.baseRssMb),
-    'peak heap MB': f1(gb.heapMb),
-    result: 'ok',
-  },
-  {
-    case: '100 MB line, bound 200,000,000',
-    'peak RSS MB': f1(lineBig.rssMb),
-    'base RSS MB': f1(lineBig.baseRssMb),
-    'peak heap MB': f1(lineBig.heapMb),
-    result: `${lineBig.frames} frame, drops [${lineBig.drops.join(',')}]`,
-  },
-  {
-    case: '100 MB line, default bound (4,000,000)',
-    'peak RSS MB': f1(lineDefault.rssMb),
-    'base RSS MB': f1(lineDefault.baseRssMb),
-    'peak heap MB': f1(lineDefault.heapMb),
-    result: `${lineDefault.frames} frame, drops [${lineDefault.drops.join(',')}]`,
-  },
-]);
-console.log(`\nbench finished in ${f1((performance.now() - t0) / 1000)} s`);
+function loadAverage(): string {
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+}
+
+if (chosen.has('codec')) {
+  const tp = await throughput();
+  say(
+    `\n## JSONL decode throughput\ncorpus: ${tp.source}, ${f1(tp.corpusMb)} MB, 64 KiB chunks, best of 7 interleaved rounds\n`,
+  );
+  say(
+    markdownTable(
+      tp.rows.map((r) => ({
+        contestant: r.name,
+        'MB/s': f1(r.mbPerSec),
+        frames: r.frames,
+        'time vs bare JSON.parse': `${f2(r.ratio)}×`,
+        'throughput vs bare JSON.parse': `${f2(1 / r.ratio)}×`,
+      })),
+    ),
+  );
+  say(`\n${await readlineSeparatorCheck()}`);
+  say(longLineSurvival());
+
+  const large = await largeFrames();
+  say(
+    `\n## Large frames\n${f1(large.frameMb)} MB each (a command's output in one item/completed), ${f1(large.corpusMb)} MB, 64 KiB chunks, best of 5\n`,
+  );
+  say(
+    markdownTable(
+      large.rows.map((r) => ({
+        contestant: r.name,
+        'MB/s': f1(r.mbPerSec),
+        frames: r.frames,
+        'time vs bare JSON.parse': `${f2(r.ratio)}×`,
+      })),
+    ),
+  );
+
+  const gb = await gigabyteStream();
+  const lineBig = await hugeLine(200_000_000);
+  const lineDefault = await hugeLine(undefined);
+  say('\n## Memory while decoding\n');
+  say(
+    markdownTable([
+      {
+        case: `1 GB stream (${gb.frames} frames, ${f1(gb.mb / (gb.ms / 1000))} MB/s)`,
+        'peak RSS MB': f1(gb.rssMb),
+        'base RSS MB': f1(gb.baseRssMb),
+        'peak heap MB': f1(gb.heapMb),
+        result: 'ok',
+      },
+      {
+        case: '100 MB line, bound 200,000,000',
+        'peak RSS MB': f1(lineBig.rssMb),
+        'base RSS MB': f1(lineBig.baseRssMb),
+        'peak heap MB': f1(lineBig.heapMb),
+        result: `${lineBig.frames} frame, drops [${lineBig.drops.join(',')}]`,
+      },
+      {
+        case: '100 MB line, default bound (4,000,000)',
+        'peak RSS MB': f1(lineDefault.rssMb),
+        'base RSS MB': f1(lineDefault.baseRssMb),
+        'peak heap MB': f1(lineDefault.heapMb),
+        result: `${lineDefault.frames} frame, drops [${lineDefault.drops.join(',')}]`,
+      },
+    ]),
+  );
+}
+
+if (chosen.has('path')) {
+  const p = await adapterPath();
+  say(
+    `\n## Whole adapter path vs the decoder alone\nrecorded ${p.release} text turn, agent-message delta repeated: ${p.turns} turns × ${p.framesPerTurn} frames, ${f1(p.mb)} MB, 64 KiB chunks per macrotask, best of 5 interleaved rounds\n`,
+  );
+  say(
+    markdownTable([
+      {
+        contestant: 'JsonlDecoder alone (same bytes, same chunks)',
+        'frames/s': p.decoderFps.toFixed(0),
+        ratio: '1.00×',
+      },
+      {
+        contestant: 'decoder → JSON-RPC client → correlator → translation → sink',
+        'frames/s': p.adapterFps.toFixed(0),
+        ratio: `${f2(p.ratio)}×`,
+      },
+    ]),
+  );
+  say(`sink events per round: ${p.events}`);
+}
+
+if (chosen.has('heap')) {
+  const count = Number(values.sessions);
+  const h = await heapPerIdleSession(count);
+  say(
+    `\n## Adapter heap per idle session\n${h.sessions} sessions open at once on replay transports\n`,
+  );
+  say(
+    markdownTable([
+      {
+        'heap per open idle session KB': f1(h.perSessionBytes / 1024),
+        'of which the replay transport KB': f1(h.perTransportBytes / 1024),
+        'left per session after dispose KB': f1(h.afterDisposeBytes / 1024),
+      },
+    ]),
+  );
+}
+
+if (chosen.has('overhead')) {
+  const pairs = Number(values.pairs);
+  const r = await overhead({ pairs });
+  say(
+    `\n## Adapter vs a minimal raw client on the real binary\ncodex ${r.version} native, ${r.pairs} pairs, order flipped every pair, one unmeasured warm-up pair; scripted model on 127.0.0.1\n`,
+  );
+  say(
+    markdownTable(
+      summarise(r).map((row) => ({
+        measure: row.measure,
+        'raw median ms': f1(row.rawMedianMs),
+        'adapter median ms': f1(row.adapterMedianMs),
+        'ratio of medians': `${f2(row.ratio)}×`,
+        'median paired diff ms': f1(row.pairedDiffMs),
+        'paired diff p25…p75 ms': `${f1(row.pairedDiffP25)} … ${f1(row.pairedDiffP75)}`,
+      })),
+    ),
+  );
+}
+
+if (chosen.has('density')) {
+  const ns = values.density.split(',').map(Number);
+  const rows = [];
+  for (const n of ns) {
+    const d = await density(n);
+    rows.push({
+      N: d.n,
+      completed: `${d.completed}/${d.n}`,
+      'wall s (open + turn)': f1(d.wallMs / 1000),
+      'dispose all s': f1(d.disposeWallMs / 1000),
+      groups: d.groups,
+      'RSS per group MB (median)': f1(d.medianGroupRssMb),
+      'PSS per group MB (median)': f1(d.medianGroupPssMb),
+      'total PSS MB': f1(d.totalPssMb),
+      'outside groups': d.outsideGroups,
+      'left after dispose': d.leftAfterDispose,
+      failures: d.failed.length === 0 ? '-' : d.failed.join(', '),
+    });
+  }
+  say(
+    '\n## Density on the real binary\nN sessions opened at once, each completing a scripted text turn (one CODEX_HOME, warmed by one session first)\n',
+  );
+  say(markdownTable(rows));
+}
+
+say(`\nbench finished in ${f1((performance.now() - t0) / 1000)} s`);

@@ -7,15 +7,12 @@ export {
   CODEX_DEFAULT_EXECUTABLE,
   CODEX_PROVIDER_ID,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
-  type CodexSupportedAppServerVersion,
 } from './constants.js';
 export {
   CODEX_APP_SERVER_ARGV,
   CODEX_BRIDGED_APPROVAL,
   CODEX_BRIDGED_QUESTION,
   CODEX_SERVER_REQUEST,
-  type CodexSandboxMode,
-  type CodexServerRequestMethod,
 } from './protocol/vocabulary.js';
 export {
   createCodexProvider,
@@ -23,10 +20,14 @@ export {
   type CodexProviderFactory,
   type CodexProviderSession,
 } from './provider.js';
-export type { CodexProviderOptions, CodexSessionOptions } from './options.js';
+export type { CodexProviderOptions } from './options.js';
 export type { ReleaseSummary } from './session/abandoned.js';
 export { isCompatibleCodexUserAgent } from './session/version-gate.js';
-export { createCodexStdioTransport } from './transport/stdio.js';
+export {
+  createCodexStdioTransport,
+  type CodexStdioTransport,
+  type CodexStdioTransportOptions,
+} from './transport/stdio.js';
 export {
   CodexTransportError,
   isCodexTransportError,
@@ -37,4 +38,3 @@ export {
   type CodexTransportParams,
   type DropReason,
 } from './transport/types.js';
-export type { CodexRequestId } from './protocol/wire.js';

@@ -6,10 +6,10 @@ import { hostname } from 'node:os';
 import {
   codexConfigArgs,
   createIsolatedCodexHome,
-  sanitizeFrame,
   ScriptedModelServer,
   type TranscriptLine,
 } from '../../src/testing/index.js';
+import { sanitizeFrame } from './transcript-writer.js';
 import { AppServerDriver, type DriverFrame, type Frame } from './app-server-driver.js';
 import type { Scenario, TurnPlan } from './scenarios.js';
 

@@ -41,7 +41,7 @@ export const CODEX_SERVER_REQUEST = [
 ] as const;
 export type CodexServerRequestMethod = (typeof CODEX_SERVER_REQUEST)[number];
 
-/** A diagnostic may name a server-request method only when it is one of these (§9.9). */
+/** A diagnostic may name a server-request method only when it is one of these (docs/behaviour.md §9.9). */
 export function isPinnedServerRequest(method: string): method is CodexServerRequestMethod {
   return (CODEX_SERVER_REQUEST as readonly string[]).includes(method);
 }
@@ -93,7 +93,7 @@ export const CODEX_TRANSPORT_ERROR_CODES = [
 ] as const;
 export type CodexTransportErrorCode = (typeof CODEX_TRANSPORT_ERROR_CODES)[number];
 
-/** §10.3: tokens for a thrown cause; anything unrecognised is `unknown`. */
+/** docs/behaviour.md §10.3: tokens for a thrown cause; anything unrecognised is `unknown`. */
 // prettier-ignore
 export const THROWN_CAUSE_TOKENS = [
   'ABORT_ERR', 'EACCES', 'ECONNRESET', 'ENOENT', 'ENOTDIR', 'EPERM', 'EPIPE',
@@ -106,7 +106,7 @@ export type CauseToken = ThrownCauseToken | CodexTransportErrorCode;
 
 // ---- provider codes ----------------------------------------------------------------------
 
-/** §4.2: classification of a JSON-RPC error the server returned. */
+/** docs/behaviour.md §4.2: classification of a JSON-RPC error the server returned. */
 // prettier-ignore
 export const WIRE_CLASSIFICATIONS = [
   'overloaded', 'invalid_request', 'method_not_found', 'invalid_params', 'internal_error',
@@ -114,7 +114,7 @@ export const WIRE_CLASSIFICATIONS = [
 ] as const;
 export type WireClassification = (typeof WIRE_CLASSIFICATIONS)[number];
 
-/** §4.1: failures the client itself produces. */
+/** docs/behaviour.md §4.1: failures the client itself produces. */
 // prettier-ignore
 export const CLIENT_PROVIDER_CODES = ['request_timeout', 'connection_lost', 'connection_closed'] as const;
 export type ClientProviderCode = (typeof CLIENT_PROVIDER_CODES)[number];
@@ -136,7 +136,7 @@ export const LIFECYCLE_PROVIDER_CODES = [
   'handshake_cleanup_pending', 'abandoned_connection_pending', 'unsupported_app_server_version',
 ] as const;
 
-/** §10.2: turn error classifications mapped to `provider_unavailable` (retryable). */
+/** docs/behaviour.md §10.2: turn error classifications mapped to `provider_unavailable` (retryable). */
 // prettier-ignore
 export const TURN_ERROR_RETRYABLE_CLASSIFICATIONS = [
   'rateLimitExceeded', 'serverOverloaded', 'httpConnectionFailed',
@@ -144,7 +144,7 @@ export const TURN_ERROR_RETRYABLE_CLASSIFICATIONS = [
   'responseTooManyFailedAttempts', 'internalServerError',
 ] as const;
 
-/** §10.2: turn error classifications mapped to `provider_rejected`. */
+/** docs/behaviour.md §10.2: turn error classifications mapped to `provider_rejected`. */
 // prettier-ignore
 export const TURN_ERROR_REJECTED_CLASSIFICATIONS = [
   'contextWindowExceeded', 'sessionBudgetExceeded', 'usageLimitExceeded', 'cyberPolicy',
@@ -158,7 +158,7 @@ export const TURN_ERROR_CLASSIFICATIONS = [
 ] as const;
 export type TurnErrorClassification = (typeof TURN_ERROR_CLASSIFICATIONS)[number];
 
-/** §10.1: every value an `AgentError.providerCode` may take. */
+/** docs/behaviour.md §10.1: every value an `AgentError.providerCode` may take. */
 export type ProviderCode =
   | WireClassification
   | ClientProviderCode
@@ -181,7 +181,7 @@ export const PROVIDER_CODES = [
 
 // ---- session and interaction tokens ------------------------------------------------------
 
-/** §10.3 / §6.7: why a session was fenced. */
+/** docs/behaviour.md §10.3 / §6.7: why a session was fenced. */
 // prettier-ignore
 export const FENCE_REASONS = [
   'turn_start_unacknowledged', 'turn_start_unusable_id', 'unattributable_terminal_overflow',
@@ -197,7 +197,7 @@ export const RPC_DIAGNOSTIC_TOKENS = [
 ] as const;
 export type RpcDiagnosticToken = (typeof RPC_DIAGNOSTIC_TOKENS)[number];
 
-/** §9.5: why a command approval was refused (answered -32602). */
+/** docs/behaviour.md §9.5: why a command approval was refused (answered -32602). */
 // prettier-ignore
 export const APPROVAL_REFUSAL_TOKENS = [
   'malformed', 'kind_unsupported', 'environment_unsupported', 'no_reviewable_command',
@@ -207,7 +207,7 @@ export const APPROVAL_REFUSAL_TOKENS = [
 ] as const;
 export type ApprovalRefusalToken = (typeof APPROVAL_REFUSAL_TOKENS)[number];
 
-/** §9.6: why a structured question batch was refused (answered -32602). */
+/** docs/behaviour.md §9.6: why a structured question batch was refused (answered -32602). */
 // prettier-ignore
 export const QUESTION_REFUSAL_TOKENS = [
   'malformed', 'not_blocking', 'auto_resolution_requested', 'question_count',
@@ -220,7 +220,7 @@ export const REFUSAL_TOKENS = [
   ...new Set([...APPROVAL_REFUSAL_TOKENS, ...QUESTION_REFUSAL_TOKENS]),
 ] as readonly RefusalToken[];
 
-/** §9.4 step 2: why no run owns an interaction request. */
+/** docs/behaviour.md §9.4 step 2: why no run owns an interaction request. */
 // prettier-ignore
 export const OWNER_REFUSAL_REASONS = [
   'no_active_run', 'run_not_bound', 'run_concluded', 'run_interrupting', 'session_closing',

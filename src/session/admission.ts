@@ -178,7 +178,7 @@ export class TurnAdmission implements RunLifecycle {
         }
         throw error;
       }
-      // disposal owns this run: it ends interrupted once a teardown attempt succeeds (§6.6)
+      // disposal owns this run: it ends interrupted once a teardown attempt succeeds (docs/behaviour.md §6.6)
       if (closing) return run;
       const token = causeTokenOf(error);
       run.settle({

@@ -1,5 +1,5 @@
 /**
- * The session's diagnostics catalogue (CODEX-BEHAVIOUR §10.4). Each is a fixed sentence plus
+ * The session's diagnostics catalogue (docs/behaviour.md §10.4). Each is a fixed sentence plus
  * bounded tokens: never a prompt, answer, upstream message, path or native id.
  */
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';

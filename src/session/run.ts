@@ -135,7 +135,7 @@ function redactStrings(value: unknown): unknown {
 
 /**
  * Interaction requests publish upstream text (approval subjects, question prose); the
- * credential redactor (§10.5) is the backstop for them. Redaction only shortens text, so
+ * credential redactor (docs/behaviour.md §10.5) is the backstop for them. Redaction only shortens text, so
  * every bound the request was checked against still holds.
  */
 function redactInteraction(event: ProviderEventInput): ProviderEventInput {

@@ -1,5 +1,5 @@
 /**
- * The production transport (§3.2–§3.6): spawns `codex app-server --stdio` as the leader of its
+ * The production transport (docs/behaviour.md §3.2–§3.6): spawns `codex app-server --stdio` as the leader of its
  * own process group and speaks JSONL over its stdio pipes.
  *
  * Portability: descendant attribution needs Linux /proc. Elsewhere (or with useProcessGroup
@@ -28,7 +28,7 @@ import {
   type DropReason,
 } from './types.js';
 
-export interface CodexStdioTransportConfig extends CodexTransportParams {
+export interface CodexStdioTransportOptions extends CodexTransportParams {
   /** Binary to spawn (default `'codex'`). Spawned with an argument vector, never a shell. */
   readonly executable?: string;
   /** Leading arguments, before `app-server --stdio`. */
@@ -85,13 +85,15 @@ function failedTransport(error: CodexTransportError, ownerId: string): CodexStdi
   };
 }
 
-export function createCodexStdioTransport(config: CodexStdioTransportConfig): CodexStdioTransport {
-  return spawnCodexStdioTransport(config);
+export function createCodexStdioTransport(
+  options: CodexStdioTransportOptions,
+): CodexStdioTransport {
+  return spawnCodexStdioTransport(options);
 }
 
 /** Internal: the transport with an injectable identity probe and clock. */
 export function spawnCodexStdioTransport(
-  config: CodexStdioTransportConfig,
+  config: CodexStdioTransportOptions,
   internals: StdioTransportInternals = {},
 ): CodexStdioTransport {
   const probe = internals.probe ?? createLinuxProcProbe();

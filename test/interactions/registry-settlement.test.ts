@@ -326,7 +326,7 @@ describe('retirement', () => {
         h.registry.respond(approval.ref, { kind: 'approval', decision: 'approved', mode: 'once' }),
       );
       expect(unknown.code).toBe('unknown_interaction');
-      // an answered ref of an ended run: the exact retry is a no-op (SPI §6), a different
+      // an answered ref of an ended run: the exact retry is a no-op (docs/spi.md §6), a different
       // answer conflicts, and neither writes anything
       await h.registry.respond(answered.ref, {
         kind: 'approval',

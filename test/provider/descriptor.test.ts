@@ -69,7 +69,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
   };
 }
 
-describe('descriptor contents (§8)', () => {
+describe('descriptor contents (docs/behaviour.md §8)', () => {
   const combos: [boolean, boolean, CodexProviderOptions['sandboxMode']][] = [
     [false, false, undefined],
     [true, false, 'workspace-write'],

@@ -59,7 +59,7 @@ function closeFailing(
   return wrapped;
 }
 
-describe('handshake: version gate (§5.2)', () => {
+describe('handshake: version gate (docs/behaviour.md §5.2)', () => {
   const accepted = [
     ...CODEX_SUPPORTED_APP_SERVER_VERSIONS.map((v) => `relvo_agent_runtime/${v} (Linux; x86_64)`),
     'relvo_agent_runtime/0.156.1 (Debian 12.0.0; x86_64) dumb (relvo_agent_runtime; 0.1.0)',

@@ -139,7 +139,7 @@ describe('canaries in upstream text (fake transport)', () => {
     const text = published(sink.events, h.sessionSink.events);
     expect(text).not.toContain(CANARY_SECRET);
     expect(text).toContain('[redacted]');
-    // the cwd is published by design (§10.5), and only inside the approval subject
+    // the cwd is published by design (docs/behaviour.md §10.5), and only inside the approval subject
     expect(published(h.sessionSink.events)).not.toContain(CANARY_PATH);
     await session.dispose();
   });

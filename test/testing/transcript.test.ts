@@ -2,11 +2,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sanitizeFrame, serializeTranscript } from '../../scripts/lib/transcript-writer.js';
 import {
   parseTranscript,
   restorePlaceholders,
-  sanitizeFrame,
-  serializeTranscript,
   type PlaceholderValues,
 } from '../../src/testing/index.js';
 

@@ -423,7 +423,7 @@ export class SessionImpl implements RuntimeSession {
       const profile = run.profile;
       return run.interrupt(reason).then(() => {
         const entry = this.providerSessions.get(profile);
-        // SPI §4.6: an interrupt that does not preserve the provider session retires it
+        // docs/spi.md §4.6: an interrupt that does not preserve the provider session retires it
         if (
           entry?.session === run.providerSession &&
           !interruptPreservesSession(entry.resolved.descriptor)

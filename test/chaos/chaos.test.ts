@@ -1,0 +1,74 @@
+/**
+ * Chaos on real processes (see harness.ts). `npm test` runs a 20-session sample across every
+ * case kind; `npm run test:chaos` runs 1,000 (CHAOS_SESSIONS, CHAOS_CONCURRENCY, and
+ * CHAOS_REPORT=<file> to keep the Markdown summary).
+ */
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  CASE_KINDS,
+  probeFeatures,
+  runChaosSession,
+  type Features,
+  type SessionResult,
+} from './harness.js';
+
+const SESSIONS = Number(process.env.CHAOS_SESSIONS ?? '20');
+const CONCURRENCY = Number(process.env.CHAOS_CONCURRENCY ?? '2');
+
+function summary(results: readonly SessionResult[], features: Features): string {
+  const lines = [
+    `features: watchdog=${String(features.watchdog)} ownedSweep=${String(features.ownedSweep)}; ${results.length} sessions, concurrency ${CONCURRENCY}`,
+    '',
+    '| case | sessions | outcomes | settled in window | settle ms (max) | dispose ok | leaked | typed |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const kind of CASE_KINDS) {
+    const rs = results.filter((r) => r.kind === kind.name);
+    if (rs.length === 0) continue;
+    const outcomes = new Map<string, number>();
+    for (const r of rs) outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
+    const settle = rs.flatMap((r) => (r.settleMs === undefined ? [] : [r.settleMs]));
+    lines.push(
+      `| ${kind.name}${kind.needs === undefined ? '' : ` (needs ${kind.needs})`} | ${rs.length} | ${[...outcomes].map(([o, n]) => `${o} ×${n}`).join(', ')} | ${rs.filter((r) => r.settledInWindow).length}/${rs.length} | ${settle.length === 0 ? '-' : Math.max(...settle)} | ${rs.filter((r) => r.dispose === 'ok').length}/${rs.length} | ${rs.reduce((n, r) => n + r.leaked, 0)} | ${rs.filter((r) => r.typed).length}/${rs.length} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+describe('chaos on real processes', () => {
+  it(
+    `${SESSIONS} sessions across ${CASE_KINDS.length} failure kinds: settled, typed, nothing left`,
+    async () => {
+      const features = await probeFeatures();
+      const results: SessionResult[] = [];
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < SESSIONS) {
+          const kind = CASE_KINDS[next++ % CASE_KINDS.length]!;
+          results.push(await runChaosSession(kind.name, features));
+        }
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      const table = summary(results, features);
+      console.log(table);
+      if (process.env.CHAOS_REPORT !== undefined)
+        writeFileSync(process.env.CHAOS_REPORT, `${table}\n`);
+
+      const available = (r: SessionResult, need: keyof Features): boolean => {
+        const kind = CASE_KINDS.find((k) => k.name === r.kind);
+        return kind?.needs !== need || features[need];
+      };
+      expect(results).toHaveLength(SESSIONS);
+      expect(results.filter((r) => !r.typed)).toEqual([]);
+      expect(results.filter((r) => !r.settledAfterDispose)).toEqual([]);
+      expect(results.filter((r) => r.outcome.startsWith('harness:'))).toEqual([]);
+      // a run settles by itself unless it needs the stall watchdog and the watchdog is not there yet
+      expect(results.filter((r) => !r.settledInWindow && available(r, 'watchdog'))).toEqual([]);
+      // nothing outlives dispose unless the case needs the owned-process sweep and it is not there yet
+      expect(results.filter((r) => r.leaked > 0 && available(r, 'ownedSweep'))).toEqual([]);
+      expect(results.filter((r) => r.dispose !== 'ok' && available(r, 'ownedSweep'))).toEqual([]);
+    },
+    4 * 3_600_000,
+  );
+});

@@ -1,0 +1,709 @@
+/**
+ * One fuzz case: a Codex session on a fake transport (every outbound frame checked against the
+ * pinned schema) driven through a generated sequence of hostile peer frames and host calls.
+ * `runCase` throws on the first broken invariant:
+ *   - every started run settles exactly once, and its sink stays silent afterwards;
+ *   - no exception escapes a sink, a promise or the event loop; every refusal is a typed
+ *     ProviderRejection and every termination validates against the SPI schema;
+ *   - no native id (thread, turn, item, request) and no canary secret in any event or error;
+ *   - nothing waits past its deadline: once the request deadline has passed (fake clock) every
+ *     startRun/interrupt/respond promise has settled, and after dispose every run has.
+ */
+import {
+  isProviderRejection,
+  providerEventInputSchema,
+  providerRunTerminationSchema,
+  type InteractionResponse,
+  type ProviderEventInput,
+  type ProviderEventSink,
+  type ProviderRun,
+  type ProviderRunTermination,
+} from '@relvo-labs/agent-provider';
+import fc from 'fast-check';
+import { vi } from 'vitest';
+import { JsonlDecoder } from '../../src/jsonl/decoder.js';
+import { createCodexProvider } from '../../src/index.js';
+import { createFakeTransport, type FakeTransport } from '../support/fake-transport.js';
+import { frameTemplates } from './templates.js';
+
+export const CANARY = 'sk-CANARYCANARYCANARY9876';
+export const THREAD = 'thr-NATIVE-0f1e2d3c4b5a';
+const FOREIGN_THREAD = 'thr-NATIVE-foreign-99';
+const STRAY_TURN = 'turn-NATIVE-stray-77';
+const REQUEST_TIMEOUT_MS = 1_000;
+const MAX_LINE = 16 * 1024;
+const WORKSPACE = '/work/fuzz-workspace';
+
+type Mutation = 'none' | 'wrongType' | 'dropKey' | 'extraKey' | 'canary';
+type Addressee = 'live' | 'any' | 'stray' | 'foreign';
+
+export type Action =
+  | { readonly t: 'start'; readonly ref: number; readonly throwingSink: boolean }
+  | {
+      /** A coherent recorded turn: startRun, its turn/start answered, then the scenario's frames. */
+      readonly t: 'scenario';
+      readonly scenario: number;
+      readonly cut: number;
+      readonly mutateEvery: number;
+      readonly leaf: number;
+      readonly value: unknown;
+      readonly mutation: Mutation;
+    }
+  | {
+      readonly t: 'replyTurnStart';
+      readonly which: number;
+      readonly kind: 'ok' | 'error' | 'wrongId' | 'garbage' | 'twice';
+    }
+  | {
+      readonly t: 'frame';
+      readonly template: number;
+      readonly to: Addressee;
+      readonly which: number;
+      readonly mutation: Mutation;
+      readonly leaf: number;
+      readonly value: unknown;
+    }
+  | { readonly t: 'duplicate'; readonly back: number }
+  | {
+      readonly t: 'request';
+      readonly template: number;
+      readonly to: Addressee;
+      readonly which: number;
+      readonly stringId: boolean;
+      readonly mutation: Mutation;
+      readonly leaf: number;
+      readonly value: unknown;
+    }
+  | {
+      readonly t: 'bytes';
+      readonly kind: 'truncated' | 'oversized' | 'garbage' | 'scalar';
+      readonly seed: number;
+      readonly junk: Uint8Array;
+    }
+  | { readonly t: 'interrupt'; readonly which: number }
+  | { readonly t: 'replyInterrupt'; readonly which: number; readonly kind: 'ok' | 'error' }
+  | {
+      readonly t: 'respond';
+      readonly which: number;
+      readonly answer: number;
+      readonly bogus: boolean;
+    }
+  | { readonly t: 'dispose' }
+  | { readonly t: 'end'; readonly fail: boolean }
+  | { readonly t: 'tick'; readonly ms: number };
+
+const addressee = fc.constantFrom<Addressee>('live', 'live', 'live', 'any', 'stray', 'foreign');
+const mutation = fc.constantFrom<Mutation>(
+  'none',
+  'none',
+  'none',
+  'wrongType',
+  'dropKey',
+  'extraKey',
+  'canary',
+);
+const oddValue = fc.oneof(
+  fc.constantFrom<unknown>(null, 0, -1, 1e308, '', true, [], {}, CANARY, { $ref: CANARY }),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+
+export function actionArbitrary(templateCount: number): fc.Arbitrary<Action> {
+  const template = fc.nat({ max: templateCount - 1 });
+  return fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        t: fc.constant('scenario' as const),
+        scenario: fc.nat(),
+        cut: fc.nat({ max: 40 }),
+        mutateEvery: fc.integer({ min: 2, max: 40 }),
+        leaf: fc.nat(),
+        value: oddValue,
+        mutation,
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        t: fc.constant('start' as const),
+        ref: fc.nat({ max: 4 }),
+        throwingSink: fc.boolean(),
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        t: fc.constant('replyTurnStart' as const),
+        which: fc.nat({ max: 6 }),
+        kind: fc.constantFrom('ok', 'ok', 'ok', 'error', 'wrongId', 'garbage', 'twice'),
+      }),
+    },
+    {
+      weight: 10,
+      arbitrary: fc.record({
+        t: fc.constant('frame' as const),
+        template,
+        to: addressee,
+        which: fc.nat({ max: 6 }),
+        mutation,
+        leaf: fc.nat(),
+        value: oddValue,
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ t: fc.constant('duplicate' as const), back: fc.nat({ max: 5 }) }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        t: fc.constant('request' as const),
+        template,
+        to: addressee,
+        which: fc.nat({ max: 6 }),
+        stringId: fc.boolean(),
+        mutation,
+        leaf: fc.nat(),
+        value: oddValue,
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        t: fc.constant('bytes' as const),
+        kind: fc.constantFrom('truncated', 'oversized', 'garbage', 'scalar'),
+        seed: fc.nat(),
+        junk: fc.uint8Array({ maxLength: 64 }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({ t: fc.constant('interrupt' as const), which: fc.nat({ max: 6 }) }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        t: fc.constant('replyInterrupt' as const),
+        which: fc.nat({ max: 6 }),
+        kind: fc.constantFrom('ok', 'error'),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        t: fc.constant('respond' as const),
+        which: fc.nat({ max: 6 }),
+        answer: fc.nat({ max: 5 }),
+        bogus: fc.boolean(),
+      }),
+    },
+    { weight: 1, arbitrary: fc.constant({ t: 'dispose' as const }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('end' as const), fail: fc.boolean() }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        t: fc.constant('tick' as const),
+        ms: fc.integer({ min: 1, max: 3 * REQUEST_TIMEOUT_MS }),
+      }),
+    },
+  );
+}
+
+export function caseArbitrary(): fc.Arbitrary<Action[]> {
+  return fc.array(actionArbitrary(frameTemplates().length), { minLength: 1, maxLength: 40 });
+}
+
+/** Fields whose text the SPI publishes verbatim (model output, question prose): no canary there. */
+const VERBATIM_KEYS = new Set(['delta', 'text', 'question', 'header', 'label', 'description']);
+
+/** Every leaf path of a JSON value (objects and arrays), in a stable order. */
+function leafPaths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  if (value === null || typeof value !== 'object') return [prefix];
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [i, v] as const)
+    : Object.entries(value);
+  if (entries.length === 0) return [prefix];
+  return entries.flatMap(([k, v]) => leafPaths(v, [...prefix, k]));
+}
+
+export interface CaseOptions {
+  /** Self-test only: also put the canary where the SPI publishes text verbatim. */
+  readonly canaryEverywhere?: boolean;
+}
+
+function mutate(
+  frame: Record<string, unknown>,
+  how: Mutation,
+  leaf: number,
+  value: unknown,
+  options: CaseOptions,
+): Record<string, unknown> {
+  if (how === 'none') return frame;
+  const paths = leafPaths(frame.params).filter((p) => p.length > 0);
+  const path = paths[leaf % Math.max(1, paths.length)];
+  const params = frame.params;
+  if (path === undefined || params === null || typeof params !== 'object') {
+    return how === 'canary' ? { ...frame, params: CANARY } : frame;
+  }
+  let parent = params as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+  const key = path.at(-1)!;
+  if (how === 'wrongType') parent[key] = value;
+  else if (how === 'dropKey') Reflect.deleteProperty(parent, key);
+  else if (how === 'extraKey') parent[`x_${String(key)}`] = value;
+  else if (options.canaryEverywhere === true || !VERBATIM_KEYS.has(String(key))) {
+    const old = parent[key];
+    parent[key] = typeof old === 'string' ? `${old} ${CANARY}` : CANARY;
+  }
+  return frame;
+}
+
+interface TrackedRun {
+  readonly run: ProviderRun;
+  readonly events: ProviderEventInput[];
+  termination: ProviderRunTermination | undefined;
+  settledCount: number;
+  eventsAfterSettle: number;
+}
+
+export interface CaseReport {
+  readonly events: number;
+  readonly runs: number;
+  readonly settled: number;
+  /** Published events by payload type, and run outcomes as `run.<outcome>`. */
+  readonly types: Readonly<Record<string, number>>;
+}
+
+/** Runs one case to the end; throws on the first broken invariant. */
+export async function runCase(
+  actions: readonly Action[],
+  options: CaseOptions = {},
+): Promise<CaseReport> {
+  const templates = frameTemplates();
+  const escaped: unknown[] = [];
+  const onEscape = (e: unknown): void => {
+    escaped.push(e);
+  };
+  process.on('unhandledRejection', onEscape);
+  process.on('uncaughtException', onEscape);
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+  const transport: FakeTransport = createFakeTransport();
+  const published: unknown[] = [];
+  const failures: unknown[] = [];
+  const nativeIds = new Set<string>([THREAD, FOREIGN_THREAD, STRAY_TURN]);
+  const pending = new Set<Promise<unknown>>();
+  const runs: TrackedRun[] = [];
+  const pushed: Record<string, unknown>[] = [];
+  const liveTurns: string[] = [];
+  const issuedTurns: string[] = [];
+  let ended = false;
+  let disposed: Promise<void> | undefined;
+  let requestCounter = 0;
+  const answeredTurnStarts = new Set<unknown>();
+
+  const tick = async (n = 3): Promise<void> => {
+    for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
+  };
+  const track = <T>(p: Promise<T>, onValue?: (v: T) => void): void => {
+    const tracked = p.then(
+      (v) => {
+        onValue?.(v);
+      },
+      (e: unknown) => {
+        failures.push(e);
+        if (!isProviderRejection(e)) throw new Error(`an untyped rejection escaped: ${String(e)}`);
+      },
+    );
+    pending.add(tracked);
+    void tracked.then(
+      () => pending.delete(tracked),
+      (e: unknown) => {
+        escaped.push(e);
+        pending.delete(tracked);
+      },
+    );
+  };
+  // the peer's stream ends with an explicit end/fail, or when disposal closes the transport
+  const streamOver = (): boolean => ended || transport.closeCalls > 0;
+  const push = async (frame: unknown): Promise<void> => {
+    if (streamOver()) return;
+    collectIds(frame, nativeIds);
+    pushed.push(frame as Record<string, unknown>);
+    transport.push(frame);
+    await transport.drained();
+  };
+  const decoder = new JsonlDecoder({
+    onFrame: (v) => {
+      if (!streamOver()) transport.push(v);
+    },
+    maxLineLength: MAX_LINE,
+  });
+  const turnFor = (to: Addressee, which: number): string => {
+    if (to === 'stray') return STRAY_TURN;
+    const list = to === 'live' && liveTurns.length > 0 ? liveTurns : issuedTurns;
+    return list[which % Math.max(1, list.length)] ?? STRAY_TURN;
+  };
+  const fill = (text: string, to: Addressee, which: number): Record<string, unknown> =>
+    JSON.parse(
+      text
+        .split('{{H}}')
+        .join(to === 'foreign' ? FOREIGN_THREAD : THREAD)
+        .split('{{T}}')
+        .join(turnFor(to, which)),
+    ) as Record<string, unknown>;
+  const turnStartRequests = (): Record<string, unknown>[] =>
+    transport.sent.filter((f) => f.method === 'turn/start' && !answeredTurnStarts.has(f.id));
+
+  try {
+    const provider = createCodexProvider({
+      transport: () => transport,
+      approvals: 'bridge',
+      questions: 'bridge',
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    });
+    const sessionSink: ProviderEventSink = { emit: (e) => published.push(e) };
+    const opening = provider.createSession({
+      options: {},
+      workspace: { root: WORKSPACE, ownership: 'borrowed' },
+      sink: sessionSink,
+    });
+    await tick();
+    const init = transport.sent.find((f) => f.method === 'initialize');
+    await push({
+      id: init?.id,
+      result: {
+        userAgent:
+          'relvo_agent_runtime/0.156.1 (Debian 12.0.0; x86_64) dumb (relvo_agent_runtime; 0.1.0)',
+        codexHome: '/home/fuzz/.codex',
+        platformFamily: 'unix',
+        platformOs: 'linux',
+      },
+    });
+    await tick();
+    const start = transport.sent.find((f) => f.method === 'thread/start');
+    await push({ id: start?.id, result: { thread: { id: THREAD, ephemeral: true } } });
+    const session = await opening;
+
+    const startRun = (ref: string, throwingSink: boolean): void => {
+      const events: ProviderEventInput[] = [];
+      const sink: ProviderEventSink = {
+        emit(e) {
+          events.push(e);
+          published.push(e);
+          const tracked = runs.find((r) => r.events === events);
+          if (tracked?.termination !== undefined) tracked.eventsAfterSettle += 1;
+          if (throwingSink) throw new Error(`sink exploded ${CANARY}`);
+        },
+      };
+      track(
+        session.startRun({
+          input: { parts: [{ type: 'text', text: 'hello' }] },
+          sink,
+          runRef: ref,
+        }),
+        (run) => {
+          if (runs.some((r) => r.run === run)) return; // an idempotent retry shares the run
+          const tracked: TrackedRun = {
+            run,
+            events,
+            termination: undefined,
+            settledCount: 0,
+            eventsAfterSettle: 0,
+          };
+          runs.push(tracked);
+          void run.completion.then((t) => {
+            tracked.settledCount += 1;
+            tracked.termination = t;
+          });
+        },
+      );
+    };
+    const respond = (index: number, answer: number, bogus: boolean): void => {
+      const requested = published.flatMap((e) => {
+        const p = (e as ProviderEventInput).payload;
+        return p.type === 'interaction.requested' ? [p] : [];
+      });
+      const target = requested[index % Math.max(1, requested.length)];
+      const ref = bogus || target === undefined ? `approval-${CANARY}-1` : target.providerRef;
+      const answers: InteractionResponse[] = [
+        { kind: 'approval', decision: 'approved', mode: 'once' },
+        { kind: 'approval', decision: 'approved', mode: 'session' },
+        { kind: 'approval', decision: 'denied' },
+        { kind: 'question_set', answers: {} },
+        {
+          kind: 'question_set',
+          answers: { [CANARY]: { kind: 'text', text: CANARY } },
+        } as unknown as InteractionResponse,
+        {
+          kind: 'approval',
+          decision: 'approved',
+          mode: 'always',
+        } as unknown as InteractionResponse,
+      ];
+      track(session.respondToInteraction(ref, answers[answer % answers.length]!));
+    };
+    const answerLatest = async (seed: number): Promise<void> => {
+      const count = published.filter(
+        (e) => (e as ProviderEventInput).payload.type === 'interaction.requested',
+      ).length;
+      if (count > 0) respond(count - 1, seed, false);
+      await tick();
+    };
+    const scenarios = [...new Set(templates.map((x) => x.scenario))];
+    let scenarioRuns = 0;
+
+    for (const action of actions) {
+      switch (action.t) {
+        case 'start':
+          startRun(`run-${action.ref}`, action.throwingSink);
+          await tick();
+          break;
+        case 'scenario': {
+          const name = scenarios[action.scenario % scenarios.length]!;
+          const before = transport.sent.length;
+          startRun(`scenario-${scenarioRuns++}`, false);
+          await tick();
+          const request = transport.sent.slice(before).find((f) => f.method === 'turn/start');
+          if (request === undefined) break; // refused (busy, fenced, closed)
+          answeredTurnStarts.add(request.id);
+          const turnId = `turn-NATIVE-${issuedTurns.length}`;
+          issuedTurns.push(turnId);
+          liveTurns.push(turnId);
+          await push({ id: request.id, result: { turn: turnResult(turnId) } });
+          const frames = templates.filter((x) => x.scenario === name).slice(0, action.cut);
+          for (const [i, tpl] of frames.entries()) {
+            const how = (i + action.leaf) % action.mutateEvery === 0 ? action.mutation : 'none';
+            const frame = mutate(
+              fill(tpl.text, 'live', liveTurns.length - 1),
+              how,
+              action.leaf,
+              action.value,
+              options,
+            );
+            if (tpl.serverRequest) frame.id = requestCounter++;
+            await push(frame);
+            if (tpl.serverRequest) await answerLatest(i);
+          }
+          break;
+        }
+        case 'replyTurnStart': {
+          const open = turnStartRequests();
+          const request = open[action.which % Math.max(1, open.length)];
+          if (request === undefined) break;
+          answeredTurnStarts.add(request.id);
+          const turnId = `turn-NATIVE-${issuedTurns.length}`;
+          const result = { turn: turnResult(turnId) };
+          if (action.kind === 'ok' || action.kind === 'twice') {
+            issuedTurns.push(turnId);
+            liveTurns.push(turnId);
+            await push({ id: request.id, result });
+            if (action.kind === 'twice') await push({ id: request.id, result });
+          } else if (action.kind === 'error') {
+            await push({ id: request.id, error: { code: -32600, message: `refused ${CANARY}` } });
+          } else if (action.kind === 'wrongId') {
+            await push({ id: 987654, result });
+          } else {
+            await push({ id: request.id, result: { turn: { id: 42, status: CANARY } } });
+          }
+          await tick();
+          break;
+        }
+        case 'frame': {
+          const tpl = templates[action.template % templates.length]!;
+          const frame = mutate(
+            fill(tpl.text, action.to, action.which),
+            action.mutation,
+            action.leaf,
+            action.value,
+            options,
+          );
+          if (tpl.serverRequest) frame.id = `req-NATIVE-${requestCounter++}`;
+          if (frame.method === 'turn/completed') {
+            const id = (frame.params as { turn?: { id?: unknown } } | undefined)?.turn?.id;
+            const at = liveTurns.indexOf(String(id));
+            if (at >= 0) liveTurns.splice(at, 1);
+          }
+          await push(frame);
+          break;
+        }
+        case 'duplicate': {
+          const again = pushed[pushed.length - 1 - action.back];
+          if (again !== undefined) await push(again);
+          break;
+        }
+        case 'request': {
+          const requests = templates.filter((x) => x.serverRequest);
+          const tpl = requests[action.template % Math.max(1, requests.length)];
+          if (tpl === undefined) break;
+          const frame = mutate(
+            fill(tpl.text, action.to, action.which),
+            action.mutation,
+            action.leaf,
+            action.value,
+            options,
+          );
+          frame.id = action.stringId ? `req-NATIVE-${requestCounter++}` : requestCounter++;
+          await push(frame);
+          break;
+        }
+        case 'bytes': {
+          if (streamOver()) break;
+          const tpl = templates[action.seed % templates.length]!;
+          const text = JSON.stringify(fill(tpl.text, 'live', action.seed));
+          let line: Buffer;
+          if (action.kind === 'truncated')
+            line = Buffer.from(text.slice(0, 1 + (action.seed % (text.length - 1))));
+          else if (action.kind === 'oversized')
+            line = Buffer.from(
+              JSON.stringify({
+                method: 'item/agentMessage/delta',
+                params: {
+                  threadId: THREAD,
+                  turnId: turnFor('live', 0),
+                  itemId: 'msg_1',
+                  delta: `${CANARY} `.repeat(MAX_LINE / 10),
+                },
+              }),
+            );
+          else if (action.kind === 'garbage')
+            line = Buffer.from(action.junk.filter((b) => b !== 0x0a));
+          else line = Buffer.from(['42', '"str"', '[1,2]', 'null', 'true'][action.seed % 5]!);
+          decoder.write(Buffer.concat([line, Buffer.from('\n')]));
+          await transport.drained();
+          break;
+        }
+        case 'interrupt': {
+          const tracked = runs[action.which % Math.max(1, runs.length)];
+          if (tracked !== undefined) track(tracked.run.interrupt('stop'));
+          await tick();
+          break;
+        }
+        case 'replyInterrupt': {
+          const open = transport.sent.filter((f) => f.method === 'turn/interrupt');
+          const request = open[action.which % Math.max(1, open.length)];
+          if (request === undefined) break;
+          await push(
+            action.kind === 'ok'
+              ? { id: request.id, result: {} }
+              : { id: request.id, error: { code: -32600, message: `no active turn ${CANARY}` } },
+          );
+          break;
+        }
+        case 'respond':
+          respond(action.which, action.answer, action.bogus);
+          await tick();
+          break;
+        case 'dispose':
+          disposed ??= session.dispose();
+          track(disposed);
+          await tick();
+          break;
+        case 'end':
+          if (!streamOver()) {
+            ended = true;
+            decoder.end();
+            if (action.fail) transport.fail(new Error(`pipe broke ${CANARY}`));
+            else transport.end();
+            await tick();
+          }
+          break;
+        case 'tick':
+          await vi.advanceTimersByTimeAsync(action.ms);
+          await tick();
+          break;
+      }
+    }
+
+    // every request-bound promise has a deadline
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS + 1);
+    await tick(10);
+    if (pending.size > 0 && disposed === undefined && !ended) {
+      throw new Error(`${pending.size} host call(s) still pending after their deadline`);
+    }
+    // disposal settles everything else
+    disposed ??= session.dispose();
+    await disposed.catch((e: unknown) => {
+      if (!isProviderRejection(e)) throw e;
+    });
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS + 1);
+    await tick(10);
+    if (pending.size > 0) throw new Error(`${pending.size} host call(s) pending after dispose`);
+    for (const [i, r] of runs.entries()) {
+      if (r.settledCount !== 1) throw new Error(`run ${i} settled ${r.settledCount} times`);
+      if (!providerRunTerminationSchema.safeParse(r.termination).success)
+        throw new Error(`run ${i} ended with an invalid termination`);
+      if (r.eventsAfterSettle > 0)
+        throw new Error(`run ${i} emitted ${r.eventsAfterSettle} event(s) after settling`);
+    }
+    for (const e of published) {
+      if (!providerEventInputSchema.safeParse(e).success)
+        throw new Error(`invalid event ${JSON.stringify(e).slice(0, 200)}`);
+    }
+    const text = JSON.stringify([
+      published,
+      failures.map(describe),
+      runs.map((r) => r.termination),
+    ]);
+    if (text.includes('CANARY')) throw new Error('a canary secret was published');
+    for (const id of nativeIds)
+      if (text.includes(id)) throw new Error(`a native id was published: ${id}`);
+    transport.assertAllFramesValid();
+    if (escaped.length > 0) throw new Error(`an exception escaped: ${String(escaped[0])}`);
+    const types: Record<string, number> = {};
+    for (const e of published) {
+      const type = (e as ProviderEventInput).payload.type;
+      types[type] = (types[type] ?? 0) + 1;
+    }
+    for (const r of runs) {
+      const key = `run.${r.termination?.outcome ?? 'unsettled'}`;
+      types[key] = (types[key] ?? 0) + 1;
+    }
+    return {
+      events: published.length,
+      runs: runs.length,
+      settled: runs.filter((r) => r.settledCount === 1).length,
+      types,
+    };
+  } finally {
+    vi.useRealTimers();
+    process.off('unhandledRejection', onEscape);
+    process.off('uncaughtException', onEscape);
+  }
+}
+
+function turnResult(id: string): Record<string, unknown> {
+  return {
+    id,
+    items: [],
+    itemsView: 'notLoaded',
+    status: 'inProgress',
+    error: null,
+    startedAt: null,
+    completedAt: null,
+    durationMs: null,
+  };
+}
+
+function describe(e: unknown): unknown {
+  if (isProviderRejection(e)) return { message: e.message, error: e.agentError };
+  return e instanceof Error ? { message: e.message } : e;
+}
+
+/** Native identifiers in a frame: ids of threads, turns, items and requests (long enough to be distinctive). */
+function collectIds(value: unknown, into: Set<string>, key = ''): void {
+  if (typeof value === 'string') {
+    if (/^(id|threadId|turnId|itemId|callId|call_id)$/.test(key) && value.length >= 8)
+      into.add(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const v of value) collectIds(v, into, key);
+    return;
+  }
+  if (value !== null && typeof value === 'object') {
+    // question ids are the published answer keys (SPI question_set)
+    for (const [k, v] of Object.entries(value)) if (k !== 'questions') collectIds(v, into, k);
+  }
+}

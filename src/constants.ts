@@ -38,7 +38,7 @@ export const CODEX_DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
  */
 export const CODEX_DEFAULT_STALL_TIMEOUT_MS = 330_000;
 /** How long a stalled turn may take to complete after our `turn/interrupt` before the session is fenced. */
-export const CODEX_DEFAULT_STALL_GRACE_MS = 10_000;
+export const CODEX_DEFAULT_STALL_GRACE_MS = 5_000;
 
 /** Reason attached to a run ended by session disposal. */
 export const CODEX_DISPOSED_REASON = 'codex provider session disposed';

@@ -50,5 +50,15 @@ export const CODEX_DEFAULT_CLIENT_NAME = 'relvo_agent_runtime';
 export const CODEX_CLIENT_TITLE = 'Relvo Agent Runtime';
 export const CODEX_DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
+/**
+ * Stall watchdog (ADR-0008): how long a turn may wait on codex or the model with no frame.
+ * Above codex's own stream idle timeout (300 s), so codex's classified failure of a stalled
+ * stream always comes first; it catches what codex never times out (a model that accepts the
+ * request and sends no headers) and a frozen app-server.
+ */
+export const CODEX_DEFAULT_STALL_TIMEOUT_MS = 330_000;
+/** How long a stalled turn may take to complete after our `turn/interrupt` before the session is fenced. */
+export const CODEX_DEFAULT_STALL_GRACE_MS = 5_000;
+
 /** Reason attached to a run ended by session disposal. */
 export const CODEX_DISPOSED_REASON = 'codex provider session disposed';

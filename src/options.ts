@@ -4,6 +4,8 @@ import {
   CODEX_DEFAULT_CLIENT_NAME,
   CODEX_DEFAULT_EXECUTABLE,
   CODEX_DEFAULT_REQUEST_TIMEOUT_MS,
+  CODEX_DEFAULT_STALL_GRACE_MS,
+  CODEX_DEFAULT_STALL_TIMEOUT_MS,
 } from './constants.js';
 import { CODEX_BRIDGE_MODES, CODEX_SANDBOX_MODES } from './protocol/vocabulary.js';
 import { TOOL_ACTIVITY_MODES } from './session/tool-activity.js';
@@ -23,6 +25,8 @@ export const codexProviderOptionsSchema = z.strictObject({
   extraArgs: z.array(z.string()).readonly().default([]),
   env: z.record(z.string(), z.string()).optional(),
   transport: transportFactorySchema.optional(),
+  /** Kill the app-server when the host dies without any handler running (ADR-0007). */
+  parentDeathSignal: z.boolean().default(true),
   model: z.string().min(1).max(200).optional(),
   sandboxMode: codexSandboxModeSchema.default('read-only'),
   approvals: codexBridgeModeSchema.default('none'),
@@ -52,6 +56,25 @@ export const codexProviderOptionsSchema = z.strictObject({
       error: 'requestTimeoutMs must be a number',
     })
     .default(CODEX_DEFAULT_REQUEST_TIMEOUT_MS),
+  /**
+   * Stall watchdog (ADR-0008): a turn that waits this long on codex or the model with no frame
+   * (not counting a running command or a person's answer) is interrupted and fails
+   * `provider_unavailable` / `turn_stalled`. `null` turns it off.
+   */
+  stallTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1)
+    .nullable()
+    .default(CODEX_DEFAULT_STALL_TIMEOUT_MS),
+  /** After the stall interrupt, how long to wait for the turn to end before fencing the session. */
+  stallGraceMs: z
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1)
+    .default(CODEX_DEFAULT_STALL_GRACE_MS),
 });
 
 export type CodexProviderOptions = z.input<typeof codexProviderOptionsSchema>;

@@ -102,6 +102,7 @@ function defaultTransportFactory(options: ResolvedCodexProviderOptions): CodexTr
       executable: options.executable,
       extraArgs: [...options.extraArgs],
       cwd,
+      parentDeathSignal: options.parentDeathSignal,
       ...(options.env !== undefined ? { env: options.env } : {}),
     });
 }
@@ -171,6 +172,10 @@ async function openSession(
       : {}),
     connection,
     sink: init.sink,
+    stall:
+      options.stallTimeoutMs === null
+        ? undefined
+        : { timeoutMs: options.stallTimeoutMs, graceMs: options.stallGraceMs },
     bridges: {
       approvals: options.approvals === 'bridge',
       questions: options.questions === 'bridge',

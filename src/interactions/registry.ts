@@ -263,6 +263,14 @@ export class InteractionRegistry<O extends InteractionOwner> {
     return 'withdrawn';
   }
 
+  /** Whether one of the owner's requests still waits for the host's answer. */
+  hasUnanswered(owner: O): boolean {
+    for (const entry of this.#byRef.values()) {
+      if (entry.owner === owner && entry.appliedKey === undefined) return true;
+    }
+    return false;
+  }
+
   /** A run finalised or began interrupting: release its waits and drop its entries. */
   retireRun(owner: O): number {
     return this.#retire([...this.#byRef.values()].filter((entry) => entry.owner === owner));

@@ -124,7 +124,11 @@ export type ClientProviderCode = (typeof CLIENT_PROVIDER_CODES)[number];
 export const UNCERTAIN_RPC_CODES = ['request_timeout', 'connection_lost'] as const;
 export type UncertainRpcCode = (typeof UNCERTAIN_RPC_CODES)[number];
 
-export const SESSION_PROVIDER_CODES = ['session_fenced', 'pre_binding_terminal_overflow'] as const;
+export const SESSION_PROVIDER_CODES = [
+  'session_fenced',
+  'pre_binding_terminal_overflow',
+  'turn_stalled',
+] as const;
 
 export const TURN_STATUS_PROVIDER_CODES = ['inProgress', 'unknown_status'] as const;
 
@@ -193,7 +197,7 @@ export const PROVIDER_CODES = [
 // prettier-ignore
 export const FENCE_REASONS = [
   'turn_start_unacknowledged', 'turn_start_unusable_id', 'unattributable_terminal_overflow',
-  'server_request_ledger_overflow',
+  'server_request_ledger_overflow', 'turn_stalled_unresponsive',
 ] as const;
 export type FenceReason = (typeof FENCE_REASONS)[number];
 

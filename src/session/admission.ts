@@ -20,6 +20,7 @@ import { nativeInputOf, type NativeUserInput } from './file-refs.js';
 import { CodexRun, type RunLifecycle } from './run.js';
 import { ToolActivityTracker } from './tool-activity.js';
 import type { SessionState } from './state.js';
+import { watchRun, type StallPolicy } from './stall.js';
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
 export const MAX_REMEMBERED_RUN_REFS = 64;
@@ -29,6 +30,9 @@ export interface TurnAdmissionParams {
   readonly connection: SessionConnection;
   readonly correlator: TurnCorrelator;
   readonly interactions: SessionInteractions | undefined;
+  readonly stall?: StallPolicy | undefined;
+  /** Hold the host's event loop open while a run is active. */
+  readonly keepAlive?: (on: boolean) => void;
   /** Per-run opt-ins (issue 14): what each new run tracks. */
   readonly runFeatures?: RunFeatures;
 }
@@ -56,6 +60,8 @@ export class TurnAdmission implements RunLifecycle {
   readonly #connection: SessionConnection;
   readonly #correlator: TurnCorrelator;
   readonly #interactions: SessionInteractions | undefined;
+  readonly #stall: StallPolicy | undefined;
+  readonly #keepAlive: (on: boolean) => void;
   readonly #runFeatures: RunFeatures | undefined;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
   readonly #runsByRef = new OldestFirstMemory<string, Promise<ProviderRun>>(
@@ -69,6 +75,8 @@ export class TurnAdmission implements RunLifecycle {
     this.#connection = params.connection;
     this.#correlator = params.correlator;
     this.#interactions = params.interactions;
+    this.#stall = params.stall;
+    this.#keepAlive = params.keepAlive ?? (() => undefined);
     this.#runFeatures = params.runFeatures;
   }
 
@@ -117,6 +125,7 @@ export class TurnAdmission implements RunLifecycle {
       run.toolActivity = new ToolActivityTracker(features.workspaceRoot);
     if (features?.fileChanges === true) run.fileChanges = new FileChangeMemory();
     state.active = run;
+    this.#keepAlive(true);
     this.#correlator.beginRun();
     const started = this.#startTurn(run, native.input);
     this.#runsByRef.set(run.runRef, started);
@@ -139,8 +148,10 @@ export class TurnAdmission implements RunLifecycle {
 
   finalize(run: CodexRun): void {
     if (run.turnId !== undefined) this.#state.lastTurnId = run.turnId;
+    run.watchdog?.stop();
     if (this.#state.active === run) {
       this.#state.active = undefined;
+      this.#keepAlive(false);
       this.#correlator.endRun();
     } else if (run.turnId !== undefined) {
       this.#correlator.retire(run.turnId);
@@ -170,6 +181,7 @@ export class TurnAdmission implements RunLifecycle {
         this.#runsByRef.delete(run.runRef);
         if (state.active === run) {
           state.active = undefined;
+          this.#keepAlive(false);
           this.#correlator.endRun();
         }
         throw error;
@@ -213,11 +225,18 @@ export class TurnAdmission implements RunLifecycle {
       return run;
     }
     run.turnId = turnId;
+    if (this.#stall !== undefined) {
+      const interactions = this.#interactions;
+      run.watchdog = watchRun(run, this.#stall, state, () => interactions?.waitingOn(run) ?? false);
+    }
     const bound = this.#correlator.bind(turnId);
     if (bound.outputLost) run.emit(preBindingOutputLost());
     if (bound.foreignDropped > 0) state.reportForeign();
     // applyTurnFrame ignores frames once the run has settled (e.g. a buffered turn/completed)
-    for (const frame of bound.frames) applyTurnFrame(run, frame.method, frame.params);
+    for (const frame of bound.frames) {
+      run.watchdog?.frame(frame.method, frame.params);
+      applyTurnFrame(run, frame.method, frame.params);
+    }
     return run;
   }
 }

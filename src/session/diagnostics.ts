@@ -39,6 +39,14 @@ export function foreignTrafficDropped(): ProviderEventInput {
   return diagnostic('debug', 'codex traffic for another thread or turn was dropped');
 }
 
+export function turnStalledWarning(stallTimeoutMs: number): ProviderEventInput {
+  return diagnostic(
+    'warning',
+    `codex turn stalled: no progress for ${String(stallTimeoutMs)} ms; interrupting it`,
+    { reason: 'turn_stalled' },
+  );
+}
+
 export function preBindingOutputLost(): ProviderEventInput {
   return diagnostic(
     'warning',

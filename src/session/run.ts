@@ -16,6 +16,7 @@ import { codexRejection } from '../shared/codex-error.js';
 import { redact } from '../shared/redact.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import type { FileChangeMemory } from './file-changes.js';
+import type { StallWatchdog } from './stall-watchdog.js';
 import type { ToolActivityTracker } from './tool-activity.js';
 
 export const MAX_INTERRUPT_REASON = 300;
@@ -45,6 +46,8 @@ export class CodexRun implements ProviderRun {
   readonly sink: ProviderEventSink;
   /** The native turn id once `turn/start` answered. Never published. */
   turnId: string | undefined;
+  /** The bound turn's stall watchdog, when one is configured (ADR-0008). */
+  watchdog: StallWatchdog | undefined;
   /** Set when a pre-binding terminal overflow failed the run before its id was known. */
   failedBeforeBinding = false;
   /** Present when tool activity is published (ADR-0014). */

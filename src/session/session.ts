@@ -29,12 +29,15 @@ import { resolveInteractionOwner } from './owner-check.js';
 import { buildRecoveryRecord } from './recovery.js';
 import { InboundRouter } from './router.js';
 import { SessionState } from './state.js';
+import type { StallPolicy } from './stall.js';
 
 export interface CodexSessionParams {
   readonly threadId: string;
   /** The handshaken connection; the session takes its inbound traffic over. */
   readonly connection: CodexConnection;
   readonly sink: ProviderEventSink;
+  /** The stall watchdog's policy (ADR-0008); undefined turns it off. */
+  readonly stall?: StallPolicy | undefined;
   /** Which server requests become neutral interactions. */
   readonly bridges: SessionBridges;
   /** The realpath-resolved workspace root: paths in tool activity and patches are made relative to it. */
@@ -95,6 +98,10 @@ export class CodexSession implements ProviderSession {
       connection: params.connection,
       correlator,
       interactions,
+      stall: params.stall,
+      keepAlive: (on) => {
+        params.connection.keepAlive(on);
+      },
       runFeatures: {
         workspaceRoot,
         toolActivity: params.toolActivity === true,
@@ -114,6 +121,8 @@ export class CodexSession implements ProviderSession {
           }),
         );
     }
+    // an idle session does not hold the host's event loop open (ADR-0009)
+    params.connection.keepAlive(false);
     params.connection.deliverTo(new InboundRouter({ state, correlator, interactions }));
   }
 
@@ -169,6 +178,7 @@ export class CodexSession implements ProviderSession {
       );
     }
     this.#state.disposed = true;
+    this.#state.active?.watchdog?.stop();
     this.#state.active?.settle({ outcome: 'interrupted', reason: CODEX_DISPOSED_REASON });
   }
 }

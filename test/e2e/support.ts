@@ -40,6 +40,8 @@ export async function openRealCodex(
   config: {
     readonly extra?: readonly string[];
     readonly kind?: 'native' | 'launcher';
+    /** Point codex at this model URL instead of the scripted server (e.g. a silent listener). */
+    readonly baseUrl?: string;
     /** Runs on the fresh HOME before anything is spawned (e.g. to write a `.bashrc`). */
     readonly prepareHome?: (home: string) => void;
   } = {},
@@ -62,7 +64,7 @@ export async function openRealCodex(
     ...options,
     executable: binary.path,
     extraArgs: codexConfigArgs({
-      baseUrl: server.baseUrl,
+      baseUrl: config.baseUrl ?? server.baseUrl,
       ...(config.extra ? { extra: config.extra } : {}),
     }),
     env: iso.env(testEnv()),

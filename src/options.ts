@@ -25,7 +25,7 @@ export const codexProviderOptionsSchema = z.strictObject({
   extraArgs: z.array(z.string()).readonly().default([]),
   env: z.record(z.string(), z.string()).optional(),
   transport: transportFactorySchema.optional(),
-  /** Kill the app-server when the host dies without any handler running (ADR-0007). */
+  /** Kill the app-server when the host dies without any handler running (ADR-0010). */
   parentDeathSignal: z.boolean().default(true),
   model: z.string().min(1).max(200).optional(),
   sandboxMode: codexSandboxModeSchema.default('read-only'),

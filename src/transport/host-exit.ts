@@ -1,5 +1,5 @@
 /**
- * No orphan when the host forgets dispose() or exits abruptly (ADR-0007). While at least one
+ * No orphan when the host forgets dispose() or exits abruptly (ADR-0010). While at least one
  * transport owns processes, the host's `exit` event (normal end, process.exit, uncaught
  * exception) and SIGINT/SIGTERM/SIGHUP — when nobody else handles them — SIGKILL every owned
  * process synchronously: the app-server's group while its leader is unreaped, then every process

@@ -1,5 +1,5 @@
 /**
- * A parent-death signal for the app-server (ADR-0007): when the host dies without running any
+ * A parent-death signal for the app-server (ADR-0010): when the host dies without running any
  * handler (SIGKILL, OOM kill), the kernel sends the app-server SIGKILL — which also ends a
  * stopped (SIGSTOP) one, where stdin EOF would never be read. Node cannot call
  * prctl(PR_SET_PDEATHSIG) itself, so the app-server is started through util-linux

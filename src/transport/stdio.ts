@@ -44,7 +44,7 @@ export interface CodexStdioTransportOptions extends CodexTransportParams {
   /**
    * Start the app-server through `setpriv --pdeathsig KILL` so the kernel kills it when the host
    * dies without running any handler (default true; Linux with util-linux setpriv only, else
-   * ignored). See ADR-0007.
+   * ignored). See ADR-0010.
    */
   readonly parentDeathSignal?: boolean;
   /** Spawn as leader of its own process group (default true, except on win32). */
@@ -64,7 +64,7 @@ export interface CodexStdioTransport extends CodexTransport {
   resourceUsage(): Promise<CodexResourceUsage>;
   /** The value of `RELVO_CODEX_OWNER` every process of this transport carries. */
   readonly ownerId: string;
-  /** Whether the app-server was started with a parent-death signal (ADR-0007). */
+  /** Whether the app-server was started with a parent-death signal (ADR-0010). */
   readonly parentDeathSignal: boolean;
   setKeepAlive(keepAlive: boolean): void;
 }
@@ -230,7 +230,7 @@ export function spawnCodexStdioTransport(
           }),
   };
 
-  // synchronous last resort when the host exits without dispose (ADR-0007)
+  // synchronous last resort when the host exits without dispose (ADR-0010)
   const untrack = trackUntilClosed({
     killNow: () => {
       if (!exited && pid !== undefined) {

@@ -1,5 +1,5 @@
 /**
- * No orphan when the host forgets dispose() or dies (ADR-0007): real hosts (forgetful-host.ts)
+ * No orphan when the host forgets dispose() or dies (ADR-0010): real hosts (forgetful-host.ts)
  * embed the provider with the real binary, end badly, and no codex process may survive them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

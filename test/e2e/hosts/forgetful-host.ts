@@ -1,5 +1,5 @@
 /**
- * A host that embeds the provider and then ends badly (ADR-0007, ADR-0009). Run by
+ * A host that embeds the provider and then ends badly (ADR-0010, ADR-0009). Run by
  * host-exit.test.ts as `node --import tsx forgetful-host.ts <mode> [--no-pdeathsig]`; it prints one
  * JSON line `{ leader, owner, pdeathsig }` when its session is up (and, in `command` mode, once
  * the approved command runs), then:

@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- SECTION… --pairs N --density 8,32,128]`: every benchmark, printed as
- * Markdown tables (the form docs/performance.md quotes). Sections: codec, path, heap,
+ * Markdown tables (the form docs/performance.md quotes). Sections: codec, path, heap, runtime,
  * overhead, density. Without a section, all run. Ratios are measured side by side in one run.
  */
 import { cpus, loadavg } from 'node:os';
@@ -16,9 +16,10 @@ import {
 } from './codec.js';
 import { density } from './density.js';
 import { overhead, summarise } from './overhead.js';
+import { runtimeOverhead } from './runtime.js';
 import { f1, f2, markdownTable } from './support/stats.js';
 
-const SECTIONS = ['codec', 'path', 'heap', 'overhead', 'density'] as const;
+const SECTIONS = ['codec', 'path', 'heap', 'runtime', 'overhead', 'density'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values, positionals } = parseArgs({
@@ -152,6 +153,24 @@ if (chosen.has('heap')) {
         'left per session after dispose KB': f1(h.afterDisposeBytes / 1024),
       },
     ]),
+  );
+}
+
+if (chosen.has('runtime')) {
+  const r = await runtimeOverhead();
+  say(
+    `\n## The runtime's per-event overhead\nthe same recorded turns (agent-message delta repeated) through the Codex adapter on a replay transport; ${r.turns} timed turns, best of 3 interleaved rounds\n`,
+  );
+  say(
+    markdownTable(
+      r.rows.map((row) => ({
+        path: row.path,
+        'events per turn': f1(row.eventsPerTurn),
+        'ms per turn': f2(row.msPerTurn),
+        'time vs adapter alone': `${f2(row.ratio)}×`,
+        'extra µs per provider event': f2(row.overheadUs),
+      })),
+    ),
   );
 }
 

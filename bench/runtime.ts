@@ -1,222 +1,162 @@
 /**
- * The agent runtime's cost per provider event, side by side for the in-memory and SQLite
- * stores: throughput (emit → intake validation → envelope → store append → live delivery) and
- * the added latency of one event from `emit` to its durable delivery to a subscriber.
+ * The runtime's per-event overhead: the same recorded turns through the Codex adapter on a
+ * replay transport, once with a counting sink (the adapter alone) and once registered in
+ * `@relvo-labs/agent-runtime` (envelopes, gapless sequences, the event log: in memory, and SQLite
+ * with synchronous=NORMAL and =FULL). Interleaved rounds, best each; overhead = extra time per event.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  defineProviderDescriptor,
-  type AgentProvider,
-  type ProviderEventSink,
-  type ProviderRunTermination,
-} from '@relvo-labs/agent-provider';
-import {
   createAgentRuntime,
   createMemoryEventStore,
   openSqliteEventStore,
-  type EventEnvelope,
   type EventStore,
 } from '@relvo-labs/agent-runtime';
+import { createCodexProvider } from '../src/index.js';
+import {
+  BENCH_WORKSPACE,
+  recordedSession,
+  replayTransport,
+  turnBytes,
+  type TurnBytes,
+} from './support/replay-peer.js';
 
-/** A provider whose one run hands its sink to the bench and ends when told. */
-function benchProvider(): {
-  provider: AgentProvider;
-  run: () => Promise<{ sink: ProviderEventSink; end: () => void }>;
-} {
-  let deliver: ((r: { sink: ProviderEventSink; end: () => void }) => void) | undefined;
-  const provider: AgentProvider = {
-    describe: () =>
-      defineProviderDescriptor({
-        providerId: 'bench',
-        providerVersion: '0.0.0',
-        displayName: 'bench',
-        run: { interrupt: { mode: 'immediate' }, streaming: { messageDeltas: true } },
-        workspace: { requires: 'directory' },
-      }),
-    createSession: () =>
-      Promise.resolve({
-        startRun(request) {
-          let end!: () => void;
-          const completion = new Promise<ProviderRunTermination>((resolve) => {
-            end = () => {
-              resolve({ outcome: 'succeeded' });
-            };
-          });
-          deliver?.({ sink: request.sink, end });
-          return Promise.resolve({ completion, interrupt: () => Promise.resolve() });
-        },
-        respondToInteraction: () => Promise.resolve(),
-        dispose: () => Promise.resolve(),
-      }),
-  };
-  return {
-    provider,
-    run: () =>
-      new Promise((resolve) => {
-        deliver = resolve;
-      }),
-  };
-}
+const gc = (): void => {
+  (globalThis as { gc?: () => void }).gc?.();
+};
 
-export interface StoreCase {
-  readonly name: string;
-  readonly open: (dir: string) => EventStore;
-}
-
-export const STORE_CASES: readonly StoreCase[] = [
-  { name: 'in-memory', open: () => createMemoryEventStore() },
-  {
-    name: 'SQLite WAL synchronous=FULL (default)',
-    open: (dir) => openSqliteEventStore({ path: join(dir, 'full.db') }),
-  },
-  {
-    name: 'SQLite WAL synchronous=NORMAL',
-    open: (dir) => openSqliteEventStore({ path: join(dir, 'normal.db'), synchronous: 'normal' }),
-  },
-];
-
-interface Live {
-  readonly sink: ProviderEventSink;
-  /** Resolves with the envelope of the given sequence once a subscriber received it. */
-  readonly seen: (sequence: number) => Promise<EventEnvelope>;
-  readonly lastSequence: () => number;
-  readonly close: () => Promise<void>;
-}
-
-async function openLive(store: EventStore, dir: string): Promise<Live> {
-  const bench = benchProvider();
-  const runtime = await createAgentRuntime({
-    providers: { bench: () => bench.provider },
-    config: { defaultProfile: 'b', profiles: { b: { provider: 'bench' } } },
-    store,
+async function adapterAlone(turns: readonly TurnBytes[]): Promise<{ ms: number; events: number }> {
+  const transport = replayTransport({ session: recordedSession(), turns });
+  const provider = createCodexProvider({ transport: () => transport });
+  const session = await provider.createSession({
+    options: {},
+    workspace: { root: BENCH_WORKSPACE, ownership: 'borrowed' },
+    sink: { emit: () => undefined },
   });
-  const session = await runtime.openSession({ workspace: dir });
-  const started = bench.run();
-  const turn = await session.submitTurn({ input: 'bench' });
-  const { sink, end } = await started;
-  let last = 0;
-  const waiters = new Map<number, (e: EventEnvelope) => void>();
-  const subscription = session.subscribe();
-  void (async () => {
-    for await (const e of subscription) {
-      last = e.sequence;
-      waiters.get(e.sequence)?.(e);
-      waiters.delete(e.sequence);
-    }
-  })();
-  // wait until the run is active (its state change is delivered)
-  while (session.activeRunId === undefined || last < 6) await new Promise((r) => setImmediate(r));
-  return {
-    sink,
-    lastSequence: () => last,
-    seen: (sequence) =>
-      new Promise((resolve) => {
-        if (last >= sequence) throw new Error('already seen');
-        waiters.set(sequence, resolve);
-      }),
-    close: async () => {
-      end();
-      await turn.done;
-      await runtime.shutdown();
+  let events = 0;
+  const sink = {
+    emit() {
+      events += 1;
     },
   };
+  const t0 = performance.now();
+  for (let i = 0; i < turns.length; i++) {
+    const run = await session.startRun({
+      input: { parts: [{ type: 'text', text: 'hi' }] },
+      sink,
+      runRef: `r${i}`,
+    });
+    await run.completion;
+  }
+  const ms = performance.now() - t0;
+  await session.dispose();
+  return { ms, events };
 }
 
-const TEXT = 'a provider delta of typical size, about sixty characters long.';
-
-/** Events per second for `count` deltas emitted in bursts of `burst` per macrotask. */
-export async function throughputRound(c: StoreCase, count: number, burst: number): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'relvo-bench-'));
+async function throughRuntime(
+  turns: readonly TurnBytes[],
+  store: EventStore,
+): Promise<{ ms: number; events: number }> {
+  const runtime = await createAgentRuntime({
+    providers: {
+      codex: () =>
+        createCodexProvider({
+          transport: () => replayTransport({ session: recordedSession(), turns }),
+        }),
+    },
+    config: { defaultProfile: 'bench', profiles: { bench: { provider: 'codex' } } },
+    store,
+  });
   try {
-    const live = await openLive(c.open(dir), dir);
-    const target = live.lastSequence() + count;
-    const done = live.seen(target);
+    // the runtime checks that the workspace exists; the replay transport never looks at it
+    const session = await runtime.openSession({ workspace: tmpdir() });
+    // the first turn opens the provider session (handshake): keep it out of the timing
+    const first = await session.submitTurn({ input: 'warm' });
+    await first.done;
+    const before = (await runtime.listSessions()).find((s) => s.sessionId === session.id);
     const t0 = performance.now();
-    for (let sent = 0; sent < count;) {
-      for (let k = 0; k < burst && sent < count; k += 1, sent += 1) {
-        live.sink.emit({ payload: { type: 'run.message_delta', text: TEXT } });
-      }
-      await new Promise((r) => setImmediate(r));
+    for (let i = 1; i < turns.length; i++) {
+      const turn = await session.submitTurn({ input: 'hi' });
+      const result = await turn.done;
+      if (result.termination.outcome !== 'succeeded')
+        throw new Error(`bench: runtime turn ${i} ended ${result.termination.outcome}`);
     }
-    await done;
-    const seconds = (performance.now() - t0) / 1000;
-    await live.close();
-    return count / seconds;
+    const ms = performance.now() - t0;
+    const after = (await runtime.listSessions()).find((s) => s.sessionId === session.id);
+    await session.close();
+    return { ms, events: (after?.lastSequence ?? 0) - (before?.lastSequence ?? 0) };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await runtime.shutdown();
   }
 }
 
-/** Per-event latency (ms) from emit to durable delivery to a subscriber, one event at a time. */
-export async function latencyRound(c: StoreCase, samples: number): Promise<number[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'relvo-bench-'));
-  try {
-    const live = await openLive(c.open(dir), dir);
-    const out: number[] = [];
-    for (let i = 0; i < samples; i += 1) {
-      const next = live.seen(live.lastSequence() + 1);
-      const t0 = performance.now();
-      live.sink.emit({ payload: { type: 'run.message_delta', text: TEXT } });
-      await next;
-      out.push(performance.now() - t0);
-    }
-    await live.close();
-    return out;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+export interface RuntimeRow {
+  readonly path: string;
+  readonly eventsPerTurn: number;
+  readonly msPerTurn: number;
+  /** Extra µs per provider event compared with the adapter alone. */
+  readonly overheadUs: number;
+  readonly ratio: number;
 }
 
-export function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-}
-
-export async function runtimeBench(): Promise<void> {
-  const COUNT = 20_000;
-  const BURST = 50;
-  const ROUNDS = 5;
-  const LATENCY_SAMPLES = 2_000;
-  const rates = new Map<string, number[]>();
-  // interleaved rounds so machine load affects every store alike
-  for (let round = 0; round < ROUNDS; round += 1) {
-    for (const c of STORE_CASES) {
-      const list = rates.get(c.name) ?? [];
-      list.push(await throughputRound(c, COUNT, BURST));
-      rates.set(c.name, list);
-    }
-  }
-  const memoryRate = quantile(rates.get(STORE_CASES[0]!.name) ?? [], 0.5);
-  console.log(
-    `\nAgent runtime throughput — ${COUNT} provider deltas per round in bursts of ${BURST} per tick, median of ${ROUNDS} interleaved rounds (intake validation + envelope + store append + durable live delivery)`,
+export async function runtimeOverhead(
+  options: { turns?: number; deltas?: number; rounds?: number } = {},
+): Promise<{ turns: number; rows: RuntimeRow[] }> {
+  const turnCount = options.turns ?? 20;
+  const deltas = options.deltas ?? 500;
+  const rounds = options.rounds ?? 3;
+  const rec = recordedSession();
+  const turns = Array.from({ length: turnCount + 1 }, (_, i) =>
+    turnBytes(rec, `bench-rt-turn-${i.toString().padStart(6, '0')}`, deltas),
   );
-  console.table(
-    STORE_CASES.map((c) => {
-      const median = quantile(rates.get(c.name) ?? [], 0.5);
+  const dir = mkdtempSync(join(tmpdir(), 'relvo-bench-rt-'));
+  let dbs = 0;
+  const contestants: [string, () => Promise<{ ms: number; events: number }>][] = [
+    ['adapter alone (counting sink)', () => adapterAlone(turns.slice(1))],
+    ['runtime, in-memory event store', () => throughRuntime(turns, createMemoryEventStore())],
+    [
+      'runtime, SQLite synchronous=NORMAL',
+      () =>
+        throughRuntime(
+          turns,
+          openSqliteEventStore({ path: join(dir, `n${dbs++}.db`), synchronous: 'normal' }),
+        ),
+    ],
+    [
+      'runtime, SQLite synchronous=FULL',
+      () =>
+        throughRuntime(
+          turns,
+          openSqliteEventStore({ path: join(dir, `f${dbs++}.db`), synchronous: 'full' }),
+        ),
+    ],
+  ];
+  const best = contestants.map(() => ({ ms: Infinity, events: 0 }));
+  try {
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, [, run]] of contestants.entries()) {
+        gc();
+        const result = await run();
+        if (result.ms < best[i]!.ms) best[i] = result;
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const base = best[0]!;
+  return {
+    turns: turnCount,
+    rows: contestants.map(([path], i) => {
+      const b = best[i]!;
       return {
-        store: c.name,
-        'events/s (median)': Math.round(median),
-        'events/s (best)': Math.round(Math.max(...(rates.get(c.name) ?? []))),
-        'vs in-memory': `${(median / memoryRate).toFixed(2)}x`,
+        path,
+        eventsPerTurn: b.events / turnCount,
+        msPerTurn: b.ms / turnCount,
+        // the same provider events either way; the runtime adds its own envelopes per turn
+        overheadUs: ((b.ms - base.ms) * 1000) / base.events,
+        ratio: b.ms / base.ms,
       };
     }),
-  );
-  console.log(
-    `\nAgent runtime added latency per provider event — emit → durable delivery to a subscriber, one event at a time, ${LATENCY_SAMPLES} samples`,
-  );
-  const rows = [];
-  for (const c of STORE_CASES) {
-    const samples = await latencyRound(c, LATENCY_SAMPLES);
-    rows.push({
-      store: c.name,
-      'median ms': quantile(samples, 0.5).toFixed(3),
-      'p99 ms': quantile(samples, 0.99).toFixed(3),
-      'max ms': Math.max(...samples).toFixed(3),
-    });
-  }
-  console.table(rows);
+  };
 }
-
-if (import.meta.url === `file://${process.argv[1] ?? ''}`) await runtimeBench();

@@ -8,7 +8,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { requireCodexBinary, serializeTranscript } from '../src/testing/index.js';
+import { requireCodexBinary } from '../src/testing/index.js';
+import { serializeTranscript } from './lib/transcript-writer.js';
 import { recordScenario, type ScenarioRecording } from './lib/recorder.js';
 import { findReleaseBinary, PLAIN_RELEASE, reportedVersion } from './lib/release-binary.js';
 import { findScenario, SCENARIOS } from './lib/scenarios.js';

@@ -4,31 +4,61 @@ export const CODEX_PROVIDER_ID = 'codex';
 export const CODEX_ADAPTER_VERSION = '0.1.0';
 export const CODEX_ADAPTER_STATUS = 'live';
 
-/** The pinned protocol baseline: codex-cli 0.156.1 (upstream tag rust-v0.156.1). */
-export const CODEX_APP_SERVER_VERSION = '0.156.1';
+/**
+ * The protocol baseline: the release the repository pins (devDependency), records its
+ * transcripts from and validates every outbound frame against (fixtures/compat/<version>.md).
+ */
+export const CODEX_APP_SERVER_VERSION = '0.171.0';
 
 /**
  * The reviewed releases, a finite allowlist and not a numeric range: a release inside the
  * interval that was not reviewed is refused like any other.
  */
 export const CODEX_SUPPORTED_APP_SERVER_VERSIONS = [
-  '0.153.4',
-  '0.154.0',
   '0.155.0',
   '0.155.1',
   '0.156.0',
   '0.156.1',
+  '0.157.0',
+  '0.157.1',
+  '0.158.0',
+  '0.159.0',
+  '0.159.1',
+  '0.159.2',
+  '0.159.3',
+  '0.160.0',
+  '0.160.1',
+  '0.161.0',
+  '0.162.0',
+  '0.162.1',
+  '0.164.0',
+  '0.165.0',
+  '0.166.0',
+  '0.167.2',
+  '0.168.0',
+  '0.169.0',
+  '0.171.0',
 ] as const;
 export type CodexSupportedAppServerVersion = (typeof CODEX_SUPPORTED_APP_SERVER_VERSIONS)[number];
 
-export const CODEX_APP_SERVER_MIN_VERSION = '0.153.4';
-export const CODEX_APP_SERVER_MAX_VERSION = '0.156.1';
+export const CODEX_APP_SERVER_MIN_VERSION = '0.155.0';
+export const CODEX_APP_SERVER_MAX_VERSION = '0.171.0';
 
 export const CODEX_DEFAULT_EXECUTABLE = 'codex';
 
 export const CODEX_DEFAULT_CLIENT_NAME = 'relvo_agent_runtime';
 export const CODEX_CLIENT_TITLE = 'Relvo Agent Runtime';
 export const CODEX_DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * Stall watchdog (ADR-0008): how long a turn may wait on codex or the model with no frame.
+ * Above codex's own stream idle timeout (300 s), so codex's classified failure of a stalled
+ * stream always comes first; it catches what codex never times out (a model that accepts the
+ * request and sends no headers) and a frozen app-server.
+ */
+export const CODEX_DEFAULT_STALL_TIMEOUT_MS = 330_000;
+/** How long a stalled turn may take to complete after our `turn/interrupt` before the session is fenced. */
+export const CODEX_DEFAULT_STALL_GRACE_MS = 5_000;
 
 /** Reason attached to a run ended by session disposal. */
 export const CODEX_DISPOSED_REASON = 'codex provider session disposed';

@@ -55,17 +55,21 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
     // writes stays true under every sandbox mode: configured MCP servers, hooks, plugins and
     // skills are not constrained by Codex's own policy.
     workspace: { requires: 'directory', acceptsOwnership: ['borrowed', 'managed'], writes: true },
-    recovery: {},
+    recovery:
+      options.persistence === 'thread'
+        ? { exportsRecoveryRecord: true, resumesFromRecoveryRecord: true }
+        : {},
     extensions: {
       appServerVersion: CODEX_APP_SERVER_VERSION,
       supportedAppServerVersions: [...CODEX_SUPPORTED_APP_SERVER_VERSIONS],
       protocolSurface: 'stable',
       transport: 'stdio-jsonl',
       textGranularity: 'delta',
-      supportedInputParts: ['text'],
+      supportedInputParts: options.fileReferences === 'resolve' ? ['text', 'file_ref'] : ['text'],
       declaredSandboxMode: options.sandboxMode,
       declaredApprovalPolicy: approvalPolicyOf(options),
       toolActivity: options.toolActivity,
+      persistence: options.persistence,
       bridgedServerRequests: bridged,
       approvalDenialReasonDelivered: false,
       isolatesConfiguredTooling: false,

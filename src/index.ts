@@ -8,7 +8,6 @@ export {
   CODEX_MAX_INPUT_CHARS,
   CODEX_PROVIDER_ID,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
-  type CodexSupportedAppServerVersion,
 } from './constants.js';
 export {
   CODEX_APP_SERVER_ARGV,
@@ -16,8 +15,6 @@ export {
   CODEX_BRIDGED_QUESTION,
   CODEX_SERVER_REQUEST,
   UPSTREAM_PROVIDER_CODES,
-  type CodexSandboxMode,
-  type CodexServerRequestMethod,
   type UpstreamProviderCode,
 } from './protocol/vocabulary.js';
 export {
@@ -40,7 +37,11 @@ export {
 } from './transport/environment.js';
 export type { ReleaseSummary } from './session/abandoned.js';
 export { isCompatibleCodexUserAgent } from './session/version-gate.js';
-export { createCodexStdioTransport } from './transport/stdio.js';
+export {
+  createCodexStdioTransport,
+  type CodexStdioTransport,
+  type CodexStdioTransportOptions,
+} from './transport/stdio.js';
 export {
   CodexTransportError,
   isCodexTransportError,
@@ -52,4 +53,3 @@ export {
   type CodexTransportParams,
   type DropReason,
 } from './transport/types.js';
-export type { CodexRequestId } from './protocol/wire.js';

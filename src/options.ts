@@ -4,6 +4,8 @@ import {
   CODEX_DEFAULT_CLIENT_NAME,
   CODEX_DEFAULT_EXECUTABLE,
   CODEX_DEFAULT_REQUEST_TIMEOUT_MS,
+  CODEX_DEFAULT_STALL_GRACE_MS,
+  CODEX_DEFAULT_STALL_TIMEOUT_MS,
 } from './constants.js';
 import { CODEX_BRIDGE_MODES, CODEX_SANDBOX_MODES } from './protocol/vocabulary.js';
 import { TOOL_ACTIVITY_MODES } from './session/tool-activity.js';
@@ -41,6 +43,8 @@ export const codexProviderOptionsSchema = z.strictObject({
    */
   commandEnvironment: z.enum(COMMAND_ENVIRONMENTS).default('filtered'),
   transport: transportFactorySchema.optional(),
+  /** Kill the app-server when the host dies without any handler running (ADR-0010). */
+  parentDeathSignal: z.boolean().default(true),
   model: z.string().min(1).max(200).optional(),
   sandboxMode: codexSandboxModeSchema.default('read-only'),
   approvals: codexBridgeModeSchema.default('none'),
@@ -49,10 +53,31 @@ export const codexProviderOptionsSchema = z.strictObject({
   toolActivity: z.enum(TOOL_ACTIVITY_MODES).default('none'),
   /** `bridge`: patches become neutral approvals; the thread runs `untrusted` (ADR-0015). */
   fileChanges: codexBridgeModeSchema.default('none'),
+  /** `thread`: persisted threads, exportRecoveryRecord and resumeSession (ADR-0016). */
+  persistence: z.enum(['ephemeral', 'thread']).default('ephemeral'),
+  /** `resolve`: `file_ref` parts are resolved in the workspace and sent as text/localImage (ADR-0017). */
+  fileReferences: z.enum(['none', 'resolve']).default('none'),
   clientName: z.string().min(1).max(200).default(CODEX_DEFAULT_CLIENT_NAME),
   clientVersion: z.string().min(1).max(200).default(CODEX_ADAPTER_VERSION),
-  /** Deadline of each JSON-RPC request; turns themselves are unbounded. */
+  /**
+   * Releases the host reviewed itself (`npm run review -- <version>` passed) and accepts besides
+   * the built-in allowlist. Plain `X.Y.Z` only.
+   */
+  additionalAppServerVersions: z
+    .array(z.string().regex(/^\d+\.\d+\.\d+$/))
+    .max(64)
+    .readonly()
+    .default([]),
+  /** Deadline of each JSON-RPC request; turns themselves are unbounded (see stallTimeoutMs). */
   requestTimeoutMs: durationMsSchema.default(CODEX_DEFAULT_REQUEST_TIMEOUT_MS),
+  /**
+   * Stall watchdog (ADR-0008): a turn that waits this long on codex or the model with no frame
+   * (not counting a running command or a person's answer) is interrupted and fails
+   * `provider_unavailable` / `turn_stalled`. `null` turns it off.
+   */
+  stallTimeoutMs: durationMsSchema.nullable().default(CODEX_DEFAULT_STALL_TIMEOUT_MS),
+  /** After the stall interrupt, how long to wait for the turn to end before fencing the session. */
+  stallGraceMs: durationMsSchema.default(CODEX_DEFAULT_STALL_GRACE_MS),
 });
 
 export type CodexProviderOptions = z.input<typeof codexProviderOptionsSchema>;

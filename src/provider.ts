@@ -11,6 +11,7 @@ import {
   type AgentProvider,
   type ProviderDescriptor,
   type ProviderEventSink,
+  type ProviderRecoveryRecord,
   type ProviderRejection,
   type ProviderSession,
   type ProviderSessionInit,
@@ -28,6 +29,7 @@ import {
 import { CodexConnection } from './rpc/connection.js';
 import { AbandonedConnections, type ReleaseSummary } from './session/abandoned.js';
 import { handshake } from './session/handshake.js';
+import { placeDigest, readRecoveryRecord, type CodexRecoveryOpaque } from './session/recovery.js';
 import { CodexSession } from './session/session.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { codexRejection } from './shared/codex-error.js';
@@ -53,6 +55,11 @@ export interface CodexSessionInit extends Omit<ProviderSessionInit, 'options'> {
 
 export interface CodexProvider extends AgentProvider {
   createSession(init: CodexSessionInit): Promise<CodexProviderSession>;
+  /** Present only with `persistence: 'thread'` (ADR-0016). */
+  resumeSession?(
+    record: ProviderRecoveryRecord,
+    init: CodexSessionInit,
+  ): Promise<CodexProviderSession>;
   /** Retries the teardown of every connection a failed handshake could not close. */
   releaseAbandonedConnections(): Promise<ReleaseSummary>;
   readonly abandonedConnectionCount: number;
@@ -94,7 +101,19 @@ export const createCodexProvider: CodexProviderFactory = (input = {}) => {
   const spawning = options.transport === undefined;
   const factory: CodexTransportFactory = options.transport ?? defaultTransportFactory(options);
 
+  const resume =
+    options.persistence === 'thread'
+      ? {
+          resumeSession(
+            record: ProviderRecoveryRecord,
+            init: CodexSessionInit,
+          ): Promise<CodexProviderSession> {
+            return openSession(init, options, factory, spawning, abandoned, record);
+          },
+        }
+      : {};
   return {
+    ...resume,
     describe(): ProviderDescriptor {
       return descriptor;
     },
@@ -116,6 +135,7 @@ function defaultTransportFactory(options: ResolvedCodexProviderOptions): CodexTr
       // shell_environment_policy sets commandEnvironment: 'inherit')
       extraArgs: [...options.extraArgs, ...commandEnvironmentArgs(options.commandEnvironment)],
       cwd,
+      parentDeathSignal: options.parentDeathSignal,
       env: options.env ?? inheritedEnvironment(process.env, options.inheritEnv),
     });
 }
@@ -172,6 +192,7 @@ async function openSession(
   factory: CodexTransportFactory,
   spawning: boolean,
   abandoned: AbandonedConnections,
+  record?: ProviderRecoveryRecord,
 ): Promise<CodexProviderSession> {
   // every check happens before anything is spawned
   const read = readInit(init);
@@ -198,6 +219,9 @@ async function openSession(
     const refused = await checkWorkspace(root);
     if (refused !== undefined) throw refused;
   }
+  // another provider's, another wire's or another workspace's record: refused before a spawn
+  const recovery: CodexRecoveryOpaque | undefined =
+    record === undefined ? undefined : readRecoveryRecord(record, root);
 
   let transport: CodexTransport;
   try {
@@ -216,9 +240,9 @@ async function openSession(
   const connection = new CodexConnection(transport, { requestTimeoutMs: options.requestTimeoutMs });
   const sandboxMode = sessionOptions.data.sandboxMode ?? options.sandboxMode;
   const model = sessionOptions.data.model ?? options.model;
-  let threadId: string;
+  let thread: { threadId: string; codexHomeDigest: string };
   try {
-    threadId = await handshake(
+    thread = await handshake(
       connection,
       {
         clientName: options.clientName,
@@ -226,7 +250,12 @@ async function openSession(
         cwd: root,
         approvalPolicy: approvalPolicyOf(options),
         sandbox: sandboxMode,
+        additionalVersions: options.additionalAppServerVersions,
         ...(model !== undefined ? { model } : {}),
+        ephemeral: options.persistence !== 'thread',
+        ...(recovery !== undefined
+          ? { resume: { threadId: recovery.threadId, codexHomeDigest: recovery.codexHome } }
+          : {}),
       },
       {
         end: () => connection.end,
@@ -238,9 +267,22 @@ async function openSession(
     throw await abandoned.tearDownAfterFailedHandshake(connection, error);
   }
   return new CodexSession({
-    threadId,
+    threadId: thread.threadId,
+    ...(options.persistence === 'thread'
+      ? {
+          recovery: {
+            codexHomeDigest: thread.codexHomeDigest,
+            workspaceDigest: placeDigest('workspace', root),
+            ...(recovery?.lastTurnId !== undefined ? { replayedTurnId: recovery.lastTurnId } : {}),
+          },
+        }
+      : {}),
     connection,
     sink,
+    stall:
+      options.stallTimeoutMs === null
+        ? undefined
+        : { timeoutMs: options.stallTimeoutMs, graceMs: options.stallGraceMs },
     bridges: {
       approvals: options.approvals === 'bridge',
       questions: options.questions === 'bridge',
@@ -248,5 +290,6 @@ async function openSession(
     },
     workspaceRoot: root,
     toolActivity: options.toolActivity === 'redacted',
+    fileReferences: options.fileReferences === 'resolve',
   });
 }

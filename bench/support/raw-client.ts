@@ -30,6 +30,9 @@ export class RawClient {
       cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
+      // its own session, like the adapter's child: with scheduler autogroups (Linux default) a
+      // child left in the host's session shares the host's CPU share and loses to a setsid one
+      detached: true,
     });
     this.#child.stderr.resume();
     this.#child.stdin.on('error', () => undefined);

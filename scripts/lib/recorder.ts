@@ -2,14 +2,17 @@
  * Runs one scenario against the real binary and returns the sanitized transcript plus the
  * timings worth keeping. Used by scripts/protocol-record.ts and test/protocol.
  */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
 import {
   codexConfigArgs,
   createIsolatedCodexHome,
-  sanitizeFrame,
   ScriptedModelServer,
   type TranscriptLine,
 } from '../../src/testing/index.js';
+import { sanitizeFrame } from './transcript-writer.js';
 import { AppServerDriver, type DriverFrame, type Frame } from './app-server-driver.js';
 import type { Scenario, TurnPlan } from './scenarios.js';
 
@@ -76,11 +79,20 @@ async function runTurn(
   threadId: string,
   plan: TurnPlan,
   timeoutMs: number,
+  workspace: string,
 ): Promise<TurnTimings> {
   const from = driver.frames.length;
   const turnStartSent = driver.now();
+  const input = plan.input?.map((item) =>
+    Object.fromEntries(
+      Object.entries(item).map(([k, v]) => [
+        k,
+        typeof v === 'string' ? v.split('<workspace>').join(workspace) : v,
+      ]),
+    ),
+  ) ?? [{ type: 'text', text: plan.text }];
   const reply = driver
-    .request('turn/start', { threadId, input: [{ type: 'text', text: plan.text }] }, timeoutMs)
+    .request('turn/start', { threadId, input }, timeoutMs)
     .then(() => driver.now());
   if (plan.interruptAfterDeltas !== undefined) {
     let deltas = 0;
@@ -125,29 +137,39 @@ export async function recordScenario(
 ): Promise<ScenarioRecording> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const iso = createIsolatedCodexHome('relvo-rec-');
+  for (const [path, content] of Object.entries(scenario.workspaceFiles ?? {})) {
+    mkdirSync(dirname(join(iso.workspace, path)), { recursive: true });
+    writeFileSync(join(iso.workspace, path), content);
+  }
   const server = await ScriptedModelServer.start();
   server.enqueue(...scenario.steps);
   const env = iso.env(options.baseEnv ?? process.env, { TERM: 'dumb', ...options.envExtra });
   // A fixed terminal keeps the userAgent identical from host to host.
   delete env.TERM_PROGRAM;
   delete env.TERM_PROGRAM_VERSION;
-  const driver = new AppServerDriver({
-    binary: options.binary,
-    args: [
-      ...codexConfigArgs({ baseUrl: server.baseUrl, extra: scenario.extraConfig ?? [] }),
-      'app-server',
-    ],
-    cwd: iso.workspace,
-    env,
-  });
+  const spawnDriver = (): AppServerDriver =>
+    new AppServerDriver({
+      binary: options.binary,
+      args: [
+        ...codexConfigArgs({ baseUrl: server.baseUrl, extra: scenario.extraConfig ?? [] }),
+        'app-server',
+      ],
+      cwd: iso.workspace,
+      env,
+    });
   let currentTurn: TurnPlan | undefined;
-  driver.onFrame((f) => {
-    if (f.dir !== 's2c' || typeof f.frame.method !== 'string' || !('id' in f.frame)) return;
-    const answer = currentTurn?.answer?.(f.frame) ?? {
-      error: { code: -32601, message: 'method not supported by this client' },
-    };
-    driver.send({ id: f.frame.id, ...answer });
-  });
+  const answerRequests = (d: AppServerDriver): void => {
+    d.onFrame((f) => {
+      if (f.dir !== 's2c' || typeof f.frame.method !== 'string' || !('id' in f.frame)) return;
+      const answer = currentTurn?.answer?.(f.frame) ?? {
+        error: { code: -32601, message: 'method not supported by this client' },
+      };
+      d.send({ id: f.frame.id, ...answer });
+    });
+  };
+  let driver = spawnDriver();
+  answerRequests(driver);
+  const setUp: AppServerDriver[] = [];
   try {
     await scenario.beforeInitialize?.(driver);
     const init = await driver.request(
@@ -165,7 +187,7 @@ export async function recordScenario(
         cwd: iso.workspace,
         approvalPolicy: scenario.approvalPolicy,
         sandbox: scenario.sandbox,
-        ephemeral: true,
+        ephemeral: scenario.ephemeral ?? true,
       },
       timeoutMs,
     );
@@ -182,7 +204,51 @@ export async function recordScenario(
     const turns: TurnTimings[] = [];
     for (const plan of scenario.turns) {
       currentTurn = plan;
-      turns.push(await runTurn(driver, threadId, plan, timeoutMs));
+      turns.push(await runTurn(driver, threadId, plan, timeoutMs, iso.workspace));
+    }
+    let initAt = initReply;
+    let threadAt = threadStartReply;
+    let threadStartedAt = threadStarted.t;
+    if (scenario.resume !== undefined) {
+      // the first process is set-up: closed, and a second one resumes the persisted thread
+      await sleep(scenario.settleMs ?? 300);
+      await driver.close();
+      setUp.push(driver);
+      driver = spawnDriver();
+      answerRequests(driver);
+      const again = await driver.request(
+        'initialize',
+        { clientInfo: CLIENT_INFO, capabilities: null },
+        timeoutMs,
+      );
+      if (!('result' in again)) throw new Error('initialize failed');
+      initAt = driver.now();
+      driver.notify('initialized');
+      let cwd = iso.workspace;
+      if (scenario.resume.cwd === 'other') {
+        cwd = join(iso.home, 'other-workspace'); // recorded as <home>/other-workspace
+        mkdirSync(cwd, { recursive: true });
+      }
+      const resumedId = scenario.resume.thread === 'unknown' ? randomUUID() : threadId;
+      const resumed = await driver.request(
+        'thread/resume',
+        {
+          threadId: resumedId,
+          cwd,
+          approvalPolicy: scenario.approvalPolicy,
+          sandbox: scenario.sandbox,
+          excludeTurns: true,
+        },
+        timeoutMs,
+      );
+      threadAt = driver.now();
+      threadStartedAt = threadAt;
+      if ('result' in resumed) {
+        for (const plan of scenario.resume.turns) {
+          currentTurn = plan;
+          turns.push(await runTurn(driver, resumedId, plan, timeoutMs, iso.workspace));
+        }
+      }
     }
     await sleep(scenario.settleMs ?? 300);
     const stdinClosed = driver.now();
@@ -203,9 +269,9 @@ export async function recordScenario(
       scenario: scenario.name,
       lines,
       timings: {
-        initReply: round(initReply),
-        threadStartReply: round(threadStartReply),
-        threadStarted: round(threadStarted.t),
+        initReply: round(initAt),
+        threadStartReply: round(threadAt),
+        threadStarted: round(threadStartedAt),
         turns,
         stdinClosed: round(stdinClosed),
         exit: round(exit.t),
@@ -222,6 +288,7 @@ export async function recordScenario(
       { cause: error },
     );
   } finally {
+    for (const d of setUp) await d.close();
     await driver.close();
     await server.close();
     iso.dispose();

@@ -1,34 +1,66 @@
 /**
- * Where the evidence scripts find a given codex release: the pinned devDependency when it is
- * that release, else the per-release install under ~/.cache/relvo-codex/<version> that
- * `npm run protocol:pin` makes (outside the repository, so node_modules is never touched).
+ * Where the evidence scripts find a given codex release: a per-release npm install under the
+ * release cache (outside the repository, so node_modules is never touched), made on demand.
+ * The cache is `$CODEX_RELEASE_CACHE`, else `~/.cache/relvo-codex`; `<cache>/<version>` is an
+ * `npm install --prefix` of exactly `@openai/codex@<version>` and is reused when present.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { codexReportedVersion } from '../../src/testing/codex-binary.js';
 import { locateCodexBinary } from '../../src/testing/index.js';
 
 export const PLAIN_RELEASE = /^\d+\.\d+\.\d+$/;
+export const RELEASE_CACHE_ENV = 'CODEX_RELEASE_CACHE';
 
-export function releaseCachePrefix(version: string): string {
-  return join(homedir(), '.cache', 'relvo-codex', version);
+export function releaseCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env[RELEASE_CACHE_ENV];
+  return configured !== undefined && configured !== ''
+    ? resolve(configured)
+    : join(homedir(), '.cache', 'relvo-codex');
 }
 
-/** The native binary of exactly `version`, or undefined when neither location has it. */
+export function releaseCachePrefix(version: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(releaseCacheRoot(env), version);
+}
+
+/** The cached native binary of exactly `version`, or undefined when it is not installed. */
 export function findReleaseBinary(version: string): string | undefined {
-  const pinned = locateCodexBinary({ kind: 'native' });
-  if (pinned.found && pinned.version === version) return pinned.path;
   const cached = locateCodexBinary({ kind: 'native', from: releaseCachePrefix(version) });
   return cached.found && cached.version === version ? cached.path : undefined;
 }
 
-/** `X.Y.Z` from `codex --version` (`codex-cli X.Y.Z`); the package.json alone could lie. */
+/** The cached native binary of `version`, installing it from the npm registry when missing. */
+export function installRelease(version: string, log: (line: string) => void): string {
+  if (!PLAIN_RELEASE.test(version)) throw new Error(`not a plain release: ${version}`);
+  const found = findReleaseBinary(version);
+  if (found !== undefined) return found;
+  const prefix = releaseCachePrefix(version);
+  mkdirSync(prefix, { recursive: true });
+  log(`installing @openai/codex@${version} into ${prefix}`);
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      prefix,
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      `@openai/codex@${version}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const installed = findReleaseBinary(version);
+  if (installed === undefined) throw new Error(`install of ${version} did not produce a binary`);
+  return installed;
+}
+
+/** `X.Y.Z` from `codex --version`; the package.json alone could lie. */
 export function reportedVersion(binary: string): string {
-  const out = execFileSync(binary, ['--version'], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  }).trim();
-  const match = /^codex-cli (\d+\.\d+\.\d+)$/.exec(out);
-  if (match?.[1] === undefined) throw new Error('binary printed an unexpected --version line');
-  return match[1];
+  const version = codexReportedVersion(binary);
+  if (version === undefined) throw new Error('binary printed an unexpected --version line');
+  return version;
 }

@@ -20,6 +20,8 @@ export type ServerRequestAnswer =
 
 export interface TurnPlan {
   readonly text: string;
+  /** The native `turn/start` input when it is more than `text` (`<workspace>` is substituted). */
+  readonly input?: readonly Readonly<Record<string, unknown>>[];
   /** Answers every server request during the turn; unanswered methods get -32601. */
   readonly answer?: (request: Frame) => ServerRequestAnswer | undefined;
   /** Send turn/interrupt once this many agentMessage deltas have arrived. */
@@ -38,6 +40,22 @@ export interface Scenario {
   readonly settleMs?: number;
   /** Client traffic before `initialize` (protocol-error probes). */
   readonly beforeInitialize?: (driver: AppServerDriver) => Promise<void>;
+  /** Files written into the workspace before the app-server starts (path → content). */
+  readonly workspaceFiles?: Readonly<Record<string, string | Uint8Array>>;
+  /** false: a persisted thread (`ephemeral: false`), needed by `resume`. Default true. */
+  readonly ephemeral?: boolean;
+  /**
+   * Resume (issue 14): after the turns, the first app-server is closed and a second one with the
+   * same CODEX_HOME resumes the thread (`thread/resume`, `excludeTurns: true`) and runs these
+   * turns. Only the second process is recorded; the first is set-up.
+   */
+  readonly resume?: {
+    readonly turns: readonly TurnPlan[];
+    /** `unknown`: resume a thread id that was never created (a fresh UUID). */
+    readonly thread?: 'recorded' | 'unknown';
+    /** `other`: resume with a different cwd (a directory under HOME). */
+    readonly cwd?: 'workspace' | 'other';
+  };
   /** Client traffic after thread/started, before the turns. */
   readonly afterThreadStart?: (driver: AppServerDriver, threadId: string) => Promise<void>;
 }
@@ -100,6 +118,11 @@ const approvalScenario = (name: string, value: string, followUp: boolean): Scena
 export const CANARY_SECRET = 'sk-canaryTOOLSECRET0123456789abcdef';
 export const CANARY_OUTPUT = 'CANARY-OUTPUT-7f3a9';
 export const PATCH_PATH = 'notes/hello.txt';
+/** A 1×1 PNG for the file-reference scenario. */
+export const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** What the scripted model sends to propose a patch: this model slug gets no apply_patch tool. */
 export function applyPatchCommand(path: string, line: string): string {
@@ -205,6 +228,69 @@ export const ISSUE_14_SCENARIOS: readonly Scenario[] = [
   },
   fileChangeScenario('file_change_accept', 'accept'),
   fileChangeScenario('file_change_decline', 'decline'),
+  {
+    name: 'resume',
+    summary:
+      'persisted thread: one turn in a first app-server; a second one (same CODEX_HOME) resumes it with excludeTurns and runs a turn',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    ephemeral: false,
+    steps: [
+      textStep(['Noted', '.'], {
+        itemId: 'msg_1',
+        responseId: 'resp_1',
+        usage: scriptedUsage(900, 5, 0, 0),
+      }),
+      textStep(['You said ', 'PINEAPPLE-42.'], {
+        itemId: 'msg_2',
+        responseId: 'resp_2',
+        usage: scriptedUsage(950, 6, 0, 0),
+      }),
+    ],
+    turns: [{ text: 'remember PINEAPPLE-42' }],
+    resume: { turns: [{ text: 'what did I say?' }] },
+  },
+  {
+    name: 'resume_unknown_thread',
+    summary: 'measurement: thread/resume of a thread id that was never created',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    ephemeral: false,
+    steps: [],
+    turns: [],
+    resume: { turns: [], thread: 'unknown' },
+  },
+  {
+    name: 'resume_other_cwd',
+    summary: 'measurement: thread/resume of a persisted thread with another cwd',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    ephemeral: false,
+    steps: [textStep(['Noted', '.'], { itemId: 'msg_1', responseId: 'resp_1' })],
+    turns: [{ text: 'remember' }],
+    resume: { turns: [], cwd: 'other' },
+  },
+  {
+    name: 'file_ref',
+    summary:
+      'file references as the adapter sends them: text naming the workspace-relative paths plus a localImage for the image',
+    approvalPolicy: 'never',
+    sandbox: 'read-only',
+    workspaceFiles: { 'notes/a.txt': 'REFERENCED-CONTENT\n', 'pic.png': ONE_PIXEL_PNG },
+    steps: [textStep(['Seen', '.'], { itemId: 'msg_1', responseId: 'resp_1' })],
+    turns: [
+      {
+        text: 'look',
+        input: [
+          {
+            type: 'text',
+            text: 'look\n\n[referenced file: notes/a.txt]\n\n[referenced file: pic.png]',
+          },
+          { type: 'localImage', path: '<workspace>/pic.png' },
+        ],
+      },
+    ],
+  },
   {
     name: 'file_change_on_request_workspace_write',
     summary:

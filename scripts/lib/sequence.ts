@@ -8,9 +8,10 @@
  *     `initialized`, so they interleave with it and with thread/start);
  *  2. thread window: frames from the thread/start reply up to the first turn/start are sorted
  *     (thread/started and start-up warnings race the client's first request);
- *  3. turn head: in every turn, the frames after the c2s turn/start and before the turn's first
- *     item/started are sorted (the turn/start reply, turn/started, thread/status/changed and the
- *     model-metadata warning arrive in any order);
+ *  3. turn head: in every turn, the frames after the c2s turn/start and before the turn's
+ *     userMessage item/started (else its first item/started) are sorted (the turn/start reply,
+ *     turn/started, thread/status/changed, the model-metadata warning and, when the context is
+ *     compacted first, the contextCompaction item arrive in any order);
  *  4. consecutive agentMessage deltas collapse into one entry (their count depends on pacing).
  */
 
@@ -91,7 +92,11 @@ export function normalizedSequence(lines: readonly SequenceLine[]): string[] {
   if (initReply >= 0) sortRange(sigs, initReply + 1, threadReply >= 0 ? threadReply : sigs.length);
   if (threadReply >= 0) sortRange(sigs, threadReply, firstTurn >= 0 ? firstTurn : sigs.length);
   for (let i = find('c2s request turn/start'); i >= 0; i = find('c2s request turn/start', i + 1)) {
-    const firstItem = sigs.findIndex((s, j) => j > i && s.startsWith('s2c notify item/started'));
+    const userItem = sigs.findIndex((s, j) => j > i && s === 's2c notify item/started:userMessage');
+    const firstItem =
+      userItem >= 0
+        ? userItem
+        : sigs.findIndex((s, j) => j > i && s.startsWith('s2c notify item/started'));
     const nextTurn = find('c2s request turn/start', i + 1);
     const end =
       firstItem >= 0 && (nextTurn < 0 || firstItem < nextTurn)

@@ -1,6 +1,6 @@
 /**
  * Strict parsing of `item/commandExecution/requestApproval` params as the pinned 0.156.1 binary
- * sends them, and their translation into one neutral approval request (CODEX-BEHAVIOUR §9.5,
+ * sends them, and their translation into one neutral approval request (docs/behaviour.md §9.5,
  * ADR-0003). Every refusal is a bounded token; no command, cwd or reason text ever leaves this
  * module except inside the neutral subject, which is the deliberate exception.
  */
@@ -127,8 +127,9 @@ function rebuildAction(action: CommandAction): JsonObject {
 
 /**
  * Which neutral modes the server will take for this request. Without a list, both plain accepts
- * are assumed (the stable schema's contract). With a list, only what it names is offered; a
- * denial (`decline`) is always sendable and was measured to be honoured even when unlisted.
+ * are assumed (the stable schema's contract). With a list, `once` needs `accept`, and `session`
+ * needs `acceptForSession` or `accept`; a denial (`decline`) is always sendable and was measured
+ * to be honoured even when unlisted.
  */
 function offeredModes(
   decisions: NativeCommandApprovalParams['availableDecisions'],
@@ -136,7 +137,9 @@ function offeredModes(
   if (decisions === null || decisions === undefined) return ['once', 'session'];
   const modes: ApprovalMode[] = [];
   if (decisions.includes('accept')) modes.push('once');
-  if (decisions.includes('acceptForSession')) modes.push('session');
+  // Unlisted by every reviewed release, yet honoured by each: their reviews run the end-to-end
+  // session-grant test, and only passing releases are allowlisted (ADR-0003, amendment).
+  if (decisions.includes('acceptForSession') || decisions.includes('accept')) modes.push('session');
   return modes;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Strict parsing of `item/tool/requestUserInput` params and their translation into one neutral
  * `question_set` plus a private plan that maps neutral keys and values back to native ids and
- * labels (CODEX-BEHAVIOUR §9.6). Native ids never appear in the neutral request.
+ * labels (docs/behaviour.md §9.6). Native ids never appear in the neutral request.
  */
 import { z } from 'zod';
 import {

@@ -1,5 +1,5 @@
 /**
- * The per-session interaction registry (CODEX-BEHAVIOUR §9): admits bridged server requests as
+ * The per-session interaction registry (docs/behaviour.md §9): admits bridged server requests as
  * neutral interactions on the owning run, settles each one exactly once, and retires or
  * withdraws what is left. Refs are minted here and never derived from native ids.
  */
@@ -62,7 +62,7 @@ export interface InteractionRegistryOptions<O extends InteractionOwner> {
   };
   /** With the file-change bridge: the session's announced patches and its workspace root. */
   readonly fileChanges?: { readonly lookup: FileChangeLookup; readonly workspaceRoot: string };
-  /** The session's owner check (§9.4 step 2). */
+  /** The session's owner check (docs/behaviour.md §9.4 step 2). */
   readonly resolveOwner: (correlation: InteractionCorrelation) => OwnerResolution<O>;
   readonly onDiagnostic?: (diagnostic: RegistryDiagnostic) => void;
 }
@@ -245,7 +245,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
 
   /**
    * `serverRequest/resolved`: a confirmation for an answered entry, a withdrawal for an
-   * unanswered one (§9.8). Another thread or an untracked id is ignored.
+   * unanswered one (docs/behaviour.md §9.8). Another thread or an untracked id is ignored.
    */
   withdraw(requestId: CodexRequestId, threadId?: string): WithdrawOutcome {
     const entry = this.#byRequest.get(requestIdKey(requestId));
@@ -261,6 +261,14 @@ export class InteractionRegistry<O extends InteractionOwner> {
     entry.offer.retire();
     entry.owner.sink.emit({ payload: { type: 'interaction.withdrawn', providerRef: entry.ref } });
     return 'withdrawn';
+  }
+
+  /** Whether one of the owner's requests still waits for the host's answer. */
+  hasUnanswered(owner: O): boolean {
+    for (const entry of this.#byRef.values()) {
+      if (entry.owner === owner && entry.appliedKey === undefined) return true;
+    }
+    return false;
   }
 
   /** A run finalised or began interrupting: release its waits and drop its entries. */
@@ -287,7 +295,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
       // Removed first, so a reply that re-enters the registry finds nothing to settle.
       this.#forget(entry);
       if (entry.appliedKey !== undefined) {
-        // An answered entry keeps answering the runtime's exact retry with a no-op (SPI §6)
+        // An answered entry keeps answering the runtime's exact retry with a no-op (docs/spi.md §6)
         // and a conflicting answer with interaction_already_settled; it can apply nothing.
         this.#answeredRetired.set(entry.ref, entry);
         continue;

@@ -1,5 +1,5 @@
 /**
- * Validation of a neutral response against one tracked interaction (CODEX-BEHAVIOUR §9.7).
+ * Validation of a neutral response against one tracked interaction (docs/behaviour.md §9.7).
  * Pure: it decides the native reply and the applied key, or the rejection, and consumes
  * nothing. Messages are fixed text plus non-echoing reasons; caller values never appear.
  */

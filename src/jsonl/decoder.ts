@@ -11,7 +11,7 @@
 
 import { isAscii } from 'node:buffer';
 
-/** Default line bound (§3.3): 4,000,000 UTF-16 code units. */
+/** Default line bound (docs/behaviour.md §3.3): 4,000,000 UTF-16 code units. */
 export const JSONL_DEFAULT_MAX_LINE_LENGTH = 4_000_000;
 
 export const JSONL_LENGTH_UNITS = ['utf16', 'bytes'] as const;

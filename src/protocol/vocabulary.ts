@@ -15,6 +15,7 @@ export const CODEX_CLIENT_METHOD = {
   initialize: 'initialize',
   initialized: 'initialized',
   threadStart: 'thread/start',
+  threadResume: 'thread/resume',
   turnStart: 'turn/start',
   turnInterrupt: 'turn/interrupt',
 } as const;
@@ -31,7 +32,7 @@ export const CODEX_NOTIFICATION = {
   serverRequestResolved: 'serverRequest/resolved',
 } as const;
 
-/** Every server-request method of the pinned stable surface (0.156.1). */
+/** Every server-request method of the stable surface (the same in every reviewed release). */
 // prettier-ignore
 export const CODEX_SERVER_REQUEST = [
   'item/commandExecution/requestApproval', 'item/fileChange/requestApproval',
@@ -41,7 +42,7 @@ export const CODEX_SERVER_REQUEST = [
 ] as const;
 export type CodexServerRequestMethod = (typeof CODEX_SERVER_REQUEST)[number];
 
-/** A diagnostic may name a server-request method only when it is one of these (§9.9). */
+/** A diagnostic may name a server-request method only when it is one of these (docs/behaviour.md §9.9). */
 export function isPinnedServerRequest(method: string): method is CodexServerRequestMethod {
   return (CODEX_SERVER_REQUEST as readonly string[]).includes(method);
 }
@@ -93,7 +94,7 @@ export const CODEX_TRANSPORT_ERROR_CODES = [
 ] as const;
 export type CodexTransportErrorCode = (typeof CODEX_TRANSPORT_ERROR_CODES)[number];
 
-/** §10.3: tokens for a thrown cause; anything unrecognised is `unknown`. */
+/** docs/behaviour.md §10.3: tokens for a thrown cause; anything unrecognised is `unknown`. */
 // prettier-ignore
 export const THROWN_CAUSE_TOKENS = [
   'ABORT_ERR', 'EACCES', 'ECONNRESET', 'ENOENT', 'ENOTDIR', 'EPERM', 'EPIPE',
@@ -106,7 +107,7 @@ export type CauseToken = ThrownCauseToken | CodexTransportErrorCode;
 
 // ---- provider codes ----------------------------------------------------------------------
 
-/** §4.2: classification of a JSON-RPC error the server returned. */
+/** docs/behaviour.md §4.2: classification of a JSON-RPC error the server returned. */
 // prettier-ignore
 export const WIRE_CLASSIFICATIONS = [
   'overloaded', 'invalid_request', 'method_not_found', 'invalid_params', 'internal_error',
@@ -114,7 +115,7 @@ export const WIRE_CLASSIFICATIONS = [
 ] as const;
 export type WireClassification = (typeof WIRE_CLASSIFICATIONS)[number];
 
-/** §4.1: failures the client itself produces. */
+/** docs/behaviour.md §4.1: failures the client itself produces. */
 // prettier-ignore
 export const CLIENT_PROVIDER_CODES = ['request_timeout', 'connection_lost', 'connection_closed'] as const;
 export type ClientProviderCode = (typeof CLIENT_PROVIDER_CODES)[number];
@@ -123,13 +124,26 @@ export type ClientProviderCode = (typeof CLIENT_PROVIDER_CODES)[number];
 export const UNCERTAIN_RPC_CODES = ['request_timeout', 'connection_lost'] as const;
 export type UncertainRpcCode = (typeof UNCERTAIN_RPC_CODES)[number];
 
-export const SESSION_PROVIDER_CODES = ['session_fenced', 'pre_binding_terminal_overflow'] as const;
+export const SESSION_PROVIDER_CODES = [
+  'session_fenced',
+  'pre_binding_terminal_overflow',
+  'turn_stalled',
+] as const;
 
 export const TURN_STATUS_PROVIDER_CODES = ['inProgress', 'unknown_status'] as const;
 
 // prettier-ignore
 export const LIFECYCLE_PROVIDER_CODES = [
   'handshake_cleanup_pending', 'abandoned_connection_pending', 'unsupported_app_server_version',
+] as const;
+
+/** Why a recovery record was refused (ADR-0016): never a silent fresh thread. */
+// prettier-ignore
+export const RECOVERY_PROVIDER_CODES = [
+  'recovery_record_malformed', 'recovery_record_foreign', 'recovery_workspace_mismatch',
+  'recovery_codex_home_mismatch', 'recovery_thread_unknown',
+  // file references (ADR-0017)
+  'file_ref_outside_workspace', 'file_ref_unresolvable',
 ] as const;
 
 /**
@@ -178,13 +192,14 @@ export const REQUEST_PROVIDER_CODES = [
 ] as const;
 export type RequestProviderCode = (typeof REQUEST_PROVIDER_CODES)[number];
 
-/** §10.1: every value an `AgentError.providerCode` may take. */
+/** docs/behaviour.md §10.1: every value an `AgentError.providerCode` may take. */
 export type ProviderCode =
   | WireClassification
   | ClientProviderCode
   | (typeof SESSION_PROVIDER_CODES)[number]
   | (typeof TURN_STATUS_PROVIDER_CODES)[number]
   | (typeof LIFECYCLE_PROVIDER_CODES)[number]
+  | (typeof RECOVERY_PROVIDER_CODES)[number]
   | UpstreamProviderCode
   | StartupProviderCode
   | RequestProviderCode;
@@ -197,6 +212,7 @@ export const PROVIDER_CODES = [
     ...SESSION_PROVIDER_CODES,
     ...TURN_STATUS_PROVIDER_CODES,
     ...LIFECYCLE_PROVIDER_CODES,
+    ...RECOVERY_PROVIDER_CODES,
     ...UPSTREAM_PROVIDER_CODES,
     ...STARTUP_PROVIDER_CODES,
     ...REQUEST_PROVIDER_CODES,
@@ -209,11 +225,11 @@ export function isProviderCode(value: unknown): value is ProviderCode {
 
 // ---- session and interaction tokens ------------------------------------------------------
 
-/** §10.3 / §6.7: why a session was fenced. */
+/** docs/behaviour.md §10.3 / §6.7: why a session was fenced. */
 // prettier-ignore
 export const FENCE_REASONS = [
   'turn_start_unacknowledged', 'turn_start_unusable_id', 'unattributable_terminal_overflow',
-  'server_request_ledger_overflow',
+  'server_request_ledger_overflow', 'turn_stalled_unresponsive',
 ] as const;
 export type FenceReason = (typeof FENCE_REASONS)[number];
 
@@ -225,7 +241,7 @@ export const RPC_DIAGNOSTIC_TOKENS = [
 ] as const;
 export type RpcDiagnosticToken = (typeof RPC_DIAGNOSTIC_TOKENS)[number];
 
-/** §9.5: why a command approval was refused (answered -32602). */
+/** docs/behaviour.md §9.5: why a command approval was refused (answered -32602). */
 // prettier-ignore
 export const APPROVAL_REFUSAL_TOKENS = [
   'malformed', 'kind_unsupported', 'environment_unsupported', 'no_reviewable_command',
@@ -235,7 +251,7 @@ export const APPROVAL_REFUSAL_TOKENS = [
 ] as const;
 export type ApprovalRefusalToken = (typeof APPROVAL_REFUSAL_TOKENS)[number];
 
-/** §9.6: why a structured question batch was refused (answered -32602). */
+/** docs/behaviour.md §9.6: why a structured question batch was refused (answered -32602). */
 // prettier-ignore
 export const QUESTION_REFUSAL_TOKENS = [
   'malformed', 'not_blocking', 'auto_resolution_requested', 'question_count',
@@ -248,7 +264,7 @@ export const REFUSAL_TOKENS = [
   ...new Set([...APPROVAL_REFUSAL_TOKENS, ...QUESTION_REFUSAL_TOKENS]),
 ] as readonly RefusalToken[];
 
-/** §9.4 step 2: why no run owns an interaction request. */
+/** docs/behaviour.md §9.4 step 2: why no run owns an interaction request. */
 // prettier-ignore
 export const OWNER_REFUSAL_REASONS = [
   'no_active_run', 'run_not_bound', 'run_concluded', 'run_interrupting', 'session_closing',

@@ -1,8 +1,8 @@
 /**
- * zod schemas of the Codex app-server frames the adapter consumes, written against the pinned
- * generated stable schema of 0.156.1 (fixtures/codex-app-server/0.156.1). Response and
+ * zod schemas of the Codex app-server frames the adapter consumes, written against the
+ * generated stable schema (first 0.156.1; every reviewed release since, fixtures/compat). Response and
  * notification objects are loose on purpose: the real binary sends members the stable schema
- * does not promise, and newer releases add more (REAL-CODEX §6.6). Only the members the adapter
+ * does not promise, and newer releases add more (docs/protocol.md, "Ordering facts and quirks"). Only the members the adapter
  * reads are constrained.
  */
 import { z } from 'zod';
@@ -16,7 +16,10 @@ export const requestIdSchema = z.union([
 ]);
 export type CodexRequestId = z.infer<typeof requestIdSchema>;
 
-export const initializeResultSchema = z.looseObject({ userAgent: z.string() });
+export const initializeResultSchema = z.looseObject({
+  userAgent: z.string(),
+  codexHome: z.unknown().optional(),
+});
 
 export const threadStartResultSchema = z.looseObject({
   thread: z.looseObject({ id: nonEmpty }),

@@ -1,5 +1,5 @@
 /**
- * The JSON-RPC client over a `CodexTransport` (CODEX-BEHAVIOUR §4). Owns outbound ids and
+ * The JSON-RPC client over a `CodexTransport` (docs/behaviour.md §4). Owns outbound ids and
  * deadlines, routes inbound frames, and reduces everything it reports to bounded tokens.
  */
 import type {

@@ -113,6 +113,11 @@ export class CodexConnection implements SessionConnection {
     if (this.#end !== undefined) inbound.end(this.#end);
   }
 
+  /** Whether the connection holds the host's event loop open (a transport may not support it). */
+  keepAlive(on: boolean): void {
+    this.#transport.setKeepAlive?.(on);
+  }
+
   /** Tears the transport down (idempotent, memoised, retryable: the transport's contract). */
   close(): Promise<void> {
     return this.#transport.close();

@@ -23,7 +23,7 @@ export interface WireErrorClass {
   readonly agentCode: AgentErrorCode;
 }
 
-/** The rows of §4.2: code, classification, retryable (then `provider_unavailable`). */
+/** The rows of docs/behaviour.md §4.2: code, classification, retryable (then `provider_unavailable`). */
 const WIRE_ERROR_ROWS: readonly (readonly [number, WireClassification, boolean])[] = [
   [JSON_RPC_ERROR.overloaded, 'overloaded', true],
   [JSON_RPC_ERROR.invalidRequest, 'invalid_request', false],
@@ -33,7 +33,7 @@ const WIRE_ERROR_ROWS: readonly (readonly [number, WireClassification, boolean])
   [JSON_RPC_ERROR.parseError, 'parse_error', false],
 ];
 
-/** The table of §4.2, keyed by JSON-RPC error code. */
+/** The table of docs/behaviour.md §4.2, keyed by JSON-RPC error code. */
 export const WIRE_ERROR_TABLE: ReadonlyMap<number, WireErrorClass> = new Map(
   WIRE_ERROR_ROWS.map(([code, classification, retryable]) => [
     code,

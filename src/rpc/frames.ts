@@ -1,5 +1,5 @@
 /**
- * Strict classification of one decoded inbound frame (CODEX-BEHAVIOUR §4.3). Pure: it reads
+ * Strict classification of one decoded inbound frame (docs/behaviour.md §4.3). Pure: it reads
  * own members only and never throws, so inherited or prototype-polluted members cannot turn a
  * frame into a reply.
  */

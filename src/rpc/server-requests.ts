@@ -1,5 +1,5 @@
 /**
- * Server-initiated requests (CODEX-BEHAVIOUR §4.4). Their ids live in their own space (the
+ * Server-initiated requests (docs/behaviour.md §4.4). Their ids live in their own space (the
  * server numbers from 0, colliding with ours) and are remembered for the connection's life,
  * so a reused id can never raise a second interaction or draw a second reply.
  */
@@ -43,7 +43,7 @@ export type ServerRequestHandler = (offer: ServerRequestOffer) => unknown;
 export interface RpcDiagnostic {
   readonly token: RpcDiagnosticToken;
   readonly level: 'debug' | 'warning' | 'error';
-  /** Present only for a pinned server-request method (§9.9). */
+  /** Present only for a pinned server-request method (docs/behaviour.md §9.9). */
   readonly method?: CodexServerRequestMethod;
 }
 

@@ -16,11 +16,13 @@ import type { TurnCorrelator } from './correlator.js';
 import { preBindingOutputLost } from './diagnostics.js';
 import type { SessionInteractions } from './interactions.js';
 import { FileChangeMemory } from './file-changes.js';
+import { nativeInputOf, type NativeUserInput } from './file-refs.js';
 import { CodexRun, type RunLifecycle } from './run.js';
-import { checkRunRequest, joinedText } from './run-request.js';
+import { checkRunRequest, oversizedText } from './run-request.js';
 import { RunUsage } from './run-usage.js';
 import { ToolActivityTracker } from './tool-activity.js';
 import type { SessionState } from './state.js';
+import { watchRun, type StallPolicy } from './stall.js';
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
 export const MAX_REMEMBERED_RUN_REFS = 64;
@@ -36,6 +38,9 @@ export interface TurnAdmissionParams {
   readonly connection: SessionConnection;
   readonly correlator: TurnCorrelator;
   readonly interactions: SessionInteractions | undefined;
+  readonly stall?: StallPolicy | undefined;
+  /** Hold the host's event loop open while a run is active. */
+  readonly keepAlive?: (on: boolean) => void;
   /** Per-run opt-ins (issue 14): what each new run tracks. */
   readonly runFeatures?: RunFeatures;
 }
@@ -44,6 +49,7 @@ export interface RunFeatures {
   readonly workspaceRoot: string;
   readonly toolActivity: boolean;
   readonly fileChanges: boolean;
+  readonly fileReferences?: boolean;
 }
 
 function refused(...args: Parameters<typeof codexRejection>): Promise<never> {
@@ -62,6 +68,8 @@ export class TurnAdmission implements RunLifecycle {
   readonly #connection: SessionConnection;
   readonly #correlator: TurnCorrelator;
   readonly #interactions: SessionInteractions | undefined;
+  readonly #stall: StallPolicy | undefined;
+  readonly #keepAlive: (on: boolean) => void;
   readonly #runFeatures: RunFeatures | undefined;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
   readonly #runsByRef = new OldestFirstMemory<string, RememberedRun>(MAX_REMEMBERED_RUN_REFS);
@@ -73,6 +81,8 @@ export class TurnAdmission implements RunLifecycle {
     this.#connection = params.connection;
     this.#correlator = params.correlator;
     this.#interactions = params.interactions;
+    this.#stall = params.stall;
+    this.#keepAlive = params.keepAlive ?? (() => undefined);
     this.#runFeatures = params.runFeatures;
   }
 
@@ -107,24 +117,34 @@ export class TurnAdmission implements RunLifecycle {
     if (state.active !== undefined) {
       return refused('illegal_state_transition', 'a codex run is already active in this session');
     }
-    const unsupported = input.parts.filter((p) => p.type !== 'text').map((p) => p.type);
+    const features = this.#runFeatures;
+    const supported = features?.fileReferences === true ? ['text', 'file_ref'] : ['text'];
+    const unsupported = input.parts.filter((p) => !supported.includes(p.type)).map((p) => p.type);
     if (unsupported.length > 0) {
       return refused('capability_unsupported', 'codex accepts text input parts only', {
         details: {
           capability: 'turnInput.parts',
-          supported: ['text'],
+          supported,
           requested: [...new Set(unsupported)],
         },
       });
     }
+    // file references are resolved inside the workspace before anything is sent
+    const native = nativeInputOf(input, features?.workspaceRoot ?? '');
+    if (!native.ok) {
+      return refused('invalid_request', native.message, { providerCode: native.providerCode });
+    }
+    const sentText = native.input[0]?.type === 'text' ? native.input[0].text : '';
+    const tooLarge = oversizedText(sentText);
+    if (tooLarge !== undefined) return Promise.reject(tooLarge);
     const run = new CodexRun(runRef, sink, this, new RunUsage(state.threadId, state.threadTotal));
-    const features = this.#runFeatures;
     if (features?.toolActivity === true)
       run.toolActivity = new ToolActivityTracker(features.workspaceRoot);
     if (features?.fileChanges === true) run.fileChanges = new FileChangeMemory();
     state.active = run;
+    this.#keepAlive(true);
     this.#correlator.beginRun();
-    const started = this.#startTurn(run, joinedText(input));
+    const started = this.#startTurn(run, native.input);
     this.#runsByRef.set(run.runRef, { started, fingerprint });
     return started;
   }
@@ -145,8 +165,11 @@ export class TurnAdmission implements RunLifecycle {
   }
 
   finalize(run: CodexRun): void {
+    if (run.turnId !== undefined) this.#state.lastTurnId = run.turnId;
+    run.watchdog?.stop();
     if (this.#state.active === run) {
       this.#state.active = undefined;
+      this.#keepAlive(false);
       this.#correlator.endRun();
     } else if (run.turnId !== undefined) {
       this.#correlator.retire(run.turnId);
@@ -156,13 +179,13 @@ export class TurnAdmission implements RunLifecycle {
 
   // ---- turn/start --------------------------------------------------------------------------
 
-  async #startTurn(run: CodexRun, text: string): Promise<ProviderRun> {
+  async #startTurn(run: CodexRun, input: readonly NativeUserInput[]): Promise<ProviderRun> {
     const state = this.#state;
     let result: unknown;
     try {
       result = await this.#connection.request(CODEX_CLIENT_METHOD.turnStart, {
         threadId: state.threadId,
-        input: [{ type: 'text', text }],
+        input,
       });
     } catch (error) {
       const authoritative = isAuthoritativeFailure(error);
@@ -176,11 +199,12 @@ export class TurnAdmission implements RunLifecycle {
         this.#runsByRef.delete(run.runRef);
         if (state.active === run) {
           state.active = undefined;
+          this.#keepAlive(false);
           this.#correlator.endRun();
         }
         throw error;
       }
-      // disposal owns this run: it ends interrupted once a teardown attempt succeeds (§6.6)
+      // disposal owns this run: it ends interrupted once a teardown attempt succeeds (docs/behaviour.md §6.6)
       if (closing) return run;
       const token = causeTokenOf(error);
       run.settle({
@@ -219,11 +243,18 @@ export class TurnAdmission implements RunLifecycle {
       return run;
     }
     run.turnId = turnId;
+    if (this.#stall !== undefined) {
+      const interactions = this.#interactions;
+      run.watchdog = watchRun(run, this.#stall, state, () => interactions?.waitingOn(run) ?? false);
+    }
     const bound = this.#correlator.bind(turnId);
     if (bound.outputLost) run.emit(preBindingOutputLost());
     if (bound.foreignDropped > 0) state.reportForeign();
     // applyTurnFrame ignores frames once the run has settled (e.g. a buffered turn/completed)
-    for (const frame of bound.frames) applyTurnFrame(run, frame.method, frame.params);
+    for (const frame of bound.frames) {
+      run.watchdog?.frame(frame.method, frame.params);
+      applyTurnFrame(run, frame.method, frame.params);
+    }
     return run;
   }
 }

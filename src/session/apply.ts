@@ -10,6 +10,7 @@ import {
   translateAgentMessageDelta,
   translateMidTurnError,
 } from './translate.js';
+import { turnStalled } from './stall.js';
 
 export function applyTurnFrame(run: CodexRun, method: string, params: unknown): void {
   if (run.settled) return;
@@ -39,6 +40,11 @@ export function applyTurnFrame(run: CodexRun, method: string, params: unknown): 
     case CODEX_NOTIFICATION.turnCompleted: {
       const parsed = turnCompletedSchema.safeParse(params);
       const termination = terminationOfCompletedTurn(parsed.success ? parsed.data.turn : {});
+      // our stall interrupt is not a person's action: the run failed (ADR-0008)
+      if (termination.outcome === 'interrupted' && run.watchdog?.stalled === true) {
+        run.settle(turnStalled());
+        return;
+      }
       // the server's status is final; our interrupt only contributes its reason
       run.settle(
         termination.outcome === 'interrupted' && run.interruptReason !== undefined

@@ -114,7 +114,7 @@ export class TurnCorrelator {
     return this.#retired.has(turnId);
   }
 
-  /** Routing order of CODEX-BEHAVIOUR §6.3 (serverRequest/resolved is handled by the caller). */
+  /** Routing order of docs/behaviour.md §6.3 (serverRequest/resolved is handled by the caller). */
   route(method: string, params: unknown): RouteDecision {
     const correlation = correlationOf(params);
     if (correlation === undefined) return { kind: 'ignore' };

@@ -1,5 +1,5 @@
 /**
- * The session's diagnostics catalogue (CODEX-BEHAVIOUR §10.4). Each is a fixed sentence plus
+ * The session's diagnostics catalogue (docs/behaviour.md §10.4). Each is a fixed sentence plus
  * bounded tokens: never a prompt, answer, upstream message, path or native id.
  */
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
@@ -37,6 +37,14 @@ export function sessionFenced(reason: FenceReason): ProviderEventInput {
 
 export function foreignTrafficDropped(): ProviderEventInput {
   return diagnostic('debug', 'codex traffic for another thread or turn was dropped');
+}
+
+export function turnStalledWarning(stallTimeoutMs: number): ProviderEventInput {
+  return diagnostic(
+    'warning',
+    `codex turn stalled: no progress for ${String(stallTimeoutMs)} ms; interrupting it`,
+    { reason: 'turn_stalled' },
+  );
 }
 
 export function preBindingOutputLost(): ProviderEventInput {

@@ -1,14 +1,16 @@
 /**
- * initialize → version gate → initialized → thread/start. Any failure is thrown; the caller
- * owns the teardown of the half-open connection.
+ * initialize → version gate → initialized → thread/start (or thread/resume for a recovery
+ * record). Any failure is thrown; the caller owns the teardown of the half-open connection.
  */
 import { CODEX_CLIENT_TITLE } from '../constants.js';
 import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/vocabulary.js';
 import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
+import { isAuthoritativeFailure } from '../rpc/errors.js';
 import { codexRejection } from '../shared/codex-error.js';
+import { placeDigest } from './recovery.js';
 import { handshakeInvalid, initializeFailure, type StartupProbe } from './startup-failure.js';
-import { isCompatibleCodexUserAgent } from './version-gate.js';
+import { isCompatibleCodexUserAgent, unsupportedVersionDetails } from './version-gate.js';
 
 export interface HandshakeParams {
   readonly clientName: string;
@@ -17,14 +19,30 @@ export interface HandshakeParams {
   readonly approvalPolicy: 'never' | 'on-request' | 'untrusted';
   readonly sandbox: CodexSandboxMode;
   readonly model?: string;
+  /** Releases the host reviewed itself, accepted besides the built-in allowlist. */
+  readonly additionalVersions?: readonly string[];
+  /** `false` persists the thread so that it can be resumed (`persistence: 'thread'`). */
+  readonly ephemeral?: boolean;
+  /** Resume this persisted thread instead of starting one (ADR-0016). */
+  readonly resume?: {
+    readonly threadId: string;
+    /** The digest the record holds; another codex home is refused before `thread/resume`. */
+    readonly codexHomeDigest: string;
+  };
 }
 
-/** Resolves the thread id of the session's single ephemeral thread. */
+export interface HandshakeResult {
+  readonly threadId: string;
+  /** Digest of the codex home the server reported (`initialize.codexHome`). */
+  readonly codexHomeDigest: string;
+}
+
+/** Resolves the thread id of the session's single thread and the server's codex home digest. */
 export async function handshake(
   connection: SessionConnection,
   params: HandshakeParams,
   probe?: StartupProbe,
-): Promise<string> {
+): Promise<HandshakeResult> {
   let init: unknown;
   try {
     init = await connection.request(CODEX_CLIENT_METHOD.initialize, {
@@ -40,23 +58,41 @@ export async function handshake(
     throw probe === undefined ? error : await initializeFailure(error, probe);
   }
   const parsedInit = initializeResultSchema.safeParse(init);
-  // something answered, but not an initialize response: not codex app-server
+  // something answered, but not an initialize response (no string userAgent): not codex app-server
   if (!parsedInit.success) throw handshakeInvalid();
-  if (!isCompatibleCodexUserAgent(parsedInit.data.userAgent, params.clientName)) {
-    // the userAgent text is never echoed
+  if (
+    !isCompatibleCodexUserAgent(
+      parsedInit.data.userAgent,
+      params.clientName,
+      params.additionalVersions,
+    )
+  ) {
+    // Not retryable: the same binary fails the same way. Only a version-shaped token is echoed.
     throw codexRejection(
-      'provider_unavailable',
+      'provider_rejected',
       'the codex app-server version is not in the reviewed allowlist',
-      { providerCode: 'unsupported_app_server_version' },
+      {
+        providerCode: 'unsupported_app_server_version',
+        details: unsupportedVersionDetails(parsedInit.data.userAgent, params.clientName),
+      },
     );
   }
+  const home = parsedInit.data.codexHome;
+  const codexHomeDigest = placeDigest('codex-home', typeof home === 'string' ? home : '');
   connection.notify(CODEX_CLIENT_METHOD.initialized);
-  const started = await connection.request(CODEX_CLIENT_METHOD.threadStart, {
+  const settings = {
     cwd: params.cwd,
     approvalPolicy: params.approvalPolicy,
     sandbox: params.sandbox,
-    ephemeral: true,
     ...(params.model !== undefined ? { model: params.model } : {}),
+  };
+  if (params.resume !== undefined) {
+    const threadId = await resumeThread(connection, settings, params.resume, codexHomeDigest);
+    return { threadId, codexHomeDigest };
+  }
+  const started = await connection.request(CODEX_CLIENT_METHOD.threadStart, {
+    ...settings,
+    ephemeral: params.ephemeral ?? true,
   });
   const parsedThread = threadStartResultSchema.safeParse(started);
   if (!parsedThread.success) {
@@ -65,5 +101,50 @@ export async function handshake(
       'codex started a thread without a usable id',
     );
   }
-  return parsedThread.data.thread.id;
+  return { threadId: parsedThread.data.thread.id, codexHomeDigest };
+}
+
+/**
+ * `thread/resume` with `excludeTurns: true` (no history in the reply, no deprecation notice; the
+ * model still gets the history). Codex refuses an unknown thread and another codex home itself,
+ * but accepts another cwd and silently moves the thread: the workspace is checked before any
+ * of this (recovery.ts), the home here, before the request.
+ */
+async function resumeThread(
+  connection: SessionConnection,
+  settings: Record<string, unknown>,
+  resume: NonNullable<HandshakeParams['resume']>,
+  codexHomeDigest: string,
+): Promise<string> {
+  if (resume.codexHomeDigest !== codexHomeDigest) {
+    throw codexRejection('invalid_request', 'the recovery record belongs to another codex home', {
+      providerCode: 'recovery_codex_home_mismatch',
+    });
+  }
+  let resumed: unknown;
+  try {
+    resumed = await connection.request(CODEX_CLIENT_METHOD.threadResume, {
+      threadId: resume.threadId,
+      ...settings,
+      excludeTurns: true,
+    });
+  } catch (error) {
+    // an authoritative refusal (-32600 "no rollout found…", "invalid session id"): the text is
+    // never echoed
+    if (isAuthoritativeFailure(error)) {
+      throw codexRejection(
+        'invalid_request',
+        'codex has no persisted thread for the recovery record',
+        {
+          providerCode: 'recovery_thread_unknown',
+        },
+      );
+    }
+    throw error;
+  }
+  const parsed = threadStartResultSchema.safeParse(resumed);
+  if (!parsed.success || parsed.data.thread.id !== resume.threadId) {
+    throw codexRejection('provider_contract_violation', 'codex resumed a different thread');
+  }
+  return parsed.data.thread.id;
 }

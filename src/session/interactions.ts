@@ -19,6 +19,8 @@ export interface SessionInteractions {
   respond(providerRef: string, response: InteractionResponse): Promise<void>;
   /** `serverRequest/resolved` for this session's thread. */
   resolved(requestId: CodexRequestId): void;
+  /** Whether an approval or question of the run still waits for a person. */
+  waitingOn(run: CodexRun): boolean;
   /** Retire every entry the run owns (its completion, or interrupt initiation). */
   retireRun(run: CodexRun): void;
   /** Retire everything (disposal, stream end). */
@@ -60,6 +62,7 @@ export function openSessionInteractions(
     resolved: (requestId) => {
       registry.withdraw(requestId, threadId);
     },
+    waitingOn: (run) => registry.hasUnanswered(run),
     retireRun: (run) => {
       registry.retireRun(run);
     },

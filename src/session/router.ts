@@ -35,6 +35,8 @@ export class InboundRouter implements InboundTraffic {
   }
 
   serverRequest(offer: ServerRequestOffer): boolean {
+    // codex spoke: the stall count restarts (a pending answer then pauses it)
+    this.#state.active?.watchdog?.frame(offer.method, undefined);
     return this.#interactions?.offer(offer) ?? false;
   }
 
@@ -61,7 +63,9 @@ export class InboundRouter implements InboundTraffic {
         return;
       case 'apply': {
         const run = this.#state.active;
-        if (run !== undefined) applyTurnFrame(run, method, params);
+        if (run === undefined) return;
+        run.watchdog?.frame(method, params);
+        applyTurnFrame(run, method, params);
         return;
       }
     }

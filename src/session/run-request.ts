@@ -57,10 +57,6 @@ function codePoints(text: string): number {
   return text.length - pairs;
 }
 
-function joinedLength(parts: readonly { text: string }[]): number {
-  return parts.reduce((n, p) => n + p.text.length, 0) + PART_SEPARATOR.length * (parts.length - 1);
-}
-
 /**
  * Reads the request once, defensively: a hostile proxy or a throwing getter anywhere in it is a
  * refusal, never a throw carrying the host's message.
@@ -111,31 +107,31 @@ export function checkRunRequest(request: unknown): RunRequestCheck {
   }
   const input = parsed.data;
   const texts = input.parts.filter((p) => p.type === 'text');
-  if (texts.length === input.parts.length) {
-    const length = joinedLength(texts);
-    if (length > CODEX_MAX_INPUT_CHARS) {
-      const actual = countJoined(texts);
-      if (actual > CODEX_MAX_INPUT_CHARS) {
-        return refused(
-          codexRejection('invalid_request', 'the codex run input is longer than codex accepts', {
-            providerCode: 'input_too_large',
-            details: { maxChars: CODEX_MAX_INPUT_CHARS, actualChars: actual },
-          }),
-        );
-      }
-    }
-  }
+  // file references only add to this; their resolved text is checked again (oversizedText)
+  const tooLarge = oversized(texts, input.parts.length);
+  if (tooLarge !== undefined) return refused(tooLarge);
   const fingerprint = createHash('sha256').update(JSON.stringify(input)).digest('hex');
   return { ok: true, request: { runRef, sink, input, fingerprint } };
 }
 
-function countJoined(parts: readonly { text: string }[]): number {
-  return (
-    parts.reduce((n, p) => n + codePoints(p.text), 0) + PART_SEPARATOR.length * (parts.length - 1)
-  );
+/** The refusal for text over codex's bound, counted as codex counts it (code points). */
+function oversized(
+  texts: readonly { text: string }[],
+  partCount: number,
+): ProviderRejection | undefined {
+  const separators = PART_SEPARATOR.length * (partCount - 1);
+  // UTF-16 length is an upper bound: count code points only when it is over
+  if (texts.reduce((n, p) => n + p.text.length, 0) + separators <= CODEX_MAX_INPUT_CHARS)
+    return undefined;
+  const actual = texts.reduce((n, p) => n + codePoints(p.text), 0) + separators;
+  if (actual <= CODEX_MAX_INPUT_CHARS) return undefined;
+  return codexRejection('invalid_request', 'the codex run input is longer than codex accepts', {
+    providerCode: 'input_too_large',
+    details: { maxChars: CODEX_MAX_INPUT_CHARS, actualChars: actual },
+  });
 }
 
-/** The one text item codex receives. */
-export function joinedText(input: TurnInput): string {
-  return input.parts.map((p) => (p.type === 'text' ? p.text : '')).join(PART_SEPARATOR);
+/** The same bound on the one text item actually sent (after file references are resolved). */
+export function oversizedText(text: string): ProviderRejection | undefined {
+  return oversized([{ text }], 1);
 }

@@ -20,6 +20,7 @@ import { redact } from '../shared/redact.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import type { FileChangeMemory } from './file-changes.js';
 import type { RunUsage } from './run-usage.js';
+import type { StallWatchdog } from './stall-watchdog.js';
 import type { ToolActivityTracker } from './tool-activity.js';
 
 export const MAX_INTERRUPT_REASON = 300;
@@ -49,6 +50,8 @@ export class CodexRun implements ProviderRun {
   readonly sink: ProviderEventSink;
   /** The native turn id once `turn/start` answered. Never published. */
   turnId: string | undefined;
+  /** The bound turn's stall watchdog, when one is configured (ADR-0008). */
+  watchdog: StallWatchdog | undefined;
   /** Set when a pre-binding terminal overflow failed the run before its id was known. */
   failedBeforeBinding = false;
   /** Present when tool activity is published (ADR-0014). */
@@ -154,7 +157,7 @@ function redactStrings(value: unknown): unknown {
 
 /**
  * Interaction requests publish upstream text (approval subjects, question prose); the
- * credential redactor (§10.5) is the backstop for them. Redaction only shortens text, so
+ * credential redactor (docs/behaviour.md §10.5) is the backstop for them. Redaction only shortens text, so
  * every bound the request was checked against still holds.
  */
 function redactInteraction(event: ProviderEventInput): ProviderEventInput {

@@ -6,6 +6,7 @@
  */
 import type {
   InteractionResponse,
+  ProviderRecoveryRecord,
   ProviderEventSink,
   ProviderRun,
   ProviderRunRequest,
@@ -25,20 +26,33 @@ import {
   type SessionInteractions,
 } from './interactions.js';
 import { resolveInteractionOwner } from './owner-check.js';
+import { buildRecoveryRecord } from './recovery.js';
 import { InboundRouter } from './router.js';
 import { SessionState } from './state.js';
+import type { StallPolicy } from './stall.js';
 
 export interface CodexSessionParams {
   readonly threadId: string;
   /** The handshaken connection; the session takes its inbound traffic over. */
   readonly connection: CodexConnection;
   readonly sink: ProviderEventSink;
+  /** The stall watchdog's policy (ADR-0008); undefined turns it off. */
+  readonly stall?: StallPolicy | undefined;
   /** Which server requests become neutral interactions. */
   readonly bridges: SessionBridges;
   /** The realpath-resolved workspace root: paths in tool activity and patches are made relative to it. */
   readonly workspaceRoot?: string;
   /** Publish tool items as run.tool_activity (ADR-0014). */
   readonly toolActivity?: boolean;
+  /** Accept `file_ref` parts, resolved inside the workspace (ADR-0017). */
+  readonly fileReferences?: boolean;
+  /** A persisted thread (ADR-0016): the session can export a recovery record. */
+  readonly recovery?: {
+    readonly codexHomeDigest: string;
+    readonly workspaceDigest: string;
+    /** After a resume codex replays the usage of this (earlier) turn: never a run's. */
+    readonly replayedTurnId?: string;
+  };
 }
 
 export class CodexSession implements ProviderSession {
@@ -48,10 +62,14 @@ export class CodexSession implements ProviderSession {
   readonly #admission: TurnAdmission;
   /** Teardown is shared while in flight and retryable after a failure. */
   readonly #disposal = new RetryableAttempt({ once: true });
+  /** Present only with `persistence: 'thread'` (`'exportRecoveryRecord' in session` is the test). */
+  declare exportRecoveryRecord?: () => Promise<ProviderRecoveryRecord>;
 
   constructor(params: CodexSessionParams) {
     const state = new SessionState(params.threadId, params.sink);
     const correlator = new TurnCorrelator(params.threadId);
+    const recovery = params.recovery;
+    if (recovery?.replayedTurnId !== undefined) correlator.retire(recovery.replayedTurnId);
     const workspaceRoot = params.workspaceRoot ?? '';
     const interactions = openSessionInteractions({
       bridges: params.bridges,
@@ -80,12 +98,31 @@ export class CodexSession implements ProviderSession {
       connection: params.connection,
       correlator,
       interactions,
+      stall: params.stall,
+      keepAlive: (on) => {
+        params.connection.keepAlive(on);
+      },
       runFeatures: {
         workspaceRoot,
         toolActivity: params.toolActivity === true,
         fileChanges: params.bridges.fileChanges === true,
+        fileReferences: params.fileReferences === true,
       },
     });
+    if (recovery !== undefined) {
+      state.lastTurnId = recovery.replayedTurnId;
+      this.exportRecoveryRecord = () =>
+        Promise.resolve(
+          buildRecoveryRecord({
+            threadId: state.threadId,
+            codexHomeDigest: recovery.codexHomeDigest,
+            workspaceDigest: recovery.workspaceDigest,
+            lastTurnId: state.lastTurnId,
+          }),
+        );
+    }
+    // an idle session does not hold the host's event loop open (ADR-0009)
+    params.connection.keepAlive(false);
     params.connection.deliverTo(new InboundRouter({ state, correlator, interactions }));
   }
 
@@ -141,6 +178,7 @@ export class CodexSession implements ProviderSession {
       );
     }
     this.#state.disposed = true;
+    this.#state.active?.watchdog?.stop();
     this.#state.active?.settle({ outcome: 'interrupted', reason: CODEX_DISPOSED_REASON });
   }
 }

@@ -29,6 +29,8 @@ export class SessionState {
   threadTotal: UsageTotals = ZERO_USAGE;
   disposing = false;
   disposed = false;
+  /** The last turn bound on this thread (exported in a recovery record). Never published. */
+  lastTurnId: string | undefined;
   #fence: FenceReason | undefined;
   #foreignReported = false;
 

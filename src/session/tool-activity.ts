@@ -136,7 +136,7 @@ function detailOf(item: CodexToolItem, root: string, end: boolean): JsonObject {
       if (exitCode !== undefined) detail['exitCode'] = exitCode;
       const durationMs = safeInt(item.durationMs);
       if (durationMs !== undefined) detail['durationMs'] = durationMs;
-      // a count, never the text (codex's aggregate can miss chunks: REAL-CODEX §6.3)
+      // a count, never the text (codex's aggregate can miss chunks: docs/protocol.md, "Ordering facts and quirks")
       if (typeof item.aggregatedOutput === 'string')
         detail['outputBytes'] = Buffer.byteLength(item.aggregatedOutput, 'utf8');
       return detail;

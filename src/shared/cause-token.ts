@@ -19,7 +19,7 @@ function field(value: object, key: 'code' | 'name'): unknown {
 }
 
 /**
- * Reduces any thrown value to a bounded token (§10.3). Only the error's `code`/`name` are
+ * Reduces any thrown value to a bounded token (docs/behaviour.md §10.3). Only the error's `code`/`name` are
  * read, never its message, path or errno text.
  */
 export function causeTokenOf(value: unknown): CauseToken {

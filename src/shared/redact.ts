@@ -1,5 +1,5 @@
 /**
- * Redaction backstop (§10.5). The primary rule is that upstream prose is never published;
+ * Redaction backstop (docs/behaviour.md §10.5). The primary rule is that upstream prose is never published;
  * this only catches credential-shaped substrings in text that might carry upstream content.
  */
 

@@ -2,9 +2,10 @@
  * Locates the pinned `@openai/codex` devDependency for tests, evidence and the demo. The
  * published adapter never calls this: hosts provide their own executable.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 
 export const CODEX_BINARY_KINDS = ['native', 'launcher'] as const;
 export type CodexBinaryKind = (typeof CODEX_BINARY_KINDS)[number];
@@ -136,15 +137,65 @@ export function locateCodexBinary(options: LocateCodexOptions): CodexBinary | Co
 }
 
 /**
- * For tests that need the real binary: returns it or throws. It never offers a skip — a
- * missing binary is a failure everywhere, and under `CI=true` the message says so explicitly.
+ * The one override that points every real-binary test at another codex: the path of a native
+ * binary (`npm run review` sets it to the release under review). The launcher, when a test asks
+ * for it, is the one installed beside that binary.
+ */
+export const CODEX_UNDER_TEST_ENV = 'CODEX_UNDER_TEST';
+
+const reportedVersions = new Map<string, string | undefined>();
+
+/** `X.Y.Z` from `<binary> --version` (`codex-cli X.Y.Z`), or undefined when it says otherwise. */
+export function codexReportedVersion(binary: string): string | undefined {
+  if (reportedVersions.has(binary)) return reportedVersions.get(binary);
+  let version: string | undefined;
+  try {
+    const out = execFileSync(binary, ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 30_000,
+    }).trim();
+    version = /^codex-cli (\d+\.\d+\.\d+)$/.exec(out)?.[1];
+  } catch {
+    version = undefined;
+  }
+  reportedVersions.set(binary, version);
+  return version;
+}
+
+function overrideBinary(override: string, options: LocateCodexOptions): CodexBinary {
+  const native = resolve(override);
+  const version = existsSync(native) ? codexReportedVersion(native) : undefined;
+  if (version === undefined) {
+    throw new Error(`${CODEX_UNDER_TEST_ENV} is not a codex binary that reports its version`);
+  }
+  if (options.kind === 'native') return { found: true, path: native, kind: 'native', version };
+  // The launcher of an npm install lives in the node_modules above the platform package.
+  const cut = native.lastIndexOf(`${sep}node_modules${sep}`);
+  const launcher =
+    cut < 0 ? undefined : locateCodexBinary({ kind: 'launcher', from: native.slice(0, cut) });
+  if (launcher?.found !== true || launcher.version !== version) {
+    throw new Error(`${CODEX_UNDER_TEST_ENV} has no codex launcher of the same release beside it`);
+  }
+  return launcher;
+}
+
+/**
+ * For tests that need the real binary: the codex under test (`CODEX_UNDER_TEST`, else the
+ * pinned devDependency), or a throw. It never offers a skip — a missing binary is a failure
+ * everywhere, and under `CI=true` the message says so explicitly.
  */
 export function requireCodexBinary(
   options: LocateCodexOptions & { readonly env?: NodeJS.ProcessEnv },
 ): CodexBinary {
+  const env = options.env ?? process.env;
+  const override = env[CODEX_UNDER_TEST_ENV];
+  if (options.from === undefined && override !== undefined && override !== '') {
+    return overrideBinary(override, options);
+  }
   const located = locateCodexBinary(options);
   if (located.found) return located;
-  const ci = (options.env ?? process.env).CI === 'true';
+  const ci = env.CI === 'true';
   throw new Error(
     `codex ${located.kind} binary not found (${located.reason})` +
       (ci

@@ -1,6 +1,6 @@
 /**
  * `-c` overrides and a sealed environment that point a real codex at the scripted model
- * server and keep it on 127.0.0.1 (see REAL-CODEX §3).
+ * server and keep it on 127.0.0.1 (docs/testing.md §3).
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,8 +2,54 @@
  * `@relvo-labs/agent-provider-codex/testing`: helpers for credential-free, network-free tests
  * against a real codex binary. Nothing here imports a test framework.
  */
-export * from './codex-binary.js';
-export * from './codex-config.js';
-export * from './sse-script.js';
-export * from './model-server.js';
-export * from './transcript.js';
+export {
+  CODEX_UNDER_TEST_ENV,
+  codexReportedVersion,
+  locateCodexBinary,
+  requireCodexBinary,
+  type CodexBinary,
+  type CodexBinaryKind,
+  type CodexBinaryNotFound,
+  type CodexNotFoundReason,
+  type LocateCodexOptions,
+} from './codex-binary.js';
+export {
+  codexConfigArgs,
+  createIsolatedCodexHome,
+  SCRIPTED_MODEL,
+  SCRIPTED_PROVIDER,
+  type CodexConfigArgsOptions,
+  type IsolatedCodexHome,
+} from './codex-config.js';
+export {
+  ScriptedModelServer,
+  functionCallOutput,
+  requestInputItems,
+  type ModelServerOptions,
+  type RecordedRequest,
+} from './model-server.js';
+export {
+  execCommandStep,
+  functionCallStep,
+  httpErrorStep,
+  rawStep,
+  responseFailedStep,
+  scriptedUsage,
+  textStep,
+  type ExecCommandOptions,
+  type FunctionCallStep,
+  type HttpErrorStep,
+  type RawStep,
+  type ScriptedStep,
+  type ScriptedUsage,
+  type SseEvent,
+  type StreamEnding,
+  type TextStep,
+} from './sse-script.js';
+export {
+  parseTranscript,
+  PLACEHOLDERS,
+  restorePlaceholders,
+  type PlaceholderValues,
+  type TranscriptLine,
+} from './transcript.js';

@@ -1,6 +1,6 @@
 /**
  * Scripted Responses-API steps and their translation into SSE event plans. The event shapes
- * are the ones measured to work against codex 0.156.1 (REAL-CODEX §4).
+ * are the ones measured to work against codex 0.156.1 (docs/testing.md §4).
  */
 
 export interface ScriptedUsage {

@@ -1,6 +1,7 @@
 /**
- * The recorded-transcript format (fixtures/transcripts/<version>/<scenario>.jsonl) and the
- * placeholder substitution that keeps host paths and names out of checked-in fixtures.
+ * Reading recorded transcripts (fixtures/transcripts/<version>/<scenario>.jsonl): the line
+ * format, and the placeholders that stand for host paths and names in checked-in fixtures.
+ * Writing them is the recorder's job (scripts/lib/transcript-writer.ts).
  */
 import { z } from 'zod';
 
@@ -35,14 +36,6 @@ export function parseTranscript(text: string): TranscriptLine[] {
   return parsed;
 }
 
-export function serializeTranscript(lines: readonly TranscriptLine[]): string {
-  return (
-    lines
-      .map((l) => JSON.stringify({ seq: l.seq, t: l.t, dir: l.dir, frame: l.frame }))
-      .join('\n') + '\n'
-  );
-}
-
 export interface PlaceholderValues {
   readonly workspace: string;
   readonly home: string;
@@ -57,53 +50,23 @@ export const PLACEHOLDERS = {
   hostname: '<hostname>',
 } as const satisfies Record<keyof PlaceholderValues, string>;
 
-// Host names can be very short (e.g. "vm"), so inside longer strings they are only
-// replaced in the fields known to embed them; an exact string match is replaced anywhere.
-const HOSTNAME_FIELDS = new Set(['userAgent', 'serverName']);
-
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function mapStrings(
+/** A deep copy of a frame with every string passed through `fn` (with its member name). */
+export function mapFrameStrings(
   value: unknown,
   fn: (s: string, key: string | undefined) => string,
   key?: string,
 ): unknown {
   if (typeof value === 'string') return fn(value, key);
-  if (Array.isArray(value)) return value.map((v) => mapStrings(v, fn));
+  if (Array.isArray(value)) return value.map((v) => mapFrameStrings(v, fn));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, fn, k)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, mapFrameStrings(v, fn, k)]),
+    );
   }
   return value;
 }
 
-/** Replace host-specific values with placeholders (a deep copy; the input is untouched). */
-export function sanitizeFrame<T>(frame: T, values: PlaceholderValues): T {
-  // Longest first, so CODEX_HOME (inside HOME) wins over HOME.
-  const paths = (
-    [
-      [values.workspace, PLACEHOLDERS.workspace],
-      [values.codexHome, PLACEHOLDERS.codexHome],
-      [values.home, PLACEHOLDERS.home],
-    ] as const
-  )
-    .filter(([v]) => v.length > 0)
-    .sort((a, b) => b[0].length - a[0].length);
-  const hostWord =
-    values.hostname.length > 0
-      ? new RegExp(`\\b${escapeRegExp(values.hostname)}\\b`, 'g')
-      : undefined;
-  return mapStrings(frame, (s, key) => {
-    if (values.hostname.length > 0 && s === values.hostname) return PLACEHOLDERS.hostname;
-    let out = s;
-    for (const [from, to] of paths) out = out.split(from).join(to);
-    if (hostWord !== undefined && key !== undefined && HOSTNAME_FIELDS.has(key)) {
-      out = out.replace(hostWord, PLACEHOLDERS.hostname);
-    }
-    return out;
-  }) as T;
-}
-
-/** The inverse of `sanitizeFrame`, for replaying a transcript on another host. */
+/** Put this host's values where a recorded transcript holds placeholders (for replay). */
 export function restorePlaceholders<T>(frame: T, values: PlaceholderValues): T {
   const pairs = [
     [PLACEHOLDERS.workspace, values.workspace],
@@ -111,7 +74,7 @@ export function restorePlaceholders<T>(frame: T, values: PlaceholderValues): T {
     [PLACEHOLDERS.home, values.home],
     [PLACEHOLDERS.hostname, values.hostname],
   ] as const;
-  return mapStrings(frame, (s) => {
+  return mapFrameStrings(frame, (s) => {
     let out = s;
     for (const [from, to] of pairs) out = out.split(from).join(to);
     return out;

@@ -1,5 +1,5 @@
 /**
- * The process-identity probe (§3.6): the only place that reads /proc or sends signals.
+ * The process-identity probe (docs/behaviour.md §3.6): the only place that reads /proc or sends signals.
  * Internal seam: tests substitute a scripted probe; it is not exported from the package entry.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Bookkeeping for the process group the transport owns (§3.6). Members are exact
+ * Bookkeeping for the process group the transport owns (docs/behaviour.md §3.6). Members are exact
  * (PID, start time) pairs, adopted only under a provenance that proves the group id is still ours,
  * and re-read immediately before every signal. Unknown evidence is never treated as absence.
  */

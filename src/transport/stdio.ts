@@ -1,5 +1,5 @@
 /**
- * The production transport (§3.2–§3.6): spawns `codex app-server --stdio` as the leader of its
+ * The production transport (docs/behaviour.md §3.2–§3.6): spawns `codex app-server --stdio` as the leader of its
  * own process group and speaks JSONL over its stdio pipes.
  *
  * Portability: descendant attribution needs Linux /proc. Elsewhere (or with useProcessGroup
@@ -18,6 +18,8 @@ import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import { FrameQueue } from './frame-queue.js';
 import { OwnedGroup } from './process-group.js';
 import { createOwnerId, MarkedProcesses, withOwnerMarker } from './owner-marker.js';
+import { trackUntilClosed } from './host-exit.js';
+import { launchCommand } from './parent-death.js';
 import { createLinuxProcProbe, type ProcProbe } from './proc-probe.js';
 import { measureProcesses } from './resource-usage.js';
 import { realClock, teardown, type LeaderHandle, type TeardownClock } from './teardown.js';
@@ -30,7 +32,7 @@ import {
   type DropReason,
 } from './types.js';
 
-export interface CodexStdioTransportConfig extends CodexTransportParams {
+export interface CodexStdioTransportOptions extends CodexTransportParams {
   /** Binary to spawn (default `'codex'`). Spawned with an argument vector, never a shell. */
   readonly executable?: string;
   /** Leading arguments, before `app-server --stdio`. */
@@ -43,6 +45,12 @@ export interface CodexStdioTransportConfig extends CodexTransportParams {
   readonly closeGraceMs?: number;
   readonly killGraceMs?: number;
   readonly exitDrainMs?: number;
+  /**
+   * Start the app-server through `setpriv --pdeathsig KILL` so the kernel kills it when the host
+   * dies without running any handler (default true; Linux with util-linux setpriv only, else
+   * ignored). See ADR-0010.
+   */
+  readonly parentDeathSignal?: boolean;
   /** Spawn as leader of its own process group (default true, except on win32). */
   readonly useProcessGroup?: boolean;
   readonly onDrop?: (reason: DropReason) => void;
@@ -60,6 +68,9 @@ export interface CodexStdioTransport extends CodexTransport {
   resourceUsage(): Promise<CodexResourceUsage>;
   /** The value of `RELVO_CODEX_OWNER` every process of this transport carries. */
   readonly ownerId: string;
+  /** Whether the app-server was started with a parent-death signal (ADR-0010). */
+  readonly parentDeathSignal: boolean;
+  setKeepAlive(keepAlive: boolean): void;
 }
 
 const noop = (): void => undefined;
@@ -69,6 +80,8 @@ function failedTransport(error: CodexTransportError, ownerId: string): CodexStdi
   queue.fail(error);
   return {
     ownerId,
+    parentDeathSignal: false,
+    setKeepAlive: noop,
     send: () => false,
     exitStatus: () => undefined,
     incoming: queue,
@@ -87,7 +100,7 @@ const stdioNumbersSchema = z.looseObject({
   maxLineLength: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
-export function createCodexStdioTransport(config: CodexStdioTransportConfig): CodexStdioTransport {
+export function createCodexStdioTransport(config: CodexStdioTransportOptions): CodexStdioTransport {
   const checked = stdioNumbersSchema.safeParse(config);
   if (!checked.success) {
     throw codexRejection('invalid_request', 'invalid codex stdio transport configuration', {
@@ -100,7 +113,7 @@ export function createCodexStdioTransport(config: CodexStdioTransportConfig): Co
 
 /** Internal: the transport with an injectable identity probe and clock. */
 export function spawnCodexStdioTransport(
-  config: CodexStdioTransportConfig,
+  config: CodexStdioTransportOptions,
   internals: StdioTransportInternals = {},
 ): CodexStdioTransport {
   const probe = internals.probe ?? createLinuxProcProbe();
@@ -108,21 +121,23 @@ export function spawnCodexStdioTransport(
   const useProcessGroup = config.useProcessGroup ?? process.platform !== 'win32';
   const exitDrainMs = config.exitDrainMs ?? 250;
   const ownerId = createOwnerId();
+  const env = withOwnerMarker(config.env ?? process.env, ownerId);
+  const launch = launchCommand(
+    config.executable ?? 'codex',
+    [...(config.extraArgs ?? []), ...CODEX_APP_SERVER_ARGV],
+    { parentDeathSignal: config.parentDeathSignal ?? true, env, cwd: config.cwd },
+  );
 
   let child: ChildProcessWithoutNullStreams;
   try {
-    child = spawn(
-      config.executable ?? 'codex',
-      [...(config.extraArgs ?? []), ...CODEX_APP_SERVER_ARGV],
-      {
-        cwd: config.cwd,
-        env: withOwnerMarker(config.env ?? process.env, ownerId),
-        stdio: ['pipe', 'pipe', 'pipe'],
-        shell: false,
-        detached: useProcessGroup,
-        windowsHide: true,
-      },
-    );
+    child = spawn(launch.file, [...launch.args], {
+      cwd: config.cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: false,
+      detached: useProcessGroup,
+      windowsHide: true,
+    });
   } catch (err) {
     return failedTransport(
       new CodexTransportError('spawn_failed', { cause: causeToken(err) }),
@@ -191,6 +206,7 @@ export function spawnCodexStdioTransport(
   child.on('error', (err) => {
     if (spawned) return; // e.g. a failed kill; exit/close still follow
     exited = true;
+    untrack(); // nothing was started
     decoder.end();
     queue.fail(new CodexTransportError('spawn_failed', { cause: causeToken(err) }));
     for (const wake of exitWaiters) wake();
@@ -236,6 +252,23 @@ export function spawnCodexStdioTransport(
           }),
   };
 
+  // synchronous last resort when the host exits without dispose (ADR-0010)
+  const untrack = trackUntilClosed({
+    killNow: () => {
+      if (!exited && pid !== undefined) {
+        if (group !== undefined) group.signalGroupWhileLeaderAlive('SIGKILL');
+        else {
+          try {
+            probe.kill(useProcessGroup ? -pid : pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+      }
+      marked?.signalAllNow('SIGKILL');
+    },
+  });
+
   const attempt = async (): Promise<void> => {
     await Promise.resolve(); // a synchronous throw below must not become a cached result
     closing = true;
@@ -249,10 +282,22 @@ export function spawnCodexStdioTransport(
       clock,
     });
     child.stderr.destroy();
+    untrack(); // nothing owned is left: the exit hook no longer needs this transport
   };
 
+  const streams = [child.stdin, child.stdout, child.stderr] as const;
   return {
     ownerId,
+    parentDeathSignal: launch.parentDeathSignal,
+    setKeepAlive(keepAlive) {
+      // an idle session must not hold the host's event loop open (ADR-0009)
+      const method = keepAlive ? 'ref' : 'unref';
+      child[method]();
+      for (const stream of streams) {
+        const handle = stream as unknown as { ref?: () => void; unref?: () => void };
+        handle[method]?.();
+      }
+    },
     send(message) {
       if (closing || exited || !child.stdin.writable) return false;
       let line: unknown;

@@ -1,5 +1,5 @@
 /**
- * The `close()` algorithm (§3.5): stdin EOF → SIGTERM group → SIGKILL group → verify the leader
+ * The `close()` algorithm (docs/behaviour.md §3.5): stdin EOF → SIGTERM group → SIGKILL group → verify the leader
  * exited → sweep the owned group. Throws a CodexTransportError on any failure; the caller keeps
  * ownership so a later attempt can still succeed.
  */
@@ -8,7 +8,7 @@ import type { OwnedGroup } from './process-group.js';
 import type { ProcProbe } from './proc-probe.js';
 import { CodexTransportError } from './types.js';
 
-/** Group membership poll interval (§2.3; not configurable). */
+/** Group membership poll interval (docs/behaviour.md §2.3; not configurable). */
 export const GROUP_POLL_MS = 25;
 
 export interface LeaderHandle {
@@ -147,7 +147,7 @@ async function sweepMarked(
   }
 }
 
-/** §3.5 step 6: signal every owned member (identity re-checked), drain, escalate, verify. */
+/** docs/behaviour.md §3.5 step 6: signal every owned member (identity re-checked), drain, escalate, verify. */
 async function sweep(
   group: OwnedGroup,
   leader: LeaderHandle,

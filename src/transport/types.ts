@@ -37,6 +37,11 @@ export interface CodexTransport {
   readonly incoming: AsyncIterable<unknown>;
   /** Idempotent, memoised while in flight, retryable after a failure. */
   close(): Promise<void>;
+  /**
+   * Optional: whether the connection keeps the host's event loop alive (default: it does). The
+   * session turns it off while idle, so a host that drops a session can still exit.
+   */
+  setKeepAlive?(keepAlive: boolean): void;
   /** Optional: resource usage of the owned process group. */
   resourceUsage?(): Promise<CodexResourceUsage>;
   /** Optional: how the process exited, once it has (names why a handshake failed). */

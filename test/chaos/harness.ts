@@ -515,7 +515,7 @@ async function drive(
 export async function probeFeatures(): Promise<Features> {
   let watchdog = true;
   try {
-    createCodexProvider({ stallTimeoutMs: 1_000 } as CodexProviderOptions);
+    createCodexProvider({ stallTimeoutMs: 1_000 });
   } catch {
     watchdog = false;
   }

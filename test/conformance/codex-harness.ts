@@ -1,6 +1,6 @@
 /**
  * A conformance harness for the Codex provider: every session gets a fake transport from
- * test/support, and a scripted app-server (modelled on fixtures/transcripts/0.156.1) answers
+ * test/support, and a scripted app-server (modelled on the baseline's fixtures/transcripts) answers
  * the adapter's requests and plays the scenario the kit asked for when `pump()` runs.
  */
 import type {
@@ -14,11 +14,11 @@ import {
   type CodexTransport,
 } from '../../src/index.js';
 import { createFakeTransport, type FakeTransport } from '../support/fake-transport.js';
+import { BASELINE, recordedUserAgentOf } from '../support/releases.js';
 
 export const WORKSPACE = '/work/conformance-workspace';
 export const SECRET = 'sk-CONFORMANCECANARY0000';
-const USER_AGENT =
-  'relvo_agent_runtime/0.156.1 (Debian 12.0.0; x86_64) dumb (relvo_agent_runtime; 0.1.0)';
+const USER_AGENT = recordedUserAgentOf(BASELINE);
 /** Native id prefixes; none may ever reach a neutral event. */
 export const NATIVE_ID_PREFIXES = [
   'thread-native-',
@@ -78,7 +78,10 @@ function turnObject(id: string, status: string, error: unknown = null): Frame {
 }
 
 /** Provider options on top of the bridged approvals and questions (issue 14: every option on). */
-export type HarnessOptions = Pick<CodexProviderOptions, 'toolActivity' | 'fileChanges'>;
+export type HarnessOptions = Pick<
+  CodexProviderOptions,
+  'toolActivity' | 'fileChanges' | 'persistence' | 'fileReferences'
+>;
 
 /** A command item whose line, cwd and output carry the secret, the workspace and a native id. */
 function commandItem(id: string, status: string): Frame {
@@ -328,7 +331,7 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
   };
 }
 
-/** `item/commandExecution/requestApproval` as the 0.156.1 binary sends it (approval_accept.jsonl). */
+/** `item/commandExecution/requestApproval` as the binary sends it (approval_accept.jsonl). */
 function approvalRequest(id: number, threadId: string, turnId: string, itemId: string): Frame {
   return {
     method: 'item/commandExecution/requestApproval',

@@ -8,10 +8,15 @@ describeProviderConformance(
   codexHarness(),
 );
 
-const EVERY_OPTION = { toolActivity: 'redacted', fileChanges: 'bridge' } as const;
+const EVERY_OPTION = {
+  toolActivity: 'redacted',
+  fileChanges: 'bridge',
+  persistence: 'thread',
+  fileReferences: 'resolve',
+} as const;
 
 describeProviderConformance(
-  'codex (fake transport, every option on: approvals, questions, tool activity, file changes)',
+  'codex (fake transport, every option on: approvals, questions, tool activity, file changes, persistence, file references)',
   codexHarness(EVERY_OPTION),
 );
 

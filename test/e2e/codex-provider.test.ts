@@ -1,5 +1,5 @@
 /**
- * createCodexProvider() driving the REAL codex 0.156.1 binary end to end (credential-free,
+ * createCodexProvider() driving the REAL codex under test (CODEX_UNDER_TEST, else the pinned baseline) end to end (credential-free,
  * network-free: the model is a scripted server on 127.0.0.1).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import {
 import { textInput } from '../support/provider-harness.js';
 import { openRealCodex, recordingSink, waitForEvent } from './support.js';
 
-describe('codex provider against the real 0.156.1 binary', () => {
+describe('codex provider against the real binary under test', () => {
   it('runs a text turn: deltas, per-turn usage, success; a second turn reuses the thread', async () => {
     const codex = await openRealCodex();
     codex.server.enqueue(textStep(['Hello', ' world'], { usage: scriptedUsage(1200, 30, 200, 5) }));
@@ -124,8 +124,8 @@ describe('codex provider against the real 0.156.1 binary', () => {
     expect(requested.payload.request).toMatchObject({
       kind: 'approval',
       subject: { category: 'command', detail: { command: expect.stringContaining(marker) } },
-      // the real binary's availableDecisions offer accept but not acceptForSession (ADR-0003)
-      allowedModes: ['once'],
+      // availableDecisions lists accept only; session is honoured anyway (ADR-0003 amendment)
+      allowedModes: ['once', 'session'],
     });
     await codex.session.respondToInteraction(requested.payload.providerRef, {
       kind: 'approval',
@@ -136,6 +136,48 @@ describe('codex provider against the real 0.156.1 binary', () => {
     const second = codex.server.requests[1];
     expect(second).toBeDefined();
     expect(functionCallOutput(second!, 'call_ok')).toContain(marker);
+  });
+
+  it('approval bridge, approved for the session: the same command twice in one turn raises one approval and runs twice', async () => {
+    const codex = await openRealCodex({ approvals: 'bridge' });
+    const marker = `session-${Date.now()}`;
+    codex.server.enqueue(
+      execCommandStep(`echo ${marker}`, {
+        callId: 'call_s1',
+        escalate: true,
+        justification: 'test wants echo',
+      }),
+      execCommandStep(`echo ${marker}`, {
+        callId: 'call_s2',
+        escalate: true,
+        justification: 'test wants echo',
+      }),
+      textStep('done', { usage: scriptedUsage(5, 1, 0, 0) }),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({
+      input: textInput('run it twice'),
+      sink,
+      runRef: 's',
+    });
+    const requested = await waitForEvent(
+      sink,
+      (e) => e.payload.type === 'interaction.requested',
+      'the approval',
+    );
+    if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
+    // unlisted in availableDecisions, yet honoured by every reviewed release (ADR-0003)
+    expect(requested.payload.request).toMatchObject({ allowedModes: ['once', 'session'] });
+    await codex.session.respondToInteraction(requested.payload.providerRef, {
+      kind: 'approval',
+      decision: 'approved',
+      mode: 'session',
+    });
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    expect(sink.ofType('interaction.requested')).toHaveLength(1);
+    expect(codex.server.requests).toHaveLength(3);
+    expect(functionCallOutput(codex.server.requests[1]!, 'call_s1')).toContain(marker);
+    expect(functionCallOutput(codex.server.requests[2]!, 'call_s2')).toContain(marker);
   });
 
   it('approval bridge, denied: the command does not run and the turn still completes', async () => {

@@ -118,9 +118,12 @@ describe('no process outlives dispose() (real binary)', () => {
     const codex = await openRealCodex({ approvals: 'bridge' });
     const owner = ownerEntryOf(appServerOf(codex));
     const d = uniqueSleep();
+    // the command waits until the daemon has left its session (setsid() done, then exec): codex
+    // may kill the command's own group when it ends, which would otherwise race the escape
     const run = await runApproved(
       codex,
-      `setsid sleep ${d} >/dev/null 2>&1 </dev/null & echo started`,
+      `setsid sh -c 'echo up > .daemon-ready; exec sleep ${d}' >/dev/null 2>&1 </dev/null & ` +
+        `for i in $(seq 1 400); do [ -s .daemon-ready ] && break; sleep 0.05; done; echo started`,
     );
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     const [daemon] = await waitForProcesses(() => processesWithCmdline(`sleep ${d}`), 'the daemon');

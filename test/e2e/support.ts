@@ -5,6 +5,7 @@
 import { afterEach } from 'vitest';
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
 import {
+  CODEX_SUPPORTED_APP_SERVER_VERSIONS,
   createCodexProvider,
   type CodexProvider,
   type CodexProviderOptions,
@@ -39,11 +40,19 @@ export async function openRealCodex(
   config: {
     readonly extra?: readonly string[];
     readonly kind?: 'native' | 'launcher';
+    /** Point codex at this model URL instead of the scripted server (e.g. a silent listener). */
+    readonly baseUrl?: string;
     /** Runs on the fresh HOME before anything is spawned (e.g. to write a `.bashrc`). */
     readonly prepareHome?: (home: string) => void;
   } = {},
 ): Promise<RealCodex> {
   const binary = requireCodexBinary({ kind: config.kind ?? 'native' });
+  // a release under review (CODEX_UNDER_TEST) is not allowlisted yet: accept exactly it
+  const reviewed = (CODEX_SUPPORTED_APP_SERVER_VERSIONS as readonly string[]).includes(
+    binary.version,
+  )
+    ? []
+    : [binary.version];
   const iso = createIsolatedCodexHome('relvo-e2e-');
   cleanups.push(async () => {
     iso.dispose();
@@ -55,11 +64,12 @@ export async function openRealCodex(
     ...options,
     executable: binary.path,
     extraArgs: codexConfigArgs({
-      baseUrl: server.baseUrl,
+      baseUrl: config.baseUrl ?? server.baseUrl,
       ...(config.extra ? { extra: config.extra } : {}),
     }),
     env: iso.env(testEnv()),
     requestTimeoutMs: 20_000,
+    additionalAppServerVersions: reviewed,
   });
   const sessionSink = recordingSink();
   const session = await provider.createSession({

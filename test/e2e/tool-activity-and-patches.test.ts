@@ -38,7 +38,7 @@ describe('tool activity against the real binary', () => {
     );
     const activity = sink.ofType('run.tool_activity');
     const terminal = activity.filter((a) => a.phase !== 'invoked');
-    // codex may drop the item events of a fast command (REAL-CODEX §6.3): whatever arrived is
+    // codex may drop the item events of a fast command (docs/protocol.md, "Ordering facts and quirks"): whatever arrived is
     // at most one invoked and one terminal phase, and the terminal one is the failure
     expect(activity.filter((a) => a.phase === 'invoked').length).toBeLessThanOrEqual(1);
     expect(terminal.length).toBeLessThanOrEqual(1);

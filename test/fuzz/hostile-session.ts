@@ -249,7 +249,10 @@ function mutate(
   let parent = params as Record<string | number, unknown>;
   for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
   const key = path.at(-1)!;
-  if (how === 'wrongType') parent[key] = value;
+  // a canary placed where the SPI publishes text verbatim would be published by design
+  const verbatim = options.canaryEverywhere !== true && VERBATIM_KEYS.has(String(key));
+  const odd = verbatim && JSON.stringify(value ?? null).includes('CANARY') ? 0 : value;
+  if (how === 'wrongType') parent[key] = odd;
   else if (how === 'dropKey') Reflect.deleteProperty(parent, key);
   else if (how === 'extraKey') parent[`x_${String(key)}`] = value;
   else if (options.canaryEverywhere === true || !VERBATIM_KEYS.has(String(key))) {

@@ -22,7 +22,7 @@ function tokenOf(params: unknown): ApprovalRefusalToken | 'ok' {
   return result.ok ? 'ok' : result.token;
 }
 
-describe('translateCommandApproval: the measured 0.156.1 frame', () => {
+describe('translateCommandApproval: the measured frame (recorded 0.156.1 approval)', () => {
   it('raises the real approval (environmentId local, execpolicy amendment, availableDecisions)', () => {
     const result = translateCommandApproval(realApprovalParams());
     expect(result.ok).toBe(true);
@@ -40,8 +40,8 @@ describe('translateCommandApproval: the measured 0.156.1 frame', () => {
           commandActions: [{ type: 'unknown', command: 'echo out-from-exec-123' }],
         },
       },
-      // Only `accept` is listed, so only `once` is offered.
-      allowedModes: ['once'],
+      // `accept` is listed; `session` is honoured though unlisted (ADR-0003 amendment).
+      allowedModes: ['once', 'session'],
       riskHint: 'high',
     });
     expect(approvalRequestSchema.safeParse(result.request).success).toBe(true);
@@ -91,7 +91,11 @@ describe('translateCommandApproval: allowedModes follow availableDecisions', () 
       ['once', 'session'],
     ],
     [['acceptForSession', 'cancel'], ['session']],
-    [['accept', 'decline'], ['once']],
+    // acceptForSession is honoured though unlisted (ADR-0003 amendment, e2e per reviewed release)
+    [
+      ['accept', 'decline'],
+      ['once', 'session'],
+    ],
   ])('availableDecisions %j → %j', (decisions, modes) => {
     const params =
       decisions === undefined

@@ -1,19 +1,18 @@
 /**
- * The hand-written strict parsers against the pinned generated schema of 0.156.1: same members
+ * The hand-written strict parsers against the generated schema of the baseline release: same members
  * (plus, for approvals, exactly the one the real binary sends beyond it), and every recorded
  * native request satisfies both.
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { nativeCommandApprovalParamsSchema } from '../../src/interactions/native-approval.js';
 import { nativeUserInputParamsSchema } from '../../src/interactions/native-question.js';
 import { loadTranscript } from '../support/replay.js';
+import { pinnedSchemaDir } from '../support/fake-transport.js';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const SCHEMA_DIR = join(ROOT, 'fixtures', 'codex-app-server', '0.156.1', 'json');
+const SCHEMA_DIR = pinnedSchemaDir();
 
 function pinned(name: string): { properties: Record<string, unknown>; required?: string[] } {
   return JSON.parse(readFileSync(join(SCHEMA_DIR, `${name}.json`), 'utf8')) as {
@@ -29,7 +28,7 @@ function recorded(method: string): unknown[] {
     .map((l) => l.frame.params);
 }
 
-describe('native parsers match the pinned 0.156.1 schema', () => {
+describe('native parsers match the baseline schema', () => {
   it('command approval: the stable members plus availableDecisions, which the binary sends anyway', () => {
     const stable = Object.keys(pinned('CommandExecutionRequestApprovalParams').properties).sort();
     const ours = Object.keys(nativeCommandApprovalParamsSchema.shape).sort();

@@ -53,11 +53,14 @@ describe('approval settlement', () => {
     expect(a.log.responded).toEqual([{ decision: 'accept' }]);
   });
 
-  it('refuses a mode the request does not allow (the real frame lists only accept)', async () => {
+  it('refuses a mode the request does not allow (a list offering only acceptForSession)', async () => {
     const h = harness();
-    const a = raiseApproval(h, 0, realApprovalParams());
+    const a = raiseApproval(h, 0, {
+      ...realApprovalParams(),
+      availableDecisions: ['acceptForSession', 'cancel'],
+    });
     const error = await rejectionOf(
-      h.registry.respond(a.ref, { kind: 'approval', decision: 'approved', mode: 'session' }),
+      h.registry.respond(a.ref, { kind: 'approval', decision: 'approved', mode: 'once' }),
     );
     expect(error.code).toBe('invalid_request');
     await h.registry.respond(a.ref, { kind: 'approval', decision: 'denied' });
@@ -326,7 +329,7 @@ describe('retirement', () => {
         h.registry.respond(approval.ref, { kind: 'approval', decision: 'approved', mode: 'once' }),
       );
       expect(unknown.code).toBe('unknown_interaction');
-      // an answered ref of an ended run: the exact retry is a no-op (SPI §6), a different
+      // an answered ref of an ended run: the exact retry is a no-op (docs/spi.md §6), a different
       // answer conflicts, and neither writes anything
       await h.registry.respond(answered.ref, {
         kind: 'approval',

@@ -1,4 +1,4 @@
-/** Real-binary-shaped frames (REAL-CODEX §5.2, §5.3, placeholders for ids and paths) and fakes. */
+/** Real-binary-shaped frames (docs/protocol.md "Lifecycle", placeholders for ids and paths) and fakes. */
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
 import type { ServerRequestOffer } from '../../src/interactions/registry.js';
 

@@ -1,10 +1,11 @@
-/** The recorded 0.156.1 transcripts replayed through the interaction layer. */
+/** The recorded baseline transcripts replayed through the interaction layer. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { translateCommandApproval } from '../../src/interactions/native-approval.js';
 import { translateUserInput } from '../../src/interactions/native-question.js';
 import { InteractionRegistry } from '../../src/interactions/registry.js';
 import { fakeOffer, fakeOwner, type FakeOwner } from './support.js';
+import { transcriptPath } from '../support/replay.js';
 
 interface Frame {
   id?: string | number;
@@ -19,8 +20,7 @@ interface Line {
 }
 
 function load(scenario: string): Line[] {
-  const url = new URL(`../../fixtures/transcripts/0.156.1/${scenario}.jsonl`, import.meta.url);
-  return readFileSync(url, 'utf8')
+  return readFileSync(transcriptPath(scenario), 'utf8')
     .split('\n')
     .filter((line) => line.trim().length > 0)
     .map((line) => JSON.parse(line) as Line);
@@ -70,7 +70,7 @@ describe('recorded approvals (approval_accept / approval_decline / approval_canc
       const result = translateCommandApproval(frame.params);
       expect(result.ok).toBe(true);
       if (!result.ok) return;
-      expect(result.request.allowedModes).toEqual(['once']);
+      expect(result.request.allowedModes).toEqual(['once', 'session']);
       expect(result.request.riskHint).toBe('high');
       expect(result.request.subject.detail).toMatchObject({
         cwd: '<workspace>',

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { requireCodexBinary } from '../../src/testing/index.js';
 import { testEnv } from '../support/processes.js';
 
@@ -81,7 +82,7 @@ describe('built packages', () => {
       wire: ['0.5', '0.5'],
       codes: [23, 23],
       provider: ['function', 'function'],
-      version: ['0.156.1', '0.156.1'],
+      version: [CODEX_APP_SERVER_VERSION, CODEX_APP_SERVER_VERSION],
       scripted: 'function',
       modelServer: 'function',
       descriptor: 'codex',
@@ -254,7 +255,7 @@ export { asSpi, reason, count, CODEX_SUPPORTED_APP_SERVER_VERSIONS };
 });
 
 describe('the installed build drives the real codex', () => {
-  it('runs one text turn through the built packages (ESM consumer, real 0.156.1 binary)', () => {
+  it('runs one text turn through the built packages (ESM consumer, real codex under test)', () => {
     requireBuilt(SPI);
     requireBuilt(ROOT);
     const binary = requireCodexBinary({ kind: 'native' });

@@ -1,6 +1,6 @@
 /**
- * Re-records text_turn and approval_accept against the real codex 0.156.1 and checks that the
- * frame SEQUENCE matches the checked-in transcripts, under the normalisation documented in
+ * Re-records text_turn and approval_accept against the codex under test and checks that the
+ * frame SEQUENCE matches the baseline's checked-in transcripts, under the normalisation documented in
  * scripts/lib/sequence.ts (racy windows sorted, delta runs collapsed; ids and times ignored).
  */
 import { readFileSync } from 'node:fs';
@@ -9,13 +9,17 @@ import { describe, expect, it } from 'vitest';
 import { recordScenario } from '../../scripts/lib/recorder.js';
 import { findScenario } from '../../scripts/lib/scenarios.js';
 import { frameSignatures, normalizedSequence } from '../../scripts/lib/sequence.js';
+import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { parseTranscript, requireCodexBinary } from '../../src/testing/index.js';
 import { testEnv } from '../support/processes.js';
 
 const binary = requireCodexBinary({ kind: 'native' });
 const checkedIn = (name: string) =>
   parseTranscript(
-    readFileSync(join('fixtures', 'transcripts', binary.version, `${name}.jsonl`), 'utf8'),
+    readFileSync(
+      join('fixtures', 'transcripts', CODEX_APP_SERVER_VERSION, `${name}.jsonl`),
+      'utf8',
+    ),
   );
 
 describe('re-recording matches the checked-in transcripts', () => {

@@ -1,8 +1,8 @@
 /**
  * The reviewed release window from fixtures alone (no binary): every allowlisted release has a
  * recorded handshake whose userAgent the version gate accepts, a schema manifest that matches
- * its checked-in files (or names a byte-identical checked-in release), and a stable JSON Schema
- * that accepts every frame the adapter writes in the 0.156.1 transcripts.
+ * its checked-in JSON Schema files (or names a byte-identical checked-in release), and a stable
+ * JSON Schema that accepts every frame the adapter writes in the baseline's transcripts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,15 +11,20 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { digestOf, digestTree, type SchemaManifest } from '../../scripts/lib/schema-digest.js';
 import type { TranscriptIndex } from '../../scripts/lib/transcript-index.js';
-import { CODEX_SUPPORTED_APP_SERVER_VERSIONS } from '../../src/constants.js';
+import {
+  CODEX_APP_SERVER_VERSION,
+  CODEX_SUPPORTED_APP_SERVER_VERSIONS,
+} from '../../src/constants.js';
 import { isCompatibleCodexUserAgent } from '../../src/session/version-gate.js';
 import { parseTranscript, type TranscriptLine } from '../../src/testing/index.js';
+import { unlistedNeighbours } from '../support/releases.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const SCHEMAS = join(REPO_ROOT, 'fixtures', 'codex-app-server');
 const TRANSCRIPTS = join(REPO_ROOT, 'fixtures', 'transcripts');
 const CLIENT_NAME = 'relvo_agent_runtime';
 const VERSIONS = CODEX_SUPPORTED_APP_SERVER_VERSIONS;
+const BASELINE = CODEX_APP_SERVER_VERSION;
 /** Recordings whose client frames are checked against every release's schema. */
 const ADAPTER_TRANSCRIPTS = ['text_turn', 'approval_accept', 'interrupt'] as const;
 
@@ -28,18 +33,16 @@ type Frame = Record<string, unknown>;
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 const manifestOf = (version: string): SchemaManifest =>
   readJson(join(SCHEMAS, version, 'manifest.json')) as SchemaManifest;
-/** The release whose json/ and ts/ folders hold `version`'s schema. */
+/** The release whose json/ folder holds `version`'s schema. */
 const treeOf = (version: string): string => manifestOf(version).identicalTo ?? version;
 const transcript = (version: string, scenario: string): TranscriptLine[] =>
   parseTranscript(readFileSync(join(TRANSCRIPTS, version, `${scenario}.jsonl`), 'utf8'));
 
-/** sha256 of every generated file, keyed like the manifest (`json/…`, `ts/…`). */
+/** sha256 of every checked-in JSON Schema file, keyed like the manifest (`json/…`). */
 function checkedInFiles(version: string): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const part of ['json', 'ts']) {
-    for (const [path, hash] of Object.entries(digestTree(join(SCHEMAS, version, part)).files)) {
-      files[`${part}/${path}`] = hash;
-    }
+  for (const [path, hash] of Object.entries(digestTree(join(SCHEMAS, version, 'json')).files)) {
+    files[`json/${path}`] = hash;
   }
   return files;
 }
@@ -78,6 +81,7 @@ function createAjv(): Ajv {
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => integer(n) });
   ajv.addFormat('int64', { type: 'number', validate: integer });
   ajv.addFormat('uint', { type: 'number', validate: unsigned });
+  ajv.addFormat('uint8', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 8 });
   ajv.addFormat('uint16', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 16 });
   ajv.addFormat('uint32', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 32 });
   ajv.addFormat('uint64', { type: 'number', validate: unsigned });
@@ -226,16 +230,18 @@ describe('every allowlisted release has a handshake recording the version gate a
   });
 
   it('the same recording under an unreviewed version is refused', () => {
-    const lines = transcript('0.156.1', 'handshake');
+    const lines = transcript(BASELINE, 'handshake');
     const ua = (
       lines.find((l) => l.dir === 's2c' && l.frame.id === 1)?.frame.result as {
         userAgent: string;
       }
     ).userAgent;
     expect(isCompatibleCodexUserAgent(ua, CLIENT_NAME)).toBe(true);
-    expect(isCompatibleCodexUserAgent(ua.replace('/0.156.1 ', '/0.157.0 '), CLIENT_NAME)).toBe(
-      false,
-    );
+    for (const unlisted of unlistedNeighbours()) {
+      const other = ua.replace(`/${BASELINE} `, `/${unlisted} `);
+      expect(other).not.toBe(ua);
+      expect(isCompatibleCodexUserAgent(other, CLIENT_NAME)).toBe(false);
+    }
   });
 });
 
@@ -247,9 +253,10 @@ describe('every allowlisted release has a schema manifest backed by checked-in f
     if (twin === undefined) {
       const files = checkedInFiles(version);
       expect(files).toEqual(manifest.files);
-      expect(digestOf(files)).toBe(manifest.digest);
-      const count = (p: string) => Object.keys(files).filter((k) => k.startsWith(p)).length;
-      expect({ json: count('json/'), ts: count('ts/') }).toEqual(manifest.fileCount);
+      expect(digestOf(digestTree(join(SCHEMAS, version, 'json')).files)).toBe(manifest.jsonDigest);
+      expect(Object.keys(files)).toHaveLength(manifest.fileCount.json);
+      // the generated TypeScript is digested, never checked in
+      expect(existsSync(join(SCHEMAS, version, 'ts'))).toBe(false);
     } else {
       // Manifest only: the named release must be a full tree with the same digest.
       expect(existsSync(join(SCHEMAS, version, 'json'))).toBe(false);
@@ -257,22 +264,24 @@ describe('every allowlisted release has a schema manifest backed by checked-in f
       expect(target.identicalTo).toBeUndefined();
       expect(target.digest).toBe(manifest.digest);
       expect(target.fileCount).toEqual(manifest.fileCount);
-      expect(digestOf(checkedInFiles(twin))).toBe(manifest.digest);
+      expect(target.jsonDigest).toBe(manifest.jsonDigest);
+      expect(target.tsDigest).toBe(manifest.tsDigest);
+      expect(digestOf(digestTree(join(SCHEMAS, twin, 'json')).files)).toBe(manifest.jsonDigest);
     }
   });
 
   it('the digest notices a single changed file', () => {
-    const files = checkedInFiles('0.156.1');
+    const files = checkedInFiles(BASELINE);
     const changed = { ...files, 'json/ClientRequest.json': '0'.repeat(64) };
     expect(digestOf(changed)).not.toBe(digestOf(files));
   });
 });
 
-describe('each release schema accepts the frames the adapter writes (0.156.1 transcripts)', () => {
+describe('each release schema accepts the frames the adapter writes (baseline transcripts)', () => {
   const cases = VERSIONS.flatMap((v) => ADAPTER_TRANSCRIPTS.map((s) => [v, s] as const));
   it.each(cases)('%s: %s', (version, scenario) => {
     const schemas = schemasOf(treeOf(version));
-    const lines = transcript('0.156.1', scenario);
+    const lines = transcript(BASELINE, scenario);
     const serverRequests = serverRequestsOf(lines);
     const written = lines.filter((l) => l.dir === 'c2s');
     expect(written.length).toBeGreaterThanOrEqual(4);

@@ -44,7 +44,7 @@ async function refusal(
   return error.agentError;
 }
 
-describe('startRun admission order (§6.1)', () => {
+describe('startRun admission order (docs/behaviour.md §6.1)', () => {
   it('disposed → session_closed, before every other check', async () => {
     const h = createHarness();
     const session = await open(h);

@@ -1,6 +1,11 @@
 import { providerDescriptorSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { createCodexProvider, type CodexProviderOptions } from '../../src/index.js';
+import {
+  CODEX_APP_SERVER_VERSION,
+  CODEX_SUPPORTED_APP_SERVER_VERSIONS,
+  createCodexProvider,
+  type CodexProviderOptions,
+} from '../../src/index.js';
 import { createHarness } from '../support/provider-harness.js';
 import { open } from './helpers.js';
 
@@ -43,15 +48,8 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
     workspace: { requires: 'directory', acceptsOwnership: ['borrowed', 'managed'], writes: true },
     recovery: { exportsRecoveryRecord: false, resumesFromRecoveryRecord: false },
     extensions: {
-      appServerVersion: '0.156.1',
-      supportedAppServerVersions: [
-        '0.153.4',
-        '0.154.0',
-        '0.155.0',
-        '0.155.1',
-        '0.156.0',
-        '0.156.1',
-      ],
+      appServerVersion: CODEX_APP_SERVER_VERSION,
+      supportedAppServerVersions: [...CODEX_SUPPORTED_APP_SERVER_VERSIONS],
       protocolSurface: 'stable',
       transport: 'stdio-jsonl',
       textGranularity: 'delta',
@@ -59,6 +57,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       declaredSandboxMode: sandbox,
       declaredApprovalPolicy: approvals ? 'on-request' : 'never',
       toolActivity: 'none',
+      persistence: 'ephemeral',
       bridgedServerRequests: [
         ...(approvals ? ['item/commandExecution/requestApproval'] : []),
         ...(questions ? ['item/tool/requestUserInput'] : []),
@@ -69,7 +68,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
   };
 }
 
-describe('descriptor contents (§8)', () => {
+describe('descriptor contents (docs/behaviour.md §8)', () => {
   const combos: [boolean, boolean, CodexProviderOptions['sandboxMode']][] = [
     [false, false, undefined],
     [true, false, 'workspace-write'],

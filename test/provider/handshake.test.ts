@@ -5,6 +5,8 @@ import {
 } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import {
+  CODEX_APP_SERVER_MAX_VERSION,
+  CODEX_APP_SERVER_MIN_VERSION,
   createCodexProvider,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
   type CodexProvider,
@@ -13,6 +15,12 @@ import {
 import { useFakeTransport, type FakeTransport } from '../support/fake-transport.js';
 import { createHarness, recordingSink, WORKSPACE } from '../support/provider-harness.js';
 import { CANARY_SECRET, count, open, published, reply, THREAD, waitForRequest } from './helpers.js';
+import {
+  BASELINE,
+  recordedUserAgentOf,
+  unlistedNeighbours,
+  userAgentOf,
+} from '../support/releases.js';
 
 async function rejectionOf(
   promise: Promise<unknown>,
@@ -59,10 +67,10 @@ function closeFailing(
   return wrapped;
 }
 
-describe('handshake: version gate (§5.2)', () => {
+describe('handshake: version gate (docs/behaviour.md §5.2)', () => {
   const accepted = [
-    ...CODEX_SUPPORTED_APP_SERVER_VERSIONS.map((v) => `relvo_agent_runtime/${v} (Linux; x86_64)`),
-    'relvo_agent_runtime/0.156.1 (Debian 12.0.0; x86_64) dumb (relvo_agent_runtime; 0.1.0)',
+    ...CODEX_SUPPORTED_APP_SERVER_VERSIONS.map((v) => userAgentOf(v)),
+    recordedUserAgentOf(BASELINE),
   ];
   for (const userAgent of accepted) {
     it(`accepts ${userAgent}`, async () => {
@@ -75,16 +83,6 @@ describe('handshake: version gate (§5.2)', () => {
     });
   }
 
-  const refused: [string, unknown][] = [
-    ['no " (" suffix', 'relvo_agent_runtime/0.156.1'],
-    ['a prerelease', 'relvo_agent_runtime/0.156.1-alpha.1 (Linux; x86_64)'],
-    ['unlisted patch 0.153.3', 'relvo_agent_runtime/0.153.3 (Linux; x86_64)'],
-    ['unlisted patch 0.153.5', 'relvo_agent_runtime/0.153.5 (Linux; x86_64)'],
-    ['unlisted patch 0.156.2', 'relvo_agent_runtime/0.156.2 (Linux; x86_64)'],
-    ['a newer minor', 'relvo_agent_runtime/0.157.0 (Linux; x86_64)'],
-    ['another client name', `other_client/0.156.1 (Linux; ${CANARY_SECRET})`],
-    ['over 512 characters', `relvo_agent_runtime/0.156.1 (${'x'.repeat(500)})`],
-  ];
   // an initialize result without a string userAgent is not codex app-server at all (issue 10)
   for (const [label, userAgent] of [
     ['absent', undefined],
@@ -106,15 +104,35 @@ describe('handshake: version gate (§5.2)', () => {
       expect(h.provider.abandonedConnectionCount).toBe(0);
     });
   }
-  for (const [label, userAgent] of refused) {
-    it(`refuses ${label}: provider_unavailable before thread/start, connection closed`, async () => {
+  /** label, userAgent, the version the refusal may echo (only a version-shaped token). */
+  const refused: [string, unknown, string | null][] = [
+    ['no " (" suffix', `relvo_agent_runtime/${BASELINE}`, null],
+    ['a prerelease', userAgentOf(`${BASELINE}-alpha.1`), `${BASELINE}-alpha.1`],
+    ...unlistedNeighbours().map((v): [string, unknown, string] => [
+      `unlisted release ${v}`,
+      userAgentOf(v),
+      v,
+    ]),
+    ['another client name', `other_client/${BASELINE} (Linux; ${CANARY_SECRET})`, null],
+    ['over 512 characters', `relvo_agent_runtime/${BASELINE} (${'x'.repeat(500)})`, null],
+    ['a version-shaped token with prose', userAgentOf(`${BASELINE}-${CANARY_SECRET}!`), null],
+  ];
+  for (const [label, userAgent, foundVersion] of refused) {
+    it(`refuses ${label}: not retryable, found version and window in details, before thread/start`, async () => {
       const h = createHarness();
       const opening = rejectionOf(h.openSession());
       await reply(h.transport, 'initialize', userAgent === undefined ? {} : { userAgent });
       const error = await opening;
       expect(error).toMatchObject({
-        code: 'provider_unavailable',
+        code: 'provider_rejected',
+        retryable: false,
         providerCode: 'unsupported_app_server_version',
+      });
+      expect(error.details).toEqual({
+        foundVersion,
+        minSupportedVersion: CODEX_APP_SERVER_MIN_VERSION,
+        maxSupportedVersion: CODEX_APP_SERVER_MAX_VERSION,
+        install: `npm i -E @openai/codex@${BASELINE}`,
       });
       expect(count(h.transport, 'thread/start')).toBe(0);
       expect(count(h.transport, 'initialized')).toBe(0);
@@ -134,9 +152,33 @@ describe('handshake: version gate (§5.2)', () => {
       clientInfo: { name: 'acme_host', title: 'Relvo Agent Runtime' },
       capabilities: null,
     });
-    await reply(h.transport, 'initialize', { userAgent: 'acme_host/0.155.1 (Linux; x86_64)' });
+    await reply(h.transport, 'initialize', { userAgent: userAgentOf(BASELINE, 'acme_host') });
     await reply(h.transport, 'thread/start', { thread: { id: THREAD } });
     await (await opening).dispose();
+  });
+
+  it('a release the host reviewed itself is accepted only through additionalAppServerVersions', async () => {
+    const [reviewed = '0.0.0', other = '0.0.1'] = unlistedNeighbours();
+    const h = createHarness({ additionalAppServerVersions: [reviewed] });
+    const opening = h.openSession();
+    await reply(h.transport, 'initialize', { userAgent: userAgentOf(reviewed) });
+    await reply(h.transport, 'thread/start', { thread: { id: THREAD } });
+    await (await opening).dispose();
+
+    const refusing = createHarness({ additionalAppServerVersions: [reviewed] });
+    const refused = rejectionOf(refusing.openSession());
+    await reply(refusing.transport, 'initialize', { userAgent: userAgentOf(other) });
+    expect(await refused).toMatchObject({
+      providerCode: 'unsupported_app_server_version',
+      details: { foundVersion: other },
+    });
+    expect(count(refusing.transport, 'thread/start')).toBe(0);
+  });
+
+  it('additionalAppServerVersions takes plain releases only', () => {
+    expect(() =>
+      createCodexProvider({ additionalAppServerVersions: [`${BASELINE}-alpha.1`] }),
+    ).toThrow();
   });
 });
 
@@ -149,7 +191,7 @@ describe('handshake: thread/start and teardown', () => {
       const h = createHarness();
       const opening = rejectionOf(h.openSession());
       await reply(h.transport, 'initialize', {
-        userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64)',
+        userAgent: userAgentOf(BASELINE),
       });
       await reply(h.transport, 'thread/start', result);
       expect(await opening).toMatchObject({ code: 'provider_contract_violation' });
@@ -171,7 +213,7 @@ describe('handshake: thread/start and teardown', () => {
     const failOne = async (i: number) => {
       const opening = rejectionOf(provider.createSession(sessionInit()));
       await reply(fakes[i]!, 'initialize', {
-        userAgent: 'relvo_agent_runtime/0.157.0 (Linux; x86_64)',
+        userAgent: userAgentOf(unlistedNeighbours()[0] ?? '0.0.0'),
       });
       return opening;
     };
@@ -263,7 +305,7 @@ describe('handshake: thread/start and teardown', () => {
   });
 
   it('the userAgent length bound is 512 characters inclusive', async () => {
-    const base = 'relvo_agent_runtime/0.156.1 (';
+    const base = `relvo_agent_runtime/${BASELINE} (`;
     for (const [length, ok] of [
       [512, true],
       [513, false],

@@ -1,5 +1,5 @@
 /**
- * Hand-built app-server frames (modelled on the recorded 0.156.1 transcripts) and a scripted
+ * Hand-built app-server frames (modelled on the recorded baseline transcripts) and a scripted
  * server for frame tests: wait for the adapter's request, answer it on its own id.
  */
 import type { ProviderRun, ProviderSession } from '@relvo-labs/agent-provider';
@@ -10,10 +10,10 @@ import {
   type Harness,
   type RecordingSink,
 } from '../support/provider-harness.js';
+import { BASELINE, recordedUserAgentOf } from '../support/releases.js';
 
 export const THREAD = '01a228d9-72fc-76b2-83a3-6e6d181a9480';
-export const USER_AGENT =
-  'relvo_agent_runtime/0.156.1 (Debian 12.0.0; x86_64) dumb (relvo_agent_runtime; 0.1.0)';
+export const USER_AGENT = recordedUserAgentOf(BASELINE);
 export const CANARY_SECRET = 'sk-CANARYCANARYCANARY1234';
 export const CANARY_PATH = '/home/canary-user/.secret-canary/notes.txt';
 

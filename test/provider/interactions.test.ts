@@ -80,7 +80,7 @@ describe('command approvals replayed from the real binary', () => {
       if (scenario !== 'approval_cancel') expect(replies[0]).toEqual(recordedReply(scenario));
       else expect(replies[0]).toEqual({ id: 0, result: { decision: 'decline' } });
       for (const e of sink.events) expect(providerEventInputSchema.safeParse(e).success).toBe(true);
-      // after the run ended: the exact retry is still a no-op (SPI §6), a different answer
+      // after the run ended: the exact retry is still a no-op (docs/spi.md §6), a different answer
       // conflicts, and neither revives the run nor writes anything
       await session.respondToInteraction(requested!.providerRef, response);
       const other =

@@ -29,7 +29,7 @@ function replyTo(
   return sent.find((f) => f.id === id && !Object.hasOwn(f, 'method'));
 }
 
-describe('interrupt and interactions (§7.1)', () => {
+describe('interrupt and interactions (docs/behaviour.md §7.1)', () => {
   it('initiating an interrupt synchronously answers the outstanding approval and refuses new ones', async () => {
     const h = createHarness({ approvals: 'bridge' });
     const session = await open(h);

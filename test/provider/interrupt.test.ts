@@ -39,7 +39,7 @@ async function peek(
   return Promise.race([completion, turns(30).then(() => 'pending' as const)]);
 }
 
-describe('interrupt: replay of the recorded 0.156.1 interrupt transcript', () => {
+describe('interrupt: replay of the recorded baseline interrupt transcript', () => {
   it('one turn/interrupt, the ack is not settlement, settles interrupted on turn/completed', async () => {
     const h = createHarness();
     // stop before the recorded turn/completed so the gap between ack and outcome is observable

@@ -21,6 +21,7 @@ import {
   THREAD,
   turns,
 } from './helpers.js';
+import { BASELINE, userAgentOf } from '../support/releases.js';
 
 const prose = `could not open ${CANARY_PATH} using ${CANARY_SECRET}`;
 
@@ -102,7 +103,7 @@ describe('canaries in upstream text (fake transport)', () => {
     const h = createHarness();
     const opening = h.openSession().catch((e: unknown) => e);
     await reply(h.transport, 'initialize', {
-      userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64)',
+      userAgent: userAgentOf(BASELINE),
     });
     await replyError(h.transport, 'thread/start', -32600, prose);
     const error = await opening;
@@ -139,7 +140,7 @@ describe('canaries in upstream text (fake transport)', () => {
     const text = published(sink.events, h.sessionSink.events);
     expect(text).not.toContain(CANARY_SECRET);
     expect(text).toContain('[redacted]');
-    // the cwd is published by design (§10.5), and only inside the approval subject
+    // the cwd is published by design (docs/behaviour.md §10.5), and only inside the approval subject
     expect(published(h.sessionSink.events)).not.toContain(CANARY_PATH);
     await session.dispose();
   });
@@ -153,7 +154,7 @@ describe('canaries through the stdio transport', () => {
     const provider = createCodexProvider({
       executable: process.execPath,
       extraArgs: [leakyServer],
-      env: testEnv({ CANARY_SECRET, CANARY_PATH }),
+      env: testEnv({ CANARY_SECRET, CANARY_PATH, STAND_IN_VERSION: BASELINE }),
     });
     const sessionSink = recordingSink();
     let session: ProviderSession | undefined;

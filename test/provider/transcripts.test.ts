@@ -16,7 +16,7 @@ function recordedText(scenario: string): string {
     .join('');
 }
 
-describe('replay of real 0.156.1 transcripts', () => {
+describe('replay of the real baseline transcripts', () => {
   it('text_turn: streams the recorded deltas, reports per-turn usage, succeeds', async () => {
     const h = createHarness();
     const replaying = startReplay(h, 'text_turn');

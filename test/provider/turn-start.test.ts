@@ -20,6 +20,7 @@ import {
   texts,
   waitForRequest,
 } from './helpers.js';
+import { BASELINE, userAgentOf } from '../support/releases.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -294,7 +295,7 @@ describe('a connection that ends right after the handshake', () => {
     const h = createHarness();
     const opening = h.openSession();
     await reply(h.transport, 'initialize', {
-      userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64)',
+      userAgent: userAgentOf(BASELINE),
     });
     const threadStart = await waitForRequest(h.transport, 'thread/start');
     h.transport.push({ id: threadStart.id, result: { thread: { id: 'thr' } } });

@@ -11,7 +11,7 @@ import {
 } from '../../src/protocol/vocabulary.js';
 import { DROP_REASONS as TRANSPORT_DROP_REASONS } from '../../src/transport/types.js';
 
-describe('redact (§10.5)', () => {
+describe('redact (docs/behaviour.md §10.5)', () => {
   const secrets = [
     'sk-abcdefghijklmnop',
     'sk-proj-AbCdEf0123456789_xyz',

@@ -29,7 +29,7 @@ const rows = [
   [-32600.5, 'unclassified', false, 'provider_rejected'],
 ] as const;
 
-describe('wire error classification (§4.2)', () => {
+describe('wire error classification (docs/behaviour.md §4.2)', () => {
   it.each(rows)('code %d → %s (retryable %s, %s)', (code, classification, retryable, agentCode) => {
     expect(classifyWireErrorCode(code)).toEqual({ classification, retryable, agentCode });
     const rejection = wireRejection('turn/start', {

@@ -1,7 +1,7 @@
 /**
  * A scripted CodexTransport for frame tests. The test pushes inbound frames (and EOF or a
  * failure) and reads every outbound frame. Every frame the adapter writes passes one shared
- * assertion: it must validate against the pinned generated JSON Schema of codex 0.156.1
+ * assertion: it must validate against the generated JSON Schema of the baseline release
  * (ClientRequest, ClientNotification, the matching *Response of a server request, or the
  * JSON-RPC error shape) and carry no `jsonrpc` member. `send()` never throws: violations are
  * recorded and `useFakeTransport()` fails the test that caused them when it finishes.
@@ -12,8 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { onTestFinished } from 'vitest';
 import type { CodexTransport } from '../../src/transport/types.js';
+import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 
-export const PINNED_SCHEMA_VERSION = '0.156.1';
+export const PINNED_SCHEMA_VERSION = CODEX_APP_SERVER_VERSION;
 const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const FIXTURE_SCHEMA_DIR = join(
   REPO_ROOT,
@@ -70,6 +71,7 @@ function createAjv(): Ajv {
   });
   ajv.addFormat('int64', { type: 'number', validate: integer });
   ajv.addFormat('uint', { type: 'number', validate: unsigned });
+  ajv.addFormat('uint8', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 8 });
   ajv.addFormat('uint16', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 16 });
   ajv.addFormat('uint32', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 32 });
   ajv.addFormat('uint64', { type: 'number', validate: unsigned });

@@ -18,14 +18,17 @@ export function liveProcesses(): LiveProcess[] {
     const pid = Number(entry);
     if (pid === process.pid) continue;
     try {
+      // cmdline and environ before stat: a child caught between fork and exec still shows its
+      // parent's group; once cmdline shows the new program, its setsid/setpgid has happened
+      // (both run before exec), so a stat read afterwards sees the final group and session
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0').join(' ');
+      const environ = readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       const f = stat
         .slice(stat.lastIndexOf(')') + 1)
         .trim()
         .split(/\s+/);
       if (f[0] === 'Z' || f[0] === 'X') continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0').join(' ');
-      const environ = readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
       found.push({
         pid,
         ppid: Number(f[1]),

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import type { FakeTransport } from './fake-transport.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -19,11 +20,14 @@ export interface TranscriptLine {
   readonly frame: Record<string, unknown>;
 }
 
-export function transcriptPath(scenario: string, version = '0.156.1'): string {
+export function transcriptPath(scenario: string, version = CODEX_APP_SERVER_VERSION): string {
   return join(REPO_ROOT, 'fixtures', 'transcripts', version, `${scenario}.jsonl`);
 }
 
-export function loadTranscript(scenario: string, version = '0.156.1'): TranscriptLine[] {
+export function loadTranscript(
+  scenario: string,
+  version = CODEX_APP_SERVER_VERSION,
+): TranscriptLine[] {
   return readFileSync(transcriptPath(scenario, version), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')

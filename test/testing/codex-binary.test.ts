@@ -6,11 +6,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { locateCodexBinary, requireCodexBinary } from '../../src/testing/index.js';
 import { testEnv } from '../support/processes.js';
+import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 
 describe('locateCodexBinary', () => {
   it('finds the native binary of the pinned devDependency and it reports that version', () => {
     const native = locateCodexBinary({ kind: 'native' });
-    expect(native).toMatchObject({ found: true, kind: 'native', version: '0.156.1' });
+    expect(native).toMatchObject({
+      found: true,
+      kind: 'native',
+      version: CODEX_APP_SERVER_VERSION,
+    });
     if (!native.found) throw new Error('unreachable');
     expect(native.path).toMatch(
       /@openai\/codex-linux-x64\/vendor\/x86_64-unknown-linux-musl\/bin\/codex$/,
@@ -20,12 +25,16 @@ describe('locateCodexBinary', () => {
       env: testEnv(),
       stdio: 'pipe',
     });
-    expect(out.trim()).toBe('codex-cli 0.156.1');
+    expect(out.trim()).toBe(`codex-cli ${CODEX_APP_SERVER_VERSION}`);
   });
 
   it('finds the launcher script', () => {
     const launcher = locateCodexBinary({ kind: 'launcher' });
-    expect(launcher).toMatchObject({ found: true, kind: 'launcher', version: '0.156.1' });
+    expect(launcher).toMatchObject({
+      found: true,
+      kind: 'launcher',
+      version: CODEX_APP_SERVER_VERSION,
+    });
     if (!launcher.found) throw new Error('unreachable');
     expect(launcher.path).toMatch(/node_modules\/\.bin\/codex$/);
   });

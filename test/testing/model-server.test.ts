@@ -62,7 +62,9 @@ async function startThread(
     capabilities: null,
   });
   expect(init.result).toMatchObject({
-    userAgent: expect.stringMatching(/^relvo_agent_runtime\/0\.156\.1 \(/),
+    userAgent: expect.stringMatching(
+      new RegExp(`^relvo_agent_runtime/${binary.version.replaceAll('.', '\\.')} \\(`),
+    ),
   });
   d.notify('initialized');
   const started = await d.request('thread/start', {
@@ -86,7 +88,7 @@ async function runTurn(d: AppServerDriver, threadId: string, text: string): Prom
   });
 }
 
-describe('ScriptedModelServer with the real codex 0.156.1', () => {
+describe('ScriptedModelServer with the real codex under test', () => {
   it('streams a text turn and reports the scripted usage', async () => {
     const { d, threadId } = await startThread('never', 'read-only');
     server!.enqueue(

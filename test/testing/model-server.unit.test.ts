@@ -1,18 +1,18 @@
 /** The scripted model server and config helpers on their own (plain HTTP, no codex). */
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isStrippedEnvVar } from '../../src/testing/codex-config.js';
 import {
   codexConfigArgs,
   createIsolatedCodexHome,
-  encodeSseEvent,
   functionCallOutput,
   httpErrorStep,
-  isStrippedEnvVar,
   rawStep,
   responseFailedStep,
   ScriptedModelServer,
   textStep,
 } from '../../src/testing/index.js';
+import { encodeSseEvent } from '../../src/testing/sse-script.js';
 
 let server: ScriptedModelServer | undefined;
 afterEach(async () => {

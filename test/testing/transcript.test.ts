@@ -2,13 +2,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sanitizeFrame, serializeTranscript } from '../../scripts/lib/transcript-writer.js';
 import {
   parseTranscript,
   restorePlaceholders,
-  sanitizeFrame,
-  serializeTranscript,
   type PlaceholderValues,
 } from '../../src/testing/index.js';
+import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 
 const values: PlaceholderValues = {
   workspace: '/tmp/rec-1/workspace',
@@ -21,7 +21,7 @@ describe('sanitizeFrame / restorePlaceholders', () => {
   const frame = {
     id: 1,
     result: {
-      userAgent: 'relvo/0.156.1 (Debian; x86_64) vm (relvo; 0.1.0)',
+      userAgent: 'relvo/1.2.3 (Debian; x86_64) vm (relvo; 0.1.0)',
       codexHome: '/tmp/rec-1/home/.codex',
       cwd: '/tmp/rec-1/workspace',
       list: ['/tmp/rec-1/home/x', 'vm', 'vmware', 'a vm b'],
@@ -33,7 +33,7 @@ describe('sanitizeFrame / restorePlaceholders', () => {
     expect(sanitizeFrame(frame, values)).toEqual({
       id: 1,
       result: {
-        userAgent: 'relvo/0.156.1 (Debian; x86_64) <hostname> (relvo; 0.1.0)',
+        userAgent: 'relvo/1.2.3 (Debian; x86_64) <hostname> (relvo; 0.1.0)',
         codexHome: '<codex_home>',
         cwd: '<workspace>',
         list: ['<home>/x', '<hostname>', 'vmware', 'a vm b'],
@@ -71,8 +71,8 @@ describe('parseTranscript', () => {
   });
 });
 
-describe('checked-in transcripts (0.156.1)', () => {
-  const dir = join('fixtures', 'transcripts', '0.156.1');
+describe('checked-in transcripts of the baseline', () => {
+  const dir = join('fixtures', 'transcripts', CODEX_APP_SERVER_VERSION);
   const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
   const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as {
     scenarios: Record<string, { frames: number }>;

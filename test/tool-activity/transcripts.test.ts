@@ -101,7 +101,7 @@ describe('tool activity replayed from the real binary', () => {
     const h = createHarness({ toolActivity: 'redacted' });
     const replaying = replayRecorded(h, 'tool_activity', {
       // drop the first command's start and the failing command's completion, as codex does for
-      // fast commands (REAL-CODEX §6.3)
+      // fast commands (docs/protocol.md, "Ordering facts and quirks")
       rewrite: (frame) => {
         const item = (frame.params as { item?: { id?: string } } | undefined)?.item;
         if (frame.method === 'item/started' && item?.id === 'call_ok_1') return undefined;

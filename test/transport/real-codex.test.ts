@@ -1,5 +1,5 @@
 /**
- * The production transport against the pinned real codex 0.156.1: the native binary and the
+ * The production transport against the real codex under test (CODEX_UNDER_TEST or the pinned one): the native binary and the
  * node launcher, each handshaken with raw frames and closed; nothing of the group may survive.
  * Offline: the model provider points at 127.0.0.1:9 and plugins/apps/analytics are off.
  */
@@ -13,7 +13,9 @@ import { createCodexStdioTransport } from '../../src/transport/stdio.js';
 import { testEnv } from '../support/processes.js';
 import { groupMembers, nextMatching, within } from './helpers.js';
 
-const NATIVE = requireCodexBinary({ kind: 'native' }).path;
+const UNDER_TEST = requireCodexBinary({ kind: 'native' });
+const NATIVE = UNDER_TEST.path;
+const VERSION = UNDER_TEST.version;
 const LAUNCHER = requireCodexBinary({ kind: 'launcher' }).path;
 
 /** Nothing can leave the box: the model provider is a closed port on 127.0.0.1. */
@@ -45,7 +47,7 @@ function taggedGroups(tag: string): Set<number> {
 describe.each([
   ['native binary', NATIVE],
   ['node launcher', LAUNCHER],
-])('real codex 0.156.1 through the stdio transport (%s)', (_label, executable) => {
+])('real codex under test through the stdio transport (%s)', (_label, executable) => {
   it('handshakes with raw frames and closes with nothing of the group left', async () => {
     expect(existsSync(executable), `pinned codex missing at ${executable}: run npm ci`).toBe(true);
     const home = mkdtempSync(join(tmpdir(), 'codex-home-'));
@@ -65,7 +67,9 @@ describe.each([
       });
       const reply = await nextMatching(it, 'initialize reply', (f) => f.id === 1, 20_000);
       const result = reply.result as { userAgent?: unknown };
-      expect(result.userAgent).toMatch(/^transport-test\/0\.156\.1 \(/);
+      expect(result.userAgent).toMatch(
+        new RegExp(`^transport-test/${VERSION.replaceAll('.', '\\.')} \\(`),
+      );
       t.send({ method: 'initialized' });
 
       const groups = taggedGroups(tag);

@@ -24,7 +24,7 @@ const JSON_VALUE_DEF: JsonSchemaNode = {
   ],
 };
 
-/** The JSON carriers are zod customs (§2 guard); give them their JSON Schema shape. */
+/** The JSON carriers are zod customs (docs/spi.md §2 guard); give them their JSON Schema shape. */
 function overrideCarriers(ctx: { zodSchema: unknown; jsonSchema: JsonSchemaNode }): void {
   if (ctx.zodSchema === jsonValueSchema) {
     ctx.jsonSchema.$ref = JSON_VALUE_REF;

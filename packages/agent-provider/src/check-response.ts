@@ -12,7 +12,7 @@ import {
 } from './schemas/interaction.js';
 
 /*
- * §13. Non-echo rule: a reason is a fixed sentence that may carry counts, a
+ * docs/spi.md §13. Non-echo rule: a reason is a fixed sentence that may carry counts, a
  * 1-based question position and kinds from the closed set. It never contains a
  * value, key or reference the caller supplied, because it ends up in a durable
  * receipt. All caller data is read defensively; nothing here may throw.

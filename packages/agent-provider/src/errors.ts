@@ -87,7 +87,7 @@ export class AgentRuntimeError extends Error {
 }
 
 /**
- * A definite refusal: the provider guarantees the effect was not applied (§15).
+ * A definite refusal: the provider guarantees the effect was not applied (docs/spi.md §15).
  * Anything else thrown by a provider is an unknown outcome.
  */
 export class ProviderRejection extends Error {

@@ -7,7 +7,7 @@ import type { ProviderRunTermination } from './schemas/termination.js';
 import type { TurnInput } from './schemas/turn.js';
 
 /*
- * In-process handles (§3, §5–§8, §10). Never serialised; everything they accept
+ * In-process handles (docs/spi.md §3, §5–§8, §10). Never serialised; everything they accept
  * or produce is JSON.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The JSON domain (§2): capture of arbitrary input into cloned, deep-frozen JSON.
+ * The JSON domain (docs/spi.md §2): capture of arbitrary input into cloned, deep-frozen JSON.
  *
  * Capture never throws: every reflection step may hit a hostile proxy, so the
  * whole walk runs under one try/catch and any throw becomes a fixed rejection.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * §17 state machines. A table maps each state to the states it may move to;
+ * docs/spi.md §17 state machines. A table maps each state to the states it may move to;
  * terminal states map to an empty list.
  */
 

@@ -1,4 +1,4 @@
-/** Wire version constants (§1). Independent of any npm package version. */
+/** Wire version constants (docs/spi.md §1). Independent of any npm package version. */
 
 export const WIRE_VERSION = '0.5' as const;
 export type WireVersion = typeof WIRE_VERSION;

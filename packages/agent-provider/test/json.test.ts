@@ -199,7 +199,7 @@ describe('isJsonValue / isJsonObject', () => {
     expect(isJsonObject('s')).toBe(false);
   });
 
-  it('never throws on a hostile proxy (§2): a revoked proxy is simply not JSON', () => {
+  it('never throws on a hostile proxy (docs/spi.md §2): a revoked proxy is simply not JSON', () => {
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
     expect(isJsonValue(proxy)).toBe(false);

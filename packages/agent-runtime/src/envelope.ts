@@ -24,7 +24,7 @@ import { z } from 'zod';
 import { profileNameSchema, providerIdSchema } from './config.js';
 
 /*
- * The full EventPayload union (SPI §10.4): the provider-emittable payloads the runtime
+ * The full EventPayload union (docs/spi.md §10.4): the provider-emittable payloads the runtime
  * records as they are (deltas, tool activity, usage, diagnostics) plus the payloads only
  * the runtime writes. A provider's `interaction.requested` is recorded in its runtime form
  * (interactionId, turnId; the provider's ref stays in memory) and `interaction.withdrawn`

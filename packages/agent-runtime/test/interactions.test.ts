@@ -145,6 +145,7 @@ describe('interactions', () => {
         request: { kind: 'question', prompt: 'name?', multiSelect: false },
       },
     });
+    const [asked] = session.pendingInteractions();
     run.complete({ outcome: 'failed', error: agentError('provider_unavailable', 'gone') });
     const result = await turn.done;
     expect(result.turnState).toBe('failed');
@@ -159,6 +160,14 @@ describe('interactions', () => {
       'interaction.settled',
       'run.finished',
       'turn.settled',
+    ]);
+    // after the run ended the interaction is known as settled (cancelled), not unknown
+    const late = await session
+      .respond(asked!.interactionId, { kind: 'question', answer: 'x' })
+      .catch((e: unknown) => e);
+    expect(isRuntimeError(late) && [late.reason, late.error.details?.outcome]).toEqual([
+      'interaction_settled',
+      'cancelled',
     ]);
     // the sink is stale now: later emissions are discarded
     run.sink.emit({ payload: { type: 'run.message_delta', text: 'late' } });

@@ -2,7 +2,11 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
-import { createAgentRuntime, openSqliteEventStore } from '@relvo-labs/agent-runtime';
+import {
+  createAgentRuntime,
+  isRuntimeError,
+  openSqliteEventStore,
+} from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import {
   expectGapless,
@@ -22,7 +26,7 @@ function childEnv(): NodeJS.ProcessEnv {
 }
 
 describe('durability across a process restart', () => {
-  it('a child killed with SIGKILL mid-run: a new runtime replays gaplessly and marks the session failed', async () => {
+  it('a child killed with SIGKILL mid-run: its lock holds while it lives; a new runtime replays gaplessly and marks the session failed', async () => {
     const dir = tempDir();
     const path = join(dir, 'events.db');
     const child = spawn(
@@ -75,6 +79,17 @@ describe('durability across a process restart', () => {
       });
     });
     await enough;
+    // while the child is alive its database is locked against any other process
+    let locked: unknown;
+    try {
+      void openSqliteEventStore({ path, busyTimeoutMs: 50 }).close();
+    } catch (error) {
+      locked = error;
+    }
+    expect(isRuntimeError(locked) && [locked.code, locked.reason]).toEqual([
+      'store_unavailable',
+      'store_locked',
+    ]);
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
 

@@ -21,7 +21,7 @@ rl.on('line', (line) => {
       out({
         id: msg.id,
         result: {
-          userAgent: 'relvo_agent_runtime/0.156.1 (Linux; x86_64) stand-in',
+          userAgent: `relvo_agent_runtime/${process.env.STAND_IN_VERSION} (Linux; x86_64) stand-in`,
           codexHome: path,
         },
       });

@@ -3,7 +3,7 @@ import { approvalModeSchema } from './interaction.js';
 import { jsonObjectSchema } from './json.js';
 
 /*
- * Every member defaults to its least capable value (§4). Nested objects use
+ * Every member defaults to its least capable value (docs/spi.md §4). Nested objects use
  * `prefault({})` so their own member defaults are applied by parsing, and array
  * defaults are factories so no two parses share (and later freeze) one array.
  */
@@ -78,7 +78,7 @@ export const workspaceCapabilitySchema = z.strictObject({
   writes: z.boolean().default(true),
 });
 
-// Resume without export is deliberately unrepresentable (§4.4).
+// Resume without export is deliberately unrepresentable (docs/spi.md §4.4).
 export const recoveryCapabilitySchema = z.union([
   z.strictObject({
     exportsRecoveryRecord: z.literal(false).default(false),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jsonObjectSchema } from './json.js';
 
-/** The closed set of 23 error codes (§14). Adding one needs a new wire minor. */
+/** The closed set of 23 error codes (docs/spi.md §14). Adding one needs a new wire minor. */
 export const AGENT_ERROR_CODES = [
   // Caller
   'invalid_request',

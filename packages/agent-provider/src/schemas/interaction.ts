@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jsonObjectSchema } from './json.js';
 
-/** Bounds of §11 and §12, exported so tests and adapters use the same numbers. */
+/** Bounds of docs/spi.md §11 and §12, exported so tests and adapters use the same numbers. */
 export const INTERACTION_BOUNDS = {
   prompt: 8000,
   placeholder: 400,
@@ -70,7 +70,7 @@ function hasUniqueKeys(questions: readonly { key: string }[]): boolean {
   return new Set(questions.map((q) => q.key)).size === questions.length;
 }
 
-// Uniqueness cannot be expressed in JSON Schema, so it lives only here (§11.2).
+// Uniqueness cannot be expressed in JSON Schema, so it lives only here (docs/spi.md §11.2).
 export const questionSetRequestSchema = z
   .strictObject({
     kind: z.literal('question_set'),

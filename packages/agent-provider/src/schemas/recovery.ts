@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jsonValueSchema } from './json.js';
 
-/** §16. The runtime-level schema additionally pins wireVersion to the current literal. */
+/** docs/spi.md §16. The runtime-level schema additionally pins wireVersion to the current literal. */
 export const providerRecoveryRecordSchema = z.strictObject({
   providerId: z.string().min(1).max(64),
   providerVersion: z.string().min(1).max(64),

@@ -10,7 +10,7 @@ export type Timestamp = z.infer<typeof timestampSchema>;
 
 const reasonSchema = z.string().max(TERMINATION_REASON_MAX);
 
-/** What a provider's `completion` resolves to (§9); the runtime adds the timestamp. */
+/** What a provider's `completion` resolves to (docs/spi.md §9); the runtime adds the timestamp. */
 export const providerRunTerminationSchema = z.discriminatedUnion('outcome', [
   z.strictObject({ outcome: z.literal('succeeded') }),
   z.strictObject({ outcome: z.literal('failed'), error: agentErrorSchema }),

@@ -1,5 +1,5 @@
 /**
- * `@relvo-labs/agent-provider/testing` (§19): a deterministic scripted provider for runtime
+ * `@relvo-labs/agent-provider/testing` (docs/spi.md §19): a deterministic scripted provider for runtime
  * tests and a conformance kit for adapters. Nothing here imports a test framework; the vitest
  * binding `describeProviderConformance` lives in `@relvo-labs/agent-provider/testing/vitest`.
  */

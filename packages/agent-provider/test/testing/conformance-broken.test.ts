@@ -122,7 +122,7 @@ describe('the conformance kit catches broken providers', () => {
   });
 });
 
-describe('every §19.2 area has a check that can fail', () => {
+describe('every docs/spi.md §19.2 area has a check that can fail', () => {
   it.each([
     [
       'session.unknown-options',
@@ -184,7 +184,7 @@ describe('every §19.2 area has a check that can fail', () => {
 });
 
 describe('the conformance kit does not fail conformant variants', () => {
-  it('a failed termination that leaves out the defaulted retryable member (§14 default false)', async () => {
+  it('a failed termination that leaves out the defaulted retryable member (docs/spi.md §14 default false)', async () => {
     const omitRetryable = (provider: AgentProvider): AgentProvider =>
       patchSessions(provider, (session) => ({
         async startRun(request) {

@@ -58,7 +58,7 @@ const askScript = {
 };
 
 describe('createScriptedProvider', () => {
-  it('describes the §19.1 capabilities', () => {
+  it('describes the docs/spi.md §19.1 capabilities', () => {
     const d = createScriptedProvider().provider.describe();
     expect(providerDescriptorSchema.parse(d)).toEqual(d);
     expect(d.providerId).toBe('scripted');
@@ -176,7 +176,7 @@ describe('createScriptedProvider', () => {
     expect(state.outcome).toEqual({ outcome: 'succeeded' });
   });
 
-  it('a second run of the same ask script in one session is unblocked by its answer (§19.1)', async () => {
+  it('a second run of the same ask script in one session is unblocked by its answer (docs/spi.md §19.1)', async () => {
     const { controller, session } = await open({ scripts: askScript });
     const answer = { kind: 'approval', decision: 'approved', mode: 'once' } as const;
     const first = await start(session, 'ask', 'run-1');

@@ -10,7 +10,7 @@ import {
 import type { PayloadOf } from '../envelope.js';
 
 /*
- * Everything a provider hands over passes here first (SPI §10.3): JSON capture (cycles,
+ * Everything a provider hands over passes here first (docs/spi.md §10.3): JSON capture (cycles,
  * accessors, hostile proxies → refusal), then the strict SPI schema. The result is a fresh,
  * frozen value the provider can no longer mutate. Nothing here throws.
  */

@@ -30,7 +30,7 @@ import {
 } from './intake.js';
 import type { SessionLog } from './log.js';
 
-/** Emissions kept while a run is starting, drained after it becomes active (SPI §10.3). */
+/** Emissions kept while a run is starting, drained after it becomes active (docs/spi.md §10.3). */
 export const STAGED_EMISSIONS_LIMIT = 256;
 
 export type TurnOutcome = 'completed' | 'failed' | 'cancelled';
@@ -86,7 +86,7 @@ export class RunDriver {
   private staged: ProviderEventPayload[] = [];
   private dropped = 0;
   private stale = false;
-  /** In-memory interrupt fence (SPI §18): interaction requests become diagnostics. */
+  /** In-memory interrupt fence (docs/spi.md §18): interaction requests become diagnostics. */
   private fence = false;
   private providerRun: ProviderRun | undefined;
   private started: Promise<void>;
@@ -110,7 +110,7 @@ export class RunDriver {
         try {
           this.onEmit(input);
         } catch {
-          // the sink never throws (SPI §10.1); a store failure surfaces on the session
+          // the sink never throws (docs/spi.md §10.1); a store failure surfaces on the session
         }
       },
     };
@@ -294,7 +294,7 @@ export class RunDriver {
     }
   }
 
-  /** SPI §18: fence, call the provider, record `interrupting` once it accepted. */
+  /** docs/spi.md §18: fence, call the provider, record `interrupting` once it accepted. */
   interrupt(reason?: string): Promise<void> {
     if (this.stale) return Promise.resolve();
     const check = canInterruptRun(this.ctx.descriptor);

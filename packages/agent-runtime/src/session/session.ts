@@ -81,6 +81,9 @@ interface ProviderSessionEntry {
   readonly sink: { stale: boolean };
 }
 
+/** Settled interactions remembered per session after their run ended. */
+export const SETTLED_INTERACTIONS_KEPT = 1024;
+
 function notAllowed(state: SessionState, command: SessionCommand): RuntimeError {
   const closed = state === 'closed' || state === 'failed' || state === 'closing';
   return new RuntimeError(
@@ -200,9 +203,7 @@ export class SessionImpl implements RuntimeSession {
         interactions: this.interactions,
         onFinished: (finished, uncertainStart) => {
           if (this.run === finished) this.run = undefined;
-          for (const record of this.interactions.values()) {
-            if (record.run === finished) this.interactions.delete(record.interactionId);
-          }
+          this.forgetSettledInteractions();
           // an uncertain start leaves the provider session in an unknown state: use a fresh one
           if (uncertainStart) this.discard(profile, entry);
         },
@@ -297,6 +298,22 @@ export class SessionImpl implements RuntimeSession {
     }
     this.providerSessions.set(profile, entry);
     return entry;
+  }
+
+  /**
+   * Settled interactions stay answerable as "already settled" (an exact retry of the applied
+   * answer stays a no-op) for the last SETTLED_INTERACTIONS_KEPT of them; older ones are forgotten.
+   */
+  private forgetSettledInteractions(): void {
+    let settled = 0;
+    for (const record of this.interactions.values()) if (record.status === 'settled') settled += 1;
+    for (const [id, record] of this.interactions) {
+      if (settled <= SETTLED_INTERACTIONS_KEPT) return;
+      if (record.status === 'settled') {
+        this.interactions.delete(id);
+        settled -= 1;
+      }
+    }
   }
 
   private discard(profile: string, entry: ProviderSessionEntry): void {
@@ -423,7 +440,7 @@ export class SessionImpl implements RuntimeSession {
       const profile = run.profile;
       return run.interrupt(reason).then(() => {
         const entry = this.providerSessions.get(profile);
-        // SPI §4.6: an interrupt that does not preserve the provider session retires it
+        // docs/spi.md §4.6: an interrupt that does not preserve the provider session retires it
         if (
           entry?.session === run.providerSession &&
           !interruptPreservesSession(entry.resolved.descriptor)

@@ -145,7 +145,7 @@ export const interactionChecks: readonly CheckDefinition[] = [
         await ctx.completion(a.run, `${scenario} run`);
         await ctx.idle();
         const before = ctx.subject.driver.effects().responses;
-        // §6/§15: the runtime's exact retry may land after the run ended; a ProviderRejection
+        // docs/spi.md §6/§15: the runtime's exact retry may land after the run ended; a ProviderRejection
         // would be recorded as "never applied" although the answer was delivered.
         const repeat = await respond(ctx, a, 'exact repeat after the run ended', a.responses.valid);
         if (!repeat.ok) {

@@ -10,7 +10,7 @@ import { CheckContext, CheckFailure } from './context.js';
 import { createPlan, type CheckDefinition } from './plan.js';
 import type { ConformanceCheckResult, ConformanceHarness, ConformanceSubject } from './types.js';
 
-/** Every check of §19.2, in report order. */
+/** Every check of docs/spi.md §19.2, in report order. */
 export const CONFORMANCE_CHECKS: readonly CheckDefinition[] = [
   ...descriptorChecks,
   ...sessionChecks,

@@ -129,7 +129,7 @@ export class CheckContext {
   }
 
   /**
-   * Calls a provider method that must return a promise (§6: refusals are rejected promises,
+   * Calls a provider method that must return a promise (docs/spi.md §6: refusals are rejected promises,
    * never synchronous throws), and waits for it within the bound.
    */
   async call<T>(what: string, invoke: () => Promise<T>): Promise<Settled<T>> {

@@ -2,7 +2,7 @@ import type { ProviderEventSink } from '../../interfaces.js';
 import { captureJson, type JsonValue } from '../../json.js';
 import { providerEventInputSchema, type ProviderEventPayload } from '../../schemas/events.js';
 
-/** Members only the runtime adds (§10.1); a provider must never supply them. */
+/** Members only the runtime adds (docs/spi.md §10.1); a provider must never supply them. */
 export const RUNTIME_STAMPED_MEMBERS = [
   'eventId',
   'sequence',

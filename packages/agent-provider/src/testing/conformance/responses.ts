@@ -3,7 +3,7 @@ import type { InteractionRequest, QuestionItem } from '../../schemas/interaction
 
 /**
  * Responses the kit derives from a raised request: a valid answer, a different valid answer
- * (to test conflicts) and an invalid one (§13). Answers carry caller markers so that any echo
+ * (to test conflicts) and an invalid one (docs/spi.md §13). Answers carry caller markers so that any echo
  * in an error or diagnostic is caught. Built as plain JSON: the kit talks to the provider the
  * way the runtime would, with already-captured values.
  */
@@ -37,7 +37,7 @@ export function deriveResponses(
       return {
         valid: { kind: 'approval', decision: 'approved', mode, reason: marker('answer') },
         conflicting: { kind: 'approval', decision: 'denied' },
-        // An approval without a mode (§13).
+        // An approval without a mode (docs/spi.md §13).
         invalid: { kind: 'approval', decision: 'approved', reason: marker('answer') },
       };
     }

@@ -2,7 +2,7 @@ import { CONFORMANCE_CHECKS, register, runCheck } from './checks.js';
 import type { ConformanceCheckResult, ConformanceHarness, ConformanceReport } from './types.js';
 
 /**
- * Runs every conformance check (§19.2) against fresh subjects from `harness`, one after
+ * Runs every conformance check (docs/spi.md §19.2) against fresh subjects from `harness`, one after
  * another, and reports each as passed, failed or skipped (skipped only with a reason). It
  * never throws: a crash inside a check is that check's failure.
  */

@@ -41,7 +41,7 @@ export interface ScriptedProvider {
 }
 
 /**
- * A deterministic AgentProvider for runtime tests (§19.1): no timers, no I/O. Runs advance
+ * A deterministic AgentProvider for runtime tests (docs/spi.md §19.1): no timers, no I/O. Runs advance
  * only when the test calls `controller.drain()`.
  */
 export function createScriptedProvider(input: ScriptedProviderOptions = {}): ScriptedProvider {

@@ -5,7 +5,7 @@ import { DIAGNOSTIC_LEVELS, TOOL_PHASES, usagePayloadSchema } from '../../schema
 import { INTERRUPT_MODES, type ProviderDescriptor } from '../../schemas/descriptor.js';
 import { interactionRequestSchema } from '../../schemas/interaction.js';
 
-/** One step of a scripted run (§19.1). Parsed once, when the provider is created. */
+/** One step of a scripted run (docs/spi.md §19.1). Parsed once, when the provider is created. */
 export const scriptStepSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('delta'), text: z.string().min(1).max(100_000) }),
   z.strictObject({

@@ -1,0 +1,265 @@
+/**
+ * `relvo-codex doctor`: which codex, whether it is in the reviewed window, how long a
+ * handshake takes, what the app-server group costs, where the event log is — and one next
+ * step per problem found. The handshake runs against the scripted model on 127.0.0.1 with a
+ * throw-away CODEX_HOME, so doctor never touches the network or the person's login.
+ */
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
+import {
+  codexConfigArgs,
+  createIsolatedCodexHome,
+  ScriptedModelServer,
+} from '@relvo-labs/agent-provider-codex/testing';
+import { CODEX_EXECUTABLE_ENV, findCodex, type CodexSource } from '../codex/locate.js';
+import { installHint, isInWindow, probeCodexVersion, windowSummary } from '../codex/version.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { defaultEventLogPath } from '../paths.js';
+import type { Output } from '../ui/output.js';
+
+export const HANDSHAKE_TIMEOUT_MS = 30_000;
+
+export interface DoctorProblem {
+  readonly problem: string;
+  readonly nextStep: string;
+}
+
+export interface DoctorReport {
+  readonly codex: {
+    readonly found: boolean;
+    readonly path: string | null;
+    readonly kind: 'native' | 'launcher' | null;
+    readonly source: CodexSource;
+    readonly version: string | null;
+  };
+  readonly inWindow: boolean;
+  readonly window: { readonly baseline: string; readonly supported: readonly string[] };
+  readonly installHint: string | null;
+  readonly handshake:
+    | { readonly ok: true; readonly ms: number }
+    | { readonly ok: false; readonly error: string }
+    | { readonly ok: false; readonly skipped: string };
+  readonly resources: {
+    readonly rssBytes: number;
+    readonly cpuPercent: number;
+    readonly processes: number;
+  } | null;
+  readonly eventLog: {
+    readonly path: string;
+    readonly exists: boolean;
+    readonly writable: boolean;
+  };
+  readonly problems: readonly DoctorProblem[];
+}
+
+export interface DoctorOptions {
+  readonly codex?: string | undefined;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+function writableDir(path: string): boolean {
+  // the nearest existing ancestor decides whether the log can be created
+  let dir = dirname(path);
+  for (;;) {
+    if (existsSync(dir)) {
+      try {
+        accessSync(dir, constants.W_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) return false;
+    dir = up;
+  }
+}
+
+function errorToken(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const e = error as { code?: unknown; providerCode?: unknown; error?: unknown };
+    const inner = (e.error ?? e) as { code?: unknown; providerCode?: unknown };
+    const parts = [inner.code, inner.providerCode].filter((x) => typeof x === 'string');
+    if (parts.length > 0) return parts.join(':');
+  }
+  return error instanceof Error ? error.name : 'unknown_error';
+}
+
+async function measureHandshake(
+  executable: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{
+  handshake: DoctorReport['handshake'];
+  resources: DoctorReport['resources'];
+}> {
+  const iso = createIsolatedCodexHome('relvo-doctor-');
+  const server = await ScriptedModelServer.start();
+  try {
+    const provider = createCodexProvider({
+      executable,
+      extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
+      env: iso.env(env),
+      requestTimeoutMs: HANDSHAKE_TIMEOUT_MS,
+    });
+    const started = performance.now();
+    let session;
+    try {
+      session = await provider.createSession({
+        options: {},
+        workspace: { root: iso.workspace, ownership: 'borrowed' },
+        sink: { emit: () => undefined },
+      });
+    } catch (error) {
+      return { handshake: { ok: false, error: errorToken(error) }, resources: null };
+    }
+    const ms = Math.round(performance.now() - started);
+    try {
+      const usage = await session.resourceUsage();
+      return {
+        handshake: { ok: true, ms },
+        resources:
+          usage === undefined
+            ? null
+            : {
+                rssBytes: usage.rssBytes,
+                cpuPercent: Math.round(usage.cpuPercent * 10) / 10,
+                processes: usage.processes,
+              },
+      };
+    } finally {
+      await session.dispose();
+    }
+  } finally {
+    await server.close();
+    iso.dispose();
+  }
+}
+
+export async function runDoctorChecks(options: DoctorOptions = {}): Promise<DoctorReport> {
+  const env = options.env ?? process.env;
+  const problems: DoctorProblem[] = [];
+  const window = windowSummary();
+  const eventLogPath = defaultEventLogPath(env);
+  const eventLog = {
+    path: eventLogPath,
+    exists: existsSync(eventLogPath),
+    writable: writableDir(eventLogPath),
+  };
+  if (!eventLog.writable) {
+    problems.push({
+      problem: 'the event log directory is not writable',
+      nextStep: `set RELVO_CODEX_EVENT_LOG to a writable file path (now: ${eventLogPath})`,
+    });
+  }
+
+  const located = findCodex({ option: options.codex, env });
+  if (!located.found) {
+    problems.push({
+      problem:
+        located.source === 'pinned'
+          ? `the pinned @openai/codex is not installed (${located.reason})`
+          : `${located.source === 'option' ? '--codex' : CODEX_EXECUTABLE_ENV} does not name an executable`,
+      nextStep:
+        located.source === 'pinned'
+          ? 'run `npm ci` (or reinstall @relvo-labs/relvo-codex) so @openai/codex is installed'
+          : `point it at a codex executable, or run \`${installHint()}\``,
+    });
+    return {
+      codex: {
+        found: false,
+        path: located.requested ?? null,
+        kind: null,
+        source: located.source,
+        version: null,
+      },
+      inWindow: false,
+      window,
+      installHint: installHint(),
+      handshake: { ok: false, skipped: 'no codex' },
+      resources: null,
+      eventLog,
+      problems,
+    };
+  }
+
+  const probe = await probeCodexVersion(located.path, env);
+  const version = probe.ok ? probe.version : null;
+  const inWindow = version !== null && isInWindow(version);
+  if (!probe.ok) {
+    problems.push({
+      problem: `\`${located.path} --version\` failed (${probe.reason})`,
+      nextStep: `check the executable, or install a reviewed codex: \`${installHint()}\``,
+    });
+  } else if (!inWindow) {
+    problems.push({
+      problem: `codex ${probe.version} is outside the reviewed window (${window.supported.join(', ')})`,
+      nextStep: `install the baseline: \`${installHint()}\`, or review it: \`relvo-codex review ${probe.version}\``,
+    });
+  }
+
+  let handshake: DoctorReport['handshake'] = { ok: false, skipped: 'outside the window' };
+  let resources: DoctorReport['resources'] = null;
+  if (inWindow) {
+    ({ handshake, resources } = await measureHandshake(located.path, env));
+    if (!handshake.ok) {
+      problems.push({
+        problem: `the app-server handshake failed (${'error' in handshake ? handshake.error : ''})`,
+        nextStep: 'run it by hand to see its stderr: `' + located.path + ' app-server --help`',
+      });
+    }
+  }
+
+  return {
+    codex: { found: true, path: located.path, kind: located.kind, source: located.source, version },
+    inWindow,
+    window,
+    installHint: inWindow ? null : installHint(),
+    handshake,
+    resources,
+    eventLog,
+    problems,
+  };
+}
+
+export function doctorExitCode(report: DoctorReport): ExitCode {
+  if (!report.codex.found || !report.inWindow) return EXIT.codex;
+  return report.problems.length === 0 ? EXIT.ok : EXIT.failed;
+}
+
+function formatBytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+export function printDoctorReport(report: DoctorReport, out: Output): void {
+  const { c } = out;
+  const ok = (b: boolean): string => (b ? c.green('ok') : c.red('problem'));
+  out.note(c.bold('relvo-codex doctor'));
+  out.note(
+    `  codex      ${report.codex.path ?? '(none)'}${report.codex.kind ? ` (${report.codex.kind}, ${report.codex.source})` : ''}`,
+  );
+  out.note(`  version    ${report.codex.version ?? '(unknown)'}`);
+  out.note(
+    `  window     ${ok(report.inWindow)}  reviewed: ${report.window.supported.join(', ')} (baseline ${report.window.baseline})`,
+  );
+  const hs = report.handshake;
+  out.note(
+    `  handshake  ${hs.ok ? `${ok(true)}  ${hs.ms} ms to a ready session` : 'skipped' in hs ? `skipped (${hs.skipped})` : `${ok(false)}  ${hs.error}`}`,
+  );
+  if (report.resources !== null) {
+    out.note(
+      `  resources  ${formatBytes(report.resources.rssBytes)} RSS, ${report.resources.cpuPercent}% CPU over ${report.resources.processes} process(es) of the app-server group`,
+    );
+  }
+  out.note(
+    `  event log  ${report.eventLog.path} (${report.eventLog.exists ? 'exists' : 'not created yet'}${report.eventLog.writable ? '' : ', NOT writable'})`,
+  );
+  if (report.problems.length === 0) {
+    out.note(c.green('No problem found.'));
+    return;
+  }
+  for (const p of report.problems) {
+    out.note(`${c.red('✗')} ${p.problem}`);
+    out.note(`  ${c.bold('next step:')} ${p.nextStep}`);
+  }
+}

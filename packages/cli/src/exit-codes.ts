@@ -1,0 +1,32 @@
+/** Process exit codes of `relvo-codex`, documented in `--help` and the README. */
+export const EXIT = {
+  /** The turn succeeded (doctor: no problem found). */
+  ok: 0,
+  /** The turn failed. */
+  failed: 1,
+  /** Bad arguments or a bad host config file. */
+  usage: 2,
+  /** No codex found, or its version is outside the reviewed window. */
+  codex: 3,
+  /** The person interrupted the turn (Ctrl-C); with `run`, the second Ctrl-C disposes the session. */
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0    the turn succeeded (doctor: nothing to fix)
+  1    the turn failed (doctor: a problem other than the codex version)
+  2    usage error (bad option, unreadable or invalid config file, unknown profile)
+  3    codex not found, or its version is outside the reviewed window
+  130  interrupted by Ctrl-C (run: the first Ctrl-C interrupts the turn, the second quits)`;
+
+/** An error that ends the command with a given exit code and a one-line message. */
+export class CliExit extends Error {
+  constructor(
+    readonly code: ExitCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CliExit';
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The runtime every command runs on, with the Codex provider registered as `codex`. The codex
+ * executable comes from the CLI (`--codex`, `RELVO_CODEX_EXECUTABLE`, else the pinned one):
+ * a profile may name its own `executable`, but an explicit choice on the command line wins.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createCodexProvider, type CodexProviderOptions } from '@relvo-labs/agent-provider-codex';
+import {
+  createAgentRuntime,
+  createMemoryEventStore,
+  openSqliteEventStore,
+  type AgentRuntime,
+  type RuntimeConfig,
+  type RuntimeConfigInput,
+} from '@relvo-labs/agent-runtime';
+import type { LocatedCodex } from '../codex/locate.js';
+
+export interface CodexRuntimeOptions {
+  readonly config: RuntimeConfig | RuntimeConfigInput;
+  readonly codex: LocatedCodex;
+  /** A SQLite file, or `{ memory: true }` for no durable log. */
+  readonly eventLog: string | { readonly memory: true };
+}
+
+export function codexFactory(codex: LocatedCodex) {
+  const explicit = codex.source !== 'pinned';
+  return (options: CodexProviderOptions = {}) =>
+    createCodexProvider({
+      ...options,
+      executable: explicit ? codex.path : (options.executable ?? codex.path),
+    });
+}
+
+export async function openCodexRuntime(options: CodexRuntimeOptions): Promise<AgentRuntime> {
+  let store;
+  if (typeof options.eventLog !== 'string') {
+    store = createMemoryEventStore();
+  } else {
+    mkdirSync(dirname(options.eventLog), { recursive: true });
+    store = openSqliteEventStore({ path: options.eventLog });
+  }
+  return createAgentRuntime({
+    providers: { codex: codexFactory(options.codex) },
+    config: options.config,
+    store,
+  });
+}

@@ -1,0 +1,203 @@
+/**
+ * The `relvo-codex` command line: argument parsing (commander), exit codes, and dispatch to
+ * one module per subcommand.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
+import { doctorExitCode, printDoctorReport, runDoctorChecks } from './commands/doctor.js';
+import { runReview } from './commands/review.js';
+import { createOutput, type Output } from './ui/output.js';
+import { CLI_VERSION } from './version.js';
+
+export interface CliIo {
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WriteStream;
+  readonly stdin: NodeJS.ReadStream;
+}
+
+interface CommonOptions {
+  readonly codex?: string;
+  readonly color: boolean;
+}
+
+function outputFor(io: CliIo, opts: CommonOptions & { json?: boolean }): Output {
+  return createOutput({
+    json: opts.json === true,
+    color: opts.color,
+    env: io.env,
+    stdout: io.stdout,
+    stderr: io.stderr,
+  });
+}
+
+const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
+
+export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
+  const program = new Command('relvo-codex')
+    .description(
+      'Run a real Codex turn through the Relvo agent runtime.\n' +
+        'Which codex: --codex <path>, else $' +
+        CODEX_EXECUTABLE_ENV +
+        ', else the @openai/codex this package pins.',
+    )
+    .version(CLI_VERSION)
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+
+  const common = (cmd: Command): Command =>
+    cmd
+      .option(
+        '--codex <path>',
+        `codex executable to use (default: $${CODEX_EXECUTABLE_ENV}, else the pinned one)`,
+      )
+      .option('--no-color', 'no colour and no spinner (NO_COLOR is respected too)')
+      .addHelpText('after', `\n${EXIT_CODES_HELP}`);
+
+  common(
+    program
+      .command('demo')
+      .description(
+        'one real codex turn against a scripted model on 127.0.0.1: no credentials, no network',
+      )
+      .option('--json', 'write runtime event envelopes to stdout, one per line')
+      .addOption(new Option('--yes', 'approve the command without asking').conflicts('no'))
+      .addOption(new Option('--no', 'deny the command without asking').conflicts('yes'))
+      .option('--keep', 'keep the workspace and the event log, and print where they are'),
+  ).action(
+    async (
+      opts: CommonOptions & { json?: boolean; yes?: boolean; no?: boolean; keep?: boolean },
+    ) => {
+      const { runDemo } = await import('./commands/demo.js');
+      const out = outputFor(io, opts);
+      setExit(
+        await runDemo(
+          {
+            json: opts.json === true,
+            answer: opts.yes === true ? 'approve' : opts.no === true ? 'deny' : 'ask',
+            keep: opts.keep === true,
+            codex: opts.codex,
+          },
+          out,
+          io,
+        ),
+      );
+    },
+  );
+
+  common(
+    program
+      .command('run')
+      .description('a real codex turn with your own codex login and model, through the runtime')
+      .argument('<prompt>', 'what to ask codex')
+      .option('--profile <name>', 'host config profile to use')
+      .option('--config <file>', 'host config file (default: ./relvo.config.json when present)')
+      .option('--cwd <dir>', 'workspace directory (default: the current directory)')
+      .addOption(new Option('--sandbox <mode>', 'codex sandbox mode').choices(SANDBOX_MODES))
+      .addOption(
+        new Option(
+          '--approvals <mode>',
+          'bridge: answer approvals here; none: codex never asks',
+        ).choices(['bridge', 'none']),
+      )
+      .option(
+        '--event-log <file>',
+        'SQLite event log (default: $RELVO_CODEX_EVENT_LOG or ~/.local/state/relvo-codex/events.sqlite)',
+      )
+      .option('--json', 'write runtime event envelopes to stdout, one per line'),
+  ).action(
+    async (
+      prompt: string,
+      opts: CommonOptions & {
+        profile?: string;
+        config?: string;
+        cwd?: string;
+        sandbox?: (typeof SANDBOX_MODES)[number];
+        approvals?: 'bridge' | 'none';
+        eventLog?: string;
+        json?: boolean;
+      },
+    ) => {
+      const { runRun } = await import('./commands/run.js');
+      const out = outputFor(io, opts);
+      setExit(
+        await runRun(
+          {
+            prompt,
+            profile: opts.profile,
+            config: opts.config,
+            cwd: opts.cwd,
+            sandbox: opts.sandbox,
+            approvals: opts.approvals,
+            eventLog: opts.eventLog,
+            json: opts.json === true,
+            codex: opts.codex,
+          },
+          out,
+          io,
+        ),
+      );
+    },
+  );
+
+  common(
+    program
+      .command('doctor')
+      .description(
+        'which codex, is it in the reviewed window, handshake time, resource usage, event log',
+      )
+      .option('--json', 'print one JSON object on stdout'),
+  ).action(async (opts: CommonOptions & { json?: boolean }) => {
+    const out = outputFor(io, opts);
+    const spin = out.json ? undefined : out.spinner('checking codex…');
+    const report = await runDoctorChecks({ codex: opts.codex, env: io.env });
+    spin?.stop();
+    if (out.json) out.jsonLine(report);
+    else printDoctorReport(report, out);
+    setExit(doctorExitCode(report));
+  });
+
+  program
+    .command('review')
+    .description('run the compatibility review of a codex release (npm run review -- <version>)')
+    .argument('<version>', 'release to review, e.g. 0.171.0')
+    .argument('[args...]', 'passed on to the review script (e.g. --binary <path>)')
+    .allowUnknownOption()
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .action(async (version: string, rest: string[]) => {
+      setExit(await runReview(version, rest, io.env));
+    });
+
+  return program;
+}
+
+/** Parse and run; resolves with the exit code, never throws. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = buildProgram(io, (c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync([...argv]);
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end through here with exit code 0
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof CliExit) {
+      io.stderr.write(`relvo-codex: ${error.message}\n`);
+      return error.code;
+    }
+    io.stderr.write(
+      `relvo-codex: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return EXIT.failed;
+  }
+}

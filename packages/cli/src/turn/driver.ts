@@ -1,0 +1,258 @@
+/**
+ * Drives one runtime session for a terminal: reads its envelopes in order (one subscription
+ * from sequence 1), prints them (`--json`) or renders them (text on stdout, the rest on
+ * stderr), bridges interactions to an Answerer, and hands each turn's outcome back.
+ */
+import type { RunTermination } from '@relvo-labs/agent-provider';
+import type { EventEnvelope, EventSubscription, RuntimeSession } from '@relvo-labs/agent-runtime';
+import type { Output } from '../ui/output.js';
+import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
+import { describeResponse, type Answer, type Answerer } from './answers.js';
+import { submitErrorToExit } from './submit-errors.js';
+
+export interface TurnStats {
+  /** performance.now() values; undefined when the point was never reached. */
+  readonly submittedAt: number;
+  readyAt?: number;
+  firstDeltaAt?: number;
+  finishedAt?: number;
+  readonly usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  text: string;
+  readonly interactions: { request: string; answer: string }[];
+}
+
+export type TurnEnd =
+  | { readonly kind: 'finished'; readonly termination: RunTermination; readonly stats: TurnStats }
+  /** The person pressed Ctrl-C twice: the caller closes the session and exits 130. */
+  | { readonly kind: 'quit'; readonly stats: TurnStats };
+
+export interface SessionDriverOptions {
+  readonly session: RuntimeSession;
+  readonly out: Output;
+  readonly answerer: Answerer;
+  /** Called before an answer is handed to the runtime (the demo queues its closing reply). */
+  readonly beforeRespond?: (answer: Answer) => void;
+  /** Ctrl-C pressed inside a prompt (raw mode: no SIGINT was sent). */
+  readonly onPromptCtrlC?: () => void;
+  readonly now?: () => number;
+}
+
+interface Deferred<T> {
+  readonly promise: Promise<T>;
+  resolve(value: T): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** How long `close()` waits for `session.closed` to come through the subscription. */
+export const CLOSE_WAIT_MS = 15_000;
+
+export class SessionDriver {
+  private readonly subscription: EventSubscription;
+  private readonly loop: Promise<void>;
+  private readonly prompts = new Map<string, AbortController>();
+  private readonly quitSignal = deferred<'quit'>();
+  private readonly closedSeen = deferred<undefined>();
+  private finished: Deferred<RunTermination> | undefined;
+  private stats: TurnStats | undefined;
+  private lastSequence = 0;
+  private gaps = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: SessionDriverOptions) {
+    this.now = options.now ?? (() => performance.now());
+    this.subscription = options.session.subscribe({ fromSequence: 1 });
+    this.loop = this.consume();
+  }
+
+  /** Envelopes whose sequence did not follow the previous one (always 0 unless the runtime breaks). */
+  get sequenceGaps(): number {
+    return this.gaps;
+  }
+
+  /** Second Ctrl-C: abandon the turn in flight; `turn()` resolves `{ kind: 'quit' }`. */
+  quit(): void {
+    for (const ac of this.prompts.values()) ac.abort();
+    this.quitSignal.resolve('quit');
+  }
+
+  /** First Ctrl-C: interrupt the active run, if any. */
+  async interrupt(): Promise<void> {
+    try {
+      await this.options.session.interrupt('interrupted by the user');
+    } catch {
+      // no active run (already finished) or an unknown outcome: the turn ends either way
+    }
+  }
+
+  /** Submits a turn and resolves when its run finished (or the person quit). */
+  async turn(prompt: string, profile?: string): Promise<TurnEnd> {
+    const stats: TurnStats = {
+      submittedAt: this.now(),
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      text: '',
+      interactions: [],
+    };
+    this.stats = stats;
+    const finished = deferred<RunTermination>();
+    this.finished = finished;
+    const submitted = this.options.session.submitTurn(
+      profile === undefined ? { input: prompt } : { input: prompt, profile },
+    );
+    const outcome = await Promise.race([
+      submitted.then(
+        () => finished.promise,
+        (error: unknown) => {
+          throw submitErrorToExit(error);
+        },
+      ),
+      this.quitSignal.promise,
+    ]);
+    if (outcome === 'quit') return { kind: 'quit', stats };
+    return { kind: 'finished', termination: outcome, stats };
+  }
+
+  /** Closes the session (disposing its provider sessions) and drains the subscription. */
+  async close(): Promise<void> {
+    for (const ac of this.prompts.values()) ac.abort();
+    try {
+      await this.options.session.close();
+    } finally {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.closedSeen.promise,
+        new Promise((r) => {
+          timer = setTimeout(r, CLOSE_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      this.subscription.close();
+      await this.loop;
+    }
+  }
+
+  private async consume(): Promise<void> {
+    try {
+      for await (const envelope of this.subscription) {
+        this.handle(envelope);
+        if (envelope.payload.type === 'session.closed') break;
+      }
+    } catch (error) {
+      this.options.out.warn(
+        `event stream ended early: ${error instanceof Error ? error.message : 'unknown error'}`,
+      );
+    } finally {
+      this.closedSeen.resolve(undefined);
+    }
+  }
+
+  private handle(envelope: EventEnvelope): void {
+    const { out } = this.options;
+    if (envelope.sequence !== this.lastSequence + 1) this.gaps += 1;
+    this.lastSequence = envelope.sequence;
+    if (out.json) out.jsonLine(envelope);
+    const payload = envelope.payload;
+    const stats = this.stats;
+    switch (payload.type) {
+      case 'turn.started':
+        if (stats !== undefined) stats.readyAt = this.now();
+        break;
+      case 'run.message_delta':
+        if (stats !== undefined) {
+          stats.firstDeltaAt ??= this.now();
+          stats.text += payload.text;
+        }
+        out.text(payload.text);
+        break;
+      case 'run.usage':
+        if (stats !== undefined) {
+          stats.usage.inputTokens += payload.usage.inputTokens ?? 0;
+          stats.usage.outputTokens += payload.usage.outputTokens ?? 0;
+          stats.usage.totalTokens += payload.usage.totalTokens ?? 0;
+        }
+        break;
+      case 'interaction.requested':
+        this.ask(payload.interactionId, payload.request);
+        break;
+      case 'interaction.settled': {
+        const ac = this.prompts.get(payload.interactionId);
+        this.prompts.delete(payload.interactionId);
+        ac?.abort();
+        const s = payload.settlement;
+        if (s.outcome !== 'responded') out.note(out.c.dim(`  (request ${s.outcome})`));
+        break;
+      }
+      case 'diagnostic':
+        if (payload.level === 'warning') out.note(out.c.dim(`  codex: ${payload.message}`));
+        break;
+      case 'run.finished':
+        if (stats !== undefined) stats.finishedAt = this.now();
+        this.finished?.resolve(payload.termination);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private ask(interactionId: string, request: Parameters<Answerer>[0]): void {
+    const { out, answerer, session } = this.options;
+    const ac = new AbortController();
+    this.prompts.set(interactionId, ac);
+    const summary =
+      request.kind === 'approval'
+        ? request.subject.summary
+        : request.kind === 'question'
+          ? request.prompt
+          : `${request.questions.length} question(s)`;
+    out.note('');
+    out.note(`${out.c.bold(out.c.cyan('?'))} codex asks: ${summary}`);
+    void (async () => {
+      let answer: Answer;
+      try {
+        answer = await answerer(request, ac.signal);
+      } catch (error) {
+        if (error instanceof PromptInterrupted) {
+          // Ctrl-C inside the prompt counts like a SIGINT press
+          this.options.onPromptCtrlC?.();
+        } else if (!(error instanceof PromptAborted)) {
+          out.warn('could not ask in this terminal; interrupting the turn');
+          await this.interrupt();
+        }
+        return;
+      }
+      if (ac.signal.aborted) return;
+      if (answer.response === undefined) {
+        out.warn(
+          '  this needs an answer and there is no terminal to ask in: interrupting the turn',
+        );
+        await this.interrupt();
+        return;
+      }
+      const how =
+        answer.how === 'flag'
+          ? ' (from the command line)'
+          : answer.how === 'no_terminal'
+            ? ' (no terminal to ask in: never approved without a person; use --yes to approve)'
+            : '';
+      out.note(`  → ${describeResponse(answer.response)}${how}`);
+      this.stats?.interactions.push({
+        request: summary,
+        answer: describeResponse(answer.response),
+      });
+      this.options.beforeRespond?.(answer);
+      try {
+        await session.respond(interactionId, answer.response);
+      } catch (error) {
+        out.warn(
+          `  the answer was not accepted: ${error instanceof Error ? error.message : 'unknown error'}`,
+        );
+      }
+    })();
+  }
+}

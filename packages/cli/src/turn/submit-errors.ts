@@ -1,0 +1,50 @@
+/**
+ * A turn the runtime refused before it started: the profile's options, the provider, or the
+ * codex version. Each becomes a one-line message and the exit code a person can act on.
+ */
+import { isProviderRejection } from '@relvo-labs/agent-provider';
+import { isRuntimeError } from '@relvo-labs/agent-runtime';
+import { installHint } from '../codex/version.js';
+import { CliExit, EXIT } from '../exit-codes.js';
+
+const CONFIG_REASONS: ReadonlySet<string> = new Set([
+  'config_invalid',
+  'unknown_profile',
+  'unknown_provider',
+  'provider_factory_failed',
+  'provider_options_refused',
+  'session_options_refused',
+  'descriptor_invalid',
+  'descriptor_id_mismatch',
+  'wire_incompatible',
+  'workspace_invalid',
+]);
+
+function providerCodeOf(error: unknown): string | undefined {
+  let cause: unknown = error;
+  for (let depth = 0; depth < 4 && cause !== undefined; depth++) {
+    if (isProviderRejection(cause)) return cause.agentError.providerCode;
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return undefined;
+}
+
+export function submitErrorToExit(error: unknown): CliExit {
+  if (error instanceof CliExit) return error;
+  if (providerCodeOf(error) === 'unsupported_app_server_version') {
+    return new CliExit(
+      EXIT.codex,
+      `codex refused: its version is outside the reviewed window; install one: ${installHint()}`,
+    );
+  }
+  if (isRuntimeError(error)) {
+    const details = error.error.details ?? {};
+    const where = [details.profile, details.path].filter((x) => typeof x === 'string').join(' ');
+    const message = `${error.error.message}${where === '' ? '' : ` (${where})`} [${error.reason}]`;
+    return new CliExit(CONFIG_REASONS.has(error.reason) ? EXIT.usage : EXIT.failed, message);
+  }
+  return new CliExit(
+    EXIT.failed,
+    error instanceof Error ? error.message : 'the turn could not start',
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * Where output goes. `--json`: stdout carries only envelopes, one per line. Human mode: the
+ * model's text on stdout, everything else on stderr. Colour and the spinner only on a TTY,
+ * never with NO_COLOR or --no-color.
+ */
+import picocolors from 'picocolors';
+import yoctoSpinner from 'yocto-spinner';
+
+export type Colors = ReturnType<typeof picocolors.createColors>;
+
+export interface OutputOptions {
+  readonly json: boolean;
+  /** commander's `--no-color` sets this to false. */
+  readonly color: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly stdout?: NodeJS.WriteStream;
+  readonly stderr?: NodeJS.WriteStream;
+}
+
+export interface Spinner {
+  update(text: string): void;
+  succeed(text: string): void;
+  fail(text: string): void;
+  stop(): void;
+}
+
+export interface Output {
+  readonly json: boolean;
+  readonly c: Colors;
+  readonly interactive: boolean;
+  /** A status line for a person (stderr). */
+  note(line: string): void;
+  warn(line: string): void;
+  error(line: string): void;
+  /** Model text, streamed as it comes (stdout in human mode; dropped in --json mode). */
+  text(chunk: string): void;
+  /** One JSON value as one line on stdout. */
+  jsonLine(value: unknown): void;
+  spinner(text: string): Spinner;
+}
+
+export function colorEnabled(
+  stream: NodeJS.WriteStream,
+  wanted: boolean,
+  env: NodeJS.ProcessEnv,
+): boolean {
+  if (!wanted) return false;
+  const noColor = env.NO_COLOR;
+  if (noColor !== undefined && noColor !== '') return false;
+  // a pipe has no isTTY at all, and picocolors treats `undefined` as "decide yourself" (it says yes under CI)
+  const tty: unknown = stream.isTTY; // typed boolean, but undefined on a pipe
+  return tty === true;
+}
+
+const silentSpinner: Spinner = {
+  update: () => undefined,
+  succeed: () => undefined,
+  fail: () => undefined,
+  stop: () => undefined,
+};
+
+export function createOutput(options: OutputOptions): Output {
+  const env = options.env ?? process.env;
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const colored = colorEnabled(stderr, options.color, env);
+  const c = picocolors.createColors(colored);
+  const stderrTty: unknown = stderr.isTTY;
+  const interactive = stderrTty === true;
+  let midLine = false;
+  const line = (text: string): void => {
+    if (midLine && !options.json) {
+      stdout.write('\n');
+      midLine = false;
+    }
+    stderr.write(`${text}\n`);
+  };
+  return {
+    json: options.json,
+    c,
+    interactive,
+    note: line,
+    warn: (text) => {
+      line(c.yellow(text));
+    },
+    error: (text) => {
+      line(c.red(text));
+    },
+    text: (chunk) => {
+      if (options.json || chunk === '') return;
+      stdout.write(chunk);
+      midLine = !chunk.endsWith('\n');
+    },
+    jsonLine: (value) => {
+      stdout.write(`${JSON.stringify(value)}\n`);
+    },
+    spinner: (text) => {
+      // A spinner is decoration for a person watching; never in logs or pipes.
+      if (!interactive || !colored) {
+        line(text);
+        return { ...silentSpinner, succeed: line, fail: line };
+      }
+      const spin = yoctoSpinner({ text, stream: stderr }).start();
+      return {
+        update: (t) => {
+          spin.text = t;
+        },
+        succeed: (t) => {
+          spin.success(t);
+        },
+        fail: (t) => {
+          spin.error(t);
+        },
+        stop: () => {
+          spin.stop();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/** Argument handling and exit codes of the relvo-codex process (source and built bin). */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CODEX_APP_SERVER_VERSION } from '@relvo-labs/agent-provider-codex';
+import { cliEnv, REPO_ROOT, runCli, survivorsAfter, standInCodex } from './support/cli.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function standIn(version: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'relvo-standin-'));
+  dirs.push(dir);
+  return standInCodex(dir, `codex-cli ${version}`);
+}
+
+describe('relvo-codex usage and exit codes', () => {
+  it('--help lists the commands and documents the exit codes', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    for (const word of ['demo', 'run', 'doctor', 'review', 'Exit codes:', '130']) {
+      expect(result.stdout).toContain(word);
+    }
+    const demoHelp = await runCli(['demo', '--help']);
+    expect(demoHelp.stdout).toContain('--yes');
+    expect(demoHelp.stdout).toContain('--keep');
+    expect(demoHelp.stdout).toContain('Exit codes:');
+  });
+
+  it.each([
+    [['bogus']],
+    [['demo', '--yes', '--no']],
+    [['demo', '--frobnicate']],
+    [['run']],
+    [['run', 'hi', '--sandbox', 'everything']],
+    [['run', 'hi', '--approvals', 'sometimes']],
+    [['review']],
+    [['review', 'latest']],
+  ])('usage error %j → exit 2', async (args) => {
+    const result = await runCli(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+  });
+
+  it('run with an invalid host config file → exit 2 naming the key path, before any codex starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relvo-cli-cfg-'));
+    dirs.push(dir);
+    const file = join(dir, 'relvo.config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ defaultProfile: 'p', profiles: { p: { provider: 'codex', extra: true } } }),
+    );
+    const result = await runCli(['run', 'hi', '--config', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('profiles.p');
+    const unknown = await runCli(['run', 'hi', '--profile', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('codex-readonly');
+  });
+
+  it('demo and run refuse a codex outside the window with exit 3 and the install hint; nothing is started', async () => {
+    for (const args of [
+      ['demo', '--yes'],
+      ['run', 'hi'],
+    ]) {
+      const result = await runCli([...args, '--codex', standIn('0.1.0')]);
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain(`@openai/codex@${CODEX_APP_SERVER_VERSION}`);
+      expect(await survivorsAfter(result.mark)).toEqual([]);
+    }
+    const missing = await runCli(['demo', '--yes'], {
+      env: { RELVO_CODEX_EXECUTABLE: '/nonexistent/codex' },
+    });
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain('RELVO_CODEX_EXECUTABLE');
+  });
+
+  it('the built bin (npm run build) runs: --version and doctor --json', () => {
+    const bin = join(REPO_ROOT, 'packages/cli/dist/bin.js');
+    expect(existsSync(bin), 'packages/cli/dist/bin.js is missing: run `npm run build`').toBe(true);
+    const { env } = cliEnv();
+    const version = spawnSync(process.execPath, [bin, '--version'], {
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const doctor = spawnSync(process.execPath, [bin, 'doctor', '--json'], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(doctor.status).toBe(0);
+    expect(JSON.parse(doctor.stdout)).toMatchObject({
+      codex: { version: CODEX_APP_SERVER_VERSION },
+      inWindow: true,
+    });
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * `relvo-codex doctor` against the real pinned codex and against stand-in executables that
+ * report a version outside the reviewed window.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  CODEX_APP_SERVER_VERSION,
+  CODEX_SUPPORTED_APP_SERVER_VERSIONS,
+} from '@relvo-labs/agent-provider-codex';
+import { runCli, survivorsAfter, standInCodex } from './support/cli.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A tiny executable that answers `--version` like codex does, with the given version. */
+function standIn(version: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'relvo-standin-'));
+  dirs.push(dir);
+  return standInCodex(dir, `codex-cli ${version}`);
+}
+
+function parseOne(stdout: string): Record<string, unknown> {
+  const lines = stdout.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]!) as Record<string, unknown>;
+}
+
+describe('relvo-codex doctor --json', () => {
+  it('reports the pinned codex in the window, with a handshake time and the app-server group usage', async () => {
+    const result = await runCli(['doctor', '--json'], {
+      unset: ['RELVO_CODEX_EXECUTABLE'],
+    });
+    expect(result.stderr).not.toContain('unexpected');
+    expect(result.code).toBe(0);
+    const report = parseOne(result.stdout) as {
+      codex: { path: string; version: string; kind: string; source: string };
+      inWindow: boolean;
+      installHint: unknown;
+      handshake: { ok: boolean; ms: number };
+      resources: { rssBytes: number; processes: number };
+      eventLog: { path: string };
+      problems: unknown[];
+    };
+    expect(report.codex.version).toBe(CODEX_APP_SERVER_VERSION);
+    expect(report.codex.source).toBe('pinned');
+    expect(report.codex.kind).toBe('native');
+    expect(report.codex.path).toMatch(/@openai\/codex-[a-z0-9-]+\/vendor\/.+\/bin\/codex(\.exe)?$/);
+    expect(report.inWindow).toBe(true);
+    expect(report.installHint).toBeNull();
+    expect(report.handshake.ok).toBe(true);
+    expect(report.handshake.ms).toBeGreaterThan(0);
+    expect(report.resources.rssBytes).toBeGreaterThan(0);
+    expect(report.resources.processes).toBeGreaterThanOrEqual(1);
+    expect(report.eventLog.path).toMatch(/events\.sqlite$/);
+    expect(report.problems).toEqual([]);
+    expect(await survivorsAfter(result.mark)).toEqual([]);
+  });
+
+  it('--codex naming an executable outside the window: inWindow false, the install hint, exit 3', async () => {
+    const path = standIn('0.1.0');
+    const result = await runCli(['doctor', '--json', '--codex', path]);
+    expect(result.code).toBe(3);
+    const report = parseOne(result.stdout) as {
+      codex: { path: string; version: string; source: string };
+      inWindow: boolean;
+      installHint: string;
+      handshake: { ok: boolean; skipped?: string };
+      problems: { problem: string; nextStep: string }[];
+    };
+    expect(report.codex).toMatchObject({ path, version: '0.1.0', source: 'option' });
+    expect(report.inWindow).toBe(false);
+    expect(report.installHint).toContain(`@openai/codex@${CODEX_APP_SERVER_VERSION}`);
+    expect(report.handshake).toMatchObject({ ok: false, skipped: expect.any(String) });
+    expect(report.problems).toHaveLength(1);
+    expect(report.problems[0]!.nextStep).toContain(report.installHint);
+  });
+
+  it('a release between reviewed ones is still outside: the window is a list, not a range', async () => {
+    const [first] = CODEX_SUPPORTED_APP_SERVER_VERSIONS;
+    const [major, minor] = first.split('.');
+    const unreviewed = `${major}.${minor}.999`;
+    expect(CODEX_SUPPORTED_APP_SERVER_VERSIONS as readonly string[]).not.toContain(unreviewed);
+    const result = await runCli(['doctor', '--json'], {
+      env: { RELVO_CODEX_EXECUTABLE: standIn(unreviewed) },
+    });
+    expect(result.code).toBe(3);
+    expect(parseOne(result.stdout)).toMatchObject({
+      codex: { version: unreviewed, source: 'env' },
+      inWindow: false,
+    });
+  });
+
+  it('a --codex that is not an executable: found false, exit 3, a next step', async () => {
+    const result = await runCli(['doctor', '--json', '--codex', '/nonexistent/codex']);
+    expect(result.code).toBe(3);
+    const report = parseOne(result.stdout) as {
+      codex: { found: boolean; path: string };
+      inWindow: boolean;
+      problems: { nextStep: string }[];
+    };
+    expect(report.codex).toMatchObject({ found: false, path: '/nonexistent/codex' });
+    expect(report.inWindow).toBe(false);
+    expect(report.problems[0]!.nextStep).toMatch(/codex/);
+  });
+
+  it('a stand-in that prints no version: exit 3 with the probe failure named', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relvo-standin-'));
+    dirs.push(dir);
+    const path = standInCodex(dir, 'something else');
+    const result = await runCli(['doctor', '--json', '--codex', path]);
+    expect(result.code).toBe(3);
+    expect(parseOne(result.stdout)).toMatchObject({
+      codex: { found: true, version: null },
+      inWindow: false,
+      problems: [{ problem: expect.stringContaining('unparsable') }],
+    });
+  });
+
+  it('human output goes to stderr, stdout stays empty; NO_COLOR means no escape sequences', async () => {
+    const result = await runCli(['doctor', '--codex', standIn('0.1.0')], {
+      env: { NO_COLOR: '1' },
+    });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('outside the reviewed window');
+    expect(result.stderr).toContain('next step:');
+    // eslint-disable-next-line no-control-regex
+    expect(result.stderr).not.toMatch(/\u001b\[/);
+  });
+});

@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { bin: 'src/bin.ts' },
+  format: ['esm'],
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+  // dependencies stay dependencies: the provider, the runtime and the pinned codex package are
+  // resolved at run time from this package's own node_modules
+  skipNodeModulesBundle: true,
+});

@@ -1,0 +1,110 @@
+/**
+ * Frame-sequence comparison of a scenario against the baseline's recording. Both sides are
+ * normalised (scripts/lib/sequence.ts) and then split in two views:
+ *  - the adapter view: every client frame, every reply, every server request, and the
+ *    notifications the adapter reads — compared in order; a difference fails the review;
+ *  - the ignored notifications (status, rate limits, warnings…): compared as counts per
+ *    signature, not by position, because their placement races with the frames around them
+ *    (e.g. thread/status/changed against item/completed in approval_decline). A difference is
+ *    reported but does not fail the review.
+ * A difference confined to the `codexErrorInfo` of `error` notifications (the same failure
+ * classified differently by another release; the adapter maps every value, unknown ones to a
+ * catch-all) is reported as such and does not fail the review either.
+ */
+import { normalizedSequence, type SequenceLine } from '../sequence.js';
+import { ADAPTER_SURFACE } from './schema-diff.js';
+
+export interface ScenarioComparison {
+  readonly status:
+    | 'same'
+    | 'differs'
+    | 'differs only in codexErrorInfo'
+    | 'differs only in ignored notifications'
+    | 'not recorded';
+  /** `- sig` (baseline only) / `+ sig` (this release only) lines, then ignored count changes. */
+  readonly differences: readonly string[];
+}
+
+const READ = new Set<string>(ADAPTER_SURFACE.notifications);
+
+function isIgnored(sig: string): boolean {
+  const match = /^s2c notify ([^:]+)/.exec(sig);
+  return match?.[1] !== undefined && !READ.has(match[1]);
+}
+
+/** Longest-common-subsequence diff of two signature lists. */
+function lcsDiff(a: readonly string[], b: readonly string[]): string[] {
+  const n = a.length;
+  const m = b.length;
+  const table: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      const row = table[i] ?? [];
+      row[j] =
+        a[i] === b[j]
+          ? (table[i + 1]?.[j + 1] ?? 0) + 1
+          : Math.max(table[i + 1]?.[j] ?? 0, row[j + 1] ?? 0);
+    }
+  }
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+    } else if ((table[i + 1]?.[j] ?? 0) >= (table[i]?.[j + 1] ?? 0)) {
+      out.push(`- ${a[i] ?? ''}`);
+      i++;
+    } else {
+      out.push(`+ ${b[j] ?? ''}`);
+      j++;
+    }
+  }
+  for (; i < n; i++) out.push(`- ${a[i] ?? ''}`);
+  for (; j < m; j++) out.push(`+ ${b[j] ?? ''}`);
+  return out;
+}
+
+function counts(sigs: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const s of sigs) out.set(s, (out.get(s) ?? 0) + 1);
+  return out;
+}
+
+export function compareSequences(
+  baseline: readonly SequenceLine[],
+  candidate: readonly SequenceLine[],
+): ScenarioComparison {
+  const a = normalizedSequence(baseline);
+  const b = normalizedSequence(candidate);
+  const adapterDiff = lcsDiff(
+    a.filter((s) => !isIgnored(s)),
+    b.filter((s) => !isIgnored(s)),
+  );
+  const ca = counts(a.filter(isIgnored));
+  const cb = counts(b.filter(isIgnored));
+  const ignored: string[] = [];
+  for (const sig of [...new Set([...ca.keys(), ...cb.keys()])].sort()) {
+    const x = ca.get(sig) ?? 0;
+    const y = cb.get(sig) ?? 0;
+    if (x !== y) ignored.push(`~ ${sig}: ${x} → ${y}`);
+  }
+  const withoutErrorInfo = (sigs: readonly string[]): string[] =>
+    sigs.map((s) => s.replace(/^(s2c notify error:willRetry=[a-z]+):.*$/, '$1'));
+  const errorInfoOnly =
+    adapterDiff.length > 0 &&
+    lcsDiff(
+      withoutErrorInfo(a.filter((s) => !isIgnored(s))),
+      withoutErrorInfo(b.filter((s) => !isIgnored(s))),
+    ).length === 0;
+  const status =
+    adapterDiff.length === 0
+      ? ignored.length > 0
+        ? 'differs only in ignored notifications'
+        : 'same'
+      : errorInfoOnly
+        ? 'differs only in codexErrorInfo'
+        : 'differs';
+  return { status, differences: [...adapterDiff, ...ignored] };
+}

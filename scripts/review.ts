@@ -1,0 +1,261 @@
+/**
+ * npm run review -- <X.Y.Z> [--remeasure]
+ * npm run review -- --all <from>..<to>      every stable release in the range, one after another
+ * npm run review -- --binary <path>         a native codex already on disk (files under its version)
+ *
+ * For each release: install it into the release cache (reused when present), pin its schema,
+ * record every scenario and compare the frame sequences with the baseline's recordings, run
+ * the real-binary end-to-end tier against it (CODEX_UNDER_TEST), measure the handshake (median
+ * of 5), and write fixtures/compat/<version>.json and .md with a verdict. Recordings go to the
+ * cache; the repository keeps the handshake of every release and every scenario of the baseline.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CODEX_APP_SERVER_VERSION, CODEX_SUPPORTED_APP_SERVER_VERSIONS } from '../src/constants.js';
+import { codexUserAgentVersion } from '../src/session/version-gate.js';
+import { parseTranscript, type TranscriptLine } from '../src/testing/index.js';
+import { serializeTranscript } from './lib/transcript-writer.js';
+import { CLIENT_INFO, recordScenario } from './lib/recorder.js';
+import {
+  installRelease,
+  PLAIN_RELEASE,
+  releaseCachePrefix,
+  reportedVersion,
+} from './lib/release-binary.js';
+import { runRealBinarySuite } from './lib/review/e2e.js';
+import { measureHandshake } from './lib/review/handshake-timing.js';
+import { pinSchema, schemaJsonDir } from './lib/review/pin.js';
+import {
+  isPassing,
+  readReport,
+  verdictOf,
+  writeIndex,
+  writeReport,
+  type CompatReport,
+} from './lib/review/report.js';
+import { diffSurfaces, loadSurface } from './lib/review/schema-diff.js';
+import { compareSequences, type ScenarioComparison } from './lib/review/sequences.js';
+import { SCENARIOS } from './lib/scenarios.js';
+import { summarizeRecording, type TranscriptIndex } from './lib/transcript-index.js';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const SCHEMAS = join(ROOT, 'fixtures', 'codex-app-server');
+const TRANSCRIPTS = join(ROOT, 'fixtures', 'transcripts');
+const COMPAT = join(ROOT, 'fixtures', 'compat');
+const USAGE =
+  'usage: npm run review -- <X.Y.Z> | --all <from>..<to> | --binary <path>  [--remeasure]';
+
+const log = (line: string): void => {
+  console.log(line);
+};
+
+interface Target {
+  readonly version: string;
+  readonly binary: string;
+}
+
+const compareVersions = (a: string, b: string): number => {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+};
+
+/** Every stable (plain X.Y.Z) release of @openai/codex in [from, to], oldest first. */
+function stableReleases(from: string, to: string): string[] {
+  const out = execFileSync('npm', ['view', '@openai/codex', 'versions', '--json'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const all = JSON.parse(out) as unknown;
+  if (!Array.isArray(all)) throw new Error('npm view returned no version list');
+  return all
+    .filter((v): v is string => typeof v === 'string' && PLAIN_RELEASE.test(v))
+    .filter((v) => compareVersions(v, from) >= 0 && compareVersions(v, to) <= 0)
+    .sort(compareVersions);
+}
+
+const readTranscript = (path: string): TranscriptLine[] | undefined =>
+  existsSync(path) ? parseTranscript(readFileSync(path, 'utf8')) : undefined;
+
+/**
+ * Records every scenario into the cache, keeps the repository's copies (all scenarios for the
+ * baseline, the handshake for any other release) unless their normalised sequence changed, and
+ * compares each with the baseline's recording.
+ */
+async function recordAndCompare(target: Target): Promise<Record<string, ScenarioComparison>> {
+  const cacheDir = join(releaseCachePrefix(target.version), 'transcripts');
+  mkdirSync(cacheDir, { recursive: true });
+  const isBaseline = target.version === CODEX_APP_SERVER_VERSION;
+  const repoDir = join(TRANSCRIPTS, target.version);
+  const indexPath = join(repoDir, 'index.json');
+  const index: TranscriptIndex = existsSync(indexPath)
+    ? (JSON.parse(readFileSync(indexPath, 'utf8')) as TranscriptIndex)
+    : { codexVersion: target.version, binaryKind: 'native', scenarios: {} };
+  let indexChanged = false;
+  const results: Record<string, ScenarioComparison> = {};
+  for (const scenario of SCENARIOS) {
+    const recording = await recordScenario(scenario, { binary: target.binary });
+    const text = serializeTranscript(recording.lines);
+    writeFileSync(join(cacheDir, `${scenario.name}.jsonl`), text);
+    const keep = isBaseline || scenario.name === 'handshake';
+    const repoFile = join(repoDir, `${scenario.name}.jsonl`);
+    const existing = readTranscript(repoFile);
+    if (keep && existing === undefined) {
+      mkdirSync(repoDir, { recursive: true });
+      writeFileSync(repoFile, text);
+      index.scenarios[scenario.name] = summarizeRecording(scenario, recording);
+      indexChanged = true;
+    } else if (keep && existing !== undefined && !isBaseline) {
+      // a release's own handshake: replaced only when its sequence changed
+      if (compareSequences(existing, recording.lines).status !== 'same') {
+        writeFileSync(repoFile, text);
+        index.scenarios[scenario.name] = summarizeRecording(scenario, recording);
+        indexChanged = true;
+      }
+    }
+    const baseline = readTranscript(
+      join(TRANSCRIPTS, CODEX_APP_SERVER_VERSION, `${scenario.name}.jsonl`),
+    );
+    results[scenario.name] =
+      baseline === undefined
+        ? {
+            status: 'not recorded',
+            differences: [
+              `the ${CODEX_APP_SERVER_VERSION} baseline has no ${scenario.name} recording`,
+            ],
+          }
+        : compareSequences(baseline, recording.lines);
+    log(
+      `  ${scenario.name}: ${recording.lines.length} frames, ${results[scenario.name]?.status ?? '?'}`,
+    );
+  }
+  if (indexChanged) {
+    const sorted = Object.fromEntries(
+      Object.entries(index.scenarios).sort(([a], [b]) => a.localeCompare(b)),
+    );
+    writeFileSync(indexPath, JSON.stringify({ ...index, scenarios: sorted }, null, 2) + '\n');
+  }
+  return results;
+}
+
+function handshakeVersion(version: string): string | null {
+  const lines = readTranscript(join(releaseCachePrefix(version), 'transcripts', 'handshake.jsonl'));
+  const reply = lines?.find((l) => l.dir === 's2c' && l.frame.id === 1 && 'result' in l.frame);
+  const ua = (reply?.frame.result as { userAgent?: unknown } | undefined)?.userAgent;
+  return codexUserAgentVersion(ua, CLIENT_INFO.name) ?? null;
+}
+
+async function review(target: Target, remeasure: boolean): Promise<CompatReport> {
+  log(`review ${target.version} (${target.binary})`);
+  const pinned = pinSchema(target.binary, target.version, SCHEMAS);
+  try {
+    log(
+      `  schema ${pinned.manifest.digest.slice(0, 16)}…${pinned.changed ? ' (written)' : ' (unchanged)'}`,
+    );
+    const base = loadSurface(schemaJsonDir(SCHEMAS, CODEX_APP_SERVER_VERSION));
+    const next = loadSurface(join(pinned.generated, 'json'));
+    const schemaDiff = diffSurfaces(base, next);
+    const scenarios = await recordAndCompare(target);
+    const timings = await measureHandshake(target.binary, 5);
+    log(
+      `  handshake (median of 5): init ${timings.initializeReplyMs} ms, thread ${timings.threadStartReplyMs} ms, exit ${timings.exitAfterStdinCloseMs} ms`,
+    );
+    log('  running the real-binary end-to-end tier…');
+    const logFile = join(releaseCachePrefix(target.version), 'e2e.log');
+    const e2e = runRealBinarySuite({ repoRoot: ROOT, binary: target.binary, logFile });
+    log(`  e2e: ${e2e.passed} passed, ${e2e.failed} failed (log: ${logFile})`);
+    const m = pinned.manifest;
+    const draft = {
+      codexVersion: target.version,
+      baseline: CODEX_APP_SERVER_VERSION,
+      schema: {
+        digest: m.digest,
+        jsonDigest: m.jsonDigest,
+        tsDigest: m.tsDigest,
+        identicalTo: m.identicalTo ?? null,
+        fileCount: m.fileCount,
+      },
+      schemaDiff,
+      scenarios,
+      e2e,
+      handshake: { reportedVersion: handshakeVersion(target.version), timings },
+    };
+    const { report, written } = writeReport(
+      COMPAT,
+      { ...draft, verdict: verdictOf(draft) },
+      remeasure,
+    );
+    log(
+      `  verdict: ${report.verdict}; fixtures/compat/${target.version}.{json,md} ${written ? 'written' : 'unchanged'}`,
+    );
+    return report;
+  } finally {
+    pinned.dispose();
+  }
+}
+
+function allowlistAdvice(): void {
+  const allow = new Set<string>(CODEX_SUPPORTED_APP_SERVER_VERSIONS);
+  const passing = new Set<string>();
+  for (const v of existsSync(COMPAT) ? readdirJson() : []) {
+    const r = readReport(COMPAT, v);
+    if (r !== undefined && isPassing(r)) passing.add(v);
+  }
+  const add = [...passing].filter((v) => !allow.has(v)).sort(compareVersions);
+  const drop = [...allow].filter((v) => !passing.has(v)).sort(compareVersions);
+  if (add.length > 0)
+    log(`allowlist: add ${add.join(', ')} to CODEX_SUPPORTED_APP_SERVER_VERSIONS`);
+  if (drop.length > 0) log(`allowlist: ${drop.join(', ')} has no passing report`);
+  if (add.length === 0 && drop.length === 0) log('allowlist matches the passing reports');
+}
+
+function readdirJson(): string[] {
+  return readdirSync(COMPAT)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length));
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2).filter((a) => a !== '--');
+  const remeasure = args.includes('--remeasure');
+  const rest = args.filter((a) => a !== '--remeasure');
+  let targets: (() => Target)[];
+  if (rest[0] === '--all' && rest.length === 2) {
+    const match = /^(\d+\.\d+\.\d+)\.\.(\d+\.\d+\.\d+)$/.exec(rest[1] ?? '');
+    if (match?.[1] === undefined || match[2] === undefined) throw new Error(USAGE);
+    const versions = stableReleases(match[1], match[2]);
+    log(`${versions.length} stable releases: ${versions.join(' ')}`);
+    targets = versions.map((v) => () => ({ version: v, binary: installRelease(v, log) }));
+  } else if (rest[0] === '--binary' && rest.length === 2 && rest[1] !== undefined) {
+    const binary = resolve(rest[1]);
+    targets = [() => ({ version: reportedVersion(binary), binary })];
+  } else if (rest.length === 1 && rest[0] !== undefined && PLAIN_RELEASE.test(rest[0])) {
+    const version = rest[0];
+    targets = [() => ({ version, binary: installRelease(version, log) })];
+  } else {
+    throw new Error(USAGE);
+  }
+  const verdicts: string[] = [];
+  for (const next of targets) {
+    const target = next();
+    if (reportedVersion(target.binary) !== target.version)
+      throw new Error(`the ${target.version} binary reports another version`);
+    const report = await review(target, remeasure);
+    verdicts.push(`${target.version}: ${report.verdict}`);
+  }
+  log(verdicts.join('\n'));
+  if (writeIndex(COMPAT, CODEX_SUPPORTED_APP_SERVER_VERSIONS))
+    log('fixtures/compat/index.md written');
+  allowlistAdvice();
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : 'review failed');
+  process.exitCode = 1;
+});

@@ -1,0 +1,109 @@
+/**
+ * The stall watchdog of one bound turn (ADR-0008). It counts the time the turn waits on codex or
+ * the model: every frame of the turn restarts the count; while a command (or another tool) runs,
+ * or an approval or question waits for a person, the count does not expire — it is re-armed
+ * instead. When it expires, `onStall` runs once; `onUnresponsive` runs once if no terminal
+ * frame settled the run within the grace period after that. Pure timing: no I/O, an injected
+ * clock.
+ */
+import { CODEX_NOTIFICATION } from '../protocol/vocabulary.js';
+
+export interface WatchdogClock {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface StallWatchdogParams {
+  readonly stallTimeoutMs: number;
+  readonly graceMs: number;
+  readonly clock: WatchdogClock;
+  /** True while an approval or question of this turn waits for a person. */
+  readonly waitingOnPerson: () => boolean;
+  readonly onStall: () => void;
+  readonly onUnresponsive: () => void;
+}
+
+/** Item types whose duration is the work itself, not codex or the model being silent. */
+const WORK_ITEM_TYPES: ReadonlySet<string> = new Set([
+  'commandExecution',
+  'mcpToolCall',
+  'dynamicToolCall',
+  'collabAgentToolCall',
+]);
+
+function itemOf(params: unknown): { id: string; type: string } | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const item = (params as { item?: unknown }).item;
+  if (typeof item !== 'object' || item === null) return undefined;
+  const { id, type } = item as { id?: unknown; type?: unknown };
+  return typeof id === 'string' && typeof type === 'string' ? { id, type } : undefined;
+}
+
+export class StallWatchdog {
+  readonly #params: StallWatchdogParams;
+  /** Work items started and not yet completed. */
+  readonly #working = new Set<string>();
+  #timer: unknown;
+  #graceTimer: unknown;
+  #stalled = false;
+  #stopped = false;
+
+  constructor(params: StallWatchdogParams) {
+    this.#params = params;
+    this.#arm();
+  }
+
+  /** Whether the watchdog fired (the run's interrupted outcome is then a stall failure). */
+  get stalled(): boolean {
+    return this.#stalled;
+  }
+
+  /** A frame of this turn arrived: the count restarts; work items open and close. */
+  frame(method: string, params: unknown): void {
+    if (this.#stopped || this.#stalled) return;
+    if (method === CODEX_NOTIFICATION.itemStarted || method === CODEX_NOTIFICATION.itemCompleted) {
+      const item = itemOf(params);
+      if (item !== undefined && WORK_ITEM_TYPES.has(item.type)) {
+        if (method === CODEX_NOTIFICATION.itemStarted) this.#working.add(item.id);
+        else this.#working.delete(item.id);
+      }
+    }
+    this.#arm();
+  }
+
+  /** The run settled (or the session is going away): no timer survives it. */
+  stop(): void {
+    this.#stopped = true;
+    this.#clear();
+    if (this.#graceTimer !== undefined) this.#params.clock.clearTimeout(this.#graceTimer);
+    this.#graceTimer = undefined;
+  }
+
+  #clear(): void {
+    if (this.#timer !== undefined) this.#params.clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #arm(): void {
+    this.#clear();
+    this.#timer = this.#params.clock.setTimeout(() => {
+      this.#expire();
+    }, this.#params.stallTimeoutMs);
+  }
+
+  #expire(): void {
+    this.#timer = undefined;
+    if (this.#stopped || this.#stalled) return;
+    // a running command or a person's answer is not a stall: count again from now
+    if (this.#working.size > 0 || this.#params.waitingOnPerson()) {
+      this.#arm();
+      return;
+    }
+    this.#stalled = true;
+    this.#graceTimer = this.#params.clock.setTimeout(() => {
+      this.#graceTimer = undefined;
+      if (!this.#stopped) this.#params.onUnresponsive();
+    }, this.#params.graceMs);
+    this.#params.onStall();
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * What a stall means for a run (ADR-0008): a warning, then `turn/interrupt`; the run fails
+ * `provider_unavailable` / `turn_stalled` (never `interrupted`, which a host reads as a person's
+ * action). If no terminal frame follows within the grace period the app-server is frozen: the
+ * session is fenced and the run settled without it.
+ */
+import type { ProviderRunTermination } from '@relvo-labs/agent-provider';
+import { codexError } from '../shared/codex-error.js';
+import { turnStalledWarning } from './diagnostics.js';
+import type { CodexRun } from './run.js';
+import { StallWatchdog, type WatchdogClock } from './stall-watchdog.js';
+import type { SessionState } from './state.js';
+
+export interface StallPolicy {
+  readonly timeoutMs: number;
+  readonly graceMs: number;
+  readonly clock?: WatchdogClock;
+}
+
+const defaultClock: WatchdogClock = {
+  setTimeout(callback, ms) {
+    // the run itself keeps the host alive through its transport; this timer must not
+    const timer = setTimeout(callback, ms);
+    timer.unref();
+    return timer;
+  },
+  clearTimeout(handle) {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
+};
+
+export function turnStalled(): ProviderRunTermination {
+  return {
+    outcome: 'failed',
+    error: codexError(
+      'provider_unavailable',
+      'codex turn stalled: no progress from codex or the model',
+      {
+        providerCode: 'turn_stalled',
+      },
+    ),
+  };
+}
+
+/** Arms the watchdog of a freshly bound run. */
+export function watchRun(
+  run: CodexRun,
+  policy: StallPolicy,
+  state: SessionState,
+  waitingOnPerson: () => boolean,
+): StallWatchdog {
+  return new StallWatchdog({
+    stallTimeoutMs: policy.timeoutMs,
+    graceMs: policy.graceMs,
+    clock: policy.clock ?? defaultClock,
+    waitingOnPerson,
+    onStall: () => {
+      run.emit(turnStalledWarning(policy.timeoutMs));
+      // the shared interrupt attempt: a host interrupt racing this one sends nothing twice
+      run.interrupt().catch(() => undefined);
+    },
+    onUnresponsive: () => {
+      if (run.settled) return;
+      state.fenceSession('turn_stalled_unresponsive');
+      run.settle(turnStalled());
+    },
+  });
+}

@@ -1,0 +1,164 @@
+/**
+ * The stall watchdog on the real binary (ADR-0008), with small test values. Before it, each of
+ * the first three runs stayed unsettled (a model that never answers: for as long as we watched;
+ * a mid-stream stop: until codex's own 300 s idle timeout; a SIGSTOPped app-server: until
+ * dispose).
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { execCommandStep, textStep } from '../../src/testing/index.js';
+import { processesWithEnv } from '../support/proc-scan.js';
+import { textInput } from '../support/provider-harness.js';
+import { openRealCodex, recordingSink, waitForEvent, type RealCodex } from './support.js';
+
+const STALL_MS = 1_500;
+const GRACE_MS = 5_000;
+/** Scheduling slack on a loaded 2-core machine; the bound is still finite and stated. */
+const SLACK_MS = 15_000;
+
+const STALLED = {
+  outcome: 'failed',
+  error: { code: 'provider_unavailable', providerCode: 'turn_stalled', retryable: true },
+};
+
+const listeners: { server: Server; sockets: Set<Socket> }[] = [];
+afterEach(async () => {
+  for (const { server, sockets } of listeners.splice(0)) {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
+  }
+});
+
+/** A model endpoint on 127.0.0.1 that accepts the request and never sends a byte. */
+async function silentModel(): Promise<string> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.resume(); // read the request, answer nothing
+  });
+  listeners.push({ server, sockets });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${String(address.port)}/v1`;
+}
+
+function fenced(codex: RealCodex): boolean {
+  return codex.sessionSink
+    .ofType('diagnostic')
+    .some((d) => d.detail?.reason === 'turn_stalled_unresponsive');
+}
+
+function leaderOf(codex: RealCodex): number {
+  const leaders = processesWithEnv(`CODEX_HOME=${codex.iso.codexHome}`).filter(
+    (p) => p.ppid === process.pid && p.cmdline.includes('app-server'),
+  );
+  expect(leaders).toHaveLength(1);
+  return leaders[0]!.pid;
+}
+
+describe('stall watchdog (real binary)', () => {
+  it('a model that accepts the request and never answers: turn_stalled, codex completes the interrupt, the thread stays usable', async () => {
+    const codex = await openRealCodex(
+      { stallTimeoutMs: STALL_MS, stallGraceMs: GRACE_MS },
+      { baseUrl: await silentModel() },
+    );
+    const sink = recordingSink();
+    const started = Date.now();
+    const run = await codex.session.startRun({ input: textInput('hi'), sink, runRef: 'silent' });
+    expect(await run.completion).toMatchObject(STALLED);
+    expect(Date.now() - started).toBeLessThan(STALL_MS + GRACE_MS + SLACK_MS);
+    expect(sink.ofType('diagnostic').map((d) => d.detail)).toContainEqual({
+      reason: 'turn_stalled',
+    });
+    // codex answered the interrupt and completed the turn: nothing fenced
+    expect(fenced(codex)).toBe(false);
+    const next = await codex.session.startRun({
+      input: textInput('again'),
+      sink: recordingSink(),
+      runRef: 'silent-2',
+    });
+    expect(await next.completion).toMatchObject(STALLED);
+  }, 90_000);
+
+  it('a stream that stops mid-way: turn_stalled well before codex’s 300 s idle timeout; partial text kept', async () => {
+    const codex = await openRealCodex({ stallTimeoutMs: STALL_MS, stallGraceMs: GRACE_MS });
+    codex.server.enqueue(textStep(['part', 'never', 'sent'], { stallAfterDeltas: 1 }));
+    const sink = recordingSink();
+    const started = Date.now();
+    const run = await codex.session.startRun({ input: textInput('hi'), sink, runRef: 'mid' });
+    expect(await run.completion).toMatchObject(STALLED);
+    expect(Date.now() - started).toBeLessThan(STALL_MS + GRACE_MS + SLACK_MS);
+    expect(
+      sink
+        .ofType('run.message_delta')
+        .map((d) => d.text)
+        .join(''),
+    ).toBe('part');
+    expect(fenced(codex)).toBe(false);
+    codex.server.enqueue(textStep('fine'));
+    const next = await codex.session.startRun({
+      input: textInput('again'),
+      sink: recordingSink(),
+      runRef: 'mid-2',
+    });
+    expect(await next.completion).toEqual({ outcome: 'succeeded' });
+  }, 90_000);
+
+  it('a SIGSTOPped app-server: the interrupt gets no answer, the session is fenced after the grace, dispose still succeeds', async () => {
+    const codex = await openRealCodex({ stallTimeoutMs: STALL_MS, stallGraceMs: GRACE_MS });
+    codex.server.enqueue(
+      textStep(
+        Array.from({ length: 200 }, (_, i) => `t${String(i)} `),
+        { delayMs: 100 },
+      ),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('slow'), sink, runRef: 'stop' });
+    await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');
+    const leader = leaderOf(codex);
+    const stoppedAt = Date.now();
+    process.kill(leader, 'SIGSTOP');
+    expect(await run.completion).toMatchObject(STALLED);
+    expect(Date.now() - stoppedAt).toBeLessThan(STALL_MS + GRACE_MS + SLACK_MS);
+    expect(fenced(codex)).toBe(true);
+    await codex.session.dispose();
+    expect(processesWithEnv(`CODEX_HOME=${codex.iso.codexHome}`)).toEqual([]);
+  }, 90_000);
+
+  it('a silent command longer than stallTimeoutMs, and an approval left waiting longer, are not a stall', async () => {
+    const codex = await openRealCodex({
+      approvals: 'bridge',
+      stallTimeoutMs: STALL_MS,
+      stallGraceMs: GRACE_MS,
+    });
+    const marker = `slept-${String(Date.now())}`;
+    codex.server.enqueue(
+      execCommandStep(`sleep 4; echo ${marker}`, { escalate: true, justification: 'test' }),
+      textStep('done'),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('go'), sink, runRef: 'sleep' });
+    const requested = await waitForEvent(
+      sink,
+      (e) => e.payload.type === 'interaction.requested',
+      'the approval',
+    );
+    if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
+    // the person takes longer than the stall timeout to answer
+    await new Promise((r) => setTimeout(r, STALL_MS * 2));
+    await codex.session.respondToInteraction(requested.payload.providerRef, {
+      kind: 'approval',
+      decision: 'approved',
+      mode: 'once',
+    });
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    expect(JSON.stringify(codex.server.requests[1]?.body)).toContain(marker);
+    expect(sink.ofType('diagnostic').some((d) => d.detail?.reason === 'turn_stalled')).toBe(false);
+  }, 90_000);
+});

@@ -1,0 +1,159 @@
+/**
+ * The repository explains itself and its public surface is deliberate: every section citation in
+ * code points at a section of a file in docs/, the README's layout table names every folder
+ * under src/, and every type the built entries export is used by an exported signature. Needs
+ * `npm run build` first (`npm test` does it).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+function trackedCodeFiles(): string[] {
+  const out = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return out
+    .split('\n')
+    .filter((f) => /\.(ts|js|cjs|mjs)$/.test(f))
+    .filter(
+      (f) => !f.startsWith('fixtures/') && !f.includes('/dist/') && existsSync(join(ROOT, f)),
+    );
+}
+
+/** The section sign, written as an escape so this file cites nothing itself. */
+const SIGN = '\u00a7';
+const SECTION = String.raw`${SIGN}\d+(?:\.\d+)*`;
+const CITATION = new RegExp(
+  String.raw`docs/([\w-]+)\.md (${SECTION}(?: step \d+)?(?:\s*(?:–|/|,|and)\s*${SECTION})*)`,
+  'g',
+);
+
+/** The section numbers a doc defines with its `##`/`###` headings (`## 6. Runs`, `### 6.1 …`). */
+function sectionsOf(doc: string): Set<string> {
+  const text = readFileSync(join(ROOT, 'docs', `${doc}.md`), 'utf8');
+  return new Set([...text.matchAll(/^#{2,4} (\d+(?:\.\d+)*)\.? /gm)].map((m) => m[1]!));
+}
+
+describe('citations point into docs/', () => {
+  const files = trackedCodeFiles();
+  const docs = new Map<string, Set<string>>();
+
+  it('finds the code files it checks', () => {
+    expect(files).toContain('src/session/admission.ts');
+    expect(files.length).toBeGreaterThan(100);
+  });
+
+  it('every section sign in code is part of a docs/<file>.md citation of an existing section', () => {
+    const problems: string[] = [];
+    let cited = 0;
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      if (!text.includes(SIGN)) continue;
+      const covered = new Set<number>();
+      for (const match of text.matchAll(CITATION)) {
+        const doc = match[1]!;
+        if (!docs.has(doc)) {
+          docs.set(doc, existsSync(join(ROOT, 'docs', `${doc}.md`)) ? sectionsOf(doc) : new Set());
+        }
+        for (const section of match[2]!.matchAll(new RegExp(`${SIGN}(\\d+(?:\\.\\d+)*)`, 'g'))) {
+          cited += 1;
+          if (!docs.get(doc)!.has(section[1]!))
+            problems.push(`${file}: docs/${doc}.md ${section[0]}`);
+        }
+        const start = match.index + match[0].indexOf(SIGN);
+        for (let i = start; i < match.index + match[0].length; i += 1) covered.add(i);
+      }
+      for (let i = text.indexOf(SIGN); i >= 0; i = text.indexOf(SIGN, i + 1)) {
+        if (!covered.has(i)) {
+          const line = text.slice(0, i).split('\n').length;
+          problems.push(`${file}:${line}: a section sign outside a docs/ citation`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(cited).toBeGreaterThan(40);
+  });
+
+  it('a citation of a missing section or a bare section sign would be caught', () => {
+    const sample = `see docs/behaviour.md ${SIGN}6.1 and ${SIGN}99.9, and (${SIGN}4.2)`;
+    const covered = [...sample.matchAll(CITATION)].map((m) => m[0]);
+    expect(covered).toEqual([`docs/behaviour.md ${SIGN}6.1 and ${SIGN}99.9`]);
+    expect(sectionsOf('behaviour').has('6.1')).toBe(true);
+    expect(sectionsOf('behaviour').has('99.9')).toBe(false);
+  });
+});
+
+describe('the README layout table', () => {
+  it('names every folder under src/', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(folders.length).toBeGreaterThan(5);
+    const missing = folders.filter((name) => !readme.includes(`| \`src/${name}\` |`));
+    expect(missing).toEqual([]);
+  });
+});
+
+/** Names exported as types from a bundled declaration file, and the file's text. */
+function declarationExports(entry: string): { types: string[]; all: string[]; text: string } {
+  const text = readFileSync(join(ROOT, 'dist', `${entry}.d.ts`), 'utf8');
+  const list = [...text.matchAll(/^export \{([^}]*)\};?$/gm)].flatMap((m) => m[1]!.split(','));
+  const names = list.map((n) => n.trim()).filter((n) => n.length > 0);
+  const types = names.filter((n) => n.startsWith('type ')).map((n) => n.slice(5).trim());
+  const all = names.map((n) =>
+    n
+      .replace(/^type /, '')
+      .split(' as ')
+      .pop()!
+      .trim(),
+  );
+  return { types, all, text };
+}
+
+function unusedTypes(entry: string): string[] {
+  const { types, text } = declarationExports(entry);
+  const body = text.replace(/^export \{[^}]*\};?$/gm, '');
+  return types.filter((name) => {
+    const uses = body.match(new RegExp(String.raw`\b${name}\b`, 'g'))?.length ?? 0;
+    // one occurrence is the declaration itself
+    return uses < 2;
+  });
+}
+
+describe('the public surface', () => {
+  it('exports createCodexStdioTransport with its options type', () => {
+    const { all } = declarationExports('index');
+    expect(all).toEqual(
+      expect.arrayContaining(['createCodexStdioTransport', 'CodexStdioTransportOptions']),
+    );
+  });
+
+  it('exports no type that no exported signature uses', () => {
+    expect(declarationExports('index').types.length).toBeGreaterThan(5);
+    expect(unusedTypes('index')).toEqual([]);
+    expect(unusedTypes('testing')).toEqual([]);
+  });
+
+  it('./testing holds what a host needs and no recording tooling', () => {
+    const { all } = declarationExports('testing');
+    expect(all).toEqual(
+      expect.arrayContaining([
+        'ScriptedModelServer',
+        'codexConfigArgs',
+        'createIsolatedCodexHome',
+        'locateCodexBinary',
+        'parseTranscript',
+        'restorePlaceholders',
+      ]),
+    );
+    for (const recordingOnly of ['sanitizeFrame', 'serializeTranscript']) {
+      expect(all).not.toContain(recordingOnly);
+    }
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * The allowlist is exactly the set of releases whose review passed: each allowlisted release has
+ * a checked-in report (fixtures/compat/<version>.json and .md, written by `npm run review`) with
+ * the verdict `pass` against the current baseline, and every passing report is allowlisted.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readManifest } from '../../scripts/lib/review/pin.js';
+import {
+  isPassing,
+  readReport,
+  renderIndex,
+  renderMarkdown,
+  verdictOf,
+  type CompatReport,
+} from '../../scripts/lib/review/report.js';
+import {
+  CODEX_APP_SERVER_MAX_VERSION,
+  CODEX_APP_SERVER_MIN_VERSION,
+  CODEX_APP_SERVER_VERSION,
+  CODEX_SUPPORTED_APP_SERVER_VERSIONS,
+} from '../../src/constants.js';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const COMPAT = join(ROOT, 'fixtures', 'compat');
+const SCHEMAS = join(ROOT, 'fixtures', 'codex-app-server');
+const ALLOWLIST: readonly string[] = CODEX_SUPPORTED_APP_SERVER_VERSIONS;
+
+const reported = readdirSync(COMPAT)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -'.json'.length));
+const reportOf = (version: string): CompatReport => {
+  const report = readReport(COMPAT, version);
+  if (report === undefined) throw new Error(`no report for ${version}`);
+  return report;
+};
+const byVersion = (a: string, b: string): number =>
+  a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
+
+describe('allowlist and review reports agree', () => {
+  it('the allowlist is exactly the releases whose report passes', () => {
+    const passing = reported.filter((v) => isPassing(reportOf(v))).sort(byVersion);
+    expect([...ALLOWLIST].sort(byVersion)).toEqual(passing);
+  });
+
+  it('fixtures/compat/index.md is the summary of exactly these reports', () => {
+    expect(readFileSync(join(COMPAT, 'index.md'), 'utf8')).toBe(
+      renderIndex(reported.map(reportOf), ALLOWLIST),
+    );
+  });
+
+  it('the window ends and the baseline come from the allowlist and the pinned devDependency', () => {
+    const sorted = [...ALLOWLIST].sort(byVersion);
+    expect(CODEX_APP_SERVER_MIN_VERSION).toBe(sorted[0]);
+    expect(CODEX_APP_SERVER_MAX_VERSION).toBe(sorted.at(-1));
+    expect(ALLOWLIST).toContain(CODEX_APP_SERVER_VERSION);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    expect(pkg.devDependencies['@openai/codex']).toBe(CODEX_APP_SERVER_VERSION);
+  });
+
+  it.each(reported)('%s: the report is consistent with its evidence', (version) => {
+    const report = reportOf(version);
+    expect(report.codexVersion).toBe(version);
+    // the .md is a rendering of the .json, never edited by hand
+    expect(readFileSync(join(COMPAT, `${version}.md`), 'utf8')).toBe(renderMarkdown(report));
+    // the verdict follows from the evidence it sits on
+    const { verdict, ...evidence } = report;
+    expect(verdictOf(evidence)).toBe(verdict);
+    // the schema it reviewed is the one pinned for that release
+    const manifest = readManifest(SCHEMAS, version);
+    expect(manifest?.digest).toBe(report.schema.digest);
+    expect(manifest?.identicalTo ?? null).toBe(report.schema.identicalTo);
+  });
+
+  it.each(ALLOWLIST)('%s: reviewed against the current baseline, with end-to-end evidence', (v) => {
+    expect(existsSync(join(COMPAT, `${v}.md`))).toBe(true);
+    const report = reportOf(v);
+    expect(report.baseline).toBe(CODEX_APP_SERVER_VERSION);
+    expect(report.e2e.failed).toBe(0);
+    expect(report.e2e.passed).toBeGreaterThan(0);
+    expect(report.handshake.reportedVersion).toBe(v);
+    // the evidence behind offering `session` on approvals (ADR-0003 amendment)
+    const session = Object.entries(report.e2e.tests).filter(([name]) =>
+      name.includes('approved for the session'),
+    );
+    expect(session).toEqual([[expect.any(String), 'passed']]);
+  });
+
+  it('a failing piece of evidence turns the verdict to fail, with the reason', () => {
+    const { verdict: _verdict, ...evidence } = reportOf(CODEX_APP_SERVER_VERSION);
+    expect(verdictOf(evidence)).toBe('pass');
+    const failedTest = { ...evidence, e2e: { ...evidence.e2e, failed: 1 } };
+    expect(verdictOf(failedTest)).toBe('fail (1 end-to-end test(s) failed)');
+    const differs = {
+      ...evidence,
+      scenarios: {
+        ...evidence.scenarios,
+        text_turn: { status: 'differs' as const, differences: [] },
+      },
+    };
+    expect(verdictOf(differs)).toBe('fail (frame sequence differs: text_turn)');
+    const wrongVersion = {
+      ...evidence,
+      handshake: { ...evidence.handshake, reportedVersion: null },
+    };
+    expect(verdictOf(wrongVersion)).toMatch(/^fail \(the userAgent does not carry the release\)$/);
+  });
+});

@@ -1,0 +1,129 @@
+/** The stall watchdog's timing on an injected clock (ADR-0008): no wall time involved. */
+import { describe, expect, it } from 'vitest';
+import { StallWatchdog, type WatchdogClock } from '../../src/session/stall-watchdog.js';
+
+class ManualClock implements WatchdogClock {
+  now = 0;
+  readonly #timers = new Map<number, { at: number; fn: () => void }>();
+  #next = 1;
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = this.#next++;
+    this.#timers.set(id, { at: this.now + ms, fn });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.#timers.delete(handle as number);
+  }
+  get pending(): number {
+    return this.#timers.size;
+  }
+  advance(ms: number): void {
+    const end = this.now + ms;
+    for (;;) {
+      const due = [...this.#timers]
+        .filter(([, t]) => t.at <= end)
+        .sort((a, b) => a[1].at - b[1].at)[0];
+      if (due === undefined) break;
+      this.#timers.delete(due[0]);
+      this.now = due[1].at;
+      due[1].fn();
+    }
+    this.now = end;
+  }
+}
+
+function setup(options: { waiting?: () => boolean } = {}) {
+  const clock = new ManualClock();
+  const calls: string[] = [];
+  const dog = new StallWatchdog({
+    stallTimeoutMs: 1000,
+    graceMs: 200,
+    clock,
+    waitingOnPerson: options.waiting ?? (() => false),
+    onStall: () => calls.push(`stall@${String(clock.now)}`),
+    onUnresponsive: () => calls.push(`unresponsive@${String(clock.now)}`),
+  });
+  return { clock, calls, dog };
+}
+
+const item = (id: string, type: string) => ({ item: { id, type } });
+
+describe('StallWatchdog', () => {
+  it('fires once after stallTimeoutMs of silence, then unresponsive after the grace', () => {
+    const { clock, calls, dog } = setup();
+    clock.advance(999);
+    expect(calls).toEqual([]);
+    clock.advance(1);
+    expect(calls).toEqual(['stall@1000']);
+    expect(dog.stalled).toBe(true);
+    clock.advance(200);
+    expect(calls).toEqual(['stall@1000', 'unresponsive@1200']);
+    clock.advance(10_000);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('every frame restarts the count', () => {
+    const { clock, calls, dog } = setup();
+    for (let i = 0; i < 10; i += 1) {
+      clock.advance(900);
+      dog.frame('item/agentMessage/delta', {});
+    }
+    expect(calls).toEqual([]);
+    clock.advance(1000);
+    expect(calls).toEqual(['stall@10000']);
+  });
+
+  it('a running command does not expire the count, however long; its completion restarts it', () => {
+    const { clock, calls, dog } = setup();
+    dog.frame('item/started', item('cmd1', 'commandExecution'));
+    clock.advance(60_000);
+    expect(calls).toEqual([]);
+    dog.frame('item/completed', item('cmd1', 'commandExecution'));
+    clock.advance(999);
+    expect(calls).toEqual([]);
+    clock.advance(1);
+    expect(calls).toEqual(['stall@61000']);
+  });
+
+  it('other items (a message, reasoning) do not pause it', () => {
+    const { clock, calls, dog } = setup();
+    dog.frame('item/started', item('m1', 'agentMessage'));
+    dog.frame('item/started', item('r1', 'reasoning'));
+    clock.advance(1000);
+    expect(calls).toEqual(['stall@1000']);
+  });
+
+  it('an approval waiting for a person does not expire the count', () => {
+    let waiting = true;
+    const { clock, calls } = setup({ waiting: () => waiting });
+    clock.advance(30_000);
+    expect(calls).toEqual([]);
+    waiting = false;
+    // re-armed at each expiry: fires within one more period once nobody is waited for
+    clock.advance(1000);
+    expect(calls).toEqual(['stall@31000']);
+  });
+
+  it('stop() leaves no timer, before or after a stall', () => {
+    const a = setup();
+    a.dog.stop();
+    expect(a.clock.pending).toBe(0);
+    a.clock.advance(5000);
+    expect(a.calls).toEqual([]);
+
+    const b = setup();
+    b.clock.advance(1000);
+    b.dog.stop(); // the terminal frame arrived within the grace
+    expect(b.clock.pending).toBe(0);
+    b.clock.advance(5000);
+    expect(b.calls).toEqual(['stall@1000']);
+  });
+
+  it('frames after the stall do not restart the count', () => {
+    const { clock, calls, dog } = setup();
+    clock.advance(1000);
+    dog.frame('item/agentMessage/delta', {});
+    clock.advance(200);
+    expect(calls).toEqual(['stall@1000', 'unresponsive@1200']);
+  });
+});

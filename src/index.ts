@@ -15,7 +15,6 @@ export {
   CODEX_BRIDGED_QUESTION,
   CODEX_SERVER_REQUEST,
   UPSTREAM_PROVIDER_CODES,
-  type UpstreamProviderCode,
 } from './protocol/vocabulary.js';
 export {
   createCodexProvider,
@@ -30,11 +29,7 @@ export {
   type CodexProviderOptions,
   type CodexSessionOptions,
 } from './options.js';
-export {
-  CODEX_INHERITED_ENV,
-  COMMAND_ENV_EXCLUDES,
-  type CommandEnvironment,
-} from './transport/environment.js';
+export { CODEX_INHERITED_ENV, COMMAND_ENV_EXCLUDES } from './transport/environment.js';
 export type { ReleaseSummary } from './session/abandoned.js';
 export { isCompatibleCodexUserAgent } from './session/version-gate.js';
 export {

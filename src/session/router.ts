@@ -49,7 +49,11 @@ export class InboundRouter implements InboundTraffic {
     // the thread total moves on whoever the update belongs to; runs measure from it
     if (method === CODEX_NOTIFICATION.tokenUsageUpdated) {
       const total = threadTotalOf(params, this.#state.threadId);
-      if (total !== undefined) this.#state.threadTotal = total;
+      if (total !== undefined) {
+        this.#state.threadTotal = total;
+        // an earlier (retired or replayed) turn's figure predates the active run
+        if (decision.kind === 'foreign') this.#state.active?.usage.rebase(total);
+      }
     }
     switch (decision.kind) {
       case 'ignore':

@@ -10,6 +10,7 @@ import {
   type ProviderRejection,
   type TurnInput,
 } from '@relvo-labs/agent-provider';
+import type { z } from 'zod';
 import { CODEX_MAX_INPUT_CHARS } from '../constants.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { issuePaths } from '../shared/issue-paths.js';
@@ -38,6 +39,16 @@ function isSink(value: unknown): value is ProviderEventSink {
     value !== null &&
     typeof value === 'object' &&
     typeof (value as { emit?: unknown }).emit === 'function'
+  );
+}
+
+function isEscapingFileRef(issue: z.core.$ZodIssue): boolean {
+  const [parts, , field] = issue.path;
+  return (
+    issue.code === 'invalid_format' &&
+    issue.path.length === 3 &&
+    parts === 'parts' &&
+    field === 'path'
   );
 }
 
@@ -98,6 +109,15 @@ export function checkRunRequest(request: unknown): RunRequestCheck {
     );
   }
   if (!parsed.success) {
+    // the SPI's own path rules (absolute, drive letter, `..`) say the reference escapes the
+    // workspace: the same refusal as one that resolves outside it (ADR-0017)
+    if (parsed.error.issues.every(isEscapingFileRef)) {
+      return refused(
+        codexRejection('invalid_request', 'a file reference resolves outside the workspace', {
+          providerCode: 'file_ref_outside_workspace',
+        }),
+      );
+    }
     return refused(
       codexRejection('invalid_request', 'the codex run input is invalid', {
         providerCode: 'invalid_input',

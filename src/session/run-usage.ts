@@ -27,8 +27,9 @@ export function threadTotalOf(params: unknown, threadId: string): UsageTotals | 
 /** One run's view: its starting thread total and the last cumulative figure it published. */
 export class RunUsage {
   readonly #threadId: string;
-  readonly #start: UsageTotals;
+  #start: UsageTotals;
   #published: UsageTotals = ZERO_USAGE;
+  #seenOwn = false;
 
   constructor(threadId: string, threadTotalAtStart: UsageTotals) {
     this.#threadId = threadId;
@@ -42,6 +43,7 @@ export class RunUsage {
   update(params: unknown): ProviderEventInput | undefined {
     const threadTotal = threadTotalOf(params, this.#threadId);
     if (threadTotal === undefined) return undefined;
+    this.#seenOwn = true;
     const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
     for (const field of FIELDS) {
       const grown = threadTotal[field] - this.#start[field];
@@ -53,5 +55,15 @@ export class RunUsage {
     if (FIELDS.some((f) => usage[f] < this.#published[f])) return undefined;
     this.#published = usage;
     return { payload: { type: 'run.usage', usage } };
+  }
+
+  /**
+   * An update of an earlier turn of this thread (codex replays the last one after
+   * `thread/resume`, possibly while `turn/start` is pending): its total predates this run, so it
+   * is the run's starting point unless the run already counted its own usage.
+   */
+  rebase(threadTotal: UsageTotals): void {
+    if (this.#seenOwn) return;
+    if (FIELDS.every((f) => threadTotal[f] >= this.#start[f])) this.#start = threadTotal;
   }
 }

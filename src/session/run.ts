@@ -118,7 +118,7 @@ export class CodexRun implements ProviderRun {
         this.#lifecycle.beginInterrupt(this);
       }
       return this.#lifecycle.sendInterrupt(this).catch((error: unknown) => {
-        // a refusal proves nothing was applied; anything else may still apply (SPI §15)
+        // a refusal proves nothing was applied; anything else may still apply (docs/spi.md §15)
         if (isProviderRejection(error)) throw error;
         const known = agentErrorOf(error);
         if (known !== undefined) {

@@ -37,14 +37,16 @@ export function recordingSink(): RecordingSink {
   };
 }
 
-export interface Harness {
+export interface ProviderHarness {
   readonly transport: FakeTransport;
   readonly provider: CodexProvider;
   readonly sessionSink: RecordingSink;
   openSession(options?: Record<string, string>): Promise<ProviderSession>;
 }
 
-export function createHarness(options: Omit<CodexProviderOptions, 'transport'> = {}): Harness {
+export function createProviderHarness(
+  options: Omit<CodexProviderOptions, 'transport'> = {},
+): ProviderHarness {
   const transport = useFakeTransport();
   const provider = createCodexProvider({ ...options, transport: () => transport });
   const sessionSink = recordingSink();
@@ -63,7 +65,7 @@ export function createHarness(options: Omit<CodexProviderOptions, 'transport'> =
 
 /** Starts replaying `scenario` in the background; await the promise at the end of the test. */
 export function startReplay(
-  harness: Harness,
+  harness: ProviderHarness,
   scenario: string,
   options: Omit<ReplayOptions, 'workspace'> = {},
 ): Promise<ReplayResult> {

@@ -14,6 +14,7 @@ import {
   realApprovalParams,
   realQuestionParams,
   THREAD,
+  colorQuestion,
 } from '../support/interaction-frames.js';
 import { MAX_REMEMBERED_ANSWERS } from '../../src/interactions/registry.js';
 
@@ -153,14 +154,7 @@ describe('question settlement', () => {
     const params = {
       ...realQuestionParams(),
       questions: [
-        {
-          id: 'color_choice',
-          header: 'Color',
-          question: 'Which color?',
-          isOther: true,
-          isSecret: false,
-          options: [{ label: 'Red', description: 'Loud.' }],
-        },
+        colorQuestion(),
         {
           id: 'name',
           header: '',

@@ -7,7 +7,7 @@ import {
   type CodexProviderOptions,
 } from '../../src/index.js';
 import { createProviderHarness } from '../support/provider-harness.js';
-import { open } from '../support/provider-frames.js';
+import { open, openedHarness } from '../support/provider-frames.js';
 
 const APPROVAL_ON = { supported: true, modes: ['once', 'session'], blocking: true };
 const APPROVAL_OFF = { supported: false, modes: [], blocking: true };
@@ -103,8 +103,7 @@ describe('descriptor contents (docs/behaviour.md §8)', () => {
   });
 
   it('no recovery: the session has no exportRecoveryRecord and the provider no resumeSession', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     expect('exportRecoveryRecord' in session).toBe(false);
     expect('resumeSession' in h.provider).toBe(false);
     await session.dispose();

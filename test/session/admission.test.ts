@@ -6,17 +6,18 @@ import {
   type ProviderSession,
 } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { createProviderHarness, recordingSink, textInput } from '../support/provider-harness.js';
+import { recordingSink, textInput } from '../support/provider-harness.js';
 import {
   completed,
   count,
-  open,
   push,
   replyError,
   reply,
   startBound,
   THREAD,
   waitForRequest,
+  startText,
+  openedHarness,
 } from '../support/provider-frames.js';
 
 /** Calls startRun, proving it never throws synchronously, and returns the rejection. */
@@ -46,8 +47,7 @@ async function refusal(
 
 describe('startRun admission order (docs/behaviour.md §6.1)', () => {
   it('disposed → session_closed, before every other check', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     await startBound(h, session, 't1'); // a run is active
     await session.dispose();
     expect(await refusal(session, { parts: [{ type: 'file_ref', path: 'a.txt' }] })).toMatchObject({
@@ -57,8 +57,7 @@ describe('startRun admission order (docs/behaviour.md §6.1)', () => {
   });
 
   it('disposal in progress already closes admission', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const disposing = session.dispose();
     expect(await refusal(session, textInput('x'))).toMatchObject({ code: 'session_closed' });
     await disposing;
@@ -66,13 +65,8 @@ describe('startRun admission order (docs/behaviour.md §6.1)', () => {
   });
 
   it('fenced → illegal_state_transition session_fenced, ahead of stream end, active run and parts', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
-    const starting = session.startRun({
-      input: textInput('x'),
-      sink: recordingSink(),
-      runRef: 'a',
-    });
+    const { h, session } = await openedHarness();
+    const starting = startText(session, 'a');
     await reply(h.transport, 'turn/start', { turn: {} }); // no usable id → fenced
     await starting;
     h.transport.end();
@@ -86,8 +80,7 @@ describe('startRun admission order (docs/behaviour.md §6.1)', () => {
   });
 
   it('stream ended → provider_unavailable, ahead of the part check', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     h.transport.end();
     await h.transport.drained();
     expect(await refusal(session, { parts: [{ type: 'file_ref', path: 'a.txt' }] })).toMatchObject({
@@ -98,8 +91,7 @@ describe('startRun admission order (docs/behaviour.md §6.1)', () => {
   });
 
   it('a run already active → illegal_state_transition, ahead of the part check', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     await startBound(h, session, 't1');
     const error = await refusal(session, { parts: [{ type: 'file_ref', path: 'a.txt' }] }, 'other');
     expect(error).toMatchObject({ code: 'illegal_state_transition' });
@@ -109,8 +101,7 @@ describe('startRun admission order (docs/behaviour.md §6.1)', () => {
   });
 
   it('a non-text part → capability_unsupported with details, nothing written', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const error = await refusal(session, {
       parts: [
         { type: 'text', text: 'look at' },
@@ -131,8 +122,7 @@ describe('startRun admission order (docs/behaviour.md §6.1)', () => {
 
 describe('turn/start parameters and runRef idempotency', () => {
   it('text parts are joined with a blank line into one input item, exactly', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const starting = session.startRun({
       input: {
         parts: [
@@ -155,8 +145,7 @@ describe('turn/start parameters and runRef idempotency', () => {
   });
 
   it('an exact retry of a settled runRef returns the same run without a second turn/start', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1', 'same');
     await push(h.transport, completed('t1', 'completed'));
     await run.completion;
@@ -171,8 +160,7 @@ describe('turn/start parameters and runRef idempotency', () => {
   });
 
   it('a retry while turn/start is pending shares the outcome (no second turn/start)', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const sink = recordingSink();
     const first = session.startRun({ input: textInput('x'), sink, runRef: 'same' });
     const retry = session.startRun({ input: textInput('x'), sink, runRef: 'same' });
@@ -183,29 +171,16 @@ describe('turn/start parameters and runRef idempotency', () => {
   });
 
   it('a retry during a turn/start that is then refused is refused too, never left hanging', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
-    const first = session.startRun({
-      input: textInput('x'),
-      sink: recordingSink(),
-      runRef: 'same',
-    });
-    const retry = session.startRun({
-      input: textInput('x'),
-      sink: recordingSink(),
-      runRef: 'same',
-    });
+    const { h, session } = await openedHarness();
+    const first = startText(session, 'same');
+    const retry = startText(session, 'same');
     const outcomes = Promise.allSettled([first, retry]);
     await replyError(h.transport, 'turn/start', -32602, 'bad');
     const [a, b] = await outcomes;
     expect(a.status).toBe('rejected');
     expect(b.status).toBe('rejected');
     // refused authoritatively: the same runRef may start afresh
-    const again = session.startRun({
-      input: textInput('x'),
-      sink: recordingSink(),
-      runRef: 'same',
-    });
+    const again = startText(session, 'same');
     await reply(h.transport, 'turn/start', { turn: { id: 't2' } }, 1);
     await again;
     expect(count(h.transport, 'turn/start')).toBe(2);
@@ -222,8 +197,7 @@ describe('startRun never throws synchronously', () => {
   ];
   for (const [label, request] of malformed) {
     it(`${label}: a rejected ProviderRejection (invalid_request), nothing written`, async () => {
-      const h = createProviderHarness();
-      const session = await open(h);
+      const { h, session } = await openedHarness();
       let promise: Promise<ProviderRun> | undefined;
       expect(() => {
         promise = session.startRun(request as ProviderRunRequest);

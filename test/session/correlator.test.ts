@@ -1,16 +1,10 @@
 import { isProviderRejection, type ProviderSession } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import {
-  createProviderHarness,
-  recordingSink,
-  textInput,
-  type ProviderHarness,
-} from '../support/provider-harness.js';
+import { recordingSink, textInput, type ProviderHarness } from '../support/provider-harness.js';
 import {
   completed,
   count,
   delta,
-  open,
   push,
   reply,
   startBound,
@@ -19,6 +13,7 @@ import {
   turns,
   usage,
   waitForRequest,
+  openedHarness,
 } from '../support/provider-frames.js';
 
 const OTHER_THREAD = '01a228d9-0000-7000-8000-000000000000';
@@ -54,8 +49,7 @@ async function pendingStart(
 
 describe('correlation: foreign traffic', () => {
   it('other threads and turns are dropped with one debug diagnostic per session and never settle the run', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run, sink } = await startBound(h, session, 't1');
     await push(
       h.transport,
@@ -91,8 +85,7 @@ describe('correlation: foreign traffic', () => {
 
 describe('correlation: the pre-binding buffer', () => {
   it('early frames, an early turn/completed included, are applied in order once the turn id arrives', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { sink, starting, answer } = await pendingStart(h, session);
     await push(
       h.transport,
@@ -128,8 +121,7 @@ describe('correlation: the pre-binding buffer', () => {
   });
 
   it('512 output frames are kept; beyond that output is lost with a warning, the outcome is not', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { sink, starting, answer } = await pendingStart(h, session);
     const frames = Array.from({ length: 520 }, (_, i) => delta('t1', `${i},`));
     await push(h.transport, ...frames, completed('t1', 'completed'));
@@ -148,8 +140,7 @@ describe('correlation: the pre-binding buffer', () => {
   });
 
   it('exactly 512 output frames and no terminal lose nothing and warn nothing', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { sink, starting, answer } = await pendingStart(h, session);
     await push(h.transport, ...Array.from({ length: 512 }, () => delta('t1', 'x')));
     await answer('t1');
@@ -162,8 +153,7 @@ describe('correlation: the pre-binding buffer', () => {
   });
 
   it('16 pre-binding terminals are held; the run binds and continues', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { starting, answer } = await pendingStart(h, session);
     await push(
       h.transport,
@@ -179,8 +169,7 @@ describe('correlation: the pre-binding buffer', () => {
   });
 
   it('a 17th terminal fences the session, fails the run, and its turn id later draws one turn/interrupt', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { starting, answer } = await pendingStart(h, session);
     await push(
       h.transport,
@@ -217,8 +206,7 @@ describe('correlation: the pre-binding buffer', () => {
 
 describe('correlation: retired turns', () => {
   it("a finished turn's late delta and turn/completed never reach or settle the next run", async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const first = await startBound(h, session, 't1', 'a');
     await push(h.transport, completed('t1', 'completed'));
     expect(await first.run.completion).toEqual({ outcome: 'succeeded' });
@@ -244,8 +232,7 @@ describe('correlation: retired turns', () => {
   });
 
   it('remembers the last 64 retired turn ids, first in first out', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     for (let i = 0; i <= 64; i += 1) {
       const { run } = await startBound(h, session, `t${i}`, `r${i}`, i);
       await push(h.transport, completed(`t${i}`, 'completed'));

@@ -1,12 +1,11 @@
 import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { CODEX_SERVER_REQUEST, createCodexProvider, type CodexTransport } from '../../src/index.js';
-import { useFakeTransport, type FakeTransport } from '../support/fake-transport.js';
+import { CODEX_SERVER_REQUEST } from '../../src/index.js';
+import type { FakeTransport } from '../support/fake-transport.js';
 import {
   createProviderHarness,
   recordingSink,
   textInput,
-  WORKSPACE,
   type ProviderHarness,
 } from '../support/provider-harness.js';
 import {
@@ -19,7 +18,8 @@ import {
   startBound,
   THREAD,
   turns,
-  waitForRequest,
+  disposeWithTurnStartPending,
+  openedHarness,
 } from '../support/provider-frames.js';
 
 /** A harness whose transport's close() fails (async or by a synchronous throw) `failures` times. */
@@ -27,14 +27,9 @@ function failingCloseHarness(
   failures: number,
   sync = false,
 ): ProviderHarness & { closeAttempts: () => number } {
-  const transport = useFakeTransport();
   let left = failures;
   let attempts = 0;
-  const wrapped: CodexTransport = {
-    incoming: transport.incoming,
-    send: (m) => {
-      transport.send(m);
-    },
+  const harness = createProviderHarness({}, (transport) => ({
     close: () => {
       attempts += 1;
       if (left > 0) {
@@ -45,21 +40,8 @@ function failingCloseHarness(
       }
       return transport.close();
     },
-  };
-  const provider = createCodexProvider({ transport: () => wrapped });
-  const sessionSink = recordingSink();
-  return {
-    transport,
-    provider,
-    sessionSink,
-    closeAttempts: () => attempts,
-    openSession: (options = {}) =>
-      provider.createSession({
-        options,
-        workspace: { root: WORKSPACE, ownership: 'borrowed' },
-        sink: sessionSink,
-      }),
-  };
+  }));
+  return { ...harness, closeAttempts: () => attempts };
 }
 
 async function pending(p: Promise<unknown>): Promise<boolean> {
@@ -68,8 +50,7 @@ async function pending(p: Promise<unknown>): Promise<boolean> {
 
 describe('dispose', () => {
   it('concurrent calls share one close; later calls do nothing more', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const a = session.dispose();
     const b = session.dispose();
     await Promise.all([a, b]);
@@ -78,8 +59,7 @@ describe('dispose', () => {
   });
 
   it('an in-flight run becomes interrupted with the disposal reason; no connection-ended diagnostic', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1');
     await session.dispose();
     expect(await run.completion).toEqual({
@@ -160,8 +140,7 @@ async function everyPinnedRequest(
 
 describe('unbridged server requests', () => {
   it('with approvals and questions "none", every pinned method is answered -32601 on its own id', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run, sink } = await startBound(h, session, 't1');
     const replies = await everyPinnedRequest(h.transport);
     CODEX_SERVER_REQUEST.forEach((_method, i) => {
@@ -182,8 +161,7 @@ describe('unbridged server requests', () => {
   });
 
   it('an unrecognised server request is declined -32601 and not named in the diagnostic', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     await push(h.transport, {
       id: 'x-1',
       method: `future/secretThing/${CANARY_SECRET}`,
@@ -196,8 +174,7 @@ describe('unbridged server requests', () => {
   });
 
   it('with both bridges on, every pinned method except the two bridged ones is still answered -32601', async () => {
-    const h = createProviderHarness({ approvals: 'bridge', questions: 'bridge' });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ approvals: 'bridge', questions: 'bridge' });
     await startBound(h, session, 't1');
     const replies = await everyPinnedRequest(h.transport);
     CODEX_SERVER_REQUEST.forEach((method, i) => {
@@ -216,14 +193,9 @@ describe('unbridged server requests', () => {
  * Like the stdio transport: close() stops the child, so stdout ends (and the client sees EOF)
  * before close() resolves. The plain fake resolves close() before its EOF is consumed.
  */
-function eofBeforeCloseHarness() {
-  const transport = useFakeTransport();
+function eofBeforeCloseHarness(): ProviderHarness {
   let closing: Promise<void> | undefined;
-  const wrapped: CodexTransport = {
-    incoming: transport.incoming,
-    send: (m) => {
-      transport.send(m);
-    },
+  return createProviderHarness({}, (transport) => ({
     close: () => {
       closing ??= (async () => {
         transport.end();
@@ -232,35 +204,14 @@ function eofBeforeCloseHarness() {
       })();
       return closing;
     },
-  };
-  const provider = createCodexProvider({ transport: () => wrapped });
-  const sessionSink = recordingSink();
-  return {
-    transport,
-    provider,
-    sessionSink,
-    openSession: () =>
-      provider.createSession({
-        options: {},
-        workspace: { root: WORKSPACE, ownership: 'borrowed' },
-        sink: sessionSink,
-      }),
-  };
+  }));
 }
 
 describe('disposal with turn/start pending, when EOF precedes the end of close()', () => {
   it('the run ends interrupted with the disposal reason, never failed, and nothing is fenced', async () => {
     const h = eofBeforeCloseHarness();
     const session = await open(h);
-    const starting = session.startRun({
-      input: textInput('x'),
-      sink: recordingSink(),
-      runRef: 'a',
-    });
-    await waitForRequest(h.transport, 'turn/start');
-    await session.dispose();
-    const run = await starting;
-    expect(await run.completion).toEqual({
+    expect(await disposeWithTurnStartPending(h, session)).toEqual({
       outcome: 'interrupted',
       reason: 'codex provider session disposed',
     });

@@ -15,8 +15,16 @@ import {
   startReplay,
   textInput,
 } from '../support/provider-harness.js';
+import { colorQuestion } from '../support/interaction-frames.js';
 import { loadTranscript } from '../support/replay.js';
-import { completed, open, push, startBound, THREAD, turns } from '../support/provider-frames.js';
+import {
+  completed,
+  push,
+  startBound,
+  THREAD,
+  turns,
+  openedHarness,
+} from '../support/provider-frames.js';
 
 function recordedReply(scenario: string): Record<string, unknown> {
   const line = loadTranscript(scenario).find(
@@ -154,22 +162,16 @@ function question(id: number, turnId: string, questions: unknown[]): Record<stri
   };
 }
 
-const COLOR = {
-  id: 'color_choice',
-  header: 'Color',
-  question: 'Which color?',
-  isOther: true,
-  isSecret: false,
+const COLOR = colorQuestion({
   options: [
     { label: 'Red', description: 'Loud.' },
     { label: 'Blue', description: '' },
   ],
-};
+});
 
 describe('blocking questions (hand-built from the pinned schema)', () => {
   it('one request → one question_set; the answer map is keyed by native ids, labels verbatim', async () => {
-    const h = createProviderHarness({ questions: 'bridge' });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ questions: 'bridge' });
     const { run, sink } = await startBound(h, session, 't1');
     const proto = {
       id: '__proto__',
@@ -257,8 +259,7 @@ describe('blocking questions (hand-built from the pinned schema)', () => {
   });
 
   it('serverRequest/resolved before an answer withdraws it; after an answer it only confirms', async () => {
-    const h = createProviderHarness({ questions: 'bridge' });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ questions: 'bridge' });
     const { run, sink } = await startBound(h, session, 't1');
     await push(h.transport, question(0, 't1', [COLOR]), question(1, 't1', [COLOR]));
     const [first, second] = sink.ofType('interaction.requested');
@@ -297,8 +298,7 @@ describe('blocking questions (hand-built from the pinned schema)', () => {
 
   for (const cause of ['completion', 'interrupt', 'dispose', 'eof'] as const) {
     it(`retirement on ${cause}: an unanswered batch gets an empty answer map, a late answer is unknown`, async () => {
-      const h = createProviderHarness({ questions: 'bridge', approvals: 'bridge' });
-      const session = await open(h);
+      const { h, session } = await openedHarness({ questions: 'bridge', approvals: 'bridge' });
       const { run, sink } = await startBound(h, session, 't1');
       await push(h.transport, question(3, 't1', [COLOR]));
       const [requested] = sink.ofType('interaction.requested');
@@ -331,8 +331,7 @@ describe('blocking questions (hand-built from the pinned schema)', () => {
       [{ questions: 'bridge' }, 'item/commandExecution/requestApproval'],
       [{ approvals: 'bridge' }, 'item/tool/requestUserInput'],
     ] as const) {
-      const h = createProviderHarness(options);
-      const session = await open(h);
+      const { h, session } = await openedHarness(options);
       const { sink } = await startBound(h, session, 't1');
       const params =
         method === 'item/tool/requestUserInput'
@@ -354,8 +353,7 @@ describe('blocking questions (hand-built from the pinned schema)', () => {
   });
 
   it('the 256-entry registry bound: 256 admitted, the 257th declined -32600 and not raised', async () => {
-    const h = createProviderHarness({ questions: 'bridge' });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ questions: 'bridge' });
     const { sink } = await startBound(h, session, 't1');
     for (let id = 0; id < 257; id += 1) h.transport.push(question(id, 't1', [COLOR]));
     await h.transport.drained();

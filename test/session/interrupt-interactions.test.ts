@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { SERVER_REQUEST_LEDGER_LIMIT } from '../../src/rpc/server-requests.js';
-import { createProviderHarness } from '../support/provider-harness.js';
 import {
   completed,
-  open,
   push,
   replyError,
   reply,
   startBound,
   THREAD,
   turns,
+  openedHarness,
 } from '../support/provider-frames.js';
 
 function approval(id: number, turnId = 't1'): Record<string, unknown> {
@@ -40,8 +39,7 @@ function replyTo(
 
 describe('interrupt and interactions (docs/behaviour.md §7.1)', () => {
   it('initiating an interrupt synchronously answers the outstanding approval and refuses new ones', async () => {
-    const h = createProviderHarness({ approvals: 'bridge' });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ approvals: 'bridge' });
     const { run, sink } = await startBound(h, session, 't1');
     await push(h.transport, approval(0));
     expect(sink.ofType('interaction.requested')).toHaveLength(1);
@@ -71,8 +69,7 @@ describe('interrupt and interactions (docs/behaviour.md §7.1)', () => {
   });
 
   it('disposal answers outstanding approvals before the connection is released', async () => {
-    const h = createProviderHarness({ approvals: 'bridge' });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ approvals: 'bridge' });
     const { run } = await startBound(h, session, 't1');
     await push(h.transport, approval(5));
     const disposing = session.dispose();
@@ -84,8 +81,7 @@ describe('interrupt and interactions (docs/behaviour.md §7.1)', () => {
   });
 
   it('the next run raises approvals again (the fence is per run)', async () => {
-    const h = createProviderHarness({ approvals: 'bridge' });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ approvals: 'bridge' });
     const first = await startBound(h, session, 't1', 'a');
     const stopping = first.run.interrupt();
     await reply(h.transport, 'turn/interrupt', {});
@@ -105,8 +101,7 @@ describe('interrupt and interactions (docs/behaviour.md §7.1)', () => {
 
 describe('server-request ledger overflow', () => {
   it('the 4097th unique server request fences the session and fails the active run', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1');
     const frames = Array.from({ length: SERVER_REQUEST_LEDGER_LIMIT + 1 }, (_, i) => ({
       id: i,

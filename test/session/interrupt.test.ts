@@ -17,7 +17,6 @@ import {
   completed,
   count,
   delta,
-  open,
   push,
   replyError,
   reply,
@@ -25,6 +24,7 @@ import {
   texts,
   turns,
   waitForRequest,
+  openedHarness,
 } from '../support/provider-frames.js';
 
 const lines = loadTranscript('interrupt');
@@ -107,8 +107,7 @@ describe('interrupt: replay of the recorded baseline interrupt transcript', () =
 
 describe('interrupt: hand-built frames', () => {
   it('reason is truncated to 300 characters', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1');
     const interrupting = run.interrupt('y'.repeat(1000));
     await reply(h.transport, 'turn/interrupt', {});
@@ -120,8 +119,7 @@ describe('interrupt: hand-built frames', () => {
   });
 
   it('output that arrives between the acknowledgement and turn/completed is still emitted', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run, sink } = await startBound(h, session, 't1');
     await push(h.transport, delta('t1', 'before '));
     const interrupting = run.interrupt('stop');
@@ -139,8 +137,7 @@ describe('interrupt: hand-built frames', () => {
   });
 
   it('server status wins: turn/completed "completed" after an interrupt is succeeded', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run, sink } = await startBound(h, session, 't1');
     await push(h.transport, delta('t1', 'all done'));
     const interrupting = run.interrupt();
@@ -153,8 +150,7 @@ describe('interrupt: hand-built frames', () => {
   });
 
   it('a refused interrupt rejects with a ProviderRejection; the next call sends a fresh request', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1');
     const first = run.interrupt().catch((e: unknown) => e);
     const concurrent = run.interrupt().catch((e: unknown) => e);
@@ -181,8 +177,7 @@ describe('interrupt: hand-built frames', () => {
   });
 
   it('an interrupt whose reply is lost to EOF rejects, and the run fails provider_unavailable, not interrupted', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1');
     const interrupting = run.interrupt();
     await waitForRequest(h.transport, 'turn/interrupt');
@@ -200,8 +195,7 @@ describe('interrupt: hand-built frames', () => {
   });
 
   it('a late turn/completed after settlement is ignored (settles exactly once)', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1');
     await push(h.transport, completed('t1', 'interrupted'), completed('t1', 'completed'));
     expect(await run.completion).toEqual({ outcome: 'interrupted' });

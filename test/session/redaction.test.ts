@@ -12,7 +12,6 @@ import {
   CANARY_SECRET,
   completed,
   midTurnError,
-  open,
   published,
   push,
   replyError,
@@ -20,6 +19,7 @@ import {
   startBound,
   THREAD,
   turns,
+  openedHarness,
 } from '../support/provider-frames.js';
 import { BASELINE, userAgentOf } from '../support/releases.js';
 
@@ -54,8 +54,7 @@ function approvalRequest(id: number, turnId: string): Record<string, unknown> {
 
 describe('canaries in upstream text (fake transport)', () => {
   it('error replies, turn errors, mid-turn errors and declined requests publish no canary', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const errors: unknown[] = [];
     // a refused turn/start
     const refused = session
@@ -117,8 +116,7 @@ describe('canaries in upstream text (fake transport)', () => {
   });
 
   it('approval text with approvals "none": declined, nothing published', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { sink } = await startBound(h, session, 't1');
     await push(h.transport, approvalRequest(0, 't1'));
     await turns();
@@ -130,8 +128,7 @@ describe('canaries in upstream text (fake transport)', () => {
   });
 
   it('approval text with approvals "bridge": credential shapes are redacted from the published subject', async () => {
-    const h = createProviderHarness({ approvals: 'bridge' });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ approvals: 'bridge' });
     const { sink } = await startBound(h, session, 't1');
     await push(h.transport, approvalRequest(0, 't1'));
     await turns();

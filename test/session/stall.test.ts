@@ -9,12 +9,12 @@ import {
   completed,
   count,
   delta,
-  open,
   push,
   startBound,
   THREAD,
   turns,
   waitForRequest,
+  openedHarness,
 } from '../support/provider-frames.js';
 
 afterEach(() => {
@@ -28,8 +28,7 @@ const STALLED = {
 
 describe('stall watchdog', () => {
   it('no frame for stallTimeoutMs: warning, turn/interrupt, and the interrupted turn fails turn_stalled', async () => {
-    const h = createProviderHarness({ stallTimeoutMs: 5000, stallGraceMs: 1000 });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ stallTimeoutMs: 5000, stallGraceMs: 1000 });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { run, sink } = await startBound(h, session, 'turn-1');
     await push(h.transport, delta('turn-1', 'partial'));
@@ -52,8 +51,7 @@ describe('stall watchdog', () => {
   });
 
   it('a frozen peer (no terminal frame within the grace) fences the session and settles the run', async () => {
-    const h = createProviderHarness({ stallTimeoutMs: 5000, stallGraceMs: 1000 });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ stallTimeoutMs: 5000, stallGraceMs: 1000 });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { run } = await startBound(h, session, 'turn-1');
     vi.advanceTimersByTime(5000);
@@ -79,8 +77,7 @@ describe('stall watchdog', () => {
   });
 
   it('a peer that acknowledges the interrupt and never completes the turn is fenced after the grace', async () => {
-    const h = createProviderHarness({ stallTimeoutMs: 5000, stallGraceMs: 1000 });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ stallTimeoutMs: 5000, stallGraceMs: 1000 });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { run } = await startBound(h, session, 'turn-1');
     vi.advanceTimersByTime(5000);
@@ -96,8 +93,7 @@ describe('stall watchdog', () => {
   });
 
   it('a running command is not a stall, however long it is silent', async () => {
-    const h = createProviderHarness({ stallTimeoutMs: 5000, stallGraceMs: 1000 });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ stallTimeoutMs: 5000, stallGraceMs: 1000 });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { run } = await startBound(h, session, 'turn-1');
     const item = { id: 'call_1', type: 'commandExecution', status: 'inProgress' };
@@ -113,8 +109,7 @@ describe('stall watchdog', () => {
   });
 
   it('a host interrupt is still interrupted (not a stall); null turns the watchdog off', async () => {
-    const h = createProviderHarness({ stallTimeoutMs: null });
-    const session = await open(h);
+    const { h, session } = await openedHarness({ stallTimeoutMs: null });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { run } = await startBound(h, session, 'turn-1');
     vi.advanceTimersByTime(3_600_000);

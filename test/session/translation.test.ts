@@ -4,26 +4,24 @@ import {
   type ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { createProviderHarness } from '../support/provider-harness.js';
 import {
   CANARY_PATH,
   CANARY_SECRET,
   completed,
   delta,
   midTurnError,
-  open,
   published,
   push,
   startBound,
   texts,
   turns,
   usage,
+  openedHarness,
 } from '../support/provider-frames.js';
 
 /** One session, one bound run, the given frames, then the termination and the run's events. */
 async function runWith(...frames: unknown[]) {
-  const h = createProviderHarness();
-  const session = await open(h);
+  const { h, session } = await openedHarness();
   const { run, sink } = await startBound(h, session, 't1');
   await push(h.transport, ...frames);
   const termination = await Promise.race([run.completion, turns(30).then(() => undefined)]);
@@ -237,8 +235,7 @@ describe('translation: codexErrorInfo classification', () => {
 describe('translation: mid-turn error', () => {
   it('is a warning with the classification and retry flag, not an outcome, and copies no prose', async () => {
     const message = `upstream said ${CANARY_SECRET} at ${CANARY_PATH}`;
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run, sink } = await startBound(h, session, 't1');
     await push(
       h.transport,

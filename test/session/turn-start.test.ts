@@ -19,6 +19,9 @@ import {
   startBound,
   texts,
   waitForRequest,
+  startText,
+  disposeWithTurnStartPending,
+  openedHarness,
 } from '../support/provider-frames.js';
 import { BASELINE, userAgentOf } from '../support/releases.js';
 
@@ -41,8 +44,7 @@ async function refusedNext(
 
 describe('turn/start failures', () => {
   it('an error reply rejects the run authoritatively; the session stays usable', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const starting = session
       .startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'a' })
       .catch((e: unknown) => e);
@@ -65,13 +67,8 @@ describe('turn/start failures', () => {
 
   it('a turn/start deadline fences the session (turn_start_unacknowledged) and fails the run', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const h = createProviderHarness({ requestTimeoutMs: 1000 });
-    const session = await open(h);
-    const starting = session.startRun({
-      input: textInput('x'),
-      sink: recordingSink(),
-      runRef: 'a',
-    });
+    const { h, session } = await openedHarness({ requestTimeoutMs: 1000 });
+    const starting = startText(session, 'a');
     await waitForRequest(h.transport, 'turn/start');
     vi.advanceTimersByTime(999);
     vi.advanceTimersByTime(1);
@@ -103,13 +100,8 @@ describe('turn/start failures', () => {
     ['a numeric turn id', { turn: { id: 7 } }],
   ] as const) {
     it(`a reply with ${label} is a contract violation and fences turn_start_unusable_id`, async () => {
-      const h = createProviderHarness();
-      const session = await open(h);
-      const starting = session.startRun({
-        input: textInput('x'),
-        sink: recordingSink(),
-        runRef: 'a',
-      });
+      const { h, session } = await openedHarness();
+      const starting = startText(session, 'a');
       await reply(h.transport, 'turn/start', result);
       const run = await starting;
       expect(await run.completion).toMatchObject({
@@ -128,8 +120,7 @@ describe('turn/start failures', () => {
 
 describe('connection end mid-run', () => {
   it('EOF mid-run fails the run provider_unavailable (never success), keeping streamed output', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run, sink } = await startBound(h, session, 't1');
     await push(h.transport, delta('t1', 'partial'));
     h.transport.end();
@@ -149,8 +140,7 @@ describe('connection end mid-run', () => {
   });
 
   it('EOF after an acknowledged interrupt still fails the run (no inferred interruption)', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1');
     const interrupting = run.interrupt('stop');
     await reply(h.transport, 'turn/interrupt', {});
@@ -164,8 +154,7 @@ describe('connection end mid-run', () => {
   });
 
   it('a transport failure mid-run fails the run with only the cause token', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1');
     h.transport.fail(Object.assign(new Error(`write EPIPE ${CANARY_PATH}`), { code: 'EPIPE' }));
     const termination = await run.completion;
@@ -184,13 +173,8 @@ describe('connection end mid-run', () => {
   });
 
   it('EOF with turn/start still pending settles startRun and the run (lost reply)', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
-    const starting = session.startRun({
-      input: textInput('x'),
-      sink: recordingSink(),
-      runRef: 'a',
-    });
+    const { h, session } = await openedHarness();
+    const starting = startText(session, 'a');
     await waitForRequest(h.transport, 'turn/start');
     h.transport.end();
     const outcome = await starting.then(
@@ -210,17 +194,8 @@ describe('connection end mid-run', () => {
   });
 
   it('disposal with turn/start still pending settles the run interrupted without a fence', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
-    const starting = session.startRun({
-      input: textInput('x'),
-      sink: recordingSink(),
-      runRef: 'a',
-    });
-    await waitForRequest(h.transport, 'turn/start');
-    await session.dispose();
-    const run = await starting;
-    expect(await run.completion).toEqual({
+    const { h, session } = await openedHarness();
+    expect(await disposeWithTurnStartPending(h, session)).toEqual({
       outcome: 'interrupted',
       reason: 'codex provider session disposed',
     });
@@ -229,8 +204,7 @@ describe('connection end mid-run', () => {
   });
 
   it('a run ended by EOF frees the session only to be refused: the stream is gone', async () => {
-    const h = createProviderHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1');
     h.transport.end();
     await run.completion;
@@ -244,13 +218,8 @@ describe('request deadlines', () => {
   for (const requestTimeoutMs of [Infinity, Number.NaN, 0, -5]) {
     it(`requestTimeoutMs ${String(requestTimeoutMs)} disables the deadline`, async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-      const h = createProviderHarness({ requestTimeoutMs });
-      const session = await open(h);
-      const starting = session.startRun({
-        input: textInput('x'),
-        sink: recordingSink(),
-        runRef: 'a',
-      });
+      const { h, session } = await openedHarness({ requestTimeoutMs });
+      const starting = startText(session, 'a');
       await waitForRequest(h.transport, 'turn/start');
       vi.advanceTimersByTime(10 * 24 * 3600 * 1000);
       await reply(h.transport, 'turn/start', { turn: { id: 't1' } });

@@ -14,6 +14,7 @@ import {
   type CodexTransport,
 } from '../../src/index.js';
 import { createFakeTransport, type FakeTransport } from './fake-transport.js';
+import { colorQuestion, realApprovalParams } from './interaction-frames.js';
 import { BASELINE, recordedUserAgentOf } from './releases.js';
 
 export const WORKSPACE = '/work/conformance-workspace';
@@ -336,24 +337,13 @@ function approvalRequest(id: number, threadId: string, turnId: string, itemId: s
   return {
     method: 'item/commandExecution/requestApproval',
     id,
-    params: {
-      kind: 'command',
+    params: realApprovalParams({
       threadId,
       turnId,
       itemId,
       startedAtMs: 1795982026993,
-      environmentId: 'local',
-      reason: 'Scripted test wants to run echo',
-      command: "/bin/bash -lc 'echo out-from-exec-123'",
       cwd: WORKSPACE,
-      commandActions: [{ type: 'unknown', command: 'echo out-from-exec-123' }],
-      proposedExecpolicyAmendment: ['echo', 'out-from-exec-123'],
-      availableDecisions: [
-        'accept',
-        { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['echo', 'out-from-exec-123'] } },
-        'cancel',
-      ],
-    },
+    }),
   };
 }
 
@@ -374,17 +364,13 @@ function questionRequest(
       turnId,
       itemId,
       questions: [
-        {
+        colorQuestion({
           id: q1,
-          header: 'Color',
-          question: 'Which color?',
-          isOther: true,
-          isSecret: false,
           options: [
             { label: 'Red', description: 'Loud.' },
             { label: 'Blue', description: 'Calm.' },
           ],
-        },
+        }),
         {
           id: q2,
           header: 'Token',

@@ -5,8 +5,11 @@ import type { ServerRequestOffer } from '../../src/interactions/registry.js';
 export const THREAD = '019a0000-0000-7000-8000-00000000aaaa';
 export const TURN = '019a0000-0000-7000-8000-00000000bbbb';
 
-/** The measured 0.156.1 approval (on-request + escalation), ids and cwd replaced by placeholders. */
-export function realApprovalParams(): Record<string, unknown> {
+/**
+ * The measured approval (on-request + escalation), ids and cwd replaced by placeholders;
+ * `patch` sets members such as the ids a test's own thread uses.
+ */
+export function realApprovalParams(patch: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     kind: 'command',
     threadId: THREAD,
@@ -24,6 +27,20 @@ export function realApprovalParams(): Record<string, unknown> {
       { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['echo', 'out-from-exec-123'] } },
       'cancel',
     ],
+    ...patch,
+  };
+}
+
+/** The measured Plan-mode colour question; `patch` replaces members (e.g. id, options). */
+export function colorQuestion(patch: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: 'color_choice',
+    header: 'Color',
+    question: 'Which color?',
+    isOther: true,
+    isSecret: false,
+    options: [{ label: 'Red', description: 'Loud.' }],
+    ...patch,
   };
 }
 
@@ -33,16 +50,7 @@ export function realQuestionParams(): Record<string, unknown> {
     threadId: THREAD,
     turnId: TURN,
     itemId: 'call_rui_1',
-    questions: [
-      {
-        id: 'color_choice',
-        header: 'Color',
-        question: 'Which color?',
-        isOther: true,
-        isSecret: false,
-        options: [{ label: 'Red', description: 'Loud.' }],
-      },
-    ],
+    questions: [colorQuestion()],
     isBlocking: true,
     autoResolutionMs: null,
   };

@@ -4,7 +4,9 @@
  */
 import type { ProviderRun, ProviderSession } from '@relvo-labs/agent-provider';
 import type { FakeTransport } from './fake-transport.js';
+import type { CodexProviderOptions } from '../../src/index.js';
 import {
+  createProviderHarness,
   recordingSink,
   textInput,
   type ProviderHarness,
@@ -80,6 +82,31 @@ export async function open(
   });
   await reply(h.transport, 'thread/start', { thread: { id: THREAD, ephemeral: true } });
   return opening;
+}
+
+/** startRun with the text 'x' and a fresh sink; the turn/start is left for the test to answer. */
+export function startText(session: ProviderSession, runRef = 'a'): Promise<ProviderRun> {
+  return session.startRun({ input: textInput('x'), sink: recordingSink(), runRef });
+}
+
+/** Disposes while a run's turn/start is written and unanswered; resolves how that run ended. */
+export async function disposeWithTurnStartPending(
+  h: ProviderHarness,
+  session: ProviderSession,
+): Promise<Awaited<ProviderRun['completion']>> {
+  const starting = startText(session, 'a');
+  await waitForRequest(h.transport, 'turn/start');
+  await session.dispose();
+  const run = await starting;
+  return run.completion;
+}
+
+/** A fresh harness and a session opened on it (the handshake answered). */
+export async function openedHarness(
+  options: Omit<CodexProviderOptions, 'transport'> = {},
+): Promise<{ readonly h: ProviderHarness; readonly session: ProviderSession }> {
+  const h = createProviderHarness(options);
+  return { h, session: await open(h) };
 }
 
 export interface BoundRun {

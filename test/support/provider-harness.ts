@@ -11,6 +11,7 @@ import {
   createCodexProvider,
   type CodexProvider,
   type CodexProviderOptions,
+  type CodexTransport,
 } from '../../src/index.js';
 import { useFakeTransport, type FakeTransport } from './fake-transport.js';
 import { loadTranscript, replay, type ReplayOptions, type ReplayResult } from './replay.js';
@@ -44,11 +45,27 @@ export interface ProviderHarness {
   openSession(options?: Record<string, string>): Promise<ProviderSession>;
 }
 
+/**
+ * A provider on a fake transport. `override` replaces members of the transport the provider
+ * sees (e.g. a close() that fails); the test still pushes and reads through the fake.
+ */
 export function createProviderHarness(
   options: Omit<CodexProviderOptions, 'transport'> = {},
+  override?: (fake: FakeTransport) => Partial<CodexTransport>,
 ): ProviderHarness {
   const transport = useFakeTransport();
-  const provider = createCodexProvider({ ...options, transport: () => transport });
+  const seen: CodexTransport =
+    override === undefined
+      ? transport
+      : {
+          incoming: transport.incoming,
+          send: (message) => {
+            transport.send(message);
+          },
+          close: () => transport.close(),
+          ...override(transport),
+        };
+  const provider = createCodexProvider({ ...options, transport: () => seen });
   const sessionSink = recordingSink();
   return {
     transport,

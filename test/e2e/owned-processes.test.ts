@@ -68,7 +68,12 @@ describe('no process outlives dispose() (real binary)', () => {
     const owner = ownerEntryOf(appServerOf(codex));
     const d = uniqueSleep();
     const run = await runApproved(codex, `sleep ${d}; echo done`);
-    const [cmd] = await waitForProcesses(() => processesWithCmdline(`sleep ${d}`), 'the command');
+    // the sleep itself: under load a scan also caught a process carrying the command line in its
+    // argv while still in the app-server's group (before the command's setsid), failing this check
+    const [cmd] = await waitForProcesses(
+      () => processesWithCmdline(`sleep ${d}`).filter((p) => p.cmdline.startsWith('sleep ')),
+      'the command',
+    );
     // the command runs in a session of its own, outside the app-server's group
     expect(cmd!.pgid).not.toBe(appServerOf(codex).pgid);
     process.kill(appServerOf(codex).pid, 'SIGKILL');

@@ -5,7 +5,6 @@
 import { afterEach } from 'vitest';
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
 import {
-  CODEX_SUPPORTED_APP_SERVER_VERSIONS,
   createCodexProvider,
   type CodexProvider,
   type CodexProviderOptions,
@@ -19,6 +18,7 @@ import {
   type IsolatedCodexHome,
 } from '../../src/testing/index.js';
 import { testEnv } from './processes.js';
+import { acceptUnderReview } from './releases.js';
 import { recordingSink, type RecordingSink } from './provider-harness.js';
 
 export interface RealCodex {
@@ -47,12 +47,6 @@ export async function openRealCodex(
   } = {},
 ): Promise<RealCodex> {
   const binary = requireCodexBinary({ kind: config.kind ?? 'native' });
-  // a release under review (CODEX_UNDER_TEST) is not allowlisted yet: accept exactly it
-  const reviewed = (CODEX_SUPPORTED_APP_SERVER_VERSIONS as readonly string[]).includes(
-    binary.version,
-  )
-    ? []
-    : [binary.version];
   const iso = createIsolatedCodexHome('relvo-e2e-');
   cleanups.push(async () => {
     iso.dispose();
@@ -69,7 +63,7 @@ export async function openRealCodex(
     }),
     env: iso.env(testEnv()),
     requestTimeoutMs: 20_000,
-    additionalAppServerVersions: reviewed,
+    additionalAppServerVersions: acceptUnderReview(binary.version),
   });
   const sessionSink = recordingSink();
   const session = await provider.createSession({

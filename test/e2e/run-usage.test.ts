@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { execCommandStep, scriptedUsage, textStep } from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, waitForEvent } from './support.js';
+import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';
 
 describe('run.usage on the real binary', () => {
   it('a command turn (two model requests) reports the sum, growing monotonically', async () => {

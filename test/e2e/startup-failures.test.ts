@@ -13,7 +13,12 @@ import { createCodexProvider, type CodexProviderOptions } from '../../src/index.
 import { testEnv } from '../support/processes.js';
 import { recordingSink } from '../support/provider-harness.js';
 
-const STAND_INS = resolve(fileURLToPath(new URL('.', import.meta.url)), 'stand-ins');
+const STAND_INS = resolve(
+  fileURLToPath(new URL('.', import.meta.url)),
+  '..',
+  'support',
+  'stand-ins',
+);
 
 let scratch = '';
 beforeEach(() => {

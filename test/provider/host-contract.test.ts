@@ -11,8 +11,16 @@ import {
 import { describe, expect, it } from 'vitest';
 import * as api from '../../src/index.js';
 import { createCodexProvider } from '../../src/index.js';
-import { createHarness, recordingSink, textInput } from '../support/provider-harness.js';
-import { count, open, reply, startBound, turns, turnStarted, waitForRequest } from './helpers.js';
+import { createProviderHarness, recordingSink, textInput } from '../support/provider-harness.js';
+import {
+  count,
+  open,
+  reply,
+  startBound,
+  turns,
+  turnStarted,
+  waitForRequest,
+} from '../support/provider-frames.js';
 
 async function refusal(promise: Promise<unknown>): Promise<AgentError> {
   const outcome = await promise.then(
@@ -38,7 +46,7 @@ const text = (...texts: string[]) => ({
 
 describe('runRef is an idempotency key (item 4)', () => {
   it('the same runRef with the same input returns the same run', async () => {
-    const h = createHarness();
+    const h = createProviderHarness();
     const session = await open(h);
     const sink = recordingSink();
     const first = session.startRun({ input: textInput('hi'), sink, runRef: 'r1' });
@@ -49,7 +57,7 @@ describe('runRef is an idempotency key (item 4)', () => {
   });
 
   it('the same runRef with different input is a typed conflict and never the earlier run', async () => {
-    const h = createHarness();
+    const h = createProviderHarness();
     const session = await open(h);
     const { run } = await startBound(h, session, 't1', 'r1');
     const error = await refusal(
@@ -66,7 +74,7 @@ describe('runRef is an idempotency key (item 4)', () => {
   });
 
   it('a missing or empty runRef is refused before anything is sent', async () => {
-    const h = createHarness();
+    const h = createProviderHarness();
     const session = await open(h);
     for (const runRef of [undefined, '', 42]) {
       const error = await refusal(
@@ -85,7 +93,7 @@ describe('input is validated before anything is sent (item 5)', () => {
   }
 
   it('text must be a non-empty string; parts 1..256; each text ≤ 1,000,000', async () => {
-    const h = createHarness();
+    const h = createProviderHarness();
     const session = await open(h);
     const cases: [unknown, string][] = [
       [{ parts: [{ type: 'text', text: 42 }] }, 'parts.0.text'],
@@ -110,7 +118,7 @@ describe('input is validated before anything is sent (item 5)', () => {
   });
 
   it('more than 1,048,576 code points (what codex accepts) is refused; the session stays usable', async () => {
-    const h = createHarness();
+    const h = createProviderHarness();
     const session = await open(h);
     const error = await refusedInput(session, text('a'.repeat(600_000), 'b'.repeat(600_000)));
     expect(error).toMatchObject({
@@ -135,7 +143,7 @@ describe('input is validated before anything is sent (item 5)', () => {
   });
 
   it('code points, not UTF-16 units, count against the codex bound (as codex counts them)', async () => {
-    const h = createHarness();
+    const h = createProviderHarness();
     const session = await open(h);
     // 2 × 500,000 emoji: 2,000,002 UTF-16 units but 1,000,002 code points
     const emoji = '😀'.repeat(500_000);
@@ -206,7 +214,7 @@ describe('options, sinks and interrupts (item 6)', () => {
   });
 
   it('hostile session options reject createSession with a ProviderRejection', async () => {
-    const h = createHarness();
+    const h = createProviderHarness();
     const options = new Proxy(
       {},
       {
@@ -227,7 +235,7 @@ describe('options, sinks and interrupts (item 6)', () => {
   });
 
   it('a missing sink is refused with a clear error', async () => {
-    const h = createHarness();
+    const h = createProviderHarness();
     const noSink = await refusal(
       h.provider.createSession({
         options: {},
@@ -243,7 +251,7 @@ describe('options, sinks and interrupts (item 6)', () => {
   });
 
   it('interrupt() after dispose() is a no-op', async () => {
-    const h = createHarness();
+    const h = createProviderHarness();
     const session = await open(h);
     const { run } = await startBound(h, session, 't1');
     // dispose() has begun (not awaited, as a host closing a window does) and then interrupt()
@@ -255,7 +263,7 @@ describe('options, sinks and interrupts (item 6)', () => {
   });
 
   it('an interrupt whose request timed out is uncertain (not a ProviderRejection) with request_timeout', async () => {
-    const h = createHarness({ requestTimeoutMs: 50 });
+    const h = createProviderHarness({ requestTimeoutMs: 50 });
     const session = await open(h);
     const { run }: { run: ProviderRun } = await startBound(h, session, 't1');
     const outcome = await run.interrupt('stop').then(

@@ -106,7 +106,7 @@ describe('handshake: version gate (docs/behaviour.md §5.2)', () => {
     ['not a string', 156],
   ] as const) {
     it(`refuses a userAgent that is ${label}: handshake_invalid, connection closed`, async () => {
-      const h = createHarness();
+      const h = createProviderHarness();
       const opening = rejectionOf(h.openSession());
       await reply(h.transport, 'initialize', userAgent === undefined ? {} : { userAgent });
       const error = await opening;

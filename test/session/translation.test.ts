@@ -85,8 +85,7 @@ describe("translation: usage (ADR-0012: the run's own cumulative usage)", () => 
   });
 
   it('each event is the thread total minus its value when the run started; repeats emit nothing', async () => {
-    const h = createHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const first = await startBound(h, session, 't1', 'r1');
     await push(
       h.transport,
@@ -116,8 +115,7 @@ describe("translation: usage (ADR-0012: the run's own cumulative usage)", () => 
   });
 
   it("malformed totals and totals below the run's start are never published", async () => {
-    const h = createHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     const first = await startBound(h, session, 't1', 'r1');
     await push(h.transport, usage('t1', t(0, 0), t(500, 50)), completed('t1', 'completed'));
     await first.run.completion;

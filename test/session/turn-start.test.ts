@@ -217,7 +217,9 @@ describe('connection end mid-run', () => {
 describe('request deadlines', () => {
   for (const requestTimeoutMs of [Infinity, Number.NaN, 0, -5]) {
     it(`requestTimeoutMs ${String(requestTimeoutMs)} is refused: no deadline is switched off by accident`, () => {
-      expect(() => createHarness({ requestTimeoutMs })).toThrow(/invalid codex provider options/);
+      expect(() => createProviderHarness({ requestTimeoutMs })).toThrow(
+        /invalid codex provider options/,
+      );
     });
   }
 

@@ -11,7 +11,7 @@ import { classifyUpstreamFailure } from '../../src/session/upstream-failure.js';
 import { terminationOfCompletedTurn } from '../../src/session/translate.js';
 import { loadTranscript, replay } from '../support/replay.js';
 import {
-  createHarness,
+  createProviderHarness,
   recordingSink,
   textInput,
   WORKSPACE,
@@ -51,7 +51,7 @@ async function replayTurns(
 ): Promise<{ terminations: ProviderRunTermination[]; sinks: RecordingSink[]; published: string }> {
   const transcript = loadTranscript(scenario, RECORDED_ON);
   const turns = transcript.filter((l) => l.frame.method === 'turn/start').length;
-  const h = createHarness();
+  const h = createProviderHarness();
   const replaying = replay(h.transport, transcript, { workspace: WORKSPACE });
   const session = await h.openSession();
   const terminations: ProviderRunTermination[] = [];

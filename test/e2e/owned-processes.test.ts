@@ -15,7 +15,13 @@ import {
   type LiveProcess,
 } from '../support/proc-scan.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, waitForEvent, type RealCodex } from './support.js';
+import {
+  openRealCodex,
+  recordingSink,
+  type RealCodex,
+  waitForApproval,
+  approveOnce,
+} from '../support/real-codex.js';
 
 /** A sleep duration no other process on the machine has in its command line. */
 function uniqueSleep(): string {
@@ -46,17 +52,8 @@ async function runApproved(codex: RealCodex, cmd: string) {
   );
   const sink = recordingSink();
   const run = await codex.session.startRun({ input: textInput('go'), sink, runRef: 'cmd' });
-  const requested = await waitForEvent(
-    sink,
-    (e) => e.payload.type === 'interaction.requested',
-    'the approval',
-  );
-  if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
-  await codex.session.respondToInteraction(requested.payload.providerRef, {
-    kind: 'approval',
-    decision: 'approved',
-    mode: 'once',
-  });
+  const requested = await waitForApproval(sink, 'the approval');
+  await approveOnce(codex, requested.providerRef);
   return run;
 }
 

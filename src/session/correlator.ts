@@ -48,7 +48,14 @@ export type RouteDecision =
   | { readonly kind: 'foreign' }
   | { readonly kind: 'buffered' }
   | { readonly kind: 'terminal_overflow' }
-  | { readonly kind: 'apply'; readonly correlation: Correlation };
+  | { readonly kind: 'apply' };
+
+// one frozen object per decision: routing runs for every frame and allocates nothing itself
+const IGNORE: RouteDecision = Object.freeze({ kind: 'ignore' });
+const FOREIGN: RouteDecision = Object.freeze({ kind: 'foreign' });
+const BUFFERED: RouteDecision = Object.freeze({ kind: 'buffered' });
+const TERMINAL_OVERFLOW: RouteDecision = Object.freeze({ kind: 'terminal_overflow' });
+const APPLY: RouteDecision = Object.freeze({ kind: 'apply' });
 
 export interface BindResult {
   /** Frames of the bound turn, in arrival order. */
@@ -117,16 +124,16 @@ export class TurnCorrelator {
   /** Routing order of docs/behaviour.md §6.3 (serverRequest/resolved is handled by the caller). */
   route(method: string, params: unknown): RouteDecision {
     const correlation = correlationOf(params);
-    if (correlation === undefined) return { kind: 'ignore' };
-    if (correlation.threadId !== this.threadId) return { kind: 'foreign' };
+    if (correlation === undefined) return IGNORE;
+    if (correlation.threadId !== this.threadId) return FOREIGN;
     // retired turns are checked before buffering so a finished turn's tail cannot crowd
     // out the frames the next run depends on
-    if (this.#retired.has(correlation.turnId)) return { kind: 'foreign' };
+    if (this.#retired.has(correlation.turnId)) return FOREIGN;
     const active = this.#active;
-    if (active === undefined) return { kind: 'foreign' };
+    if (active === undefined) return FOREIGN;
     if (active.turnId === undefined) return this.#buffer_(method, params, correlation);
-    if (active.turnId !== correlation.turnId) return { kind: 'foreign' };
-    return { kind: 'apply', correlation };
+    if (active.turnId !== correlation.turnId) return FOREIGN;
+    return APPLY;
   }
 
   #buffer_(method: string, params: unknown, correlation: Correlation): RouteDecision {
@@ -134,21 +141,21 @@ export class TurnCorrelator {
     if (!terminal) {
       if (this.#buffer.length >= MAX_BUFFERED_FRAMES) {
         this.#outputLost = true;
-        return { kind: 'buffered' };
+        return BUFFERED;
       }
       this.#buffer.push({ method, params, correlation, terminal });
-      return { kind: 'buffered' };
+      return BUFFERED;
     }
-    if (this.#terminals >= MAX_PENDING_TERMINALS) return { kind: 'terminal_overflow' };
+    if (this.#terminals >= MAX_PENDING_TERMINALS) return TERMINAL_OVERFLOW;
     if (this.#buffer.length >= MAX_BUFFERED_FRAMES) {
       const victim = this.#buffer.findIndex((f) => !f.terminal);
-      if (victim < 0) return { kind: 'terminal_overflow' };
+      if (victim < 0) return TERMINAL_OVERFLOW;
       this.#buffer.splice(victim, 1);
       this.#outputLost = true;
     }
     this.#buffer.push({ method, params, correlation, terminal });
     this.#terminals += 1;
-    return { kind: 'buffered' };
+    return BUFFERED;
   }
 
   #resetBuffer(): void {

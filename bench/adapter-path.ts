@@ -83,9 +83,10 @@ async function adapterRound(
 
 function decoderRound(turns: readonly TurnBytes[]): { ms: number; cpuMs: number; frames: number } {
   const parts: Buffer[] = [];
+  // the same chunks the replay peer feeds: the reply alone, then the body 64 KiB at a time
   for (const t of turns) {
-    const bytes = Buffer.concat([t.reply(3), t.body]);
-    for (let i = 0; i < bytes.length; i += CHUNK) parts.push(bytes.subarray(i, i + CHUNK));
+    parts.push(t.reply(3));
+    for (let i = 0; i < t.body.length; i += CHUNK) parts.push(t.body.subarray(i, i + CHUNK));
   }
   let frames = 0;
   const c0 = cpuNow();

@@ -30,17 +30,18 @@ export const turnStartResultSchema = z.looseObject({
 });
 
 /**
- * The body of `item/agentMessage/delta` beyond its turn scope (`threadId`, `turnId`). The
- * correlator has checked the scope before a delta is translated, so the hot path parses only
- * this part, once per frame; `z.object` (unknown members accepted and not copied) rather than a
- * loose object, whose copy of every extra member cost more than the check itself.
+ * The body of `item/agentMessage/delta` beyond its turn scope (`threadId`, `turnId`). A delta
+ * must name its item to be published (docs/behaviour.md). The correlator has checked the scope
+ * before a delta is translated, so the hot path parses only this part, once per frame —
+ * `z.object` (unknown members accepted, not copied), not a loose object whose copy of every
+ * extra member cost more than the check itself.
  */
 export const agentMessageDeltaBodySchema = z.object({
   itemId: nonEmpty,
   delta: nonEmpty,
 });
 
-/** The whole wire shape of an agent-message delta: its turn scope plus the body. */
+/** The whole agent-message delta as the adapter checks it: its turn scope plus the body. */
 export const agentMessageDeltaSchema = agentMessageDeltaBodySchema.extend({
   threadId: nonEmpty,
   turnId: nonEmpty,

@@ -70,6 +70,8 @@ export class TurnCorrelator {
   readonly threadId: string;
   readonly #retired = new OldestFirstMemory<string, true>(MAX_RETIRED_TURNS);
   #active: { turnId: string | undefined } | undefined;
+  /** Whether the bound turn id is among the retired ones (kept exact by bind and retire). */
+  #activeRetired = false;
   #buffer: BufferedFrame[] = [];
   #terminals = 0;
   #outputLost = false;
@@ -96,6 +98,7 @@ export class TurnCorrelator {
     const active = this.#active;
     if (active === undefined) return { frames: [], outputLost: false, foreignDropped: 0 };
     active.turnId = turnId;
+    this.#activeRetired = this.#retired.has(turnId);
     const frames = this.#buffer.filter((f) => f.correlation.turnId === turnId);
     const result = {
       frames,
@@ -115,6 +118,9 @@ export class TurnCorrelator {
 
   retire(turnId: string): void {
     this.#retired.set(turnId, true);
+    // remembering one more may also have forgotten the oldest
+    const bound = this.#active?.turnId;
+    if (bound !== undefined) this.#activeRetired = this.#retired.has(bound);
   }
 
   isRetired(turnId: string): boolean {
@@ -126,14 +132,15 @@ export class TurnCorrelator {
     const correlation = correlationOf(params);
     if (correlation === undefined) return IGNORE;
     if (correlation.threadId !== this.threadId) return FOREIGN;
+    const active = this.#active;
+    // the bound turn's own frames (nearly all of them) skip the lookup: its answer is kept
+    if (active?.turnId === correlation.turnId) return this.#activeRetired ? FOREIGN : APPLY;
     // retired turns are checked before buffering so a finished turn's tail cannot crowd
     // out the frames the next run depends on
     if (this.#retired.has(correlation.turnId)) return FOREIGN;
-    const active = this.#active;
     if (active === undefined) return FOREIGN;
-    if (active.turnId === undefined) return this.#buffer_(method, params, correlation);
-    if (active.turnId !== correlation.turnId) return FOREIGN;
-    return APPLY;
+    // not bound yet: held until the turn id is known; bound to another turn: foreign
+    return active.turnId === undefined ? this.#buffer_(method, params, correlation) : FOREIGN;
   }
 
   #buffer_(method: string, params: unknown, correlation: Correlation): RouteDecision {

@@ -31,7 +31,7 @@ export const turnStartResultSchema = z.looseObject({
 
 /**
  * The body of `item/agentMessage/delta` beyond its turn scope (`threadId`, `turnId`). A delta
- * must name its item to be published (docs/behaviour.md). The correlator has checked the scope
+ * must name its item to be published. The correlator has checked the scope
  * before a delta is translated, so the hot path parses only this part, once per frame —
  * `z.object` (unknown members accepted, not copied), not a loose object whose copy of every
  * extra member cost more than the check itself.

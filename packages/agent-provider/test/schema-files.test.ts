@@ -2,10 +2,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { buildSchemaFiles } from '../scripts/schema-files.js';
 import { PUBLIC_SCHEMAS, schemaId } from '../src/index.js';
 
+// ajv-formats is CommonJS: under NodeNext its default import is the module object
+const addFormats = formatsModule.default;
 const schemasDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'schemas');
 const generated = buildSchemaFiles();
 
@@ -27,7 +30,7 @@ describe('checked-in JSON Schema', () => {
   });
 
   it('every file has $id = schemaId(name) and compiles under draft 2020-12', () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
     for (const [file, text] of generated) {
       const doc = JSON.parse(text) as { $id: string };
       expect(doc.$id).toBe(schemaId(file.replace(/\.json$/, '')));
@@ -37,7 +40,8 @@ describe('checked-in JSON Schema', () => {
 });
 
 describe('JSON Schema agrees with zod on samples', () => {
-  const ajv = new Ajv2020({ strict: false });
+  // formats on: a timestamp that is not RFC 3339 must fail here as it fails in zod
+  const ajv = addFormats(new Ajv2020({ strict: false }));
   const validator = (name: keyof typeof PUBLIC_SCHEMAS) =>
     ajv.getSchema(schemaId(name)) ?? ajv.compile(JSON.parse(generated.get(`${name}.json`) ?? '{}'));
 
@@ -87,6 +91,9 @@ describe('JSON Schema agrees with zod on samples', () => {
       'interaction-response',
       { kind: 'question_set', answers: { 'bad key': { type: 'text', text: 'x' } } },
     ],
+    ['interaction-settlement', { outcome: 'cancelled', settledAt: '2026-12-01T05:00:00Z' }],
+    ['interaction-settlement', { outcome: 'cancelled', settledAt: '2026-02-30T05:00:00Z' }],
+    ['interaction-settlement', { outcome: 'cancelled', settledAt: '2026-12-01 05:00' }],
     ['agent-error', { code: 'internal', message: 'm', details: { x: 1 } }],
     ['agent-error', { code: 'nope', message: 'm' }],
   ];

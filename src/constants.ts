@@ -31,6 +31,7 @@ export const CODEX_SUPPORTED_APP_SERVER_VERSIONS = [
   '0.161.0',
   '0.162.0',
   '0.162.1',
+  '0.163.0',
   '0.164.0',
   '0.165.0',
   '0.166.0',

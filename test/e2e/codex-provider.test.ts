@@ -13,7 +13,13 @@ import {
   functionCallStep,
 } from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, waitForEvent } from './support.js';
+import {
+  openRealCodex,
+  recordingSink,
+  waitForEvent,
+  waitForApproval,
+  approveOnce,
+} from '../support/real-codex.js';
 
 describe('codex provider against the real binary under test', () => {
   it('runs a text turn: deltas, per-turn usage, success; a second turn reuses the thread', async () => {
@@ -111,23 +117,14 @@ describe('codex provider against the real binary under test', () => {
     );
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('run it'), sink, runRef: 'a' });
-    const requested = await waitForEvent(
-      sink,
-      (e) => e.payload.type === 'interaction.requested',
-      'the approval',
-    );
-    if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
-    expect(requested.payload.request).toMatchObject({
+    const requested = await waitForApproval(sink, 'the approval');
+    expect(requested.request).toMatchObject({
       kind: 'approval',
       subject: { category: 'command', detail: { command: expect.stringContaining(marker) } },
       // availableDecisions lists accept only; session is honoured anyway (ADR-0003 amendment)
       allowedModes: ['once', 'session'],
     });
-    await codex.session.respondToInteraction(requested.payload.providerRef, {
-      kind: 'approval',
-      decision: 'approved',
-      mode: 'once',
-    });
+    await approveOnce(codex, requested.providerRef);
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     const second = codex.server.requests[1];
     expect(second).toBeDefined();
@@ -189,13 +186,8 @@ describe('codex provider against the real binary under test', () => {
     );
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('run it'), sink, runRef: 'd' });
-    const requested = await waitForEvent(
-      sink,
-      (e) => e.payload.type === 'interaction.requested',
-      'the approval',
-    );
-    if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
-    await codex.session.respondToInteraction(requested.payload.providerRef, {
+    const requested = await waitForApproval(sink, 'the approval');
+    await codex.session.respondToInteraction(requested.providerRef, {
       kind: 'approval',
       decision: 'denied',
     });
@@ -267,17 +259,8 @@ describe('server request ids across turns', () => {
         sink,
         runRef: call,
       });
-      const requested = await waitForEvent(
-        sink,
-        (e) => e.payload.type === 'interaction.requested',
-        `approval ${i}`,
-      );
-      if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
-      await codex.session.respondToInteraction(requested.payload.providerRef, {
-        kind: 'approval',
-        decision: 'approved',
-        mode: 'once',
-      });
+      const requested = await waitForApproval(sink, `approval ${i}`);
+      await approveOnce(codex, requested.providerRef);
       expect(await run.completion).toEqual({ outcome: 'succeeded' });
     }
     expect(codex.sessionSink.ofType('diagnostic').some((d) => d.message.includes('reused'))).toBe(
@@ -301,17 +284,8 @@ describe('disposal with work in flight', () => {
     );
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('sleep'), sink, runRef: 'z' });
-    const requested = await waitForEvent(
-      sink,
-      (e) => e.payload.type === 'interaction.requested',
-      'the approval',
-    );
-    if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
-    await codex.session.respondToInteraction(requested.payload.providerRef, {
-      kind: 'approval',
-      decision: 'approved',
-      mode: 'once',
-    });
+    const requested = await waitForApproval(sink, 'the approval');
+    await approveOnce(codex, requested.providerRef);
     // wait until the command is really running
     const deadline = Date.now() + 15_000;
     while (findByCmdline(marker).length === 0) {

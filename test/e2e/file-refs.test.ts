@@ -7,7 +7,7 @@ import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { ONE_PIXEL_PNG } from '../../scripts/lib/scenarios.js';
 import { textStep } from '../../src/testing/index.js';
-import { openRealCodex, recordingSink } from './support.js';
+import { openRealCodex, recordingSink } from '../support/real-codex.js';
 
 describe('file references against the real binary', () => {
   it('the model request names the workspace-relative path and carries the image', async () => {

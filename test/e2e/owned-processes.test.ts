@@ -15,7 +15,13 @@ import {
   type LiveProcess,
 } from '../support/proc-scan.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, waitForEvent, type RealCodex } from './support.js';
+import {
+  openRealCodex,
+  recordingSink,
+  type RealCodex,
+  waitForApproval,
+  approveOnce,
+} from '../support/real-codex.js';
 
 /** A sleep duration no other process on the machine has in its command line. */
 function uniqueSleep(): string {
@@ -46,17 +52,8 @@ async function runApproved(codex: RealCodex, cmd: string) {
   );
   const sink = recordingSink();
   const run = await codex.session.startRun({ input: textInput('go'), sink, runRef: 'cmd' });
-  const requested = await waitForEvent(
-    sink,
-    (e) => e.payload.type === 'interaction.requested',
-    'the approval',
-  );
-  if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
-  await codex.session.respondToInteraction(requested.payload.providerRef, {
-    kind: 'approval',
-    decision: 'approved',
-    mode: 'once',
-  });
+  const requested = await waitForApproval(sink, 'the approval');
+  await approveOnce(codex, requested.providerRef);
   return run;
 }
 
@@ -71,7 +68,12 @@ describe('no process outlives dispose() (real binary)', () => {
     const owner = ownerEntryOf(appServerOf(codex));
     const d = uniqueSleep();
     const run = await runApproved(codex, `sleep ${d}; echo done`);
-    const [cmd] = await waitForProcesses(() => processesWithCmdline(`sleep ${d}`), 'the command');
+    // the sleep itself: under load a scan also caught a process carrying the command line in its
+    // argv while still in the app-server's group (before the command's setsid), failing this check
+    const [cmd] = await waitForProcesses(
+      () => processesWithCmdline(`sleep ${d}`).filter((p) => p.cmdline.startsWith('sleep ')),
+      'the command',
+    );
     // the command runs in a session of its own, outside the app-server's group
     expect(cmd!.pgid).not.toBe(appServerOf(codex).pgid);
     process.kill(appServerOf(codex).pid, 'SIGKILL');

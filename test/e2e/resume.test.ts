@@ -7,7 +7,7 @@ import { isProviderRejection, type ProviderRecoveryRecord } from '@relvo-labs/ag
 import { describe, expect, it } from 'vitest';
 import { scriptedUsage, textStep } from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink } from './support.js';
+import { openRealCodex, recordingSink } from '../support/real-codex.js';
 
 describe('resume against the real binary', () => {
   it('export → dispose → resumeSession in a new process: the model gets the earlier conversation', async () => {

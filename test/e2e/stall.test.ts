@@ -9,7 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { execCommandStep, textStep } from '../../src/testing/index.js';
 import { processesWithEnv } from '../support/proc-scan.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, waitForEvent, type RealCodex } from './support.js';
+import {
+  openRealCodex,
+  recordingSink,
+  waitForEvent,
+  type RealCodex,
+} from '../support/real-codex.js';
 
 const STALL_MS = 1_500;
 const GRACE_MS = 5_000;

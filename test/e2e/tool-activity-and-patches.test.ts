@@ -15,7 +15,7 @@ import {
   textStep,
 } from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, waitForEvent } from './support.js';
+import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';
 
 const SECRET = 'sk-e2eCANARYSECRET0123456789abc';
 

@@ -5,7 +5,7 @@ import {
   translateCommandApproval,
 } from '../../src/interactions/native-approval.js';
 import type { ApprovalRefusalToken } from '../../src/protocol/vocabulary.js';
-import { realApprovalParams, THREAD, TURN } from './support.js';
+import { realApprovalParams, THREAD, TURN } from '../support/interaction-frames.js';
 
 function withParams(patch: Record<string, unknown>): Record<string, unknown> {
   return { ...realApprovalParams(), ...patch };

@@ -4,17 +4,17 @@ import { MAX_TRACKED_INTERACTIONS } from '../../src/interactions/registry.js';
 import {
   APPROVAL,
   approvalParams,
-  harness,
+  registryHarness,
   QUESTION,
   raiseApproval,
   raiseQuestion,
   rejectionOf,
-} from './registry-harness.js';
-import { fakeOffer, realQuestionParams, THREAD, TURN } from './support.js';
+} from '../support/registry-harness.js';
+import { fakeOffer, realQuestionParams, THREAD, TURN } from '../support/interaction-frames.js';
 
 describe('bridge gate', () => {
   it('approvals only: questions and other methods are handed back unhandled', () => {
-    const h = harness({ approvals: true, questions: false });
+    const h = registryHarness({ approvals: true, questions: false });
     const q = fakeOffer(QUESTION, realQuestionParams());
     expect(h.registry.handleServerRequest(q.offer)).toBe(false);
     expect(q.log).toEqual({ responded: [], rejected: [], retired: 0, attempts: 0 });
@@ -28,7 +28,7 @@ describe('bridge gate', () => {
   });
 
   it('questions only: approvals are handed back unhandled', () => {
-    const h = harness({ approvals: false, questions: true });
+    const h = registryHarness({ approvals: false, questions: true });
     const a = fakeOffer(APPROVAL, approvalParams());
     expect(h.registry.handleServerRequest(a.offer)).toBe(false);
     expect(a.log).toEqual({ responded: [], rejected: [], retired: 0, attempts: 0 });
@@ -43,7 +43,7 @@ describe('bridge gate', () => {
 
 describe('offer flow', () => {
   it('raises interaction.requested on the owner sink with a minted ref', () => {
-    const h = harness();
+    const h = registryHarness();
     const a = raiseApproval(h, 'call_exec_1');
     const q = raiseQuestion(h, 7);
     expect(a.ref).toMatch(/^approval-[0-9a-f-]{36}-1$/);
@@ -66,8 +66,8 @@ describe('offer flow', () => {
   });
 
   it('uses a fresh nonce per registry, so one session can never settle another session’s ref', async () => {
-    const one = harness();
-    const two = harness();
+    const one = registryHarness();
+    const two = registryHarness();
     const a = raiseApproval(one);
     const b = raiseApproval(two);
     expect(a.ref.split('-').slice(1, 6).join('-')).not.toBe(b.ref.split('-').slice(1, 6).join('-'));
@@ -79,7 +79,7 @@ describe('offer flow', () => {
   });
 
   it('a refused translation answers -32602 with the token, raises nothing and tracks nothing', () => {
-    const h = harness();
+    const h = registryHarness();
     const offered = fakeOffer(APPROVAL, approvalParams({ kind: 'writeStdin' }));
     expect(h.registry.handleServerRequest(offered.offer)).toBe(true);
     expect(offered.log.rejected).toEqual([
@@ -106,7 +106,7 @@ describe('offer flow', () => {
     'session_fenced',
     'correlation_mismatch',
   ] as const)('an unowned request (%s) answers -32600 and raises nothing', (reason) => {
-    const h = harness();
+    const h = registryHarness();
     h.setOwner({ ok: false, reason });
     const offered = fakeOffer(APPROVAL, approvalParams());
     expect(h.registry.handleServerRequest(offered.offer)).toBe(true);
@@ -121,7 +121,7 @@ describe('offer flow', () => {
   });
 
   it(`tracks ${MAX_TRACKED_INTERACTIONS} entries and declines the next with -32600`, () => {
-    const h = harness();
+    const h = registryHarness();
     for (let id = 0; id < MAX_TRACKED_INTERACTIONS; id += 1) raiseApproval(h, id);
     expect(h.registry.size).toBe(256);
     expect(h.owner.events).toHaveLength(256);
@@ -139,7 +139,7 @@ describe('offer flow', () => {
   });
 
   it('settled entries count towards the bound until their run ends', async () => {
-    const h = harness();
+    const h = registryHarness();
     const refs: string[] = [];
     for (let id = 0; id < MAX_TRACKED_INTERACTIONS; id += 1) refs.push(raiseApproval(h, id).ref);
     await Promise.all(
@@ -153,7 +153,7 @@ describe('offer flow', () => {
 
 describe('defensive: a tracked native id offered again', () => {
   it('is neither answered nor raised (an answer would settle the first request)', () => {
-    const h = harness();
+    const h = registryHarness();
     const first = raiseApproval(h, 5);
     const again = fakeOffer(APPROVAL, approvalParams(), 5);
     expect(h.registry.handleServerRequest(again.offer)).toBe(true);
@@ -167,7 +167,7 @@ describe('defensive: a tracked native id offered again', () => {
 describe('canaries: payload text never reaches diagnostics, errors or native error messages', () => {
   it('no prompt, command, option, answer or native id text leaks', async () => {
     const C = 'CANARY-7f3a';
-    const h = harness();
+    const h = registryHarness();
     const texts: string[] = [];
     const collect = async (promise: Promise<unknown>) => {
       try {

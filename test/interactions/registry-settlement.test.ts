@@ -2,13 +2,20 @@ import { describe, expect, it } from 'vitest';
 import {
   APPROVAL,
   approvalParams,
-  harness,
+  registryHarness,
   raiseApproval,
   raiseQuestion,
   refOf,
   rejectionOf,
-} from './registry-harness.js';
-import { fakeOffer, fakeOwner, realApprovalParams, realQuestionParams, THREAD } from './support.js';
+} from '../support/registry-harness.js';
+import {
+  fakeOffer,
+  fakeOwner,
+  realApprovalParams,
+  realQuestionParams,
+  THREAD,
+  colorQuestion,
+} from '../support/interaction-frames.js';
 import { MAX_REMEMBERED_ANSWERS } from '../../src/interactions/registry.js';
 
 describe('approval settlement', () => {
@@ -17,14 +24,14 @@ describe('approval settlement', () => {
     [{ kind: 'approval', decision: 'approved', mode: 'session' }, 'acceptForSession'],
     [{ kind: 'approval', decision: 'denied', reason: 'not now' }, 'decline'],
   ])('%j → %s', async (response, decision) => {
-    const h = harness();
+    const h = registryHarness();
     const a = raiseApproval(h);
     await h.registry.respond(a.ref, response);
     expect(a.log.responded).toEqual([{ decision }]);
   });
 
   it('validates before consuming the settlement, so a refused response leaves it answerable', async () => {
-    const h = harness();
+    const h = registryHarness();
     const a = raiseApproval(h);
     const cases: [unknown, string, unknown?][] = [
       [
@@ -54,7 +61,7 @@ describe('approval settlement', () => {
   });
 
   it('refuses a mode the request does not allow (a list offering only acceptForSession)', async () => {
-    const h = harness();
+    const h = registryHarness();
     const a = raiseApproval(h, 0, {
       ...realApprovalParams(),
       availableDecisions: ['acceptForSession', 'cancel'],
@@ -69,7 +76,7 @@ describe('approval settlement', () => {
   });
 
   it('identical redelivery is a no-op; a different answer is interaction_already_settled', async () => {
-    const h = harness();
+    const h = registryHarness();
     const a = raiseApproval(h);
     const once = { kind: 'approval', decision: 'approved', mode: 'once' };
     await h.registry.respond(a.ref, once);
@@ -85,7 +92,7 @@ describe('approval settlement', () => {
   });
 
   it('concurrent duplicate responses write exactly one native reply', async () => {
-    const h = harness();
+    const h = registryHarness();
     const a = raiseApproval(h);
     const response = { kind: 'approval', decision: 'approved', mode: 'once' } as const;
     const results = await Promise.allSettled(
@@ -97,7 +104,7 @@ describe('approval settlement', () => {
   });
 
   it('concurrent conflicting responses: the first wins, the rest are interaction_already_settled', async () => {
-    const h = harness();
+    const h = registryHarness();
     const a = raiseApproval(h);
     const results = await Promise.allSettled([
       h.registry.respond(a.ref, { kind: 'approval', decision: 'denied' }),
@@ -116,7 +123,7 @@ describe('approval settlement', () => {
   });
 
   it('an unknown ref is unknown_interaction and the ref is never echoed', async () => {
-    const h = harness();
+    const h = registryHarness();
     const ref = 'approval-deadbeef-REF-CANARY-1';
     const error = await rejectionOf(
       h.registry.respond(ref, { kind: 'approval', decision: 'denied' }),
@@ -126,7 +133,7 @@ describe('approval settlement', () => {
   });
 
   it('a reply the client can no longer write removes the entry and is refused', async () => {
-    const h = harness();
+    const h = registryHarness();
     const offered = fakeOffer(APPROVAL, approvalParams(), 0, false);
     h.registry.handleServerRequest(offered.offer);
     const ref = refOf(h.owner.events.at(-1));
@@ -143,18 +150,11 @@ describe('question settlement', () => {
   const answers = { q1: { type: 'selection', values: ['o1'] } };
 
   it('answers the native map; reordered redelivery is a no-op; a different one conflicts', async () => {
-    const h = harness();
+    const h = registryHarness();
     const params = {
       ...realQuestionParams(),
       questions: [
-        {
-          id: 'color_choice',
-          header: 'Color',
-          question: 'Which color?',
-          isOther: true,
-          isSecret: false,
-          options: [{ label: 'Red', description: 'Loud.' }],
-        },
+        colorQuestion(),
         {
           id: 'name',
           header: '',
@@ -189,7 +189,7 @@ describe('question settlement', () => {
   });
 
   it('refuses wrong kinds and partial answers before consuming the settlement', async () => {
-    const h = harness();
+    const h = registryHarness();
     const q = raiseQuestion(h);
     const wrong = await rejectionOf(
       h.registry.respond(q.ref, { kind: 'approval', decision: 'denied' }),
@@ -220,7 +220,7 @@ describe('question settlement', () => {
   });
 
   it('prototype-sensitive native ids survive the whole path', async () => {
-    const h = harness();
+    const h = registryHarness();
     const params = {
       ...realQuestionParams(),
       questions: ['__proto__', 'constructor', 'toString'].map((id) => ({
@@ -253,7 +253,7 @@ describe('question settlement', () => {
 
 describe('withdrawal (serverRequest/resolved)', () => {
   it('unanswered: deletes, retires the offer without a reply, emits interaction.withdrawn once', async () => {
-    const h = harness();
+    const h = registryHarness();
     const q = raiseQuestion(h, 3);
     expect(h.registry.withdraw(3, THREAD)).toBe('withdrawn');
     expect(q.log).toEqual({ responded: [], rejected: [], retired: 1, attempts: 0 });
@@ -274,7 +274,7 @@ describe('withdrawal (serverRequest/resolved)', () => {
   });
 
   it('answered: a confirmation that keeps the entry; identical redelivery stays a no-op', async () => {
-    const h = harness();
+    const h = registryHarness();
     const a = raiseApproval(h, 'req-1');
     const denied = { kind: 'approval', decision: 'denied' };
     await h.registry.respond(a.ref, denied);
@@ -290,7 +290,7 @@ describe('withdrawal (serverRequest/resolved)', () => {
   });
 
   it('another thread or an untracked id is ignored; 0 and "0" are different requests', () => {
-    const h = harness();
+    const h = registryHarness();
     const a = raiseApproval(h, 0);
     expect(h.registry.withdraw(0, 'another-thread')).toBe('ignored');
     expect(h.registry.withdraw('0', THREAD)).toBe('ignored');
@@ -304,7 +304,7 @@ describe('retirement', () => {
   it.each(['turn completion', 'interrupt initiation'])(
     '%s: unanswered approvals declined, batches answered empty, answered ones untouched, other runs kept',
     async () => {
-      const h = harness();
+      const h = registryHarness();
       const other = fakeOwner('run-2');
       const approval = raiseApproval(h, 0);
       const question = raiseQuestion(h, 1);
@@ -347,7 +347,7 @@ describe('retirement', () => {
   );
 
   it('dispose: everything is released and nothing further is admitted', async () => {
-    const h = harness();
+    const h = registryHarness();
     const approval = raiseApproval(h, 0);
     const question = raiseQuestion(h, 1);
     expect(h.registry.retireAll('dispose')).toBe(2);
@@ -374,7 +374,7 @@ describe('retirement', () => {
   });
 
   it('EOF: replies are best effort, but entries go in every case and later answers are refused', async () => {
-    const h = harness();
+    const h = registryHarness();
     const offered = fakeOffer(APPROVAL, approvalParams(), 0, false);
     h.registry.handleServerRequest(offered.offer);
     const ref = refOf(h.owner.events.at(-1));
@@ -390,7 +390,7 @@ describe('retirement', () => {
 
 describe('answered refs of ended runs', () => {
   it(`are remembered for redelivery up to ${MAX_REMEMBERED_ANSWERS}, oldest forgotten first`, async () => {
-    const h = harness();
+    const h = registryHarness();
     const once = { kind: 'approval', decision: 'approved', mode: 'once' } as const;
     const refs: string[] = [];
     // runs of 200 approvals each (under the 256 live bound), answered, then retired

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { translateCommandApproval } from '../../src/interactions/native-approval.js';
 import { translateUserInput } from '../../src/interactions/native-question.js';
 import { InteractionRegistry } from '../../src/interactions/registry.js';
-import { fakeOffer, fakeOwner, type FakeOwner } from './support.js';
+import { fakeOffer, fakeOwner, type FakeOwner } from '../support/interaction-frames.js';
 import { transcriptPath } from '../support/replay.js';
 
 interface Frame {

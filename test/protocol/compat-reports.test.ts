@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readManifest } from '../../scripts/lib/review/pin.js';
+import { readManifest, schemaJsonDir } from '../../scripts/lib/review/pin.js';
 import {
   isPassing,
   readReport,
@@ -16,6 +16,7 @@ import {
   verdictOf,
   type CompatReport,
 } from '../../scripts/lib/review/report.js';
+import { diffSurfaces, loadSurface } from '../../scripts/lib/review/schema-diff.js';
 import {
   CODEX_APP_SERVER_MAX_VERSION,
   CODEX_APP_SERVER_MIN_VERSION,
@@ -36,6 +37,9 @@ const reportOf = (version: string): CompatReport => {
   if (report === undefined) throw new Error(`no report for ${version}`);
   return report;
 };
+let baseline: ReturnType<typeof loadSurface> | undefined;
+const baselineSurface = (): ReturnType<typeof loadSurface> =>
+  (baseline ??= loadSurface(schemaJsonDir(SCHEMAS, CODEX_APP_SERVER_VERSION)));
 const byVersion = (a: string, b: string): number =>
   a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
 
@@ -74,6 +78,10 @@ describe('allowlist and review reports agree', () => {
     const manifest = readManifest(SCHEMAS, version);
     expect(manifest?.digest).toBe(report.schema.digest);
     expect(manifest?.identicalTo ?? null).toBe(report.schema.identicalTo);
+    // and its schema diff is what the adapter's surface gives on the pinned schemas today
+    expect(report.schemaDiff).toEqual(
+      diffSurfaces(baselineSurface(), loadSurface(schemaJsonDir(SCHEMAS, version))),
+    );
   });
 
   it.each(ALLOWLIST)('%s: reviewed against the current baseline, with end-to-end evidence', (v) => {

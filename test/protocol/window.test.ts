@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { digestOf, digestTree, type SchemaManifest } from '../../scripts/lib/schema-digest.js';
 import type { TranscriptIndex } from '../../scripts/lib/transcript-index.js';
@@ -17,6 +17,7 @@ import {
 } from '../../src/constants.js';
 import { isCompatibleCodexUserAgent } from '../../src/session/version-gate.js';
 import { parseTranscript, type TranscriptLine } from '../../src/testing/index.js';
+import { createSchemaAjv, methodOf, type UnionFile } from '../support/json-schema.js';
 import { unlistedNeighbours } from '../support/releases.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -47,19 +48,7 @@ function checkedInFiles(version: string): Record<string, string> {
   return files;
 }
 
-// --- schema loading (same conventions as test/support/fake-transport.ts) -----------------
-
-interface Variant {
-  readonly properties: {
-    readonly method: { readonly enum: readonly string[] };
-    readonly params?: { readonly $ref?: string };
-  };
-}
-interface UnionFile {
-  readonly $schema?: string;
-  readonly definitions?: Record<string, unknown>;
-  readonly oneOf: readonly Variant[];
-}
+// --- schema loading (test/support/json-schema.ts) -----------------------------------------
 
 /** Per-type files for the params of each request the adapter sends. */
 const REQUEST_PARAMS: Readonly<Record<string, string>> = {
@@ -73,23 +62,6 @@ const ANSWERED_RESPONSES = [
   'CommandExecutionRequestApprovalResponse.json',
   'ToolRequestUserInputResponse.json',
 ] as const;
-
-function createAjv(): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  const integer = (n: number): boolean => Number.isInteger(n);
-  const unsigned = (n: number): boolean => integer(n) && n >= 0;
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => integer(n) });
-  ajv.addFormat('int64', { type: 'number', validate: integer });
-  ajv.addFormat('uint', { type: 'number', validate: unsigned });
-  ajv.addFormat('uint8', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 8 });
-  ajv.addFormat('uint16', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 16 });
-  ajv.addFormat('uint32', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 32 });
-  ajv.addFormat('uint64', { type: 'number', validate: unsigned });
-  ajv.addFormat('double', { type: 'number', validate: () => true });
-  return ajv;
-}
-
-const methodOf = (variant: Variant): string => variant.properties.method.enum[0] ?? '';
 
 interface ReleaseSchemas {
   /** The ClientRequest variant of `method`, compiled with the union's definitions. */
@@ -106,7 +78,7 @@ function schemasOf(tree: string): ReleaseSchemas {
   const cached = loaded.get(tree);
   if (cached !== undefined) return cached;
   const dir = join(SCHEMAS, tree, 'json');
-  const ajv = createAjv();
+  const ajv = createSchemaAjv({ allErrors: true });
   const files = new Map<string, ValidateFunction>();
   const file = (relativePath: string): ValidateFunction => {
     let validate = files.get(relativePath);

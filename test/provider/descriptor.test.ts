@@ -6,8 +6,8 @@ import {
   createCodexProvider,
   type CodexProviderOptions,
 } from '../../src/index.js';
-import { createHarness } from '../support/provider-harness.js';
-import { open } from './helpers.js';
+import { createProviderHarness } from '../support/provider-harness.js';
+import { open, openedHarness } from '../support/provider-frames.js';
 
 const APPROVAL_ON = { supported: true, modes: ['once', 'session'], blocking: true };
 const APPROVAL_OFF = { supported: false, modes: [], blocking: true };
@@ -96,15 +96,14 @@ describe('descriptor contents (docs/behaviour.md §8)', () => {
   }
 
   it('a session sandbox override does not change the provider-level declaration', async () => {
-    const h = createHarness();
+    const h = createProviderHarness();
     const session = await open(h, { sandboxMode: 'danger-full-access' });
     expect(h.provider.describe().extensions['declaredSandboxMode']).toBe('read-only');
     await session.dispose();
   });
 
   it('no recovery: the session has no exportRecoveryRecord and the provider no resumeSession', async () => {
-    const h = createHarness();
-    const session = await open(h);
+    const { h, session } = await openedHarness();
     expect('exportRecoveryRecord' in session).toBe(false);
     expect('resumeSession' in h.provider).toBe(false);
     await session.dispose();

@@ -2,8 +2,13 @@ import { isProviderRejection, ProviderRejection } from '@relvo-labs/agent-provid
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CodexRpcError, isAuthoritativeFailure, isCodexRpcError } from '../../src/rpc/errors.js';
 import { CodexTransportError } from '../../src/transport/types.js';
-import { within } from '../transport/helpers.js';
-import { INITIALIZE_PARAMS, INTERRUPT_PARAMS, startClient, track } from './harness.js';
+import { within } from '../support/stand-ins.js';
+import {
+  INITIALIZE_PARAMS,
+  INTERRUPT_PARAMS,
+  startClient,
+  track,
+} from '../support/client-harness.js';
 
 const CANARY = 'CANARY-server-text-5512';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SERVER_REQUEST_LEDGER_LIMIT } from '../../src/rpc/server-requests.js';
-import { QUESTION_ANSWER, QUESTION_METHOD, startClient, track } from './harness.js';
+import { QUESTION_ANSWER, QUESTION_METHOD, startClient, track } from '../support/client-harness.js';
 
 const CANARY = 'CANARY-method-9931';
 const APPROVAL_METHOD = 'item/commandExecution/requestApproval';

@@ -31,14 +31,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-interface Harness {
+interface RuntimeHarness {
   readonly runtime: AgentRuntime;
   readonly session: RuntimeSession;
   readonly server: ScriptedModelServer;
   readonly scripted: ReturnType<typeof createScriptedProvider>;
 }
 
-async function harness(): Promise<Harness> {
+async function harness(): Promise<RuntimeHarness> {
   const binary = requireCodexBinary({ kind: 'native' });
   const iso = createIsolatedCodexHome('relvo-runtime-');
   cleanups.push(() => {

@@ -11,7 +11,7 @@ import type { ProviderEventInput, ProviderRunTermination } from '@relvo-labs/age
 import { describe, expect, it } from 'vitest';
 import { execCommandStep, scriptedUsage, textStep } from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex } from '../e2e/support.js';
+import { openRealCodex } from '../support/real-codex.js';
 
 const TURNS = Number(process.env.SOAK_TURNS ?? '20');
 const EVERY = Math.max(1, Math.round(TURNS / 10));

@@ -9,10 +9,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { onTestFinished } from 'vitest';
 import type { CodexTransport } from '../../src/transport/types.js';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
+import { createSchemaAjv, methodOf, type UnionFile } from './json-schema.js';
 
 export const PINNED_SCHEMA_VERSION = CODEX_APP_SERVER_VERSION;
 const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -29,18 +30,6 @@ export const SCHEMA_DIR_ENV = 'CODEX_SCHEMA_DIR';
 export function pinnedSchemaDir(): string {
   const override = process.env[SCHEMA_DIR_ENV];
   return override !== undefined && override !== '' ? override : FIXTURE_SCHEMA_DIR;
-}
-
-interface Variant {
-  readonly properties: {
-    readonly method: { readonly enum: readonly string[] };
-    readonly params?: { readonly $ref?: string };
-  };
-}
-interface UnionFile {
-  readonly $schema?: string;
-  readonly definitions?: Record<string, unknown>;
-  readonly oneOf: readonly Variant[];
 }
 
 export interface SchemaSet {
@@ -60,31 +49,6 @@ function readSchema(dir: string, file: string): object {
   return JSON.parse(readFileSync(join(dir, file), 'utf8')) as object;
 }
 
-/** The generated files declare draft-07 and use Rust numeric formats; give those meaning. */
-function createAjv(): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: false });
-  const integer = (n: number): boolean => Number.isInteger(n);
-  const unsigned = (n: number): boolean => Number.isInteger(n) && n >= 0;
-  ajv.addFormat('int32', {
-    type: 'number',
-    validate: (n: number) => integer(n) && Math.abs(n) <= 2 ** 31,
-  });
-  ajv.addFormat('int64', { type: 'number', validate: integer });
-  ajv.addFormat('uint', { type: 'number', validate: unsigned });
-  ajv.addFormat('uint8', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 8 });
-  ajv.addFormat('uint16', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 16 });
-  ajv.addFormat('uint32', { type: 'number', validate: (n: number) => unsigned(n) && n < 2 ** 32 });
-  ajv.addFormat('uint64', { type: 'number', validate: unsigned });
-  ajv.addFormat('double', { type: 'number', validate: () => true });
-  return ajv;
-}
-
-function methodOf(variant: Variant): string {
-  const method = variant.properties.method.enum[0];
-  if (method === undefined) throw new Error('unexpected schema layout: a variant without a method');
-  return method;
-}
-
 /**
  * Loads the pinned schema folder. Validators compile lazily: the request union is checked
  * through the one variant its method selects (the variants' method enums are disjoint, so this
@@ -100,7 +64,7 @@ export function loadPinnedSchemas(): SchemaSet {
     );
   }
   // Each generated file is self-contained (local #/definitions, no $id), so one Ajv can hold all.
-  const ajv = createAjv();
+  const ajv = createSchemaAjv({ allErrors: false });
   const compile = (schema: object): ValidateFunction => ajv.compile(schema);
   const requests = readSchema(dir, 'ClientRequest.json') as UnionFile;
   const requestVariants = new Map(requests.oneOf.map((v) => [methodOf(v), v] as const));

@@ -11,6 +11,7 @@ import {
   createCodexProvider,
   type CodexProvider,
   type CodexProviderOptions,
+  type CodexTransport,
 } from '../../src/index.js';
 import { useFakeTransport, type FakeTransport } from './fake-transport.js';
 import { loadTranscript, replay, type ReplayOptions, type ReplayResult } from './replay.js';
@@ -37,16 +38,34 @@ export function recordingSink(): RecordingSink {
   };
 }
 
-export interface Harness {
+export interface ProviderHarness {
   readonly transport: FakeTransport;
   readonly provider: CodexProvider;
   readonly sessionSink: RecordingSink;
   openSession(options?: Record<string, string>): Promise<ProviderSession>;
 }
 
-export function createHarness(options: Omit<CodexProviderOptions, 'transport'> = {}): Harness {
+/**
+ * A provider on a fake transport. `override` replaces members of the transport the provider
+ * sees (e.g. a close() that fails); the test still pushes and reads through the fake.
+ */
+export function createProviderHarness(
+  options: Omit<CodexProviderOptions, 'transport'> = {},
+  override?: (fake: FakeTransport) => Partial<CodexTransport>,
+): ProviderHarness {
   const transport = useFakeTransport();
-  const provider = createCodexProvider({ ...options, transport: () => transport });
+  const seen: CodexTransport =
+    override === undefined
+      ? transport
+      : {
+          incoming: transport.incoming,
+          send: (message) => {
+            transport.send(message);
+          },
+          close: () => transport.close(),
+          ...override(transport),
+        };
+  const provider = createCodexProvider({ ...options, transport: () => seen });
   const sessionSink = recordingSink();
   return {
     transport,
@@ -63,7 +82,7 @@ export function createHarness(options: Omit<CodexProviderOptions, 'transport'> =
 
 /** Starts replaying `scenario` in the background; await the promise at the end of the test. */
 export function startReplay(
-  harness: Harness,
+  harness: ProviderHarness,
   scenario: string,
   options: Omit<ReplayOptions, 'workspace'> = {},
 ): Promise<ReplayResult> {

@@ -39,3 +39,10 @@ export function unlistedNeighbours(): string[] {
   const listed = new Set<string>(CODEX_SUPPORTED_APP_SERVER_VERSIONS);
   return [...new Set(candidates)].filter((v) => !listed.has(v));
 }
+
+/**
+ * `additionalAppServerVersions` for a real binary: a release under review (CODEX_UNDER_TEST) is
+ * not allowlisted yet, so the provider accepts exactly it; an allowlisted one needs nothing.
+ */
+export const acceptUnderReview = (version: string): string[] =>
+  (CODEX_SUPPORTED_APP_SERVER_VERSIONS as readonly string[]).includes(version) ? [] : [version];

@@ -9,43 +9,38 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
+import {
+  parseTranscript,
+  restorePlaceholders,
+  type PlaceholderValues,
+  type TranscriptLine,
+} from '../../src/testing/index.js';
 import type { FakeTransport } from './fake-transport.js';
 
-const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+export type { TranscriptLine };
 
-export interface TranscriptLine {
-  readonly seq: number;
-  readonly t: number;
-  readonly dir: 'c2s' | 's2c';
-  readonly frame: Record<string, unknown>;
-}
+const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
 export function transcriptPath(scenario: string, version = CODEX_APP_SERVER_VERSION): string {
   return join(REPO_ROOT, 'fixtures', 'transcripts', version, `${scenario}.jsonl`);
 }
 
+/** A recorded transcript, read with the `./testing` reader (format and order checked). */
 export function loadTranscript(
   scenario: string,
   version = CODEX_APP_SERVER_VERSION,
 ): TranscriptLine[] {
-  return readFileSync(transcriptPath(scenario, version), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as TranscriptLine);
+  return parseTranscript(readFileSync(transcriptPath(scenario, version), 'utf8'));
 }
 
-/** Swap recorded placeholders for this test's values, everywhere in a frame. */
-export function restore(value: unknown, placeholders: Readonly<Record<string, string>>): unknown {
-  if (typeof value === 'string') {
-    let out = value;
-    for (const [from, to] of Object.entries(placeholders)) out = out.split(from).join(to);
-    return out;
-  }
-  if (Array.isArray(value)) return value.map((v) => restore(v, placeholders));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restore(v, placeholders)]));
-  }
-  return value;
+/** The values a replay puts where the recording holds placeholders. */
+export function replayPlaceholders(workspace: string): PlaceholderValues {
+  return {
+    workspace,
+    home: '/home/replay',
+    codexHome: '/home/replay/.codex',
+    hostname: 'replay-host',
+  };
 }
 
 function isRequest(f: Record<string, unknown>): boolean {
@@ -80,12 +75,7 @@ export async function replay(
   lines: readonly TranscriptLine[],
   options: ReplayOptions,
 ): Promise<ReplayResult> {
-  const placeholders = {
-    '<workspace>': options.workspace,
-    '<home>': '/home/replay',
-    '<codex_home>': '/home/replay/.codex',
-    '<hostname>': 'replay-host',
-  };
+  const placeholders = replayPlaceholders(options.workspace);
   const idMap = new Map<number | string, number | string>();
   const matched: Record<string, unknown>[] = [];
   const maxTurns = options.maxTurns ?? 2000;
@@ -117,7 +107,7 @@ export async function replay(
         idMap.set(line.frame.id as number | string, got.id as number | string);
       continue;
     }
-    let frame = restore(line.frame, placeholders) as Record<string, unknown>;
+    let frame = restorePlaceholders(line.frame, placeholders);
     if (isReply(frame)) {
       const actual = idMap.get(frame.id as number | string);
       if (actual === undefined)

@@ -3,7 +3,7 @@ import { OwnedGroup } from '../../src/transport/process-group.js';
 import { parseProcStat } from '../../src/transport/proc-probe.js';
 import { teardown, type TeardownDeps } from '../../src/transport/teardown.js';
 import { CodexTransportError } from '../../src/transport/types.js';
-import { ScriptedWorld, scriptedLeader, virtualClock } from './scripted-probe.js';
+import { ScriptedWorld, scriptedLeader, virtualClock } from '../support/scripted-probe.js';
 
 const LEADER = 100;
 

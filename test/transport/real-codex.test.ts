@@ -11,7 +11,7 @@ import { codexConfigArgs, requireCodexBinary } from '../../src/testing/index.js'
 import { describe, expect, it } from 'vitest';
 import { createCodexStdioTransport } from '../../src/transport/stdio.js';
 import { testEnv } from '../support/processes.js';
-import { groupMembers, nextMatching, within } from './helpers.js';
+import { groupMembers, nextMatching, within } from '../support/stand-ins.js';
 
 const UNDER_TEST = requireCodexBinary({ kind: 'native' });
 const NATIVE = UNDER_TEST.path;

@@ -27,7 +27,7 @@ import {
   standIn,
   waitUntil,
   within,
-} from './helpers.js';
+} from '../support/stand-ins.js';
 
 const open: CodexStdioTransport[] = [];
 const cleanupPids: number[] = [];

@@ -46,8 +46,10 @@ export function runRealBinarySuite(options: {
       [
         join(options.repoRoot, 'node_modules', 'vitest', 'vitest.mjs'),
         'run',
+        // the default reporter's output (failures with their messages) goes to the log
+        '--reporter=default',
         '--reporter=json',
-        `--outputFile=${output}`,
+        `--outputFile.json=${output}`,
         ...REAL_BINARY_SUITE,
       ],
       {

@@ -9,26 +9,38 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  CODEX_BRIDGED_APPROVAL,
+  CODEX_BRIDGED_FILE_CHANGE,
+  CODEX_BRIDGED_QUESTION,
+  CODEX_CLIENT_METHOD,
+  CODEX_NOTIFICATION,
+} from '../../../src/protocol/vocabulary.js';
 
 type Schema = Record<string, unknown>;
 
-/** What the adapter sends, reads and answers (src/wire/codex.ts, src/constants.ts). */
-export const ADAPTER_SURFACE = {
-  clientRequests: ['initialize', 'thread/start', 'turn/start', 'turn/interrupt'],
-  clientNotifications: ['initialized'],
-  notifications: [
-    'turn/started',
-    'turn/completed',
-    'item/agentMessage/delta',
-    'item/started',
-    'item/completed',
-    'thread/tokenUsage/updated',
-    'error',
-    'serverRequest/resolved',
-  ],
+const { initialized, ...clientRequests } = CODEX_CLIENT_METHOD;
+
+/**
+ * What the adapter sends, reads and answers, taken from its protocol vocabulary so that a method
+ * the adapter starts to use is reviewed from then on.
+ */
+export const ADAPTER_SURFACE: {
+  readonly clientRequests: readonly string[];
+  readonly clientNotifications: readonly string[];
+  readonly notifications: readonly string[];
   /** Server requests whose params the adapter parses and whose result it writes. */
-  bridgedServerRequests: ['item/commandExecution/requestApproval', 'item/tool/requestUserInput'],
-} as const;
+  readonly bridgedServerRequests: readonly string[];
+} = {
+  clientRequests: Object.values(clientRequests),
+  clientNotifications: [initialized],
+  notifications: Object.values(CODEX_NOTIFICATION),
+  bridgedServerRequests: [
+    CODEX_BRIDGED_APPROVAL,
+    CODEX_BRIDGED_QUESTION,
+    CODEX_BRIDGED_FILE_CHANGE,
+  ],
+};
 
 export interface ProtocolSurface {
   /** method → params definition key, per union. */

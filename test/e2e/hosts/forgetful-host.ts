@@ -25,6 +25,7 @@ import {
 } from '../../../src/testing/index.js';
 import { OWNER_ENV_VAR } from '../../../src/transport/owner-marker.js';
 import { liveProcesses, processesWithCmdline } from '../../support/proc-scan.js';
+import { acceptUnderReview } from '../../support/releases.js';
 
 const mode = process.argv[2] ?? 'exit';
 const pdeathsig = !process.argv.includes('--no-pdeathsig');
@@ -36,8 +37,10 @@ const iso = createIsolatedCodexHome('relvo-host-');
 if (bashrcSleep !== undefined)
   writeFileSync(join(iso.home, '.bashrc'), `( sleep ${bashrcSleep} & )\n`);
 const server = mode === 'command' ? await ScriptedModelServer.start() : undefined;
+const binary = requireCodexBinary({ kind: 'native' });
 const provider = createCodexProvider({
-  executable: requireCodexBinary({ kind: 'native' }).path,
+  executable: binary.path,
+  additionalAppServerVersions: acceptUnderReview(binary.version),
   extraArgs: codexConfigArgs({ baseUrl: server?.baseUrl ?? 'http://127.0.0.1:9/v1' }),
   env: iso.env(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined))),
   approvals: mode === 'command' ? 'bridge' : 'none',

@@ -4,7 +4,7 @@
  * command exits so its exit status can be read. `close()` kills the server and everything in it.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,6 +20,28 @@ function tmux(socket: string, args: readonly string[], env: NodeJS.ProcessEnv): 
 
 export function tmuxAvailable(): boolean {
   return spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * The exit status of a zombie process, as a shell reports it (128 + signal when killed), from
+ * the wait status in field 52 of /proc/<pid>/stat; undefined while it is not a zombie.
+ */
+function zombieExitStatus(pid: string | undefined): number | undefined {
+  if (pid === undefined || !/^\d+$/.test(pid)) return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  // fields after the command name, which is in parentheses: state is field 3, exit_code 52
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .trim()
+    .split(/\s+/);
+  const wait = Number(fields[52 - 3]);
+  if (fields[0] !== 'Z' || !Number.isInteger(wait)) return undefined;
+  return (wait & 0x7f) === 0 ? (wait >> 8) & 0xff : 128 + (wait & 0x7f);
 }
 
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -114,18 +136,20 @@ export async function openTerminal(
                 '-p',
                 '-t',
                 'cli',
-                '#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}',
+                '#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}:#{pane_pid}',
               ],
               env,
             )
           ).trim();
-          const [dead, status, signal] = out.split(':');
+          const [dead, status, signal, pid] = out.split(':');
           // tmux may mark the pane dead (its pty closed) a moment before it has reaped the
           // process: keep polling until the status (or the signal) is known
           if (dead !== '1') return undefined;
           if (status !== undefined && /^\d+$/.test(status)) return Number(status);
           if (signal !== undefined && /^\d+$/.test(signal)) return 128 + Number(signal);
-          return undefined;
+          // tmux 3.3a sometimes never reaps it (measured under load: a zombie for 30 s, the
+          // server idle with SIGCHLD handled): the zombie's own wait status is in /proc
+          return zombieExitStatus(pid);
         },
         async () => `the command did not exit within ${timeoutMs} ms; screen:\n${await screen()}`,
         timeoutMs,

@@ -1,9 +1,0 @@
-import { defineConfig } from 'vitest/config';
-
-export default defineConfig({
-  test: {
-    root: new URL('../..', import.meta.url).pathname,
-    include: ['test/leak-check/leaks.fixture.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
-  },
-});

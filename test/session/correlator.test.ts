@@ -1,0 +1,252 @@
+import { isProviderRejection, type ProviderSession } from '@relvo-labs/agent-provider';
+import { describe, expect, it } from 'vitest';
+import { recordingSink, textInput, type ProviderHarness } from '../support/provider-harness.js';
+import {
+  completed,
+  count,
+  delta,
+  push,
+  reply,
+  startBound,
+  texts,
+  THREAD,
+  turns,
+  usage,
+  waitForRequest,
+  openedHarness,
+} from '../support/provider-frames.js';
+
+const OTHER_THREAD = '01a228d9-0000-7000-8000-000000000000';
+
+function foreignDiagnostics(h: ProviderHarness): number {
+  return h.sessionSink
+    .ofType('diagnostic')
+    .filter((d) => d.level === 'debug' && /another thread or turn/.test(d.message)).length;
+}
+
+function fenceDiagnostics(h: ProviderHarness, reason: string): number {
+  return h.sessionSink.ofType('diagnostic').filter((d) => d.detail?.['reason'] === reason).length;
+}
+
+async function isPending(p: Promise<unknown>): Promise<boolean> {
+  return Promise.race([p.then(() => false), turns(30).then(() => true)]);
+}
+
+/** startRun whose turn/start is not answered yet; the caller replies with `answer`. */
+async function pendingStart(
+  h: ProviderHarness,
+  session: ProviderSession,
+  nth = 0,
+  runRef = `r${nth}`,
+) {
+  const sink = recordingSink();
+  const starting = session.startRun({ input: textInput('x'), sink, runRef });
+  await waitForRequest(h.transport, 'turn/start', nth);
+  const answer = (turnId: string) =>
+    reply(h.transport, 'turn/start', { turn: { id: turnId } }, nth);
+  return { sink, starting, answer };
+}
+
+describe('correlation: foreign traffic', () => {
+  it('other threads and turns are dropped with one debug diagnostic per session and never settle the run', async () => {
+    const { h, session } = await openedHarness();
+    const { run, sink } = await startBound(h, session, 't1');
+    await push(
+      h.transport,
+      delta('t1', 'other thread', OTHER_THREAD),
+      completed('t1', 'failed', { message: 'x', codexErrorInfo: 'other' }, OTHER_THREAD),
+      delta('bg', 'background turn'),
+      completed('bg', 'completed'),
+      { method: 'serverRequest/resolved', params: { threadId: OTHER_THREAD, requestId: 3 } },
+    );
+    expect(await isPending(run.completion)).toBe(true);
+    expect(texts(sink)).toBe('');
+    expect(foreignDiagnostics(h)).toBe(1);
+    // thread-scoped and unknown methods are ignored without a diagnostic
+    await push(h.transport, {
+      method: 'thread/status/changed',
+      params: { threadId: THREAD, status: { type: 'idle' } },
+    });
+    await push(h.transport, {
+      method: 'turn/somethingNew',
+      params: { threadId: THREAD, turnId: 't1', x: 1 },
+    });
+    await push(h.transport, delta('t1', 'mine'), completed('t1', 'completed'));
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    expect(texts(sink)).toBe('mine');
+    // with no active run the traffic is foreign too, still without a second diagnostic
+    await push(h.transport, completed('t9', 'completed'), delta('t9', 'late'));
+    expect(foreignDiagnostics(h)).toBe(1);
+    for (const d of h.sessionSink.ofType('diagnostic'))
+      expect(JSON.stringify(d)).not.toMatch(/bg|t9|01a228d9/);
+    await session.dispose();
+  });
+});
+
+describe('correlation: the pre-binding buffer', () => {
+  it('early frames, an early turn/completed included, are applied in order once the turn id arrives', async () => {
+    const { h, session } = await openedHarness();
+    const { sink, starting, answer } = await pendingStart(h, session);
+    await push(
+      h.transport,
+      {
+        method: 'turn/started',
+        params: { threadId: THREAD, turn: { id: 't1', status: 'inProgress' } },
+      },
+      delta('t1', 'a'),
+      delta('other', 'NOT MINE'),
+      delta('t1', 'b'),
+      usage(
+        't1',
+        { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
+        { inputTokens: 30, outputTokens: 20, totalTokens: 50 },
+      ),
+      delta('t1', 'c'),
+      completed('t1', 'completed'),
+    );
+    expect(sink.events).toHaveLength(0);
+    await answer('t1');
+    const run = await starting;
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    expect(sink.events.map((e) => e.payload.type)).toEqual([
+      'run.message_delta',
+      'run.message_delta',
+      'run.usage',
+      'run.message_delta',
+    ]);
+    expect(texts(sink)).toBe('abc');
+    // the other turn's buffered frame was dropped as foreign
+    expect(foreignDiagnostics(h)).toBe(1);
+    await session.dispose();
+  });
+
+  it('512 output frames are kept; beyond that output is lost with a warning, the outcome is not', async () => {
+    const { h, session } = await openedHarness();
+    const { sink, starting, answer } = await pendingStart(h, session);
+    const frames = Array.from({ length: 520 }, (_, i) => delta('t1', `${i},`));
+    await push(h.transport, ...frames, completed('t1', 'completed'));
+    await answer('t1');
+    const run = await starting;
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const got = sink.ofType('run.message_delta').map((d) => d.text);
+    // 512 buffered, the terminal evicted the oldest output frame to make room
+    expect(got).toHaveLength(511);
+    expect(got[0]).toBe('1,');
+    expect(got.at(-1)).toBe('511,');
+    const warnings = sink.ofType('diagnostic').filter((d) => d.level === 'warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toMatch(/lost/);
+    await session.dispose();
+  });
+
+  it('exactly 512 output frames and no terminal lose nothing and warn nothing', async () => {
+    const { h, session } = await openedHarness();
+    const { sink, starting, answer } = await pendingStart(h, session);
+    await push(h.transport, ...Array.from({ length: 512 }, () => delta('t1', 'x')));
+    await answer('t1');
+    const run = await starting;
+    expect(texts(sink)).toBe('x'.repeat(512));
+    expect(sink.ofType('diagnostic')).toHaveLength(0);
+    await push(h.transport, completed('t1', 'completed'));
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    await session.dispose();
+  });
+
+  it('16 pre-binding terminals are held; the run binds and continues', async () => {
+    const { h, session } = await openedHarness();
+    const { starting, answer } = await pendingStart(h, session);
+    await push(
+      h.transport,
+      ...Array.from({ length: 16 }, (_, i) => completed(`bg${i}`, 'completed')),
+    );
+    await answer('t1');
+    const run = await starting;
+    expect(await isPending(run.completion)).toBe(true);
+    expect(fenceDiagnostics(h, 'unattributable_terminal_overflow')).toBe(0);
+    await push(h.transport, completed('t1', 'completed'));
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    await session.dispose();
+  });
+
+  it('a 17th terminal fences the session, fails the run, and its turn id later draws one turn/interrupt', async () => {
+    const { h, session } = await openedHarness();
+    const { starting, answer } = await pendingStart(h, session);
+    await push(
+      h.transport,
+      ...Array.from({ length: 17 }, (_, i) => completed(`bg${i}`, 'completed')),
+    );
+    expect(fenceDiagnostics(h, 'unattributable_terminal_overflow')).toBe(1);
+    await answer('t1');
+    const run = await starting;
+    expect(await run.completion).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'provider_contract_violation', providerCode: 'pre_binding_terminal_overflow' },
+    });
+    const interrupt = await waitForRequest(h.transport, 'turn/interrupt');
+    expect(interrupt.params).toEqual({ threadId: THREAD, turnId: 't1' });
+    await push(
+      h.transport,
+      { id: interrupt.id, result: {} },
+      delta('t1', 'tail'),
+      completed('t1', 'interrupted'),
+    );
+    await turns();
+    expect(count(h.transport, 'turn/interrupt')).toBe(1);
+    const refused: unknown = await session
+      .startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'next' })
+      .catch((e: unknown) => e);
+    expect(isProviderRejection(refused) && refused.agentError).toMatchObject({
+      code: 'illegal_state_transition',
+      providerCode: 'session_fenced',
+    });
+    expect(count(h.transport, 'turn/start')).toBe(1);
+    await session.dispose();
+  });
+});
+
+describe('correlation: retired turns', () => {
+  it("a finished turn's late delta and turn/completed never reach or settle the next run", async () => {
+    const { h, session } = await openedHarness();
+    const first = await startBound(h, session, 't1', 'a');
+    await push(h.transport, completed('t1', 'completed'));
+    expect(await first.run.completion).toEqual({ outcome: 'succeeded' });
+
+    const { sink, starting, answer } = await pendingStart(h, session, 1, 'b');
+    // tails of t1 before run b is bound: discarded on arrival, not buffered
+    await push(
+      h.transport,
+      delta('t1', 'late'),
+      completed('t1', 'failed', { message: 'm', codexErrorInfo: 'other' }),
+    );
+    await answer('t2');
+    const run = await starting;
+    // and after binding
+    await push(h.transport, delta('t1', 'later'), completed('t1', 'completed'));
+    expect(await isPending(run.completion)).toBe(true);
+    expect(texts(sink)).toBe('');
+    expect(texts(first.sink)).toBe('');
+    await push(h.transport, delta('t2', 'own'), completed('t2', 'completed'));
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    expect(texts(sink)).toBe('own');
+    await session.dispose();
+  });
+
+  it('remembers the last 64 retired turn ids, first in first out', async () => {
+    const { h, session } = await openedHarness();
+    for (let i = 0; i <= 64; i += 1) {
+      const { run } = await startBound(h, session, `t${i}`, `r${i}`, i);
+      await push(h.transport, completed(`t${i}`, 'completed'));
+      await run.completion;
+    }
+    const { answer, starting } = await pendingStart(h, session, 65, 'last');
+    // t1 is still retired: 17 of its terminals are discarded before buffering, nothing overflows
+    await push(h.transport, ...Array.from({ length: 17 }, () => completed('t1', 'completed')));
+    expect(fenceDiagnostics(h, 'unattributable_terminal_overflow')).toBe(0);
+    // t0 was evicted (65 retirements): its terminals are buffered again, and the 17th overflows
+    await push(h.transport, ...Array.from({ length: 17 }, () => completed('t0', 'completed')));
+    expect(fenceDiagnostics(h, 'unattributable_terminal_overflow')).toBe(1);
+    await answer('t65');
+    await starting;
+    await session.dispose();
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * File references (`fileReferences: 'resolve'`, ADR-0017) on frames recorded from the real
+ * binary (`file_ref`): the reference reaches the model as text naming the workspace-relative
+ * path, an image also as `localImage`; a path that escapes the workspace is refused before
+ * anything is sent.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  isProviderRejection,
+  type ProviderSession,
+  type TurnInput,
+} from '@relvo-labs/agent-provider';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ONE_PIXEL_PNG } from '../../scripts/lib/scenarios.js';
+import {
+  createProviderHarness,
+  recordingSink,
+  type ProviderHarness,
+} from '../support/provider-harness.js';
+import { replay } from '../support/replay.js';
+import { loadRecorded } from '../support/recorded.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A real workspace (references are resolved on disk) plus a secret file outside it. */
+function workspace(): { root: string; outside: string } {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'relvo-fileref-')));
+  dirs.push(base);
+  const root = join(base, 'ws');
+  mkdirSync(join(root, 'notes'), { recursive: true });
+  writeFileSync(join(root, 'notes', 'a.txt'), 'REFERENCED-CONTENT\n');
+  writeFileSync(join(root, 'pic.png'), ONE_PIXEL_PNG);
+  const outside = join(base, 'canary-secret.txt');
+  writeFileSync(outside, 'CANARY\n');
+  symlinkSync(outside, join(root, 'escape.txt'));
+  symlinkSync(join(root, 'notes'), join(root, 'inner-link'));
+  return { root, outside };
+}
+
+async function open(h: ProviderHarness, root: string, scenario = 'file_ref') {
+  const replaying = replay(h.transport, loadRecorded(scenario), { workspace: root });
+  const session = await h.provider.createSession({
+    options: {},
+    workspace: { root, ownership: 'borrowed' },
+    sink: h.sessionSink,
+  });
+  return { session, replaying };
+}
+
+const refs = (...paths: string[]): TurnInput => ({
+  parts: [
+    { type: 'text', text: 'look' },
+    ...paths.map((path) => ({ type: 'file_ref' as const, path })),
+  ],
+});
+
+async function refusal(session: ProviderSession, input: TurnInput) {
+  const error = await session.startRun({ input, sink: recordingSink(), runRef: 'x' }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isProviderRejection(error)) throw new Error('expected a ProviderRejection');
+  return error.agentError;
+}
+
+describe('file references replayed from the real binary', () => {
+  it('the descriptor lists file_ref; the turn carries the relative paths as text and the image as localImage', async () => {
+    const { root } = workspace();
+    const h = createProviderHarness({ fileReferences: 'resolve' });
+    expect(h.provider.describe().extensions['supportedInputParts']).toEqual(['text', 'file_ref']);
+    const { session, replaying } = await open(h, root);
+    const run = await session.startRun({
+      input: refs('notes/a.txt', 'pic.png'),
+      sink: recordingSink(),
+      runRef: 'r',
+    });
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    await replaying;
+    const turnStart = h.transport.sent.find((f) => f.method === 'turn/start');
+    expect((turnStart?.params as { input: unknown }).input).toEqual([
+      {
+        type: 'text',
+        text: 'look\n\n[referenced file: notes/a.txt]\n\n[referenced file: pic.png]',
+      },
+      { type: 'localImage', path: join(root, 'pic.png') },
+    ]);
+    // what the adapter sent is what was recorded against the real binary
+    const recorded = loadRecorded('file_ref').find((l) => l.frame.method === 'turn/start')!;
+    expect(
+      JSON.stringify((recorded.frame.params as { input: unknown }).input)
+        .split('<workspace>')
+        .join(root),
+    ).toBe(JSON.stringify((turnStart?.params as { input: unknown }).input));
+    await session.dispose();
+  });
+
+  it('a symlink inside the workspace that stays inside resolves to its real relative path', async () => {
+    const { root } = workspace();
+    const h = createProviderHarness({ fileReferences: 'resolve' });
+    const { session, replaying } = await open(h, root);
+    const run = await session.startRun({
+      input: refs('inner-link/a.txt'),
+      sink: recordingSink(),
+      runRef: 'r',
+    });
+    await run.completion;
+    await replaying.catch(() => undefined);
+    const turnStart = h.transport.sent.find((f) => f.method === 'turn/start');
+    expect(JSON.stringify(turnStart?.params)).toContain('[referenced file: notes/a.txt]');
+    await session.dispose();
+  });
+
+  it.each([
+    ['a symlink pointing out of the workspace', 'escape.txt', 'file_ref_outside_workspace'],
+    ['a .. segment', 'notes/../../canary-secret.txt', 'file_ref_outside_workspace'],
+    ['an absolute path', '/etc/hostname', 'file_ref_outside_workspace'],
+    ['a missing file', 'notes/missing.txt', 'file_ref_unresolvable'],
+  ])(
+    '%s is refused before anything is sent, without echoing the path',
+    async (_name, path, providerCode) => {
+      const { root, outside } = workspace();
+      const h = createProviderHarness({ fileReferences: 'resolve' });
+      const turnStartSeq = loadRecorded('file_ref').find(
+        (l) => l.frame.method === 'turn/start',
+      )!.seq;
+      const replaying = replay(h.transport, loadRecorded('file_ref'), {
+        workspace: root,
+        untilSeq: turnStartSeq,
+      });
+      const session = await h.provider.createSession({
+        options: {},
+        workspace: { root, ownership: 'borrowed' },
+        sink: h.sessionSink,
+      });
+      await replaying;
+      const error = await refusal(session, refs('notes/a.txt', path));
+      expect(error).toMatchObject({ code: 'invalid_request', providerCode });
+      const text = JSON.stringify(error);
+      for (const leak of [path, outside, root]) expect(text).not.toContain(leak);
+      expect(h.transport.sent.some((f) => f.method === 'turn/start')).toBe(false);
+      await session.dispose();
+    },
+  );
+
+  it('option off (default): file_ref parts are refused as unsupported and the descriptor lists text only', async () => {
+    const { root } = workspace();
+    const h = createProviderHarness();
+    expect(h.provider.describe().extensions['supportedInputParts']).toEqual(['text']);
+    const turnStartSeq = loadRecorded('file_ref').find((l) => l.frame.method === 'turn/start')!.seq;
+    const replaying = replay(h.transport, loadRecorded('file_ref'), {
+      workspace: root,
+      untilSeq: turnStartSeq,
+    });
+    const session = await h.provider.createSession({
+      options: {},
+      workspace: { root, ownership: 'borrowed' },
+      sink: h.sessionSink,
+    });
+    await replaying;
+    const error = await refusal(session, refs('notes/a.txt'));
+    expect(error.code).toBe('capability_unsupported');
+    await session.dispose();
+  });
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { SERVER_REQUEST_LEDGER_LIMIT } from '../../src/rpc/server-requests.js';
+import {
+  completed,
+  push,
+  replyError,
+  reply,
+  startBound,
+  THREAD,
+  turns,
+  openedHarness,
+} from '../support/provider-frames.js';
+
+function approval(id: number, turnId = 't1'): Record<string, unknown> {
+  return {
+    id,
+    method: 'item/commandExecution/requestApproval',
+    params: {
+      kind: 'command',
+      threadId: THREAD,
+      turnId,
+      itemId: `call_${id}`,
+      startedAtMs: 1795982026993,
+      environmentId: 'local',
+      reason: 'wants to run echo',
+      command: "/bin/bash -lc 'echo hi'",
+      cwd: '/work/replay-workspace',
+      availableDecisions: ['accept', 'acceptForSession', 'decline', 'cancel'],
+    },
+  };
+}
+
+function replyTo(
+  sent: readonly Record<string, unknown>[],
+  id: number,
+): Record<string, unknown> | undefined {
+  return sent.find((f) => f.id === id && !Object.hasOwn(f, 'method'));
+}
+
+describe('interrupt and interactions (docs/behaviour.md §7.1)', () => {
+  it('initiating an interrupt synchronously answers the outstanding approval and refuses new ones', async () => {
+    const { h, session } = await openedHarness({ approvals: 'bridge' });
+    const { run, sink } = await startBound(h, session, 't1');
+    await push(h.transport, approval(0));
+    expect(sink.ofType('interaction.requested')).toHaveLength(1);
+    expect(replyTo(h.transport.sent, 0)).toBeUndefined();
+
+    const interrupting = run.interrupt().catch(() => undefined);
+    // before any acknowledgement: the native request was released with a decline
+    expect(replyTo(h.transport.sent, 0)).toEqual({ id: 0, result: { decision: 'decline' } });
+    // a new approval for the interrupting run is not raised, and is answered so the turn cannot hang
+    await push(h.transport, approval(1));
+    expect(sink.ofType('interaction.requested')).toHaveLength(1);
+    expect(replyTo(h.transport.sent, 1)).toHaveProperty('error');
+
+    // a refused interrupt does not reopen the run to interactions
+    await replyError(h.transport, 'turn/interrupt', -32603, 'busy');
+    await interrupting;
+    await push(h.transport, approval(2));
+    expect(sink.ofType('interaction.requested')).toHaveLength(1);
+    expect(replyTo(h.transport.sent, 2)).toHaveProperty('error');
+
+    const retry = run.interrupt();
+    await reply(h.transport, 'turn/interrupt', {}, 1);
+    await retry;
+    await push(h.transport, completed('t1', 'interrupted'));
+    expect((await run.completion).outcome).toBe('interrupted');
+    await session.dispose();
+  });
+
+  it('disposal answers outstanding approvals before the connection is released', async () => {
+    const { h, session } = await openedHarness({ approvals: 'bridge' });
+    const { run } = await startBound(h, session, 't1');
+    await push(h.transport, approval(5));
+    const disposing = session.dispose();
+    expect(replyTo(h.transport.sent, 5)).toEqual({ id: 5, result: { decision: 'decline' } });
+    expect(h.transport.closeCalls).toBe(0);
+    await disposing;
+    expect(h.transport.closeCalls).toBe(1);
+    expect(await run.completion).toMatchObject({ outcome: 'interrupted' });
+  });
+
+  it('the next run raises approvals again (the fence is per run)', async () => {
+    const { h, session } = await openedHarness({ approvals: 'bridge' });
+    const first = await startBound(h, session, 't1', 'a');
+    const stopping = first.run.interrupt();
+    await reply(h.transport, 'turn/interrupt', {});
+    await stopping;
+    await push(h.transport, completed('t1', 'interrupted'));
+    await first.run.completion;
+    const second = await startBound(h, session, 't2', 'b', 1);
+    await push(h.transport, approval(7, 't2'));
+    expect(second.sink.ofType('interaction.requested')).toHaveLength(1);
+    // an approval naming the finished turn is not raised on the new run
+    await push(h.transport, approval(8, 't1'));
+    expect(second.sink.ofType('interaction.requested')).toHaveLength(1);
+    expect(replyTo(h.transport.sent, 8)).toHaveProperty('error');
+    await session.dispose();
+  });
+});
+
+describe('server-request ledger overflow', () => {
+  it('the 4097th unique server request fences the session and fails the active run', async () => {
+    const { h, session } = await openedHarness();
+    const { run } = await startBound(h, session, 't1');
+    const frames = Array.from({ length: SERVER_REQUEST_LEDGER_LIMIT + 1 }, (_, i) => ({
+      id: i,
+      method: 'item/tool/call',
+      params: { threadId: THREAD, turnId: 't1', callId: `c${i}`, tool: 'x', arguments: {} },
+    }));
+    await push(h.transport, ...frames);
+    await turns();
+    expect(replyTo(h.transport.sent, SERVER_REQUEST_LEDGER_LIMIT)).toMatchObject({
+      error: { code: -32600 },
+    });
+    expect(await run.completion).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'provider_contract_violation' },
+    });
+    const fence = h.sessionSink
+      .ofType('diagnostic')
+      .filter((d) => d.detail?.['reason'] === 'server_request_ledger_overflow');
+    expect(fence).toHaveLength(1);
+    const refused = await session
+      .startRun({
+        input: { parts: [{ type: 'text', text: 'x' }] },
+        sink: { emit: () => undefined },
+        runRef: 'n',
+      })
+      .catch((e: unknown) => e);
+    expect(JSON.stringify(refused)).toMatch(/session_fenced/);
+    await session.dispose();
+  });
+});

@@ -1,0 +1,267 @@
+import {
+  providerEventInputSchema,
+  providerRunTerminationSchema,
+  type ProviderRunTermination,
+} from '@relvo-labs/agent-provider';
+import { describe, expect, it } from 'vitest';
+import {
+  CANARY_PATH,
+  CANARY_SECRET,
+  completed,
+  delta,
+  midTurnError,
+  published,
+  push,
+  startBound,
+  texts,
+  turns,
+  usage,
+  openedHarness,
+} from '../support/provider-frames.js';
+
+/** One session, one bound run, the given frames, then the termination and the run's events. */
+async function runWith(...frames: unknown[]) {
+  const { h, session } = await openedHarness();
+  const { run, sink } = await startBound(h, session, 't1');
+  await push(h.transport, ...frames);
+  const termination = await Promise.race([run.completion, turns(30).then(() => undefined)]);
+  await session.dispose();
+  for (const e of [...sink.events, ...h.sessionSink.events])
+    expect(providerEventInputSchema.parse(e)).toEqual(e);
+  if (termination !== undefined) providerRunTerminationSchema.parse(termination);
+  return { termination, sink, h };
+}
+
+describe('translation: message deltas', () => {
+  it('a delta over 100,000 characters is split into chunks that rejoin exactly', async () => {
+    const big = Array.from({ length: 250_001 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(
+      '',
+    );
+    const { sink } = await runWith(delta('t1', big), completed('t1', 'completed'));
+    const chunks = sink.ofType('run.message_delta').map((d) => d.text);
+    expect(chunks).toHaveLength(3);
+    for (const c of chunks) expect(c.length).toBeLessThanOrEqual(100_000);
+    expect(chunks.join('')).toBe(big);
+  });
+
+  it('a surrogate pair on the chunk boundary is never split', async () => {
+    const big = `${'a'.repeat(99_999)}😀${'b'.repeat(10)}`;
+    const { sink } = await runWith(delta('t1', big), completed('t1', 'completed'));
+    const chunks = sink.ofType('run.message_delta').map((d) => d.text);
+    expect(chunks.join('')).toBe(big);
+    for (const c of chunks)
+      expect(c).not.toMatch(
+        /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/,
+      );
+  });
+
+  it('a delta without an item id or with empty text emits nothing', async () => {
+    const { sink } = await runWith(
+      {
+        method: 'item/agentMessage/delta',
+        params: {
+          threadId: '01a228d9-72fc-76b2-83a3-6e6d181a9480',
+          turnId: 't1',
+          itemId: '',
+          delta: 'x',
+        },
+      },
+      delta('t1', ''),
+      delta('t1', 'ok'),
+      completed('t1', 'completed'),
+    );
+    expect(texts(sink)).toBe('ok');
+  });
+});
+
+describe('translation: usage', () => {
+  it('reports tokenUsage.last (per turn), never the cumulative total', async () => {
+    const { sink } = await runWith(
+      usage(
+        't1',
+        {
+          inputTokens: 12,
+          cachedInputTokens: 4,
+          outputTokens: 7,
+          reasoningOutputTokens: 2,
+          totalTokens: 19,
+        },
+        {
+          inputTokens: 1200,
+          cachedInputTokens: 400,
+          outputTokens: 700,
+          reasoningOutputTokens: 200,
+          totalTokens: 1900,
+        },
+      ),
+      completed('t1', 'completed'),
+    );
+    expect(sink.ofType('run.usage')).toEqual([
+      { type: 'run.usage', usage: { inputTokens: 12, outputTokens: 7, totalTokens: 19 } },
+    ]);
+  });
+
+  it('copies only non-negative integer counters and emits nothing when none is usable', async () => {
+    const { sink } = await runWith(
+      usage(
+        't1',
+        { inputTokens: -1, outputTokens: 2.5, totalTokens: 9 },
+        { inputTokens: 5, outputTokens: 5, totalTokens: 10 },
+      ),
+      usage(
+        't1',
+        { inputTokens: '3', outputTokens: null },
+        { inputTokens: 5, outputTokens: 5, totalTokens: 10 },
+      ),
+      {
+        method: 'thread/tokenUsage/updated',
+        params: {
+          threadId: '01a228d9-72fc-76b2-83a3-6e6d181a9480',
+          turnId: 't1',
+          tokenUsage: { total: { inputTokens: 1 } },
+        },
+      },
+      completed('t1', 'completed'),
+    );
+    expect(sink.ofType('run.usage')).toEqual([{ type: 'run.usage', usage: { totalTokens: 9 } }]);
+  });
+});
+
+describe('translation: turn status', () => {
+  const cases: [string, unknown, ProviderRunTermination][] = [
+    ['completed', 'completed', { outcome: 'succeeded' }],
+    ['interrupted (no interrupt requested)', 'interrupted', { outcome: 'interrupted' }],
+  ];
+  for (const [label, status, expected] of cases) {
+    it(`${label} → ${expected.outcome}`, async () => {
+      const { termination } = await runWith(completed('t1', status));
+      expect(termination).toEqual(expected);
+    });
+  }
+
+  for (const [status, providerCode] of [
+    ['inProgress', 'inProgress'],
+    ['cancelled', 'unknown_status'],
+    [undefined, 'unknown_status'],
+    [42, 'unknown_status'],
+  ] as const) {
+    it(`status ${String(status)} → failed provider_contract_violation (${providerCode})`, async () => {
+      const { termination } = await runWith(completed('t1', status));
+      expect(termination).toMatchObject({
+        outcome: 'failed',
+        error: { code: 'provider_contract_violation', providerCode },
+      });
+    });
+  }
+});
+
+describe('translation: codexErrorInfo classification', () => {
+  const cases: [string, unknown, string, string][] = [
+    [
+      'plain string (retryable)',
+      'internalServerError',
+      'internalServerError',
+      'provider_unavailable',
+    ],
+    [
+      'plain string (rejected)',
+      'contextWindowExceeded',
+      'contextWindowExceeded',
+      'provider_rejected',
+    ],
+    [
+      'one-key object',
+      { httpConnectionFailed: { httpStatusCode: 502 } },
+      'httpConnectionFailed',
+      'provider_unavailable',
+    ],
+    [
+      'one-key object (stream)',
+      { responseStreamDisconnected: { httpStatusCode: null } },
+      'responseStreamDisconnected',
+      'provider_unavailable',
+    ],
+    [
+      'multi-key object',
+      { httpConnectionFailed: {}, other: {} },
+      'unclassified',
+      'provider_rejected',
+    ],
+    ['unknown string', 'notAThingYet', 'unclassified', 'provider_rejected'],
+    [
+      'later-release tag',
+      { quotaWindowRolled: { resetsAt: 1 } },
+      'unclassified',
+      'provider_rejected',
+    ],
+    ['later-release catch-all', { unknown: 'whatever' }, 'unclassified', 'provider_rejected'],
+    ['null', null, 'unclassified', 'provider_rejected'],
+    ['number', 3, 'unclassified', 'provider_rejected'],
+    ['array', ['badRequest'], 'unclassified', 'provider_rejected'],
+    [
+      'inherited key',
+      Object.create({ badRequest: 1 }) as unknown,
+      'unclassified',
+      'provider_rejected',
+    ],
+  ];
+  for (const [label, info, classification, code] of cases) {
+    it(`${label} → ${classification}`, async () => {
+      const error = {
+        message: `failed near ${CANARY_SECRET} in ${CANARY_PATH}`,
+        codexErrorInfo: info,
+        additionalDetails: CANARY_PATH,
+      };
+      const { termination, sink, h } = await runWith(completed('t1', 'failed', error));
+      expect(termination).toMatchObject({
+        outcome: 'failed',
+        error: { code, providerCode: classification },
+      });
+      const text = published(termination, sink.events, h.sessionSink.events);
+      expect(text).not.toContain(CANARY_SECRET);
+      expect(text).not.toContain(CANARY_PATH);
+    });
+  }
+
+  it('absent turn.error → unclassified', async () => {
+    const { termination } = await runWith(completed('t1', 'failed', undefined));
+    expect(termination).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'provider_rejected', providerCode: 'unclassified' },
+    });
+  });
+});
+
+describe('translation: mid-turn error', () => {
+  it('is a warning with the classification and retry flag, not an outcome, and copies no prose', async () => {
+    const message = `upstream said ${CANARY_SECRET} at ${CANARY_PATH}`;
+    const { h, session } = await openedHarness();
+    const { run, sink } = await startBound(h, session, 't1');
+    await push(
+      h.transport,
+      midTurnError('t1', { responseStreamDisconnected: { httpStatusCode: 502 } }, true, message),
+      midTurnError('t1', 'sandboxError', false, message),
+    );
+    const settledEarly = await Promise.race([
+      run.completion.then(() => true),
+      turns(30).then(() => false),
+    ]);
+    expect(settledEarly).toBe(false);
+    const warnings = sink.ofType('diagnostic');
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatchObject({
+      level: 'warning',
+      detail: { classification: 'responseStreamDisconnected', willRetry: true },
+    });
+    expect(warnings[1]).toMatchObject({
+      level: 'warning',
+      detail: { classification: 'sandboxError', willRetry: false },
+    });
+    await push(h.transport, delta('t1', 'recovered'), completed('t1', 'completed'));
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const text = published(sink.events, h.sessionSink.events);
+    expect(text).not.toContain(CANARY_SECRET);
+    expect(text).not.toContain(CANARY_PATH);
+    await session.dispose();
+  });
+});

@@ -1,0 +1,387 @@
+/**
+ * A conformance harness for the Codex provider: every session gets a fake transport from
+ * test/support, and a scripted app-server (modelled on the baseline's fixtures/transcripts) answers
+ * the adapter's requests and plays the scenario the kit asked for when `pump()` runs.
+ */
+import type {
+  ConformanceHarness,
+  ConformanceScenario,
+  NativeEffects,
+} from '@relvo-labs/agent-provider/testing';
+import {
+  createCodexProvider,
+  type CodexProviderOptions,
+  type CodexTransport,
+} from '../../src/index.js';
+import { createFakeTransport, type FakeTransport } from './fake-transport.js';
+import { colorQuestion, realApprovalParams } from './interaction-frames.js';
+import { BASELINE, recordedUserAgentOf } from './releases.js';
+
+export const WORKSPACE = '/work/conformance-workspace';
+export const SECRET = 'sk-CONFORMANCECANARY0000';
+const USER_AGENT = recordedUserAgentOf(BASELINE);
+/** Native id prefixes; none may ever reach a neutral event. */
+export const NATIVE_ID_PREFIXES = [
+  'thread-native-',
+  'turn-native-',
+  'item-native-',
+  'qid-native-',
+] as const;
+
+type Frame = Record<string, unknown>;
+
+interface Turn {
+  readonly id: string;
+  readonly scenario: ConformanceScenario;
+  done: boolean;
+}
+
+interface Connection {
+  readonly fake: FakeTransport;
+  readonly threadId: string;
+  seen: number;
+  nextServerRequestId: number;
+  readonly turns: Map<string, Turn>;
+  /** Server requests still awaiting a reply, by id. */
+  readonly serverRequests: Map<number, Turn>;
+}
+
+function tokenUsage(threadId: string, turnId: string): Frame {
+  const usage = {
+    totalTokens: 107,
+    inputTokens: 100,
+    cachedInputTokens: 20,
+    cacheWriteInputTokens: 0,
+    outputTokens: 7,
+    reasoningOutputTokens: 3,
+  };
+  return {
+    method: 'thread/tokenUsage/updated',
+    params: {
+      threadId,
+      turnId,
+      tokenUsage: { total: usage, last: usage, modelContextWindow: 258400 },
+    },
+  };
+}
+
+function turnObject(id: string, status: string, error: unknown = null): Frame {
+  return {
+    id,
+    items: [],
+    itemsView: 'notLoaded',
+    status,
+    error,
+    startedAt: 1795982026,
+    completedAt: status === 'inProgress' ? null : 1795982027,
+    durationMs: null,
+  };
+}
+
+/** Provider options on top of the bridged approvals and questions (issue 14: every option on). */
+export type HarnessOptions = Pick<
+  CodexProviderOptions,
+  'toolActivity' | 'fileChanges' | 'persistence' | 'fileReferences'
+>;
+
+/** A command item whose line, cwd and output carry the secret, the workspace and a native id. */
+function commandItem(id: string, status: string): Frame {
+  return {
+    type: 'commandExecution',
+    id,
+    command: `/bin/bash -lc 'echo ${SECRET} > ${WORKSPACE}/out.txt'`,
+    cwd: WORKSPACE,
+    status,
+    commandActions: [],
+    aggregatedOutput: status === 'inProgress' ? null : `${SECRET} ${WORKSPACE}\n`,
+    exitCode: status === 'inProgress' ? null : 0,
+    durationMs: status === 'inProgress' ? null : 5,
+  };
+}
+
+export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
+  return {
+    secretMarkers: [SECRET],
+    nativeIdentifiers: [...NATIVE_ID_PREFIXES],
+    create() {
+      const connections: Connection[] = [];
+      const queue: ConformanceScenario[] = [];
+      const effects = { sessions: 0, runs: 0, responses: 0, interrupts: 0, disposals: 0 };
+      let failNextClose = false;
+      let ids = 0;
+      const nextId = (prefix: string): string => `${prefix}${String((ids += 1))}`;
+
+      const transport = (): CodexTransport => {
+        const fake = createFakeTransport();
+        connections.push({
+          fake,
+          threadId: nextId('thread-native-'),
+          seen: 0,
+          nextServerRequestId: 0,
+          turns: new Map(),
+          serverRequests: new Map(),
+        });
+        effects.sessions += 1;
+        return {
+          send: (message) => {
+            fake.send(message);
+          },
+          incoming: fake.incoming,
+          async close() {
+            if (failNextClose) {
+              failNextClose = false;
+              throw new Error('injected teardown failure');
+            }
+            await fake.close();
+            effects.disposals += 1;
+          },
+        };
+      };
+
+      const play = (c: Connection, turn: Turn): void => {
+        const { threadId } = c;
+        const push = (frame: Frame) => {
+          c.fake.push(frame);
+        };
+        push({
+          method: 'turn/started',
+          params: { threadId, turn: turnObject(turn.id, 'inProgress') },
+        });
+        const itemId = nextId('item-native-');
+        const delta = (text: string) => {
+          push({
+            method: 'item/agentMessage/delta',
+            params: { threadId, turnId: turn.id, itemId, delta: text },
+          });
+        };
+        const complete = (status: string, error: unknown = null) => {
+          turn.done = true;
+          push({
+            method: 'turn/completed',
+            params: { threadId, turn: turnObject(turn.id, status, error) },
+          });
+        };
+        switch (turn.scenario) {
+          case 'complete':
+            if (options.toolActivity === 'redacted') {
+              const toolId = nextId('item-native-');
+              push({
+                method: 'item/started',
+                params: { threadId, turnId: turn.id, item: commandItem(toolId, 'inProgress') },
+              });
+              push({
+                method: 'item/completed',
+                params: { threadId, turnId: turn.id, item: commandItem(toolId, 'completed') },
+              });
+            }
+            delta('Hello ');
+            delta('world');
+            push(tokenUsage(threadId, turn.id));
+            complete('completed');
+            return;
+          case 'fail': {
+            const error = {
+              message: `upstream failure ${SECRET} in ${WORKSPACE}`,
+              codexErrorInfo: 'other',
+              additionalDetails: SECRET,
+              misalignment: null,
+            };
+            push({
+              method: 'error',
+              params: { error, willRetry: false, threadId, turnId: turn.id },
+            });
+            complete('failed', error);
+            return;
+          }
+          case 'hang':
+            delta('working');
+            return;
+          case 'approval':
+          case 'question': {
+            const id = c.nextServerRequestId;
+            c.nextServerRequestId += 1;
+            c.serverRequests.set(id, turn);
+            push(
+              turn.scenario === 'approval'
+                ? approvalRequest(id, threadId, turn.id, itemId)
+                : questionRequest(
+                    id,
+                    threadId,
+                    turn.id,
+                    itemId,
+                    nextId('qid-native-'),
+                    nextId('qid-native-'),
+                  ),
+            );
+            return;
+          }
+        }
+      };
+
+      const pumpConnection = (c: Connection): void => {
+        const batch = c.fake.sent.slice(c.seen);
+        c.seen = c.fake.sent.length;
+        // An interrupt in the same batch wins over continuing a turn after a reply.
+        const interrupting = new Set(
+          batch
+            .filter((f) => f.method === 'turn/interrupt')
+            .map((f) => (f.params as Frame | undefined)?.['turnId']),
+        );
+        for (const frame of batch) {
+          const method = frame.method;
+          if (typeof method === 'string' && Object.hasOwn(frame, 'id')) {
+            const reply = (result: unknown) => {
+              c.fake.push({ id: frame.id, result });
+            };
+            if (method === 'initialize')
+              reply({
+                userAgent: USER_AGENT,
+                codexHome: '/home/conformance/.codex',
+                platformFamily: 'unix',
+                platformOs: 'linux',
+              });
+            else if (method === 'thread/start')
+              reply({ thread: { id: c.threadId, ephemeral: true } });
+            else if (method === 'turn/start') {
+              const turn: Turn = {
+                id: nextId('turn-native-'),
+                scenario: queue.shift() ?? 'complete',
+                done: false,
+              };
+              c.turns.set(turn.id, turn);
+              effects.runs += 1;
+              reply({ turn: turnObject(turn.id, 'inProgress') });
+              play(c, turn);
+            } else if (method === 'turn/interrupt') {
+              effects.interrupts += 1;
+              reply({});
+              const turn = c.turns.get(String((frame.params as Frame | undefined)?.['turnId']));
+              if (turn !== undefined && !turn.done) {
+                turn.done = true;
+                c.fake.push({
+                  method: 'turn/completed',
+                  params: { threadId: c.threadId, turn: turnObject(turn.id, 'interrupted') },
+                });
+              }
+            }
+          } else if (
+            method === undefined &&
+            typeof frame.id === 'number' &&
+            Object.hasOwn(frame, 'result')
+          ) {
+            const turn = c.serverRequests.get(frame.id);
+            if (turn === undefined) continue;
+            c.serverRequests.delete(frame.id);
+            effects.responses += 1;
+            c.fake.push({
+              method: 'serverRequest/resolved',
+              params: { threadId: c.threadId, requestId: frame.id },
+            });
+            if (turn.done || interrupting.has(turn.id)) continue;
+            c.fake.push({
+              method: 'item/agentMessage/delta',
+              params: {
+                threadId: c.threadId,
+                turnId: turn.id,
+                itemId: nextId('item-native-'),
+                delta: 'Ran it.',
+              },
+            });
+            c.fake.push(tokenUsage(c.threadId, turn.id));
+            turn.done = true;
+            c.fake.push({
+              method: 'turn/completed',
+              params: { threadId: c.threadId, turn: turnObject(turn.id, 'completed') },
+            });
+          }
+        }
+      };
+
+      return {
+        provider: createCodexProvider({
+          transport,
+          approvals: 'bridge',
+          questions: 'bridge',
+          ...options,
+        }),
+        sessionInit: () => ({ options: {}, workspace: { root: WORKSPACE, ownership: 'borrowed' } }),
+        driver: {
+          script(scenario) {
+            queue.push(scenario);
+            return undefined;
+          },
+          pump() {
+            for (const c of connections) {
+              try {
+                pumpConnection(c);
+              } catch {
+                // a closed fake refuses pushes; the adapter no longer listens anyway
+              }
+            }
+          },
+          effects: (): NativeEffects => ({ ...effects }),
+          failNextDispose() {
+            failNextClose = true;
+          },
+          verify() {
+            return connections.flatMap((c) => c.fake.violations)[0];
+          },
+        },
+      };
+    },
+  };
+}
+
+/** `item/commandExecution/requestApproval` as the binary sends it (approval_accept.jsonl). */
+function approvalRequest(id: number, threadId: string, turnId: string, itemId: string): Frame {
+  return {
+    method: 'item/commandExecution/requestApproval',
+    id,
+    params: realApprovalParams({
+      threadId,
+      turnId,
+      itemId,
+      startedAtMs: 1795982026993,
+      cwd: WORKSPACE,
+    }),
+  };
+}
+
+/** `item/tool/requestUserInput` (request_user_input.jsonl), blocking so the adapter bridges it. */
+function questionRequest(
+  id: number,
+  threadId: string,
+  turnId: string,
+  itemId: string,
+  q1: string,
+  q2: string,
+): Frame {
+  return {
+    method: 'item/tool/requestUserInput',
+    id,
+    params: {
+      threadId,
+      turnId,
+      itemId,
+      questions: [
+        colorQuestion({
+          id: q1,
+          options: [
+            { label: 'Red', description: 'Loud.' },
+            { label: 'Blue', description: 'Calm.' },
+          ],
+        }),
+        {
+          id: q2,
+          header: 'Token',
+          question: 'Paste the token',
+          isOther: false,
+          isSecret: true,
+          options: null,
+        },
+      ],
+      isBlocking: true,
+      autoResolutionMs: null,
+    },
+  };
+}

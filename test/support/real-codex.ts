@@ -1,0 +1,123 @@
+/**
+ * The real pinned codex behind `createCodexProvider()`, pointed at a scripted model server on
+ * 127.0.0.1 with a throw-away HOME/CODEX_HOME. Everything is torn down after each test.
+ */
+import { afterEach } from 'vitest';
+import type { ProviderEventInput } from '@relvo-labs/agent-provider';
+import {
+  createCodexProvider,
+  type CodexProvider,
+  type CodexProviderOptions,
+  type CodexProviderSession,
+} from '../../src/index.js';
+import {
+  codexConfigArgs,
+  createIsolatedCodexHome,
+  requireCodexBinary,
+  ScriptedModelServer,
+  type IsolatedCodexHome,
+} from '../../src/testing/index.js';
+import { testEnv } from './processes.js';
+import { acceptUnderReview } from './releases.js';
+import { recordingSink, type RecordingSink } from './provider-harness.js';
+
+export interface RealCodex {
+  readonly provider: CodexProvider;
+  readonly server: ScriptedModelServer;
+  readonly iso: IsolatedCodexHome;
+  readonly sessionSink: RecordingSink;
+  readonly session: CodexProviderSession;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+export async function openRealCodex(
+  options: Omit<CodexProviderOptions, 'executable' | 'extraArgs' | 'env' | 'transport'> = {},
+  config: {
+    readonly extra?: readonly string[];
+    readonly kind?: 'native' | 'launcher';
+    /** Point codex at this model URL instead of the scripted server (e.g. a silent listener). */
+    readonly baseUrl?: string;
+    /** Runs on the fresh HOME before anything is spawned (e.g. to write a `.bashrc`). */
+    readonly prepareHome?: (home: string) => void;
+  } = {},
+): Promise<RealCodex> {
+  const binary = requireCodexBinary({ kind: config.kind ?? 'native' });
+  const iso = createIsolatedCodexHome('relvo-e2e-');
+  cleanups.push(async () => {
+    iso.dispose();
+  });
+  config.prepareHome?.(iso.home);
+  const server = await ScriptedModelServer.start();
+  cleanups.push(() => server.close());
+  const provider = createCodexProvider({
+    ...options,
+    executable: binary.path,
+    extraArgs: codexConfigArgs({
+      baseUrl: config.baseUrl ?? server.baseUrl,
+      ...(config.extra ? { extra: config.extra } : {}),
+    }),
+    env: iso.env(testEnv()),
+    requestTimeoutMs: 20_000,
+    additionalAppServerVersions: acceptUnderReview(binary.version),
+  });
+  const sessionSink = recordingSink();
+  const session = await provider.createSession({
+    options: {},
+    workspace: { root: iso.workspace, ownership: 'borrowed' },
+    sink: sessionSink,
+  });
+  cleanups.push(() => session.dispose());
+  return { provider, server, iso, sessionSink, session };
+}
+
+/** Resolves with the first event that matches, or fails after a bounded number of polls. */
+export async function waitForEvent(
+  sink: RecordingSink,
+  predicate: (e: ProviderEventInput) => boolean,
+  label: string,
+  timeoutMs = 15_000,
+): Promise<ProviderEventInput> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = sink.events.find(predicate);
+    if (found !== undefined) return found;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${label}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+type InteractionRequested = Extract<
+  ProviderEventInput['payload'],
+  { type: 'interaction.requested' }
+>;
+
+/** Waits for the run's interaction request (an approval, in these tests) and returns it. */
+export async function waitForApproval(
+  sink: RecordingSink,
+  label = 'the approval',
+): Promise<InteractionRequested> {
+  const requested = await waitForEvent(
+    sink,
+    (e) => e.payload.type === 'interaction.requested',
+    label,
+  );
+  if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
+  return requested.payload;
+}
+
+/** Answers an approval `approved` for this request only. */
+export function approveOnce(codex: RealCodex, providerRef: string): Promise<void> {
+  return codex.session.respondToInteraction(providerRef, {
+    kind: 'approval',
+    decision: 'approved',
+    mode: 'once',
+  });
+}
+
+export { recordingSink };

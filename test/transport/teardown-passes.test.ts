@@ -10,7 +10,7 @@ import { MarkedProcesses, OWNER_ENV_VAR } from '../../src/transport/owner-marker
 import { OwnedGroup } from '../../src/transport/process-group.js';
 import { createLinuxProcProbe } from '../../src/transport/proc-probe.js';
 import { teardown, type TeardownDeps } from '../../src/transport/teardown.js';
-import { ScriptedWorld, scriptedLeader, virtualClock } from './scripted-probe.js';
+import { ScriptedWorld, scriptedLeader, virtualClock } from '../support/scripted-probe.js';
 
 const LEADER = 100;
 const OWNER = 'owner-1';

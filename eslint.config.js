@@ -16,6 +16,13 @@ const deepImportBan = {
   ],
 };
 
+// src/ builds every AgentError through codexError, so providerCode stays a typed union
+const agentErrorThroughCodexError = {
+  name: '@relvo-labs/agent-provider',
+  importNames: ['agentError'],
+  message: 'Build an AgentError with codexError (src/shared/codex-error.ts).',
+};
+
 export default defineConfig(
   {
     ignores: [
@@ -61,13 +68,7 @@ export default defineConfig(
         'error',
         {
           ...deepImportBan,
-          paths: [
-            {
-              name: '@relvo-labs/agent-provider',
-              importNames: ['agentError'],
-              message: 'Build an AgentError with codexError (src/shared/codex-error.ts).',
-            },
-          ],
+          paths: [agentErrorThroughCodexError],
         },
       ],
     },
@@ -80,13 +81,7 @@ export default defineConfig(
         'error',
         {
           ...deepImportBan,
-          paths: [
-            {
-              name: '@relvo-labs/agent-provider',
-              importNames: ['agentError'],
-              message: 'Build an AgentError with codexError (src/shared/codex-error.ts).',
-            },
-          ],
+          paths: [agentErrorThroughCodexError],
           patterns: [
             ...deepImportBan.patterns,
             {

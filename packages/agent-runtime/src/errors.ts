@@ -9,9 +9,12 @@ import {
  * Bounded reason tokens: each runtime refusal carries one, so a host can branch on
  * `error.reason` without parsing prose. The SPI `code` stays the coarse class.
  */
-export const RUNTIME_ERROR_REASONS = [
+/**
+ * The reasons that refuse what the host asked for (its config, the profile, the provider, their
+ * options, the workspace): fixing the request, not retrying it, is the remedy.
+ */
+export const RUNTIME_CONFIG_REFUSALS = [
   'config_invalid',
-  'config_unreadable',
   'unknown_profile',
   'unknown_provider',
   'provider_factory_failed',
@@ -21,6 +24,11 @@ export const RUNTIME_ERROR_REASONS = [
   'descriptor_id_mismatch',
   'wire_incompatible',
   'workspace_invalid',
+] as const;
+
+export const RUNTIME_ERROR_REASONS = [
+  ...RUNTIME_CONFIG_REFUSALS,
+  'config_unreadable',
   'session_busy',
   'turn_input_invalid',
   'interrupt_unsupported',
@@ -68,6 +76,13 @@ export class RuntimeError extends AgentRuntimeError {
 
 export function isRuntimeError(value: unknown): value is RuntimeError {
   return value instanceof RuntimeError;
+}
+
+/** Whether `value` is a runtime refusal of the host's request (RUNTIME_CONFIG_REFUSALS). */
+export function isConfigRefusal(value: unknown): value is RuntimeError {
+  return (
+    isRuntimeError(value) && (RUNTIME_CONFIG_REFUSALS as readonly string[]).includes(value.reason)
+  );
 }
 
 /** A refusal of the host config: names the profile (when there is one) and the key path. */

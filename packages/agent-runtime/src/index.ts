@@ -23,7 +23,9 @@ export {
 } from './config.js';
 export * from './envelope.js';
 export {
+  isConfigRefusal,
   isRuntimeError,
+  RUNTIME_CONFIG_REFUSALS,
   RUNTIME_ERROR_REASONS,
   RuntimeError,
   type RuntimeErrorReason,

@@ -4,6 +4,7 @@ import { agentError, ProviderRejection, WIRE_VERSION } from '@relvo-labs/agent-p
 import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
 import {
   createAgentRuntime,
+  isConfigRefusal,
   isRuntimeError,
   loadRuntimeConfig,
   parseRuntimeConfig,
@@ -160,7 +161,12 @@ describe('host config', () => {
     expect(JSON.stringify(absent.error)).not.toContain('secret-name');
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{ not json');
-    expect(thrown(() => loadRuntimeConfig(bad)).reason).toBe('config_invalid');
+    const invalid = thrown(() => loadRuntimeConfig(bad));
+    expect(invalid.reason).toBe('config_invalid');
+    // a file that cannot be read is not a refusal of what the host wrote; bad content is
+    expect(isConfigRefusal(absent)).toBe(false);
+    expect(isConfigRefusal(invalid)).toBe(true);
+    expect(isConfigRefusal(new Error('config_invalid'))).toBe(false);
   });
 
   it('refuses at load a profile whose provider id is not registered', async () => {

@@ -1,21 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
-import {
-  createAgentRuntime,
-  isRuntimeError,
-  openSqliteEventStore,
-} from '@relvo-labs/agent-runtime';
+import { isRuntimeError, openSqliteEventStore } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
-import {
-  expectGapless,
-  history,
-  onCleanup,
-  tempDir,
-  TWO_SCRIPTED_PROFILES,
-  types,
-} from './support.js';
+import { expectGapless, history, onCleanup, sqliteRuntime, tempDir, types } from './support.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));
 
@@ -93,13 +81,7 @@ describe('durability across a process restart', () => {
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
 
-    const scripted = createScriptedProvider();
-    const runtime = await createAgentRuntime({
-      providers: { scripted: () => scripted.provider },
-      config: TWO_SCRIPTED_PROFILES,
-      store: openSqliteEventStore({ path }),
-    });
-    onCleanup(() => runtime.shutdown());
+    const { runtime } = await sqliteRuntime(path);
     expect(runtime.recoveredSessionIds).toEqual([sessionId]);
     const events = await history(runtime, sessionId);
     expectGapless(events);

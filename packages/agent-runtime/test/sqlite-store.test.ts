@@ -15,6 +15,7 @@ import {
   expectGapless,
   history,
   onCleanup,
+  sqliteRuntime,
   tempDir,
   TWO_SCRIPTED_PROFILES,
   types,
@@ -31,21 +32,10 @@ function refusedOpen(path: string): RuntimeError {
   throw new Error('the store opened');
 }
 
-async function runtimeOn(path: string) {
-  const scripted = createScriptedProvider();
-  const runtime = await createAgentRuntime({
-    providers: { scripted: () => scripted.provider },
-    config: TWO_SCRIPTED_PROFILES,
-    store: openSqliteEventStore({ path }),
-  });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
-  return { runtime, scripted };
-}
-
 describe('SQLite event store', () => {
   it('a runtime opened on an existing database sees the earlier sessions and their history', async () => {
     const path = join(tempDir(), 'events.db');
-    const first = await runtimeOn(path);
+    const first = await sqliteRuntime(path);
     const session = await first.runtime.openSession({ workspace: tempDir() });
     const turn = await session.submitTurn({ input: 'remember me' });
     first.scripted.controller.drain();
@@ -54,7 +44,7 @@ describe('SQLite event store', () => {
     const before = await history(first.runtime, session.id);
     await first.runtime.shutdown();
 
-    const second = await runtimeOn(path);
+    const second = await sqliteRuntime(path);
     expect(second.runtime.recoveredSessionIds).toEqual([]);
     const sessions = await second.runtime.listSessions();
     expect(sessions).toEqual([
@@ -100,7 +90,7 @@ describe('SQLite event store', () => {
     // the process "dies": the store is released without the runtime closing anything
     await store.close();
 
-    const second = await runtimeOn(path);
+    const second = await sqliteRuntime(path);
     expect(second.runtime.recoveredSessionIds).toEqual([session.id]);
     const events = await history(second.runtime, session.id);
     expectGapless(events);
@@ -189,7 +179,7 @@ describe('SQLite event store', () => {
     expect(probe.pragma('user_version', { simple: true })).toBe(1);
     probe.close();
 
-    const migrated = await runtimeOn(path);
+    const migrated = await sqliteRuntime(path);
     expect(await history(migrated.runtime, session.id)).toEqual(before);
     await migrated.runtime.shutdown();
     const check = new Database(path, { readonly: true });

@@ -10,6 +10,7 @@ import {
 } from '@relvo-labs/agent-provider/testing';
 import {
   createAgentRuntime,
+  openSqliteEventStore,
   type AgentRuntime,
   type EventEnvelope,
   type EventStore,
@@ -67,6 +68,20 @@ export async function scriptedRuntime(
   const workspace = tempDir();
   const session = await runtime.openSession({ workspace });
   return { runtime, scripted, session, workspace };
+}
+
+/** A runtime with the two scripted profiles on the SQLite event log at `path`; shut down after the test. */
+export async function sqliteRuntime(
+  path: string,
+  scripted: ScriptedProvider = createScriptedProvider(),
+): Promise<{ runtime: AgentRuntime; scripted: ScriptedProvider }> {
+  const runtime = await createAgentRuntime({
+    providers: { scripted: () => scripted.provider },
+    config: TWO_SCRIPTED_PROFILES,
+    store: openSqliteEventStore({ path }),
+  });
+  onCleanup(() => runtime.shutdown());
+  return { runtime, scripted };
 }
 
 /** Every envelope stored for the session so far. */

@@ -18,6 +18,37 @@ async function terminal(args: readonly string[], env: Record<string, string>): P
   return term;
 }
 
+/**
+ * `relvo-codex demo` up to its approval prompt, answered by typing `key` and Enter. `ended()`
+ * checks that the demo exits 0 and leaves no process behind.
+ */
+async function demoAnswered(key: 'y' | 'n'): Promise<{
+  prompt: string;
+  summary: string;
+  ended: () => Promise<void>;
+}> {
+  const { env, mark } = cliEnv();
+  const term = await terminal(['demo'], env);
+  const prompt = await term.waitFor(
+    (s) => s.includes('Allow it? [y] approve once'),
+    'the approval prompt',
+    60_000,
+  );
+  await term.sendKeys(key);
+  await term.sendKeys('Enter');
+  const summary = await term.waitFor(
+    (s) => /timings\s+spawn→ready/.test(s),
+    'the turn summary',
+    60_000,
+  );
+  const ended = async (): Promise<void> => {
+    expect(await term.exitStatus()).toBe(0);
+    await term.close();
+    expect(await survivorsAfter(mark)).toEqual([]);
+  };
+  return { prompt, summary, ended };
+}
+
 // each test waits up to 60 s twice on the screen; the default 30 s test timeout would cut that short
 describe('relvo-codex in a terminal (tmux)', { timeout: 150_000 }, () => {
   it('tmux is installed (.ci/run installs it when missing)', () => {
@@ -25,51 +56,20 @@ describe('relvo-codex in a terminal (tmux)', { timeout: 150_000 }, () => {
   });
 
   it('demo: the approval prompt is answered with a key; the screen shows the command ran; exit 0', async () => {
-    const { env, mark } = cliEnv();
-    const term = await terminal(['demo'], env);
-    await term.waitFor(
-      (s) => s.includes('Allow it? [y] approve once'),
-      'the approval prompt',
-      60_000,
-    );
-    const prompt = await term.screen();
+    const { prompt, summary, ended } = await demoAnswered('y');
     expect(prompt).toContain('codex asks: Codex requests approval to run');
     expect(prompt).toContain('you decide.');
-    await term.sendKeys('y');
-    await term.sendKeys('Enter');
-    const screen = await term.waitFor(
-      (s) => /timings\s+spawn→ready/.test(s),
-      'the turn summary',
-      60_000,
-    );
-    expect(screen).toContain('the command ran: relvo-demo.txt now holds "hello from codex"');
-    expect(screen).toContain('Done: the command ran');
-    expect(screen).toMatch(/turn\s+succeeded/);
-    expect(await term.exitStatus()).toBe(0);
-    await term.close();
-    expect(await survivorsAfter(mark)).toEqual([]);
+    expect(summary).toContain('the command ran: relvo-demo.txt now holds "hello from codex"');
+    expect(summary).toContain('Done: the command ran');
+    expect(summary).toMatch(/turn\s+succeeded/);
+    await ended();
   });
 
   it('demo: answering n denies; the screen shows the command did not run', async () => {
-    const { env, mark } = cliEnv();
-    const term = await terminal(['demo'], env);
-    await term.waitFor(
-      (s) => s.includes('Allow it? [y] approve once'),
-      'the approval prompt',
-      60_000,
-    );
-    await term.sendKeys('n');
-    await term.sendKeys('Enter');
-    const screen = await term.waitFor(
-      (s) => /timings\s+spawn→ready/.test(s),
-      'the turn summary',
-      60_000,
-    );
-    expect(screen).toContain('the command did not run');
-    expect(screen).toContain('I did not run the command');
-    expect(await term.exitStatus()).toBe(0);
-    await term.close();
-    expect(await survivorsAfter(mark)).toEqual([]);
+    const { summary, ended } = await demoAnswered('n');
+    expect(summary).toContain('the command did not run');
+    expect(summary).toContain('I did not run the command');
+    await ended();
   });
 
   it('run: Ctrl-C during a slow turn interrupts it and keeps the session; a second Ctrl-C exits 130', async () => {

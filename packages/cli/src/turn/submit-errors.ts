@@ -3,22 +3,9 @@
  * codex version. Each becomes a one-line message and the exit code a person can act on.
  */
 import { isProviderRejection } from '@relvo-labs/agent-provider';
-import { isRuntimeError } from '@relvo-labs/agent-runtime';
+import { isConfigRefusal, isRuntimeError } from '@relvo-labs/agent-runtime';
 import { installHint } from '../codex/version.js';
 import { CliExit, EXIT } from '../exit-codes.js';
-
-const CONFIG_REASONS: ReadonlySet<string> = new Set([
-  'config_invalid',
-  'unknown_profile',
-  'unknown_provider',
-  'provider_factory_failed',
-  'provider_options_refused',
-  'session_options_refused',
-  'descriptor_invalid',
-  'descriptor_id_mismatch',
-  'wire_incompatible',
-  'workspace_invalid',
-]);
 
 function providerCodeOf(error: unknown): string | undefined {
   let cause: unknown = error;
@@ -41,7 +28,7 @@ export function submitErrorToExit(error: unknown): CliExit {
     const details = error.error.details ?? {};
     const where = [details.profile, details.path].filter((x) => typeof x === 'string').join(' ');
     const message = `${error.error.message}${where === '' ? '' : ` (${where})`} [${error.reason}]`;
-    return new CliExit(CONFIG_REASONS.has(error.reason) ? EXIT.usage : EXIT.failed, message);
+    return new CliExit(isConfigRefusal(error) ? EXIT.usage : EXIT.failed, message);
   }
   return new CliExit(
     EXIT.failed,

@@ -2,7 +2,6 @@
  * createCodexProvider() driving the REAL codex under test (CODEX_UNDER_TEST, else the pinned baseline) end to end (credential-free,
  * network-free: the model is a scripted server on 127.0.0.1).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,6 +11,7 @@ import {
   textStep,
   functionCallStep,
 } from '../../src/testing/index.js';
+import { processesWithCmdline, processesWithEnv } from '../support/proc-scan.js';
 import { textInput } from '../support/provider-harness.js';
 import {
   openRealCodex,
@@ -306,19 +306,7 @@ describe('disposal with work in flight', () => {
 });
 
 function findByCmdline(needle: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1');
-      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (cmdline.includes(needle) && state !== 'Z') found.push(Number(entry));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return found.filter((pid) => pid !== process.pid);
+  return processesWithCmdline(needle).map((p) => p.pid);
 }
 
 describe('the peer dies mid-turn', () => {
@@ -351,24 +339,7 @@ describe('the peer dies mid-turn', () => {
 
 /** Live app-server processes whose environment points at this test's CODEX_HOME. */
 function appServersOf(codexHome: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0');
-      const environ = readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
-      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (
-        cmdline.includes('app-server') &&
-        environ.includes(`CODEX_HOME=${codexHome}`) &&
-        state !== 'Z'
-      ) {
-        found.push(Number(entry));
-      }
-    } catch {
-      // exited meanwhile, or not ours to read
-    }
-  }
-  return found;
+  return processesWithEnv(`CODEX_HOME=${codexHome}`)
+    .filter((p) => p.argv.includes('app-server'))
+    .map((p) => p.pid);
 }

@@ -1,4 +1,19 @@
+/**
+ * The one /proc scanner of the test suite (Linux only): live processes with their group,
+ * session, command line and environment. Leak checks, process-group checks and the CLI's
+ * tests all read /proc through it.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
+
+/** The fields of /proc/<pid>/stat the tests use. */
+export interface ProcStat {
+  /** R, S, D, Z (zombie), X (dead), … */
+  readonly state: string;
+  readonly comm: string;
+  readonly ppid: number;
+  readonly pgid: number;
+  readonly sid: number;
+}
 
 /** A live (non-zombie) process as seen in /proc. */
 export interface LiveProcess {
@@ -6,8 +21,37 @@ export interface LiveProcess {
   readonly ppid: number;
   readonly pgid: number;
   readonly sid: number;
+  readonly comm: string;
+  /** The arguments, one per element. */
+  readonly argv: readonly string[];
+  /** The arguments joined by spaces. */
   readonly cmdline: string;
   readonly environ: readonly string[];
+}
+
+function parseStat(text: string): ProcStat {
+  // comm may hold spaces and parentheses: the fields start after the last ')'
+  const close = text.lastIndexOf(')');
+  const f = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
+  return {
+    state: f[0] ?? '',
+    comm: text.slice(text.indexOf('(') + 1, close),
+    ppid: Number(f[1]),
+    pgid: Number(f[2]),
+    sid: Number(f[3]),
+  };
+}
+
+/** /proc/<pid>/stat, or undefined when there is no entry at all (reaped, never existed). */
+export function procStat(pid: number): ProcStat | undefined {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every live process this user can read (Linux only). */
@@ -21,20 +65,19 @@ export function liveProcesses(): LiveProcess[] {
       // cmdline and environ before stat: a child caught between fork and exec still shows its
       // parent's group; once cmdline shows the new program, its setsid/setpgid has happened
       // (both run before exec), so a stat read afterwards sees the final group and session
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0').join(' ');
+      const raw = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0');
+      const argv = raw.at(-1) === '' ? raw.slice(0, -1) : raw;
       const environ = readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
-      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-      const f = stat
-        .slice(stat.lastIndexOf(')') + 1)
-        .trim()
-        .split(/\s+/);
-      if (f[0] === 'Z' || f[0] === 'X') continue;
+      const stat = parseStat(readFileSync(`/proc/${entry}/stat`, 'latin1'));
+      if (stat.state === 'Z' || stat.state === 'X') continue;
       found.push({
         pid,
-        ppid: Number(f[1]),
-        pgid: Number(f[2]),
-        sid: Number(f[3]),
-        cmdline,
+        ppid: stat.ppid,
+        pgid: stat.pgid,
+        sid: stat.sid,
+        comm: stat.comm,
+        argv,
+        cmdline: raw.join(' '),
         environ,
       });
     } catch {

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { liveProcesses, procStat } from './proc-scan.js';
 
 export const standIn = (name: string): string =>
   fileURLToPath(new URL(`./stand-ins/${name}`, import.meta.url));
@@ -27,34 +27,17 @@ export async function waitUntil(ms: number, what: string, predicate: () => boole
   }
 }
 
-function statFields(pid: number): string[] | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return text
-      .slice(text.lastIndexOf(')') + 1)
-      .trim()
-      .split(/\s+/);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Alive = present in /proc and not a zombie. */
 export function isAlive(pid: number): boolean {
-  const fields = statFields(pid);
-  return fields !== undefined && fields[0] !== 'Z' && fields[0] !== 'X';
+  const stat = procStat(pid);
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
 }
 
 /** Live (non-zombie) processes whose process group is `pgid`. */
 export function groupMembers(pgid: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const fields = statFields(Number(entry));
-    if (fields !== undefined && fields[0] !== 'Z' && Number(fields[2]) === pgid)
-      found.push(Number(entry));
-  }
-  return found;
+  return liveProcesses()
+    .filter((p) => p.pgid === pgid)
+    .map((p) => p.pid);
 }
 
 /** Pull frames from a shared iterator until one matches. */
@@ -106,5 +89,5 @@ export async function drain(
 
 /** Reaped = no /proc entry at all (not even a zombie): the parent has collected the exit. */
 export function isReaped(pid: number): boolean {
-  return statFields(pid) === undefined;
+  return procStat(pid) === undefined;
 }

@@ -4,12 +4,13 @@
  * Offline: the model provider points at 127.0.0.1:9 and plugins/apps/analytics are off.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codexConfigArgs, requireCodexBinary } from '../../src/testing/index.js';
 import { describe, expect, it } from 'vitest';
 import { createCodexStdioTransport } from '../../src/transport/stdio.js';
+import { processesWithEnv } from '../support/proc-scan.js';
 import { testEnv } from '../support/processes.js';
 import { groupMembers, nextMatching, within } from '../support/stand-ins.js';
 
@@ -25,23 +26,7 @@ const TAG_VAR = 'RELVO_TRANSPORT_REAL_CODEX_TAG';
 
 /** Process groups of live processes whose environment carries `tag`. */
 function taggedGroups(tag: string): Set<number> {
-  const needle = `${TAG_VAR}=${tag}`;
-  const groups = new Set<number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (!readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(needle)) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-      const fields = stat
-        .slice(stat.lastIndexOf(')') + 1)
-        .trim()
-        .split(/\s+/);
-      if (fields[0] !== 'Z') groups.add(Number(fields[2]));
-    } catch {
-      // raced with exit
-    }
-  }
-  return groups;
+  return new Set(processesWithEnv(`${TAG_VAR}=${tag}`).map((p) => p.pgid));
 }
 
 describe.each([

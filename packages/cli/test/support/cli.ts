@@ -5,9 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processesWithEnv } from '../../../../test/support/proc-scan.js';
 import { testEnv } from '../../../../test/support/processes.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -132,21 +133,7 @@ export function standInCodex(dir: string, versionLine: string): string {
 
 /** Live processes (not zombies) whose environment carries `CLI_MARK_VAR=mark`. */
 export function markedProcesses(mark: string): { pid: number; comm: string }[] {
-  const needle = `${CLI_MARK_VAR}=${mark}`;
-  const found: { pid: number; comm: string }[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (!readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(needle)) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-      const close = stat.lastIndexOf(')');
-      if (stat.slice(close + 2, close + 3) === 'Z') continue;
-      found.push({ pid: Number(entry), comm: stat.slice(stat.indexOf('(') + 1, close) });
-    } catch {
-      // raced with exit
-    }
-  }
-  return found;
+  return processesWithEnv(`${CLI_MARK_VAR}=${mark}`).map(({ pid, comm }) => ({ pid, comm }));
 }
 
 /** Waits (bounded) until no process of this run is alive; returns what is still alive. */

@@ -89,7 +89,8 @@ export interface InteractionCorrelation {
   readonly turnId: string;
 }
 
-export type CommandApprovalTranslation =
+/** What translating a native approval request gives: the neutral request, or a refusal token. */
+export type ApprovalTranslation =
   | {
       readonly ok: true;
       readonly request: ApprovalRequest;
@@ -101,7 +102,7 @@ export type CommandApprovalTranslation =
 export const NATIVE_APPROVAL_DECISIONS = ['accept', 'acceptForSession', 'decline'] as const;
 export type NativeApprovalDecision = (typeof NATIVE_APPROVAL_DECISIONS)[number];
 
-function refuse(token: ApprovalRefusalToken): CommandApprovalTranslation {
+export function refuseApproval(token: ApprovalRefusalToken): ApprovalTranslation {
   return { ok: false, token };
 }
 
@@ -155,18 +156,18 @@ function summaryFor(command: string): string {
   return `Codex requests approval to run a command of ${command.length} characters`;
 }
 
-export function translateCommandApproval(params: unknown): CommandApprovalTranslation {
+export function translateCommandApproval(params: unknown): ApprovalTranslation {
   const parsed = nativeCommandApprovalParamsSchema.safeParse(params);
-  if (!parsed.success) return refuse('malformed');
+  if (!parsed.success) return refuseApproval('malformed');
   const p = parsed.data;
 
-  if (p.kind !== 'command') return refuse('kind_unsupported');
+  if (p.kind !== 'command') return refuseApproval('kind_unsupported');
   if (
     p.environmentId !== null &&
     p.environmentId !== undefined &&
     p.environmentId !== LOCAL_ENVIRONMENT_ID
   ) {
-    return refuse('environment_unsupported');
+    return refuseApproval('environment_unsupported');
   }
   // A network-policy question cannot be answered by a neutral approve/deny. A proposed execpolicy
   // amendment is deliberately not here: it is an extra option we simply never choose.
@@ -175,21 +176,22 @@ export function translateCommandApproval(params: unknown): CommandApprovalTransl
     (p.networkApprovalContext !== null && p.networkApprovalContext !== undefined) ||
     offersNetworkAmendment(p.availableDecisions)
   ) {
-    return refuse('policy_amendment_proposed');
+    return refuseApproval('policy_amendment_proposed');
   }
   const command = p.command;
   if (typeof command !== 'string' || command.trim().length === 0)
-    return refuse('no_reviewable_command');
+    return refuseApproval('no_reviewable_command');
 
   const allowedModes = offeredModes(p.availableDecisions);
-  if (allowedModes.length === 0) return refuse('no_approvable_decision');
+  if (allowedModes.length === 0) return refuseApproval('no_approvable_decision');
 
   const detail: JsonObject = { command };
   if (typeof p.cwd === 'string') detail.cwd = p.cwd;
   if (typeof p.reason === 'string') detail.reason = p.reason;
   if (p.commandActions && p.commandActions.length > 0)
     detail.commandActions = p.commandActions.map(rebuildAction);
-  if (canonicalJson(detail).length > MAX_APPROVAL_DETAIL_CHARS) return refuse('detail_too_large');
+  if (canonicalJson(detail).length > MAX_APPROVAL_DETAIL_CHARS)
+    return refuseApproval('detail_too_large');
 
   const request = approvalRequestSchema.safeParse({
     kind: 'approval',
@@ -198,7 +200,7 @@ export function translateCommandApproval(params: unknown): CommandApprovalTransl
     riskHint: 'high',
   });
   // Unreachable with the bounds above; kept as a backstop so no invalid request is ever raised.
-  if (!request.success) return refuse('malformed');
+  if (!request.success) return refuseApproval('malformed');
   return {
     ok: true,
     request: request.data,

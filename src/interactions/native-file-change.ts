@@ -6,16 +6,14 @@
  * each change — never the diff, never an absolute path outside the workspace.
  */
 import { z } from 'zod';
-import {
-  approvalRequestSchema,
-  type ApprovalRequest,
-  type JsonObject,
-} from '@relvo-labs/agent-provider';
+import { approvalRequestSchema, type JsonObject } from '@relvo-labs/agent-provider';
 import type { CodexFileChangeItem } from '../protocol/items.js';
-import type { ApprovalRefusalToken } from '../protocol/vocabulary.js';
 import { OUTSIDE_WORKSPACE, workspacePath } from '../shared/workspace-redaction.js';
-import type { InteractionCorrelation } from './native-approval.js';
-import { MAX_APPROVAL_SUMMARY_CHARS } from './native-approval.js';
+import {
+  MAX_APPROVAL_SUMMARY_CHARS,
+  refuseApproval,
+  type ApprovalTranslation,
+} from './native-approval.js';
 
 const nonEmpty = z.string().min(1);
 
@@ -34,18 +32,6 @@ export type FileChangeLookup = (turnId: string, itemId: string) => CodexFileChan
 export const MAX_LISTED_CHANGES = 64;
 export const MAX_CHANGE_PATH_CHARS = 1024;
 const KINDS = ['add', 'delete', 'update'] as const;
-
-export type FileChangeApprovalTranslation =
-  | {
-      readonly ok: true;
-      readonly request: ApprovalRequest;
-      readonly correlation: InteractionCorrelation;
-    }
-  | { readonly ok: false; readonly token: ApprovalRefusalToken };
-
-function refuse(token: ApprovalRefusalToken): FileChangeApprovalTranslation {
-  return { ok: false, token };
-}
 
 interface ListedChange {
   readonly path: string;
@@ -66,14 +52,15 @@ export function translateFileChangeApproval(
   params: unknown,
   lookup: FileChangeLookup,
   workspaceRoot: string,
-): FileChangeApprovalTranslation {
+): ApprovalTranslation {
   const parsed = nativeFileChangeApprovalParamsSchema.safeParse(params);
-  if (!parsed.success) return refuse('malformed');
+  if (!parsed.success) return refuseApproval('malformed');
   const p = parsed.data;
   // a grant of write access for the rest of the session is not an approve/deny of this patch
-  if (typeof p.grantRoot === 'string') return refuse('grant_root_requested');
+  if (typeof p.grantRoot === 'string') return refuseApproval('grant_root_requested');
   const item = lookup(p.turnId, p.itemId);
-  if (item === undefined || item.changes.length === 0) return refuse('no_reviewable_subject');
+  if (item === undefined || item.changes.length === 0)
+    return refuseApproval('no_reviewable_subject');
 
   const changes: ListedChange[] = item.changes.slice(0, MAX_LISTED_CHANGES).map((change) => {
     const kind = (KINDS as readonly string[]).includes(change.kind.type)
@@ -85,7 +72,7 @@ export function translateFileChangeApproval(
       ? { path, kind, movedTo: workspacePath(move, workspaceRoot, MAX_CHANGE_PATH_CHARS) }
       : { path, kind };
   });
-  if (changes.some((c) => c.kind === 'unknown')) return refuse('no_reviewable_subject');
+  if (changes.some((c) => c.kind === 'unknown')) return refuseApproval('no_reviewable_subject');
   const outside = changes.some(
     (c) => c.path === OUTSIDE_WORKSPACE || c.movedTo === OUTSIDE_WORKSPACE,
   );
@@ -105,7 +92,7 @@ export function translateFileChangeApproval(
     allowedModes: ['once'],
     riskHint: outside ? 'high' : 'medium',
   });
-  if (!request.success) return refuse('malformed');
+  if (!request.success) return refuseApproval('malformed');
   return {
     ok: true,
     request: request.data,

@@ -2,6 +2,7 @@
  * The JSON-RPC client over a `CodexTransport` (docs/behaviour.md §4). Owns outbound ids and
  * deadlines, routes inbound frames, and reduces everything it reports to bounded tokens.
  */
+import { unrefClock, type TimerClock } from '../shared/unref-clock.js';
 import type {
   CauseToken,
   ThrownCauseToken,
@@ -44,10 +45,7 @@ export interface RpcNotification {
 }
 
 /** Injectable timers; the default unrefs every timer so a deadline never keeps a process alive. */
-export interface RpcClock {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+export type RpcClock = TimerClock;
 
 export interface JsonRpcClientOptions {
   readonly transport: CodexTransport;
@@ -83,17 +81,6 @@ export interface JsonRpcClient {
 // setTimeout rejects delays above a signed 32-bit millisecond count (it fires at once).
 const MAX_TIMER_MS = 2_147_483_647;
 
-const defaultClock: RpcClock = {
-  setTimeout(callback, ms) {
-    const timer = setTimeout(callback, ms);
-    timer.unref();
-    return timer;
-  },
-  clearTimeout(handle) {
-    clearTimeout(handle as ReturnType<typeof setTimeout>);
-  },
-};
-
 interface Pending {
   readonly method: string;
   readonly resolve: (result: unknown) => void;
@@ -103,7 +90,7 @@ interface Pending {
 
 export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClient {
   const { transport } = options;
-  const clock = options.clock ?? defaultClock;
+  const clock = options.clock ?? unrefClock;
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let isEnded = false;

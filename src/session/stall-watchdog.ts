@@ -6,17 +6,10 @@
  * frame settled the run within the grace period after that. Pure timing: no I/O, an injected
  * clock.
  */
+import type { TimerClock } from '../shared/unref-clock.js';
 import { CODEX_NOTIFICATION } from '../protocol/vocabulary.js';
 
-export interface WatchdogClock {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-  /**
-   * Optional: restart a pending timer's full delay from now (Node's `Timeout#refresh`). Every
-   * frame of a turn restarts the count, and this costs far less per frame than clear + set.
-   */
-  refresh?(handle: unknown): void;
-}
+export type WatchdogClock = TimerClock;
 
 export interface StallWatchdogParams {
   readonly stallTimeoutMs: number;

@@ -6,6 +6,7 @@
  */
 import type { ProviderRunTermination } from '@relvo-labs/agent-provider';
 import { codexError } from '../shared/codex-error.js';
+import { unrefClock } from '../shared/unref-clock.js';
 import { turnStalledWarning } from './diagnostics.js';
 import type { CodexRun } from './run.js';
 import { StallWatchdog, type WatchdogClock } from './stall-watchdog.js';
@@ -16,21 +17,6 @@ export interface StallPolicy {
   readonly graceMs: number;
   readonly clock?: WatchdogClock;
 }
-
-const defaultClock: WatchdogClock = {
-  setTimeout(callback, ms) {
-    // the run itself keeps the host alive through its transport; this timer must not
-    const timer = setTimeout(callback, ms);
-    timer.unref();
-    return timer;
-  },
-  clearTimeout(handle) {
-    clearTimeout(handle as ReturnType<typeof setTimeout>);
-  },
-  refresh(handle) {
-    (handle as ReturnType<typeof setTimeout>).refresh();
-  },
-};
 
 export function turnStalled(): ProviderRunTermination {
   return {
@@ -55,7 +41,7 @@ export function watchRun(
   return new StallWatchdog({
     stallTimeoutMs: policy.timeoutMs,
     graceMs: policy.graceMs,
-    clock: policy.clock ?? defaultClock,
+    clock: policy.clock ?? unrefClock,
     waitingOnPerson,
     onStall: () => {
       run.emit(turnStalledWarning(policy.timeoutMs));

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
@@ -93,6 +93,8 @@ describe('built packages', () => {
 
 describe('consumer check: packed tarballs in a scratch project', () => {
   let scratch = '';
+  /** The codex release the published README tells a host to install. */
+  let codexVersion = '';
   /** Files of each packed tarball, by package directory. */
   const packed = new Map<string, string[]>();
 
@@ -131,7 +133,21 @@ describe('consumer check: packed tarballs in a scratch project', () => {
       ['install', '--no-audit', '--no-fund', '--ignore-scripts', spiTarball, codexTarball],
       scratch,
     );
+    // then the codex the published README's Install section names, as it says to install it;
+    // `--offline`: from npm's cache (the repository's `npm ci` filled it), never the network
+    const steps = /## Install\n+```sh\n([\s\S]*?)```/.exec(publishedReadme())?.[1] ?? '';
+    const install = /npm i -E (@openai\/codex@([^\s`]+))/.exec(steps);
+    if (install?.[1] === undefined) throw new Error('the README names no codex to install');
+    codexVersion = install[2] ?? '';
+    npm(['install', '--offline', '--no-audit', '--no-fund', '-E', install[1]], scratch);
   }, 240_000);
+
+  function publishedReadme(): string {
+    return readFileSync(
+      join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', 'README.md'),
+      'utf8',
+    );
+  }
 
   afterAll(() => {
     if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
@@ -179,12 +195,13 @@ describe('consumer check: packed tarballs in a scratch project', () => {
   });
 
   it('the README example, as published, runs against the real codex and the scripted model', () => {
-    const binary = requireCodexBinary({ kind: 'native' });
-    // only what the installed package's README says: its two titled code blocks, verbatim
-    const readme = readFileSync(
-      join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', 'README.md'),
-      'utf8',
-    );
+    // the README installs the baseline, and the command it gives finds that install's binary
+    expect(codexVersion).toBe(CODEX_APP_SERVER_VERSION);
+    const installed = join(scratch, 'node_modules', '@openai', 'codex-linux-x64', 'vendor');
+    expect(existsSync(join(installed, 'x86_64-unknown-linux-musl', 'bin', 'codex'))).toBe(true);
+    // only what the installed package's README says: its two titled code blocks and the
+    // command that runs them, verbatim
+    const readme = publishedReadme();
     for (const name of ['host.mjs', 'try-it.mjs']) {
       const block = new RegExp(
         '```js title="' + name.replace('.', '\\.') + '"\\n([\\s\\S]*?)\\n```',
@@ -192,9 +209,14 @@ describe('consumer check: packed tarballs in a scratch project', () => {
       if (block?.[1] === undefined) throw new Error(`README has no \`${name}\` block`);
       writeFileSync(join(scratch, name), block[1] + '\n');
     }
-    const result = spawnSync(process.execPath, ['try-it.mjs'], {
+    const command = /```sh\n(CODEX_EXECUTABLE=[^\n]*node try-it\.mjs)\n```/.exec(readme)?.[1];
+    if (command === undefined) throw new Error('README has no command that runs try-it.mjs');
+    const env = testEnv();
+    Reflect.deleteProperty(env, 'CODEX_EXECUTABLE');
+    // the scratch project sits outside the repository: require.resolve finds its own codex
+    const result = spawnSync('/bin/sh', ['-c', command], {
       cwd: scratch,
-      env: testEnv({ CODEX_EXECUTABLE: binary.path }),
+      env: { ...env, PATH: `${dirname(process.execPath)}:${env['PATH'] ?? ''}` },
       encoding: 'utf8',
       timeout: 120_000,
     });

@@ -16,6 +16,11 @@ import {
 import { transcriptRelease } from './support/recorded.js';
 
 const CHUNK = 64 * 1024;
+/** Process CPU time (user + system), ms: unlike wall time, not stretched while descheduled. */
+const cpuNow = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const gc = (): void => {
   (globalThis as { gc?: () => void }).gc?.();
 };
@@ -39,11 +44,17 @@ export interface PathResult {
   readonly adapterFps: number;
   /** adapter frames/s ÷ decoder frames/s (best of the interleaved rounds each). */
   readonly ratio: number;
+  /** The same from process CPU time per round (best each), which machine load disturbs less. */
+  readonly decoderCpuFps: number;
+  readonly adapterCpuFps: number;
+  readonly cpuRatio: number;
   readonly events: number;
 }
 
 /** One session, `turns` sequential runs; returns elapsed ms from the first startRun to the last completion. */
-async function adapterRound(turns: readonly TurnBytes[]): Promise<{ ms: number; events: number }> {
+async function adapterRound(
+  turns: readonly TurnBytes[],
+): Promise<{ ms: number; cpuMs: number; events: number }> {
   const session = recordedSession();
   const transport = replayTransport({ session, turns });
   const provider = createCodexProvider({ transport: () => transport });
@@ -53,6 +64,7 @@ async function adapterRound(turns: readonly TurnBytes[]): Promise<{ ms: number; 
     sink: countingSink(),
   });
   const sink = countingSink();
+  const c0 = cpuNow();
   const t0 = performance.now();
   for (let i = 0; i < turns.length; i++) {
     const run = await opened.startRun({
@@ -64,17 +76,20 @@ async function adapterRound(turns: readonly TurnBytes[]): Promise<{ ms: number; 
     if (end.outcome !== 'succeeded') throw new Error(`bench: turn ${i} ended ${end.outcome}`);
   }
   const ms = performance.now() - t0;
+  const cpuMs = cpuNow() - c0;
   await opened.dispose();
-  return { ms, events: sink.count };
+  return { ms, cpuMs, events: sink.count };
 }
 
-function decoderRound(turns: readonly TurnBytes[]): { ms: number; frames: number } {
+function decoderRound(turns: readonly TurnBytes[]): { ms: number; cpuMs: number; frames: number } {
   const parts: Buffer[] = [];
+  // the same chunks the replay peer feeds: the reply alone, then the body 64 KiB at a time
   for (const t of turns) {
-    const bytes = Buffer.concat([t.reply(3), t.body]);
-    for (let i = 0; i < bytes.length; i += CHUNK) parts.push(bytes.subarray(i, i + CHUNK));
+    parts.push(t.reply(3));
+    for (let i = 0; i < t.body.length; i += CHUNK) parts.push(t.body.subarray(i, i + CHUNK));
   }
   let frames = 0;
+  const c0 = cpuNow();
   const t0 = performance.now();
   const d = new JsonlDecoder({
     onFrame: () => {
@@ -83,7 +98,7 @@ function decoderRound(turns: readonly TurnBytes[]): { ms: number; frames: number
   });
   for (const p of parts) d.write(p);
   d.end();
-  return { ms: performance.now() - t0, frames };
+  return { ms: performance.now() - t0, cpuMs: cpuNow() - c0, frames };
 }
 
 export async function adapterPath(
@@ -100,6 +115,8 @@ export async function adapterPath(
   const bytes = turns.reduce((n, t) => n + t.body.length, 0);
   let bestAdapter = Infinity;
   let bestDecoder = Infinity;
+  let bestAdapterCpu = Infinity;
+  let bestDecoderCpu = Infinity;
   let events = 0;
   // warm-up, then interleaved rounds: best time each
   await adapterRound(turns.slice(0, 2));
@@ -108,11 +125,13 @@ export async function adapterPath(
     gc();
     const a = await adapterRound(turns);
     bestAdapter = Math.min(bestAdapter, a.ms);
+    bestAdapterCpu = Math.min(bestAdapterCpu, a.cpuMs);
     events = a.events;
     gc();
     const d = decoderRound(turns);
     if (d.frames !== frames) throw new Error(`bench: decoder saw ${d.frames} of ${frames} frames`);
     bestDecoder = Math.min(bestDecoder, d.ms);
+    bestDecoderCpu = Math.min(bestDecoderCpu, d.cpuMs);
   }
   const adapterFps = frames / (bestAdapter / 1000);
   const decoderFps = frames / (bestDecoder / 1000);
@@ -124,6 +143,9 @@ export async function adapterPath(
     decoderFps,
     adapterFps,
     ratio: adapterFps / decoderFps,
+    decoderCpuFps: frames / (bestDecoderCpu / 1000),
+    adapterCpuFps: frames / (bestAdapterCpu / 1000),
+    cpuRatio: bestDecoderCpu / bestAdapterCpu,
     events,
   };
 }

@@ -164,7 +164,9 @@ export function replayTransport(options: ReplayPeerOptions): ReplayTransport {
           const turn = turns[Math.min(turnIndex, turns.length - 1)];
           turnIndex += 1;
           if (turn === undefined) throw new Error('bench: no turn scripted');
-          feed(Buffer.concat([turn.reply(m.id), turn.body]), turn.frames);
+          // the reply, then the pre-built body: the peer copies nothing per turn
+          feed(turn.reply(m.id), 1);
+          feed(turn.body, turn.frames - 1);
           return;
         }
         default:

@@ -29,11 +29,22 @@ export const turnStartResultSchema = z.looseObject({
   turn: z.looseObject({ id: nonEmpty }),
 });
 
-export const agentMessageDeltaSchema = z.looseObject({
-  threadId: nonEmpty,
-  turnId: nonEmpty,
+/**
+ * The body of `item/agentMessage/delta` beyond its turn scope (`threadId`, `turnId`). A delta
+ * must name its item to be published. The correlator has checked the scope
+ * before a delta is translated, so the hot path parses only this part, once per frame —
+ * `z.object` (unknown members accepted, not copied), not a loose object whose copy of every
+ * extra member cost more than the check itself.
+ */
+export const agentMessageDeltaBodySchema = z.object({
   itemId: nonEmpty,
   delta: nonEmpty,
+});
+
+/** The whole agent-message delta as the adapter checks it: its turn scope plus the body. */
+export const agentMessageDeltaSchema = agentMessageDeltaBodySchema.extend({
+  threadId: nonEmpty,
+  turnId: nonEmpty,
 });
 
 export const tokenUsageUpdatedSchema = z.looseObject({

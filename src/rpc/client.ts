@@ -10,6 +10,7 @@ import type {
 } from '../protocol/vocabulary.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { callSafely } from '../shared/call-safely.js';
+import { FrameQueue } from '../transport/frame-queue.js';
 import type { CodexTransport } from '../transport/types.js';
 import { CodexRpcError, connectionClosedRejection, wireRejection } from './errors.js';
 import { classifyFrame } from './frames.js';
@@ -180,22 +181,25 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     transport.send(params === undefined ? { method } : { method, params });
   }
 
-  function handleFrame(raw: unknown): void {
+  /** Handles one frame; true when it was a notification (nothing awaited can have resumed). */
+  function handleFrame(raw: unknown): boolean {
     const frame = classifyFrame(raw);
     switch (frame.kind) {
       case 'unclassifiable':
         guarded(() => {
           options.onDrop('unclassifiable', frame.reason);
         });
-        return;
+        return false;
       case 'notification':
-        guarded(() => {
+        try {
           options.onNotification({ method: frame.method, params: frame.params });
-        });
-        return;
+        } catch {
+          diagnose({ token: 'callback_failed', level: 'warning' });
+        }
+        return true;
       case 'request':
         ledger.receive(frame.id, frame.method, frame.params);
-        return;
+        return false;
       case 'response':
       case 'error': {
         // Our ids are numbers; a string id (even "1") names no pending request.
@@ -204,11 +208,29 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
           guarded(() => {
             options.onDrop('unknown_reply');
           });
-          return;
+          return false;
         }
         if (frame.kind === 'response') entry.resolve(frame.result);
         else entry.reject(wireRejection(entry.method, frame.error));
-        return;
+        return false;
+      }
+    }
+  }
+
+  /**
+   * Our own queue is drained a burst at a time: a run of notifications is handled in one
+   * synchronous pass, not one await per frame. After any other frame the loop yields once,
+   * exactly as `for await` would, so whatever awaited a reply (binding a turn, say) resumes
+   * before the frames behind it are routed.
+   */
+  async function drain(queue: FrameQueue): Promise<void> {
+    for (
+      let batch = await queue.nextBatch();
+      batch !== undefined;
+      batch = await queue.nextBatch()
+    ) {
+      for (let i = 0; i < batch.length; i += 1) {
+        if (!handleFrame(batch[i]) && i + 1 < batch.length) await Promise.resolve();
       }
     }
   }
@@ -230,7 +252,9 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
 
   async function pump(): Promise<void> {
     try {
-      for await (const raw of transport.incoming) handleFrame(raw);
+      const incoming = transport.incoming;
+      if (incoming instanceof FrameQueue) await drain(incoming);
+      else for await (const raw of incoming) handleFrame(raw);
     } catch (err) {
       finish({ kind: 'failed', causeToken: causeTokenOf(err) });
       return;

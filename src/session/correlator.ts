@@ -48,7 +48,14 @@ export type RouteDecision =
   | { readonly kind: 'foreign' }
   | { readonly kind: 'buffered' }
   | { readonly kind: 'terminal_overflow' }
-  | { readonly kind: 'apply'; readonly correlation: Correlation };
+  | { readonly kind: 'apply' };
+
+// one frozen object per decision: routing runs for every frame and allocates nothing itself
+const IGNORE: RouteDecision = Object.freeze({ kind: 'ignore' });
+const FOREIGN: RouteDecision = Object.freeze({ kind: 'foreign' });
+const BUFFERED: RouteDecision = Object.freeze({ kind: 'buffered' });
+const TERMINAL_OVERFLOW: RouteDecision = Object.freeze({ kind: 'terminal_overflow' });
+const APPLY: RouteDecision = Object.freeze({ kind: 'apply' });
 
 export interface BindResult {
   /** Frames of the bound turn, in arrival order. */
@@ -63,6 +70,8 @@ export class TurnCorrelator {
   readonly threadId: string;
   readonly #retired = new OldestFirstMemory<string, true>(MAX_RETIRED_TURNS);
   #active: { turnId: string | undefined } | undefined;
+  /** Whether the bound turn id is among the retired ones (kept exact by bind and retire). */
+  #activeRetired = false;
   #buffer: BufferedFrame[] = [];
   #terminals = 0;
   #outputLost = false;
@@ -89,6 +98,7 @@ export class TurnCorrelator {
     const active = this.#active;
     if (active === undefined) return { frames: [], outputLost: false, foreignDropped: 0 };
     active.turnId = turnId;
+    this.#activeRetired = this.#retired.has(turnId);
     const frames = this.#buffer.filter((f) => f.correlation.turnId === turnId);
     const result = {
       frames,
@@ -108,6 +118,9 @@ export class TurnCorrelator {
 
   retire(turnId: string): void {
     this.#retired.set(turnId, true);
+    // remembering one more may also have forgotten the oldest
+    const bound = this.#active?.turnId;
+    if (bound !== undefined) this.#activeRetired = this.#retired.has(bound);
   }
 
   isRetired(turnId: string): boolean {
@@ -117,16 +130,17 @@ export class TurnCorrelator {
   /** Routing order of docs/behaviour.md §6.3 (serverRequest/resolved is handled by the caller). */
   route(method: string, params: unknown): RouteDecision {
     const correlation = correlationOf(params);
-    if (correlation === undefined) return { kind: 'ignore' };
-    if (correlation.threadId !== this.threadId) return { kind: 'foreign' };
+    if (correlation === undefined) return IGNORE;
+    if (correlation.threadId !== this.threadId) return FOREIGN;
+    const active = this.#active;
+    // the bound turn's own frames (nearly all of them) skip the lookup: its answer is kept
+    if (active?.turnId === correlation.turnId) return this.#activeRetired ? FOREIGN : APPLY;
     // retired turns are checked before buffering so a finished turn's tail cannot crowd
     // out the frames the next run depends on
-    if (this.#retired.has(correlation.turnId)) return { kind: 'foreign' };
-    const active = this.#active;
-    if (active === undefined) return { kind: 'foreign' };
-    if (active.turnId === undefined) return this.#buffer_(method, params, correlation);
-    if (active.turnId !== correlation.turnId) return { kind: 'foreign' };
-    return { kind: 'apply', correlation };
+    if (this.#retired.has(correlation.turnId)) return FOREIGN;
+    if (active === undefined) return FOREIGN;
+    // not bound yet: held until the turn id is known; bound to another turn: foreign
+    return active.turnId === undefined ? this.#buffer_(method, params, correlation) : FOREIGN;
   }
 
   #buffer_(method: string, params: unknown, correlation: Correlation): RouteDecision {
@@ -134,21 +148,21 @@ export class TurnCorrelator {
     if (!terminal) {
       if (this.#buffer.length >= MAX_BUFFERED_FRAMES) {
         this.#outputLost = true;
-        return { kind: 'buffered' };
+        return BUFFERED;
       }
       this.#buffer.push({ method, params, correlation, terminal });
-      return { kind: 'buffered' };
+      return BUFFERED;
     }
-    if (this.#terminals >= MAX_PENDING_TERMINALS) return { kind: 'terminal_overflow' };
+    if (this.#terminals >= MAX_PENDING_TERMINALS) return TERMINAL_OVERFLOW;
     if (this.#buffer.length >= MAX_BUFFERED_FRAMES) {
       const victim = this.#buffer.findIndex((f) => !f.terminal);
-      if (victim < 0) return { kind: 'terminal_overflow' };
+      if (victim < 0) return TERMINAL_OVERFLOW;
       this.#buffer.splice(victim, 1);
       this.#outputLost = true;
     }
     this.#buffer.push({ method, params, correlation, terminal });
     this.#terminals += 1;
-    return { kind: 'buffered' };
+    return BUFFERED;
   }
 
   #resetBuffer(): void {

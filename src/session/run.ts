@@ -10,7 +10,6 @@ import {
   type ProviderRun,
   type ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
-import { callSafely } from '../shared/call-safely.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { redact } from '../shared/redact.js';
@@ -85,9 +84,12 @@ export class CodexRun implements ProviderRun {
   /** Emits on the run's sink unless the run has settled. A throwing host sink is contained. */
   emit(event: ProviderEventInput): void {
     if (this.#settled) return;
-    callSafely(() => {
+    // inline rather than callSafely: this runs for every delta, and a closure each costs
+    try {
       this.#sink.emit(event);
-    });
+    } catch {
+      // a host sink that throws must not break the read loop
+    }
   }
 
   /** First caller wins; later settlements are ignored. */

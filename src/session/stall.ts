@@ -27,6 +27,9 @@ const defaultClock: WatchdogClock = {
   clearTimeout(handle) {
     clearTimeout(handle as ReturnType<typeof setTimeout>);
   },
+  refresh(handle) {
+    (handle as ReturnType<typeof setTimeout>).refresh();
+  },
 };
 
 export function turnStalled(): ProviderRunTermination {

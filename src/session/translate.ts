@@ -8,7 +8,7 @@ import {
   type ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
 import {
-  agentMessageDeltaSchema,
+  agentMessageDeltaBodySchema,
   errorNotificationSchema,
   tokenUsageUpdatedSchema,
 } from '../protocol/wire.js';
@@ -21,11 +21,15 @@ import { codexError } from '../shared/codex-error.js';
 
 export const MAX_DELTA_CHUNK = 100_000;
 
-/** One native delta → one or more `run.message_delta` events that rejoin exactly. */
+/**
+ * One native delta → one or more `run.message_delta` events that rejoin exactly. Called only for
+ * a frame the correlator attributed to the run, i.e. whose turn scope is already checked.
+ */
 export function translateAgentMessageDelta(params: unknown): ProviderEventInput[] {
-  const parsed = agentMessageDeltaSchema.safeParse(params);
+  const parsed = agentMessageDeltaBodySchema.safeParse(params);
   if (!parsed.success) return [];
   const text = parsed.data.delta;
+  if (text.length <= MAX_DELTA_CHUNK) return [{ payload: { type: 'run.message_delta', text } }];
   const events: ProviderEventInput[] = [];
   for (let i = 0; i < text.length;) {
     let end = Math.min(i + MAX_DELTA_CHUNK, text.length);

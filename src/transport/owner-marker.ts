@@ -12,7 +12,7 @@ import {
   type MemberCensus,
   type MemberSignalOutcome,
 } from './process-group.js';
-import type { ProcProbe } from './proc-probe.js';
+import { snapshotProcs, type ProcProbe, type ProcSnapshot } from './proc-probe.js';
 
 /** The agreed name (see docs/processes.md); an environment policy for commands must keep it. */
 export const OWNER_ENV_VAR = 'RELVO_CODEX_OWNER';
@@ -61,26 +61,38 @@ export class MarkedProcesses {
   readonly #probe: ProcProbe;
   readonly #entry: string;
   readonly #selfPid: number;
+  readonly #notBefore: number | undefined;
 
-  constructor(probe: ProcProbe, ownerId: string, selfPid: number = process.pid) {
+  /**
+   * `notBefore`: the app-server's start time (clock ticks since boot, as in `/proc/<pid>/stat`).
+   * Every owned process descends from it, so none started earlier: older processes — nearly the
+   * whole machine — are passed over without reading their environment. Undefined reads them all.
+   */
+  constructor(
+    probe: ProcProbe,
+    ownerId: string,
+    selfPid: number = process.pid,
+    notBefore?: number,
+  ) {
     this.#probe = probe;
     this.ownerId = ownerId;
     this.#entry = `${OWNER_ENV_VAR}=${ownerId}`;
     this.#selfPid = selfPid;
+    this.#notBefore = notBefore;
   }
 
-  scan(): MarkerScan {
-    const listing = this.#probe.listPids();
-    if (listing.kind === 'unknown') {
+  /** `snapshot`, when given, must have been read just now (shared with the group sweep). */
+  scan(snapshot: ProcSnapshot = snapshotProcs(this.#probe)): MarkerScan {
+    if (snapshot.kind === 'unknown') {
       this.doubt = 'marker_listing_unreadable';
       return { complete: false, adopted: [], unreadable: 0 };
     }
     const adopted: number[] = [];
     const orphans: Candidate[] = [];
     const hidden = new Set<number>();
-    for (const pid of listing.pids) {
+    const notBefore = this.#notBefore ?? -1;
+    for (const { pid, ev } of snapshot.entries) {
       if (pid === this.#selfPid || pid <= 1) continue;
-      const ev = this.#probe.statOf(pid);
       const recorded = this.members.get(pid);
       if (ev.kind !== 'stat') {
         if (recorded !== undefined && ev.kind !== 'unknown') this.members.delete(pid);
@@ -90,6 +102,8 @@ export class MarkedProcesses {
         if (recorded === ev.starttime) continue;
         this.members.delete(pid); // PID reused: the owned process is gone
       }
+      // older than the app-server: neither marked by us nor the child of anything we own
+      if (ev.starttime < notBefore) continue;
       const marker = this.#probe.markerOf(pid, this.#entry);
       if (marker === 'marked') {
         const again = this.#probe.statOf(pid);

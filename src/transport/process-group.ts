@@ -3,7 +3,12 @@
  * (PID, start time) pairs, adopted only under a provenance that proves the group id is still ours,
  * and re-read immediately before every signal. Unknown evidence is never treated as absence.
  */
-import type { PidEvidence, ProcProbe } from './proc-probe.js';
+import {
+  snapshotProcs,
+  type PidEvidence,
+  type ProcProbe,
+  type ProcSnapshot,
+} from './proc-probe.js';
 
 export const PROVENANCES = [
   'leader_alive',
@@ -99,17 +104,18 @@ export class OwnedGroup {
     this.leaderStart = ev.kind === 'stat' && ev.pgid === leaderPid ? ev.starttime : undefined;
   }
 
-  /** Scan /proc for processes in the group and adopt what the provenance allows. */
-  scan(provenance: Provenance): ScanResult {
-    const listing = this.#probe.listPids();
-    if (listing.kind === 'unknown') {
+  /**
+   * Scan /proc for processes in the group and adopt what the provenance allows. `snapshot`, when
+   * given, must have been read just now (the caller shares one pass between sweeps).
+   */
+  scan(provenance: Provenance, snapshot: ProcSnapshot = snapshotProcs(this.#probe)): ScanResult {
+    if (snapshot.kind === 'unknown') {
       this.doubt = `${provenance}_unreadable`;
       return { complete: false, adopted: [], unattributable: 0 };
     }
     let unreadable = false;
     const candidates: { pid: number; starttime: number }[] = [];
-    for (const pid of listing.pids) {
-      const ev = this.#probe.statOf(pid);
+    for (const { pid, ev } of snapshot.entries) {
       if (ev.kind === 'unknown') {
         // could be in our group; we cannot tell
         unreadable = true;

@@ -85,6 +85,17 @@ function failedTransport(error: CodexTransportError, ownerId: string): CodexStdi
   };
 }
 
+/** The leader's start time: owned processes are never older (undefined when unreadable). */
+function leaderStartOf(
+  probe: ProcProbe,
+  pid: number,
+  group: OwnedGroup | undefined,
+): number | undefined {
+  if (group !== undefined) return group.leaderStart;
+  const ev = probe.statOf(pid);
+  return ev.kind === 'stat' ? ev.starttime : undefined;
+}
+
 export function createCodexStdioTransport(
   options: CodexStdioTransportOptions,
 ): CodexStdioTransport {
@@ -139,7 +150,9 @@ export function spawnCodexStdioTransport(
       ? new OwnedGroup(probe, pid)
       : undefined;
   const marked =
-    pid !== undefined && probe.canAttribute() ? new MarkedProcesses(probe, ownerId) : undefined;
+    pid !== undefined && probe.canAttribute()
+      ? new MarkedProcesses(probe, ownerId, process.pid, leaderStartOf(probe, pid, group))
+      : undefined;
   const queue = new FrameQueue();
   const decoder = new JsonlDecoder({
     onFrame: (value) => {
@@ -205,6 +218,7 @@ export function spawnCodexStdioTransport(
 
   const leader: LeaderHandle = {
     pid,
+    scannedAtExit: group?.leaderStart !== undefined,
     isAlive: () => !exited,
     endStdin: () => {
       try {

@@ -5,7 +5,7 @@
  */
 import type { MarkedProcesses } from './owner-marker.js';
 import type { OwnedGroup } from './process-group.js';
-import type { ProcProbe } from './proc-probe.js';
+import { snapshotProcs, type ProcProbe, type ProcSnapshot } from './proc-probe.js';
 import { CodexTransportError } from './types.js';
 
 /** Group membership poll interval (docs/behaviour.md §2.3; not configurable). */
@@ -19,6 +19,12 @@ export interface LeaderHandle {
   endStdin(): void;
   /** Resolves true once the leader has exited, false after `ms`. */
   waitExit(ms: number): Promise<boolean>;
+  /**
+   * True when the group is scanned synchronously at the leader's reap instant, knowing the
+   * leader's start time (the stdio transport's exit handler). Every member alive then is adopted
+   * there, so the scan before closing stdin would only delay the close.
+   */
+  readonly scannedAtExit?: boolean;
 }
 
 export interface TeardownClock {
@@ -65,7 +71,7 @@ export async function teardown(leader: LeaderHandle, deps: TeardownDeps): Promis
   if (leader.pid === undefined) return;
 
   if (leader.isAlive()) {
-    group?.scan('leader_alive');
+    if (leader.scannedAtExit !== true) group?.scan('leader_alive');
     leader.endStdin();
     if (!(await leader.waitExit(deps.closeGraceMs))) {
       signalLeader(leader, deps, 'SIGTERM');
@@ -79,22 +85,60 @@ export async function teardown(leader: LeaderHandle, deps: TeardownDeps): Promis
   }
 
   // the marker sweep runs even when the group sweep failed: it is the wider net
+  const quiet = firstPass(
+    group,
+    deps.marked,
+    deps.probe,
+    leader.isAlive() ? 'leader_alive' : 'post_exit_probe',
+  );
   let failure: Error | undefined;
+  let stale = false;
   if (group !== undefined) {
+    // a drain waits: the marker sweep then needs a pass of its own
+    stale = group.members.size > 0;
     try {
-      await sweep(group, leader, deps, clock);
+      await sweep(group, leader, deps, clock, quiet);
     } catch (err) {
       failure = err instanceof Error ? err : new CodexTransportError('group_cleanup_unverified');
     }
   }
   if (deps.marked !== undefined) {
     try {
-      await sweepMarked(deps.marked, deps, clock);
+      await sweepMarked(deps.marked, deps, clock, quiet, stale);
     } catch (err) {
       failure ??= err instanceof Error ? err : new CodexTransportError('group_cleanup_unverified');
     }
   }
   if (failure !== undefined) throw failure;
+}
+
+/**
+ * The first scan of both sweeps, from one pass over /proc (a listing and one `stat` per process;
+ * the marker sweep reads an environment only for processes younger than the app-server). Returns
+ * true — quiet — when the pass found nothing owned and no listed process vanished while the
+ * pass was read: nothing owned was then alive to fork anything the listing missed, nothing needs
+ * a signal, and this pass is also the scan after the (empty) drain. A process that vanished
+ * mid-pass may have been an owned one that forked and exited, so then a second pass decides.
+ */
+function firstPass(
+  group: OwnedGroup | undefined,
+  marked: MarkedProcesses | undefined,
+  probe: ProcProbe,
+  provenance: 'leader_alive' | 'post_exit_probe',
+): boolean {
+  if (group === undefined && marked === undefined) return true;
+  for (let pass = 1; ; pass += 1) {
+    const snapshot = snapshotProcs(probe);
+    group?.scan(provenance, snapshot);
+    marked?.scan(snapshot);
+    if ((group?.members.size ?? 0) + (marked?.members.size ?? 0) > 0) return false;
+    if (pass === 2 || steady(snapshot)) return true;
+  }
+}
+
+/** Every listed process was still there (or provably someone else's) when it was read. */
+function steady(snapshot: ProcSnapshot): boolean {
+  return snapshot.kind === 'list' && snapshot.entries.every((e) => e.ev.kind !== 'gone');
 }
 
 /**
@@ -107,8 +151,10 @@ async function sweepMarked(
   marked: MarkedProcesses,
   deps: TeardownDeps,
   clock: TeardownClock,
+  quiet: boolean,
+  stale: boolean,
 ): Promise<void> {
-  marked.scan();
+  if (stale) marked.scan();
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     if (marked.members.size === 0) break;
     const hit = (pid: number): void => {
@@ -131,7 +177,8 @@ async function sweepMarked(
     }
   }
 
-  marked.scan();
+  // when the first pass was quiet, nothing was signalled and no time passed: it is that scan
+  if (!quiet) marked.scan();
   const census = marked.census();
   if (census.alive > 0) {
     throw new CodexTransportError('process_group_did_not_exit', {
@@ -147,15 +194,18 @@ async function sweepMarked(
   }
 }
 
-/** docs/behaviour.md §3.5 step 6: signal every owned member (identity re-checked), drain, escalate, verify. */
+/**
+ * docs/behaviour.md §3.5 step 6: signal every owned member (identity re-checked), drain, escalate,
+ * verify. The caller has just scanned the group (`quiet`: and found nothing owned anywhere).
+ */
 async function sweep(
   group: OwnedGroup,
   leader: LeaderHandle,
   deps: TeardownDeps,
   clock: TeardownClock,
+  quiet: boolean,
 ): Promise<void> {
   const probeProvenance = () => (leader.isAlive() ? 'leader_alive' : 'post_exit_probe');
-  group.scan(probeProvenance());
 
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     if (group.members.size === 0) break;
@@ -182,8 +232,9 @@ async function sweep(
       doubt: 'group_continuous_unreadable',
     });
   }
-  // the group must be shown empty now, not just at the start of the sweep
-  group.scan(probeProvenance());
+  // the group must be shown empty now, not just at the start of the sweep (when the first pass
+  // was quiet, nothing was signalled and no time passed: it is that proof)
+  if (!quiet) group.scan(probeProvenance());
   if (group.doubt !== undefined) {
     throw new CodexTransportError('group_cleanup_unverified', { doubt: group.doubt });
   }

@@ -63,3 +63,10 @@ export const CODEX_DEFAULT_STALL_GRACE_MS = 5_000;
 
 /** Reason attached to a run ended by session disposal. */
 export const CODEX_DISPOSED_REASON = 'codex provider session disposed';
+
+/**
+ * The longest turn input codex accepts, in Unicode code points (measured on 0.156.1 and 0.171.0:
+ * 1,048,576 accepted, 1,048,577 refused with -32602 `input_too_large`, for ASCII, 2-byte and
+ * astral characters alike). Checked before anything is sent.
+ */
+export const CODEX_MAX_INPUT_CHARS = 1_048_576;

@@ -9,6 +9,7 @@ import {
 } from './constants.js';
 import { CODEX_BRIDGE_MODES, CODEX_SANDBOX_MODES } from './protocol/vocabulary.js';
 import { TOOL_ACTIVITY_MODES } from './session/tool-activity.js';
+import { COMMAND_ENVIRONMENTS } from './transport/environment.js';
 import type { CodexTransportFactory } from './transport/types.js';
 
 export const codexSandboxModeSchema = z.enum(CODEX_SANDBOX_MODES);
@@ -19,11 +20,28 @@ const transportFactorySchema = z.custom<CodexTransportFactory>(
   { error: 'transport must be a function ({ cwd }) => CodexTransport' },
 );
 
+/** A setTimeout-able duration: a positive integer of milliseconds (NaN, ±Infinity refused). */
+export const durationMsSchema = z.number().int().positive().max(2_147_483_647);
+
 /** Host configuration. Never taken from a prompt or from session options. */
 export const codexProviderOptionsSchema = z.strictObject({
+  /** The codex binary: a path, or a name looked up on `PATH`. */
   executable: z.string().min(1).default(CODEX_DEFAULT_EXECUTABLE),
+  /** Arguments placed before `app-server --stdio` (e.g. `-c key=value` overrides). */
   extraArgs: z.array(z.string()).readonly().default([]),
+  /**
+   * The app-server's environment. It REPLACES the inherited one and is used as given (the
+   * transport only adds its owner marker). Omit it to inherit the allowlist of ADR-0013
+   * (`CODEX_INHERITED_ENV`) from `process.env`.
+   */
   env: z.record(z.string(), z.string()).optional(),
+  /** More names to copy from `process.env` when `env` is omitted (extends the allowlist). */
+  inheritEnv: z.array(z.string().min(1).max(200)).max(256).readonly().default([]),
+  /**
+   * What the commands the model runs see: `'filtered'` drops secret-shaped names (`*KEY*`,
+   * `*SECRET*`, `*TOKEN*`, …); `'inherit'` is codex's default, everything codex has.
+   */
+  commandEnvironment: z.enum(COMMAND_ENVIRONMENTS).default('filtered'),
   transport: transportFactorySchema.optional(),
   /** Kill the app-server when the host dies without any handler running (ADR-0010). */
   parentDeathSignal: z.boolean().default(true),
@@ -50,31 +68,16 @@ export const codexProviderOptionsSchema = z.strictObject({
     .max(64)
     .readonly()
     .default([]),
-  /** ≤0 or non-finite disables the per-request deadline (z.number() alone refuses Infinity/NaN). */
-  requestTimeoutMs: z
-    .custom<number>((value) => typeof value === 'number', {
-      error: 'requestTimeoutMs must be a number',
-    })
-    .default(CODEX_DEFAULT_REQUEST_TIMEOUT_MS),
+  /** Deadline of each JSON-RPC request; turns themselves are unbounded (see stallTimeoutMs). */
+  requestTimeoutMs: durationMsSchema.default(CODEX_DEFAULT_REQUEST_TIMEOUT_MS),
   /**
    * Stall watchdog (ADR-0008): a turn that waits this long on codex or the model with no frame
    * (not counting a running command or a person's answer) is interrupted and fails
    * `provider_unavailable` / `turn_stalled`. `null` turns it off.
    */
-  stallTimeoutMs: z
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1)
-    .nullable()
-    .default(CODEX_DEFAULT_STALL_TIMEOUT_MS),
+  stallTimeoutMs: durationMsSchema.nullable().default(CODEX_DEFAULT_STALL_TIMEOUT_MS),
   /** After the stall interrupt, how long to wait for the turn to end before fencing the session. */
-  stallGraceMs: z
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1)
-    .default(CODEX_DEFAULT_STALL_GRACE_MS),
+  stallGraceMs: durationMsSchema.default(CODEX_DEFAULT_STALL_GRACE_MS),
 });
 
 export type CodexProviderOptions = z.input<typeof codexProviderOptionsSchema>;
@@ -85,4 +88,4 @@ export const codexSessionOptionsSchema = z.strictObject({
   model: z.string().min(1).max(200).optional(),
   sandboxMode: codexSandboxModeSchema.optional(),
 });
-export type CodexSessionOptions = z.output<typeof codexSessionOptionsSchema>;
+export type CodexSessionOptions = z.input<typeof codexSessionOptionsSchema>;

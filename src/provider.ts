@@ -3,21 +3,27 @@
  * is one connection, handshaken here; a failed handshake tears its connection down, and a
  * connection that cannot be torn down is kept in the abandoned ledger instead of leaking.
  */
+import { stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import type {
-  AgentProvider,
-  ProviderDescriptor,
-  ProviderRecoveryRecord,
-  ProviderRejection,
-  ProviderSession,
-  ProviderSessionInit,
+import {
+  isProviderRejection,
+  type AgentProvider,
+  type ProviderDescriptor,
+  type ProviderEventSink,
+  type ProviderRecoveryRecord,
+  type ProviderRejection,
+  type ProviderSession,
+  type ProviderSessionInit,
 } from '@relvo-labs/agent-provider';
+import type { z } from 'zod';
 import { approvalPolicyOf } from './approval-policy.js';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
   codexProviderOptionsSchema,
   codexSessionOptionsSchema,
   type CodexProviderOptions,
+  type CodexSessionOptions,
   type ResolvedCodexProviderOptions,
 } from './options.js';
 import { CodexConnection } from './rpc/connection.js';
@@ -27,6 +33,8 @@ import { placeDigest, readRecoveryRecord, type CodexRecoveryOpaque } from './ses
 import { CodexSession } from './session/session.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { codexRejection } from './shared/codex-error.js';
+import { issuePaths } from './shared/issue-paths.js';
+import { commandEnvironmentArgs, inheritedEnvironment } from './transport/environment.js';
 import { createCodexStdioTransport } from './transport/stdio.js';
 import type {
   CodexResourceUsage,
@@ -40,12 +48,17 @@ export interface CodexProviderSession extends ProviderSession {
   resourceUsage(): Promise<CodexResourceUsage | undefined>;
 }
 
+/** `ProviderSessionInit` with the session options typed (`CodexSessionOptions`). */
+export interface CodexSessionInit extends Omit<ProviderSessionInit, 'options'> {
+  readonly options: CodexSessionOptions;
+}
+
 export interface CodexProvider extends AgentProvider {
-  createSession(init: ProviderSessionInit): Promise<CodexProviderSession>;
+  createSession(init: CodexSessionInit): Promise<CodexProviderSession>;
   /** Present only with `persistence: 'thread'` (ADR-0016). */
   resumeSession?(
     record: ProviderRecoveryRecord,
-    init: ProviderSessionInit,
+    init: CodexSessionInit,
   ): Promise<CodexProviderSession>;
   /** Retries the teardown of every connection a failed handshake could not close. */
   releaseAbandonedConnections(): Promise<ReleaseSummary>;
@@ -54,20 +67,38 @@ export interface CodexProvider extends AgentProvider {
 
 export type CodexProviderFactory = (options?: CodexProviderOptions) => CodexProvider;
 
-function invalid(message: string, details?: Record<string, string>): ProviderRejection {
-  return codexRejection('invalid_request', message, details ? { details } : {});
+function invalidOptions(message: string, issues: readonly string[]): ProviderRejection {
+  return codexRejection('invalid_request', message, {
+    providerCode: 'invalid_options',
+    details: { issues: [...issues] },
+  });
+}
+
+/**
+ * Parses host input defensively: a hostile proxy or a throwing getter becomes a refusal that
+ * names no host text, never a raw throw.
+ */
+function parseOptions<T>(
+  schema: z.ZodType<T>,
+  input: unknown,
+  message: string,
+): { ok: true; data: T } | { ok: false; rejection: ProviderRejection } {
+  try {
+    const parsed = schema.safeParse(input);
+    if (parsed.success) return { ok: true, data: parsed.data };
+    return { ok: false, rejection: invalidOptions(message, issuePaths(parsed.error, 'options')) };
+  } catch {
+    return { ok: false, rejection: invalidOptions(message, ['options']) };
+  }
 }
 
 export const createCodexProvider: CodexProviderFactory = (input = {}) => {
-  const parsed = codexProviderOptionsSchema.safeParse(input);
-  if (!parsed.success) {
-    throw invalid('invalid codex provider options', {
-      issues: parsed.error.issues.map((i) => i.path.join('.')).join(','),
-    });
-  }
+  const parsed = parseOptions(codexProviderOptionsSchema, input, 'invalid codex provider options');
+  if (!parsed.ok) throw parsed.rejection;
   const options = parsed.data;
   const descriptor = buildCodexDescriptor(options);
   const abandoned = new AbandonedConnections();
+  const spawning = options.transport === undefined;
   const factory: CodexTransportFactory = options.transport ?? defaultTransportFactory(options);
 
   const resume =
@@ -75,9 +106,9 @@ export const createCodexProvider: CodexProviderFactory = (input = {}) => {
       ? {
           resumeSession(
             record: ProviderRecoveryRecord,
-            init: ProviderSessionInit,
+            init: CodexSessionInit,
           ): Promise<CodexProviderSession> {
-            return openSession(init, options, factory, abandoned, record);
+            return openSession(init, options, factory, spawning, abandoned, record);
           },
         }
       : {};
@@ -86,8 +117,8 @@ export const createCodexProvider: CodexProviderFactory = (input = {}) => {
     describe(): ProviderDescriptor {
       return descriptor;
     },
-    createSession(init: ProviderSessionInit): Promise<CodexProviderSession> {
-      return openSession(init, options, factory, abandoned);
+    createSession(init: CodexSessionInit): Promise<CodexProviderSession> {
+      return openSession(init, options, factory, spawning, abandoned);
     },
     releaseAbandonedConnections: () => abandoned.releaseAll(),
     get abandonedConnectionCount() {
@@ -100,26 +131,93 @@ function defaultTransportFactory(options: ResolvedCodexProviderOptions): CodexTr
   return ({ cwd }) =>
     createCodexStdioTransport({
       executable: options.executable,
-      extraArgs: [...options.extraArgs],
+      // after the host's arguments, right before the subcommand (a host that wants its own
+      // shell_environment_policy sets commandEnvironment: 'inherit')
+      extraArgs: [...options.extraArgs, ...commandEnvironmentArgs(options.commandEnvironment)],
       cwd,
       parentDeathSignal: options.parentDeathSignal,
-      ...(options.env !== undefined ? { env: options.env } : {}),
+      env: options.env ?? inheritedEnvironment(process.env, options.inheritEnv),
     });
 }
 
+/** The workspace must be a directory we can enter before anything is spawned in it. */
+async function checkWorkspace(root: string): Promise<ProviderRejection | undefined> {
+  let info: Stats;
+  try {
+    info = await stat(root);
+  } catch (error) {
+    const token = causeTokenOf(error);
+    return token === 'ENOENT'
+      ? codexRejection('workspace_unavailable', 'the codex workspace root does not exist', {
+          providerCode: 'workspace_missing',
+        })
+      : codexRejection(
+          'workspace_unavailable',
+          `the codex workspace root cannot be read (${token})`,
+          {
+            providerCode: 'workspace_inaccessible',
+            details: { cause: token },
+          },
+        );
+  }
+  if (!info.isDirectory()) {
+    return codexRejection('invalid_request', 'the codex workspace root is not a directory', {
+      providerCode: 'workspace_not_directory',
+    });
+  }
+  return undefined;
+}
+
+function isSink(value: unknown): value is ProviderEventSink {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { emit?: unknown }).emit === 'function'
+  );
+}
+
+/** Reads `init` once; a throwing getter or proxy is a refusal. */
+function readInit(init: unknown): { options: unknown; root: unknown; sink: unknown } | undefined {
+  try {
+    const i = init as { options?: unknown; workspace?: { root?: unknown }; sink?: unknown };
+    return { options: i.options, root: i.workspace?.root, sink: i.sink };
+  } catch {
+    return undefined;
+  }
+}
+
 async function openSession(
-  init: ProviderSessionInit,
+  init: CodexSessionInit,
   options: ResolvedCodexProviderOptions,
   factory: CodexTransportFactory,
+  spawning: boolean,
   abandoned: AbandonedConnections,
   record?: ProviderRecoveryRecord,
 ): Promise<CodexProviderSession> {
-  // both checks happen before anything is spawned
-  const sessionOptions = codexSessionOptionsSchema.safeParse(init.options);
-  if (!sessionOptions.success) throw invalid('invalid codex session options');
-  const root = init.workspace.root;
+  // every check happens before anything is spawned
+  const read = readInit(init);
+  if (read === undefined) {
+    throw codexRejection('invalid_request', 'the codex session init is malformed');
+  }
+  if (!isSink(read.sink)) {
+    throw codexRejection('invalid_request', 'a codex session needs a sink with an emit function', {
+      providerCode: 'sink_missing',
+    });
+  }
+  const sink = read.sink;
+  const sessionOptions = parseOptions(
+    codexSessionOptionsSchema,
+    read.options,
+    'invalid codex session options',
+  );
+  if (!sessionOptions.ok) throw sessionOptions.rejection;
+  const root = read.root;
   if (typeof root !== 'string' || root.length === 0 || !isAbsolute(root)) {
-    throw invalid('the codex workspace root must be an absolute path');
+    throw codexRejection('invalid_request', 'the codex workspace root must be an absolute path');
+  }
+  if (spawning) {
+    const refused = await checkWorkspace(root);
+    if (refused !== undefined) throw refused;
   }
   // another provider's, another wire's or another workspace's record: refused before a spawn
   const recovery: CodexRecoveryOpaque | undefined =
@@ -129,6 +227,7 @@ async function openSession(
   try {
     transport = await factory({ cwd: root });
   } catch (error) {
+    if (isProviderRejection(error)) throw error;
     const token = causeTokenOf(error);
     throw codexRejection(
       'provider_unavailable',
@@ -143,19 +242,27 @@ async function openSession(
   const model = sessionOptions.data.model ?? options.model;
   let thread: { threadId: string; codexHomeDigest: string };
   try {
-    thread = await handshake(connection, {
-      clientName: options.clientName,
-      clientVersion: options.clientVersion,
-      cwd: root,
-      approvalPolicy: approvalPolicyOf(options),
-      sandbox: sandboxMode,
-      additionalVersions: options.additionalAppServerVersions,
-      ...(model !== undefined ? { model } : {}),
-      ephemeral: options.persistence !== 'thread',
-      ...(recovery !== undefined
-        ? { resume: { threadId: recovery.threadId, codexHomeDigest: recovery.codexHome } }
-        : {}),
-    });
+    thread = await handshake(
+      connection,
+      {
+        clientName: options.clientName,
+        clientVersion: options.clientVersion,
+        cwd: root,
+        approvalPolicy: approvalPolicyOf(options),
+        sandbox: sandboxMode,
+        additionalVersions: options.additionalAppServerVersions,
+        ...(model !== undefined ? { model } : {}),
+        ephemeral: options.persistence !== 'thread',
+        ...(recovery !== undefined
+          ? { resume: { threadId: recovery.threadId, codexHomeDigest: recovery.codexHome } }
+          : {}),
+      },
+      {
+        end: () => connection.end,
+        exitStatus: () => transport.exitStatus?.(),
+        requestTimeoutMs: options.requestTimeoutMs,
+      },
+    );
   } catch (error) {
     throw await abandoned.tearDownAfterFailedHandshake(connection, error);
   }
@@ -171,7 +278,7 @@ async function openSession(
         }
       : {}),
     connection,
-    sink: init.sink,
+    sink,
     stall:
       options.stallTimeoutMs === null
         ? undefined

@@ -146,27 +146,51 @@ export const RECOVERY_PROVIDER_CODES = [
   'file_ref_outside_workspace', 'file_ref_unresolvable',
 ] as const;
 
-/** docs/behaviour.md §10.2: turn error classifications mapped to `provider_unavailable` (retryable). */
+/**
+ * codex's own `codexErrorInfo` names as of the reviewed window (0.153.4–0.171.0); published
+ * only as `details.classification` of a failed turn, never as its `providerCode`.
+ */
 // prettier-ignore
-export const TURN_ERROR_RETRYABLE_CLASSIFICATIONS = [
-  'rateLimitExceeded', 'serverOverloaded', 'httpConnectionFailed',
-  'responseStreamConnectionFailed', 'responseStreamDisconnected',
-  'responseTooManyFailedAttempts', 'internalServerError',
-] as const;
-
-/** docs/behaviour.md §10.2: turn error classifications mapped to `provider_rejected`. */
-// prettier-ignore
-export const TURN_ERROR_REJECTED_CLASSIFICATIONS = [
-  'contextWindowExceeded', 'sessionBudgetExceeded', 'usageLimitExceeded', 'cyberPolicy',
-  'misalignmentPolicyViolation', 'unauthorized', 'badRequest', 'threadRollbackFailed',
-  'sandboxError', 'activeTurnNotSteerable', 'other', 'unclassified',
-] as const;
-
 export const TURN_ERROR_CLASSIFICATIONS = [
-  ...TURN_ERROR_RETRYABLE_CLASSIFICATIONS,
-  ...TURN_ERROR_REJECTED_CLASSIFICATIONS,
+  'contextWindowExceeded', 'sessionBudgetExceeded', 'usageLimitExceeded', 'rateLimitExceeded',
+  'flexUnavailable', 'serverOverloaded', 'modelNotFound', 'policyCapacityUnavailable',
+  'cyberPolicy', 'bioPolicy', 'misalignmentPolicyViolation', 'tooManyDenials',
+  'inferenceHookDenied', 'internalServerError', 'unauthorized', 'badRequest',
+  'threadRollbackFailed', 'sandboxError', 'httpConnectionFailed',
+  'responseStreamConnectionFailed', 'responseStreamDisconnected',
+  'responseTooManyFailedAttempts', 'activeTurnNotSteerable', 'other', 'unclassified',
 ] as const;
 export type TurnErrorClassification = (typeof TURN_ERROR_CLASSIFICATIONS)[number];
+
+/**
+ * What a failed turn tells the host (docs/adr/ADR-0011-upstream-failure-codes.md): the
+ * `providerCode` of every turn failure codex reports. The first four are retryable
+ * (`provider_unavailable`), the rest are `provider_rejected`.
+ */
+// prettier-ignore
+export const UPSTREAM_PROVIDER_CODES = [
+  'rate_limited', 'capacity_unavailable', 'upstream_unavailable', 'stream_disconnected',
+  'unauthorized', 'usage_limit', 'context_window_exceeded', 'model_not_found', 'policy_denied',
+  'other',
+] as const;
+export type UpstreamProviderCode = (typeof UPSTREAM_PROVIDER_CODES)[number];
+export const RETRYABLE_UPSTREAM_PROVIDER_CODES = UPSTREAM_PROVIDER_CODES.slice(0, 4);
+
+/** Why `createSession` failed before a session existed (issue 10 item 1). */
+// prettier-ignore
+export const STARTUP_PROVIDER_CODES = [
+  'spawn_failed', 'workspace_missing', 'workspace_inaccessible', 'workspace_not_directory',
+  'exited_before_initialize', 'handshake_invalid', 'initialize_timeout',
+] as const;
+export type StartupProviderCode = (typeof STARTUP_PROVIDER_CODES)[number];
+
+/** Why a call was refused before anything was sent (issue 10 items 4–6). */
+// prettier-ignore
+export const REQUEST_PROVIDER_CODES = [
+  'invalid_options', 'invalid_input', 'input_too_large', 'run_ref_missing', 'run_ref_conflict',
+  'sink_missing', 'write_failed',
+] as const;
+export type RequestProviderCode = (typeof REQUEST_PROVIDER_CODES)[number];
 
 /** docs/behaviour.md §10.1: every value an `AgentError.providerCode` may take. */
 export type ProviderCode =
@@ -176,7 +200,9 @@ export type ProviderCode =
   | (typeof TURN_STATUS_PROVIDER_CODES)[number]
   | (typeof LIFECYCLE_PROVIDER_CODES)[number]
   | (typeof RECOVERY_PROVIDER_CODES)[number]
-  | TurnErrorClassification;
+  | UpstreamProviderCode
+  | StartupProviderCode
+  | RequestProviderCode;
 
 /** The same set as a list ('unclassified' is in two groups and listed once). */
 export const PROVIDER_CODES = [
@@ -187,9 +213,15 @@ export const PROVIDER_CODES = [
     ...TURN_STATUS_PROVIDER_CODES,
     ...LIFECYCLE_PROVIDER_CODES,
     ...RECOVERY_PROVIDER_CODES,
-    ...TURN_ERROR_CLASSIFICATIONS,
+    ...UPSTREAM_PROVIDER_CODES,
+    ...STARTUP_PROVIDER_CODES,
+    ...REQUEST_PROVIDER_CODES,
   ]),
 ] as readonly ProviderCode[];
+
+export function isProviderCode(value: unknown): value is ProviderCode {
+  return (PROVIDER_CODES as readonly unknown[]).includes(value);
+}
 
 // ---- session and interaction tokens ------------------------------------------------------
 

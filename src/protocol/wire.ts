@@ -17,7 +17,7 @@ export const requestIdSchema = z.union([
 export type CodexRequestId = z.infer<typeof requestIdSchema>;
 
 export const initializeResultSchema = z.looseObject({
-  userAgent: z.unknown(),
+  userAgent: z.string(),
   codexHome: z.unknown().optional(),
 });
 
@@ -47,8 +47,18 @@ export const agentMessageDeltaSchema = agentMessageDeltaBodySchema.extend({
   turnId: nonEmpty,
 });
 
+const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/** Only the thread's running `total` is read (docs/adr/ADR-0012-run-usage.md). */
 export const tokenUsageUpdatedSchema = z.looseObject({
-  tokenUsage: z.looseObject({ last: z.record(z.string(), z.unknown()) }),
+  threadId: nonEmpty,
+  tokenUsage: z.looseObject({
+    total: z.looseObject({
+      inputTokens: tokenCount,
+      outputTokens: tokenCount,
+      totalTokens: tokenCount,
+    }),
+  }),
 });
 
 export const errorNotificationSchema = z.looseObject({

@@ -4,15 +4,21 @@
  */
 import type {
   CauseToken,
+  ThrownCauseToken,
   DropReason,
   FenceReason,
   UnclassifiableReason,
 } from '../protocol/vocabulary.js';
-import { causeTokenOf } from '../shared/cause-token.js';
+import { causeTokenOf, spawnCauseOf } from '../shared/cause-token.js';
 import { callSafely } from '../shared/call-safely.js';
 import { FrameQueue } from '../transport/frame-queue.js';
 import type { CodexTransport } from '../transport/types.js';
-import { CodexRpcError, connectionClosedRejection, wireRejection } from './errors.js';
+import {
+  CodexRpcError,
+  connectionClosedRejection,
+  wireRejection,
+  writeFailedRejection,
+} from './errors.js';
 import { classifyFrame } from './frames.js';
 import {
   createServerRequestLedger,
@@ -24,7 +30,13 @@ export type { RpcDiagnostic, ServerRequestHandler, ServerRequestOffer } from './
 
 /** How the inbound stream ended: normal completion, or a failure reduced to a cause token. */
 export type RpcEnd =
-  { readonly kind: 'eof' } | { readonly kind: 'failed'; readonly causeToken: CauseToken };
+  | { readonly kind: 'eof' }
+  | {
+      readonly kind: 'failed';
+      readonly causeToken: CauseToken;
+      /** Why a `spawn_failed` transport could not start its process (ENOENT, EACCES, …). */
+      readonly spawnCause?: ThrownCauseToken;
+    };
 
 export interface RpcNotification {
   readonly method: string;
@@ -166,13 +178,16 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
           reject(new CodexRpcError('request_timeout', `codex ${method} timed out`));
         }, ms);
       }
+      let written: unknown;
       try {
-        transport.send(params === undefined ? { id, method } : { id, method, params });
+        written = transport.send(params === undefined ? { id, method } : { id, method, params });
       } catch (err) {
         // a host transport broke the never-throws contract: do not leave the entry pending
         settle(id);
         throw err;
       }
+      // the frame never left (unserialisable, pipe gone): say so now, not at the deadline
+      if (written === false && settle(id) !== undefined) reject(writeFailedRejection(method));
     });
   }
 
@@ -256,7 +271,9 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
       if (incoming instanceof FrameQueue) await drain(incoming);
       else for await (const raw of incoming) handleFrame(raw);
     } catch (err) {
-      finish({ kind: 'failed', causeToken: causeTokenOf(err) });
+      const causeToken = causeTokenOf(err);
+      const spawnCause = causeToken === 'spawn_failed' ? spawnCauseOf(err) : undefined;
+      finish({ kind: 'failed', causeToken, ...(spawnCause !== undefined ? { spawnCause } : {}) });
       return;
     }
     finish({ kind: 'eof' });

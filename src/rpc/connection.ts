@@ -5,7 +5,7 @@
  * are ignored, server requests declined, drops and diagnostics discarded. The end of the stream
  * and a fence are facts of the connection, kept here and told to the session when it takes over.
  */
-import type { DropReason, FenceReason } from '../protocol/vocabulary.js';
+import { CODEX_NOTIFICATION, type DropReason, type FenceReason } from '../protocol/vocabulary.js';
 import type { CodexResourceUsage, CodexTransport } from '../transport/types.js';
 import {
   createJsonRpcClient,
@@ -34,6 +34,7 @@ export interface SessionConnection {
 }
 
 const noop = (): void => undefined;
+const TOKEN_USAGE_UPDATED: string = CODEX_NOTIFICATION.tokenUsageUpdated;
 
 /** Inbound traffic before a session exists: nothing is published. */
 const BEFORE_SESSION: InboundTraffic = {
@@ -57,6 +58,7 @@ export class CodexConnection implements SessionConnection {
   #inbound: InboundTraffic = BEFORE_SESSION;
   #end: RpcEnd | undefined;
   #fence: FenceReason | undefined;
+  #usageBeforeSession: unknown;
 
   constructor(transport: CodexTransport, options: CodexConnectionOptions) {
     this.#transport = transport;
@@ -66,6 +68,10 @@ export class CodexConnection implements SessionConnection {
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
       onServerRequest: (offer) => this.#inbound.serverRequest(offer),
       onNotification: ({ method, params }) => {
+        // codex replays a resumed thread's last usage, possibly before a session exists
+        if (this.#inbound === BEFORE_SESSION && method === TOKEN_USAGE_UPDATED) {
+          this.#usageBeforeSession = params;
+        }
         this.#inbound.notification(method, params);
       },
       onDrop: (reason) => {
@@ -88,6 +94,11 @@ export class CodexConnection implements SessionConnection {
   /** How the inbound stream ended, once it has. */
   get end(): RpcEnd | undefined {
     return this.#end;
+  }
+
+  /** The params of the last `thread/tokenUsage/updated` heard before a session took over. */
+  get usageBeforeSession(): unknown {
+    return this.#usageBeforeSession;
   }
 
   /** Why the connection can no longer be trusted, once it cannot. */

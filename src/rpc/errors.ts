@@ -73,6 +73,13 @@ export function connectionClosedRejection(method: string): ProviderRejection {
   });
 }
 
+/** The authoritative refusal of a request whose frame the transport could not write. */
+export function writeFailedRejection(method: string): ProviderRejection {
+  return codexRejection('provider_unavailable', `codex ${method} could not be written`, {
+    providerCode: 'write_failed',
+  });
+}
+
 /** A timeout or lost connection. Not a `ProviderRejection`: the outcome is unknown. */
 export class CodexRpcError extends Error {
   override readonly name = 'CodexRpcError';
@@ -95,6 +102,7 @@ export function isCodexRpcError(value: unknown): value is CodexRpcError {
 const AUTHORITATIVE_CODES: ReadonlySet<string> = new Set<string>([
   ...WIRE_CLASSIFICATIONS,
   'connection_closed',
+  'write_failed',
 ]);
 
 /**

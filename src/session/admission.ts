@@ -18,12 +18,20 @@ import type { SessionInteractions } from './interactions.js';
 import { FileChangeMemory } from './file-changes.js';
 import { nativeInputOf, type NativeUserInput } from './file-refs.js';
 import { CodexRun, type RunLifecycle } from './run.js';
+import { checkRunRequest, oversizedText } from './run-request.js';
+import { RunUsage } from './run-usage.js';
 import { ToolActivityTracker } from './tool-activity.js';
 import type { SessionState } from './state.js';
 import { watchRun, type StallPolicy } from './stall.js';
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
 export const MAX_REMEMBERED_RUN_REFS = 64;
+
+/** What a runRef stands for: its startRun promise and the input it was made with. */
+interface RememberedRun {
+  readonly started: Promise<ProviderRun>;
+  readonly fingerprint: string;
+}
 
 export interface TurnAdmissionParams {
   readonly state: SessionState;
@@ -64,9 +72,7 @@ export class TurnAdmission implements RunLifecycle {
   readonly #keepAlive: (on: boolean) => void;
   readonly #runFeatures: RunFeatures | undefined;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
-  readonly #runsByRef = new OldestFirstMemory<string, Promise<ProviderRun>>(
-    MAX_REMEMBERED_RUN_REFS,
-  );
+  readonly #runsByRef = new OldestFirstMemory<string, RememberedRun>(MAX_REMEMBERED_RUN_REFS);
   /** Runs that failed before binding: their turn is interrupted once when its id shows up. */
   readonly #orphanedTurnStarts = new Set<CodexRun>();
 
@@ -83,8 +89,17 @@ export class TurnAdmission implements RunLifecycle {
   admit(request: ProviderRunRequest): Promise<ProviderRun> {
     const state = this.#state;
     if (state.closing) return refused('session_closed', 'the codex session is closed');
-    const existing = this.#runsByRef.get(request.runRef);
-    if (existing !== undefined) return existing;
+    const check = checkRunRequest(request);
+    if (!check.ok) return Promise.reject(check.rejection);
+    const { runRef, sink, input, fingerprint } = check.request;
+    const existing = this.#runsByRef.get(runRef);
+    if (existing !== undefined) {
+      // an exact retry re-attaches; other input under the same ref never gets that run
+      if (existing.fingerprint === fingerprint) return existing.started;
+      return refused('command_id_conflict', 'this runRef was already used with another input', {
+        providerCode: 'run_ref_conflict',
+      });
+    }
     if (state.fence !== undefined) {
       return refused(
         'illegal_state_transition',
@@ -102,10 +117,9 @@ export class TurnAdmission implements RunLifecycle {
     if (state.active !== undefined) {
       return refused('illegal_state_transition', 'a codex run is already active in this session');
     }
-    const parts = request.input.parts;
     const features = this.#runFeatures;
     const supported = features?.fileReferences === true ? ['text', 'file_ref'] : ['text'];
-    const unsupported = parts.filter((p) => !supported.includes(p.type)).map((p) => p.type);
+    const unsupported = input.parts.filter((p) => !supported.includes(p.type)).map((p) => p.type);
     if (unsupported.length > 0) {
       return refused('capability_unsupported', 'codex accepts text input parts only', {
         details: {
@@ -116,11 +130,14 @@ export class TurnAdmission implements RunLifecycle {
       });
     }
     // file references are resolved inside the workspace before anything is sent
-    const native = nativeInputOf(request.input, features?.workspaceRoot ?? '');
+    const native = nativeInputOf(input, features?.workspaceRoot ?? '');
     if (!native.ok) {
       return refused('invalid_request', native.message, { providerCode: native.providerCode });
     }
-    const run = new CodexRun(request.runRef, request.sink, this);
+    const sentText = native.input[0]?.type === 'text' ? native.input[0].text : '';
+    const tooLarge = oversizedText(sentText);
+    if (tooLarge !== undefined) return Promise.reject(tooLarge);
+    const run = new CodexRun(runRef, sink, this, new RunUsage(state.threadId, state.threadTotal));
     if (features?.toolActivity === true)
       run.toolActivity = new ToolActivityTracker(features.workspaceRoot);
     if (features?.fileChanges === true) run.fileChanges = new FileChangeMemory();
@@ -128,7 +145,7 @@ export class TurnAdmission implements RunLifecycle {
     this.#keepAlive(true);
     this.#correlator.beginRun();
     const started = this.#startTurn(run, native.input);
-    this.#runsByRef.set(run.runRef, started);
+    this.#runsByRef.set(run.runRef, { started, fingerprint });
     return started;
   }
 
@@ -136,7 +153,8 @@ export class TurnAdmission implements RunLifecycle {
 
   sendInterrupt(run: CodexRun): Promise<void> {
     const turnId = run.turnId;
-    if (turnId === undefined) return Promise.resolve();
+    // disposal ends the run interrupted; there is nothing left to ask codex
+    if (turnId === undefined || this.#state.closing) return Promise.resolve();
     return this.#connection
       .request(CODEX_CLIENT_METHOD.turnInterrupt, { threadId: this.#state.threadId, turnId })
       .then(() => undefined);

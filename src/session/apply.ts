@@ -9,7 +9,6 @@ import {
   terminationOfCompletedTurn,
   translateAgentMessageDelta,
   translateMidTurnError,
-  translateTokenUsage,
 } from './translate.js';
 import { turnStalled } from './stall.js';
 
@@ -20,7 +19,7 @@ export function applyTurnFrame(run: CodexRun, method: string, params: unknown): 
       for (const event of translateAgentMessageDelta(params)) run.emit(event);
       return;
     case CODEX_NOTIFICATION.tokenUsageUpdated: {
-      const event = translateTokenUsage(params);
+      const event = run.usage.update(params);
       if (event !== undefined) run.emit(event);
       return;
     }

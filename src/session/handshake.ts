@@ -9,6 +9,7 @@ import type { SessionConnection } from '../rpc/connection.js';
 import { isAuthoritativeFailure } from '../rpc/errors.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { placeDigest } from './recovery.js';
+import { handshakeInvalid, initializeFailure, type StartupProbe } from './startup-failure.js';
 import { isCompatibleCodexUserAgent, unsupportedVersionDetails } from './version-gate.js';
 
 export interface HandshakeParams {
@@ -40,19 +41,26 @@ export interface HandshakeResult {
 export async function handshake(
   connection: SessionConnection,
   params: HandshakeParams,
+  probe?: StartupProbe,
 ): Promise<HandshakeResult> {
-  const init = await connection.request(CODEX_CLIENT_METHOD.initialize, {
-    clientInfo: {
-      name: params.clientName,
-      title: CODEX_CLIENT_TITLE,
-      version: params.clientVersion,
-    },
-    // null by construction: experimentalApi and requestAttestation can never be opted into
-    capabilities: null,
-  });
+  let init: unknown;
+  try {
+    init = await connection.request(CODEX_CLIENT_METHOD.initialize, {
+      clientInfo: {
+        name: params.clientName,
+        title: CODEX_CLIENT_TITLE,
+        version: params.clientVersion,
+      },
+      // null by construction: experimentalApi and requestAttestation can never be opted into
+      capabilities: null,
+    });
+  } catch (error) {
+    throw probe === undefined ? error : await initializeFailure(error, probe);
+  }
   const parsedInit = initializeResultSchema.safeParse(init);
+  // something answered, but not an initialize response (no string userAgent): not codex app-server
+  if (!parsedInit.success) throw handshakeInvalid();
   if (
-    !parsedInit.success ||
     !isCompatibleCodexUserAgent(
       parsedInit.data.userAgent,
       params.clientName,
@@ -65,10 +73,7 @@ export async function handshake(
       'the codex app-server version is not in the reviewed allowlist',
       {
         providerCode: 'unsupported_app_server_version',
-        details: unsupportedVersionDetails(
-          parsedInit.success ? parsedInit.data.userAgent : undefined,
-          params.clientName,
-        ),
+        details: unsupportedVersionDetails(parsedInit.data.userAgent, params.clientName),
       },
     );
   }

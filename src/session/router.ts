@@ -11,6 +11,7 @@ import type { RpcDiagnostic, RpcEnd, ServerRequestOffer } from '../rpc/client.js
 import type { InboundTraffic } from '../rpc/connection.js';
 import { codexError } from '../shared/codex-error.js';
 import { applyTurnFrame } from './apply.js';
+import { threadTotalOf } from './run-usage.js';
 import type { TurnCorrelator } from './correlator.js';
 import { connectionEnded, frameDropped, fromRpc } from './diagnostics.js';
 import type { SessionInteractions } from './interactions.js';
@@ -45,6 +46,15 @@ export class InboundRouter implements InboundTraffic {
       return;
     }
     const decision = this.#correlator.route(method, params);
+    // the thread total moves on whoever the update belongs to; runs measure from it
+    if (method === CODEX_NOTIFICATION.tokenUsageUpdated) {
+      const total = threadTotalOf(params, this.#state.threadId);
+      if (total !== undefined) {
+        this.#state.threadTotal = total;
+        // an earlier (retired or replayed) turn's figure predates the active run
+        if (decision.kind === 'foreign') this.#state.active?.usage.rebase(total);
+      }
+    }
     switch (decision.kind) {
       case 'ignore':
       case 'buffered':

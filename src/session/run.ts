@@ -4,6 +4,7 @@
  * it: what follows a settlement or an interrupt goes through the `RunLifecycle` it is given.
  */
 import {
+  AgentRuntimeError,
   isProviderRejection,
   type ProviderEventInput,
   type ProviderEventSink,
@@ -11,10 +12,13 @@ import {
   type ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
 import { causeTokenOf } from '../shared/cause-token.js';
-import { codexRejection } from '../shared/codex-error.js';
+import { isProviderCode } from '../protocol/vocabulary.js';
+import { agentErrorOf } from '../rpc/errors.js';
+import { codexError } from '../shared/codex-error.js';
 import { redact } from '../shared/redact.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import type { FileChangeMemory } from './file-changes.js';
+import type { RunUsage } from './run-usage.js';
 import type { StallWatchdog } from './stall-watchdog.js';
 import type { ToolActivityTracker } from './tool-activity.js';
 
@@ -54,8 +58,12 @@ export class CodexRun implements ProviderRun {
   /** Present when file changes are bridged: the patches announced on this run's turn. */
   fileChanges: FileChangeMemory | undefined;
 
-  constructor(runRef: string, sink: ProviderEventSink, lifecycle: RunLifecycle) {
+  /** The run's own cumulative usage (docs/adr/ADR-0012-run-usage.md). */
+  readonly usage: RunUsage;
+
+  constructor(runRef: string, sink: ProviderEventSink, lifecycle: RunLifecycle, usage: RunUsage) {
     this.runRef = runRef;
+    this.usage = usage;
     this.#sink = sink;
     this.#lifecycle = lifecycle;
     this.sink = {
@@ -112,12 +120,26 @@ export class CodexRun implements ProviderRun {
         this.#lifecycle.beginInterrupt(this);
       }
       return this.#lifecycle.sendInterrupt(this).catch((error: unknown) => {
+        // a refusal proves nothing was applied; anything else may still apply (docs/spi.md §15)
         if (isProviderRejection(error)) throw error;
+        const known = agentErrorOf(error);
+        if (known !== undefined) {
+          throw new AgentRuntimeError(
+            codexError(
+              known.code,
+              `codex did not answer the interrupt (${known.providerCode ?? known.code})`,
+              {
+                ...(isProviderCode(known.providerCode) ? { providerCode: known.providerCode } : {}),
+              },
+            ),
+            { cause: error },
+          );
+        }
         const token = causeTokenOf(error);
-        throw codexRejection(
-          'provider_rejected',
-          `codex did not accept the interrupt (${token})`,
-          { details: { cause: token } },
+        throw new AgentRuntimeError(
+          codexError('provider_unavailable', `codex interrupt failed (${token})`, {
+            details: { cause: token },
+          }),
           { cause: error },
         );
       });

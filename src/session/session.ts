@@ -28,6 +28,7 @@ import {
 import { resolveInteractionOwner } from './owner-check.js';
 import { buildRecoveryRecord } from './recovery.js';
 import { InboundRouter } from './router.js';
+import { threadTotalOf, ZERO_USAGE } from './run-usage.js';
 import { SessionState } from './state.js';
 import type { StallPolicy } from './stall.js';
 
@@ -67,6 +68,9 @@ export class CodexSession implements ProviderSession {
 
   constructor(params: CodexSessionParams) {
     const state = new SessionState(params.threadId, params.sink);
+    // a resumed thread's total so far, when codex replayed it during the handshake (ADR-0012)
+    state.threadTotal =
+      threadTotalOf(params.connection.usageBeforeSession, params.threadId) ?? ZERO_USAGE;
     const correlator = new TurnCorrelator(params.threadId);
     const recovery = params.recovery;
     if (recovery?.replayedTurnId !== undefined) correlator.retire(recovery.replayedTurnId);

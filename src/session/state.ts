@@ -9,6 +9,7 @@ import type { RpcEnd } from '../rpc/client.js';
 import { callSafely } from '../shared/call-safely.js';
 import { foreignTrafficDropped, sessionFenced } from './diagnostics.js';
 import type { CodexRun } from './run.js';
+import { ZERO_USAGE, type UsageTotals } from './run-usage.js';
 
 /** The session as the interaction owner check sees it, read at once. */
 export interface SessionSnapshot {
@@ -24,6 +25,8 @@ export class SessionState {
   readonly #sink: ProviderEventSink;
   active: CodexRun | undefined;
   ended: RpcEnd | undefined;
+  /** The thread's running token total as of the last update seen (ADR-0012). */
+  threadTotal: UsageTotals = ZERO_USAGE;
   disposing = false;
   disposed = false;
   /** The last turn bound on this thread (exported in a recovery record). Never published. */

@@ -2,22 +2,14 @@
  * Pure notification → neutral translation. Nothing here copies upstream prose: errors are
  * published as allowlisted classification tokens only, and no native id reaches an event.
  */
-import {
-  type AgentErrorCode,
-  type ProviderEventInput,
-  type ProviderRunTermination,
+import type {
+  AgentError,
+  ProviderEventInput,
+  ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
-import {
-  agentMessageDeltaBodySchema,
-  errorNotificationSchema,
-  tokenUsageUpdatedSchema,
-} from '../protocol/wire.js';
-import {
-  TURN_ERROR_CLASSIFICATIONS,
-  TURN_ERROR_RETRYABLE_CLASSIFICATIONS,
-  type TurnErrorClassification,
-} from '../protocol/vocabulary.js';
+import { agentMessageDeltaBodySchema, errorNotificationSchema } from '../protocol/wire.js';
 import { codexError } from '../shared/codex-error.js';
+import { classifyUpstreamFailure } from './upstream-failure.js';
 
 export const MAX_DELTA_CHUNK = 100_000;
 
@@ -45,68 +37,34 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-const USAGE_FIELDS = [
-  ['inputTokens', 'inputTokens'],
-  ['outputTokens', 'outputTokens'],
-  ['totalTokens', 'totalTokens'],
-] as const;
-
-/** `run.usage` from `tokenUsage.last` (per-turn), never the cumulative thread `total`. */
-export function translateTokenUsage(params: unknown): ProviderEventInput | undefined {
-  const parsed = tokenUsageUpdatedSchema.safeParse(params);
-  if (!parsed.success) return undefined;
-  const last = parsed.data.tokenUsage.last;
-  const usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } = {};
-  let any = false;
-  for (const [native, neutral] of USAGE_FIELDS) {
-    const value = last[native];
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
-      usage[neutral] = value;
-      any = true;
-    }
-  }
-  return any ? { payload: { type: 'run.usage', usage } } : undefined;
-}
-
-export type CodexErrorClassification = TurnErrorClassification;
-
-const KNOWN: readonly string[] = TURN_ERROR_CLASSIFICATIONS.filter((c) => c !== 'unclassified');
-
-/**
- * Reads only a plain string or the single key of a one-key object. Values added by later
- * releases, the 0.168 catch-all and anything malformed are `unclassified`.
- */
-export function classifyCodexErrorInfo(info: unknown): CodexErrorClassification {
-  let candidate: string | undefined;
-  if (typeof info === 'string') candidate = info;
-  else if (info !== null && typeof info === 'object' && !Array.isArray(info)) {
-    const keys = Object.keys(info);
-    if (keys.length === 1) candidate = keys[0];
-  }
-  return candidate !== undefined && KNOWN.includes(candidate)
-    ? (candidate as CodexErrorClassification)
-    : 'unclassified';
-}
-
-export function agentErrorCodeOf(classification: CodexErrorClassification): AgentErrorCode {
-  return (TURN_ERROR_RETRYABLE_CLASSIFICATIONS as readonly string[]).includes(classification)
-    ? 'provider_unavailable'
-    : 'provider_rejected';
+/** A failed turn's error: the upstream failure a host can act on, with bounded details. */
+function upstreamError(error: unknown): AgentError {
+  const failure = classifyUpstreamFailure(error);
+  return codexError(failure.code, `codex turn failed (${failure.providerCode})`, {
+    providerCode: failure.providerCode,
+    details: {
+      classification: failure.classification,
+      ...(failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {}),
+    },
+  });
 }
 
 /** A mid-turn `error` is progress information, not an outcome. */
 export function translateMidTurnError(params: unknown): ProviderEventInput {
   const parsed = errorNotificationSchema.safeParse(params);
-  const classification = parsed.success
-    ? classifyCodexErrorInfo(parsed.data.error.codexErrorInfo)
-    : 'unclassified';
+  const failure = classifyUpstreamFailure(parsed.success ? parsed.data.error : undefined);
   const retrying = parsed.success && parsed.data.willRetry === true;
   return {
     payload: {
       type: 'diagnostic',
       level: 'warning',
-      message: `codex reported a mid-turn error (${classification}); ${retrying ? 'the server is retrying' : 'the server is not retrying'}`,
-      detail: { classification, willRetry: retrying },
+      message: `codex reported a mid-turn error (${failure.providerCode}); ${retrying ? 'the server is retrying' : 'the server is not retrying'}`,
+      detail: {
+        providerCode: failure.providerCode,
+        classification: failure.classification,
+        willRetry: retrying,
+        ...(failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {}),
+      },
     },
   };
 }
@@ -121,21 +79,8 @@ export function terminationOfCompletedTurn(turn: {
       return { outcome: 'succeeded' };
     case 'interrupted':
       return { outcome: 'interrupted' };
-    case 'failed': {
-      const info =
-        turn.error !== null && typeof turn.error === 'object' && !Array.isArray(turn.error)
-          ? (turn.error as Record<string, unknown>)['codexErrorInfo']
-          : undefined;
-      const classification = classifyCodexErrorInfo(info);
-      return {
-        outcome: 'failed',
-        error: codexError(
-          agentErrorCodeOf(classification),
-          `codex turn failed (${classification})`,
-          { providerCode: classification },
-        ),
-      };
-    }
+    case 'failed':
+      return { outcome: 'failed', error: upstreamError(turn.error) };
     case 'inProgress':
       return {
         outcome: 'failed',

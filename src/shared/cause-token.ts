@@ -35,3 +35,16 @@ export function causeTokenOf(value: unknown): CauseToken {
   if (field(value, 'name') === 'AbortError') return 'ABORT_ERR';
   return 'unknown';
 }
+
+/** The thrown cause a `spawn_failed` transport error carries in its detail, when it is known. */
+export function spawnCauseOf(value: unknown): ThrownCauseToken | undefined {
+  try {
+    if (!isCodexTransportError(value) || value.code !== 'spawn_failed') return undefined;
+    const cause = value.detail['cause'];
+    return typeof cause === 'string' && (KNOWN.has(cause) || cause === 'unknown')
+      ? (cause as ThrownCauseToken)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

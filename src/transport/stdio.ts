@@ -7,7 +7,10 @@
  * nothing is claimed about descendants.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { z } from 'zod';
 import { JsonlDecoder } from '../jsonl/decoder.js';
+import { codexRejection } from '../shared/codex-error.js';
+import { issuePaths } from '../shared/issue-paths.js';
 import { CODEX_APP_SERVER_ARGV } from '../protocol/vocabulary.js';
 import { callSafely } from '../shared/call-safely.js';
 import { causeTokenOf as causeToken } from '../shared/cause-token.js';
@@ -22,6 +25,7 @@ import { measureProcesses } from './resource-usage.js';
 import { realClock, teardown, type LeaderHandle, type TeardownClock } from './teardown.js';
 import {
   CodexTransportError,
+  type CodexExitStatus,
   type CodexResourceUsage,
   type CodexTransport,
   type CodexTransportParams,
@@ -78,7 +82,8 @@ function failedTransport(error: CodexTransportError, ownerId: string): CodexStdi
     ownerId,
     parentDeathSignal: false,
     setKeepAlive: noop,
-    send: noop,
+    send: () => false,
+    exitStatus: () => undefined,
     incoming: queue,
     close: () => Promise.resolve(),
     resourceUsage: () => Promise.resolve({ rssBytes: 0, cpuPercent: 0, processes: 0 }),
@@ -96,10 +101,25 @@ function leaderStartOf(
   return ev.kind === 'stat' ? ev.starttime : undefined;
 }
 
-export function createCodexStdioTransport(
-  options: CodexStdioTransportOptions,
-): CodexStdioTransport {
-  return spawnCodexStdioTransport(options);
+const graceMs = z.number().int().nonnegative().max(2_147_483_647).optional();
+
+/** The numbers a host may set: durations ≥ 0 and a positive line bound (never NaN or ±Infinity). */
+const stdioNumbersSchema = z.looseObject({
+  closeGraceMs: graceMs,
+  killGraceMs: graceMs,
+  exitDrainMs: graceMs,
+  maxLineLength: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+});
+
+export function createCodexStdioTransport(config: CodexStdioTransportOptions): CodexStdioTransport {
+  const checked = stdioNumbersSchema.safeParse(config);
+  if (!checked.success) {
+    throw codexRejection('invalid_request', 'invalid codex stdio transport configuration', {
+      providerCode: 'invalid_options',
+      details: { issues: issuePaths(checked.error, 'config') },
+    });
+  }
+  return spawnCodexStdioTransport(config);
 }
 
 /** Internal: the transport with an injectable identity probe and clock. */
@@ -167,6 +187,7 @@ export function spawnCodexStdioTransport(
 
   let spawned = pid !== undefined;
   let exited = pid === undefined;
+  let exitStatus: CodexExitStatus | undefined;
   let stdoutEnded = false;
   let closing = false;
   /** Idempotent once it succeeded, shared while in flight, retryable after a failure. */
@@ -203,8 +224,9 @@ export function spawnCodexStdioTransport(
     queue.fail(new CodexTransportError('spawn_failed', { cause: causeToken(err) }));
     for (const wake of exitWaiters) wake();
   });
-  child.on('exit', () => {
+  child.on('exit', (code, signal) => {
     exited = true;
+    exitStatus = { code, signal };
     group?.scan('leader_exiting');
     for (const wake of exitWaiters) wake();
     if (stdoutEnded) return;
@@ -291,19 +313,26 @@ export function spawnCodexStdioTransport(
       }
     },
     send(message) {
-      if (closing || exited || !child.stdin.writable) return;
+      if (closing || exited || !child.stdin.writable) return false;
+      let line: unknown;
       try {
-        const line = JSON.stringify(message) as string | undefined;
-        if (line === undefined) return;
+        line = JSON.stringify(message);
+      } catch {
+        return false; // unserialisable (a cycle, a BigInt, a string too long to build)
+      }
+      if (typeof line !== 'string') return false; // undefined, a function: nothing to send
+      try {
         child.stdin.write(`${line}\n`);
       } catch {
-        // never throws: unserialisable input or a dead pipe is the reader's problem to notice
+        return false;
       }
+      return true;
     },
     incoming: queue,
     close() {
       return closeAttempt.run(attempt);
     },
+    exitStatus: () => exitStatus,
     resourceUsage() {
       // while the leader lives the group id is provably ours, so this also records new members
       if (!exited) group?.scan('leader_alive');

@@ -23,8 +23,13 @@ export interface CodexResourceUsage {
 }
 
 export interface CodexTransport {
-  /** Write one frame. Synchronous; never throws; a no-op after close or exit. */
-  send(message: unknown): void;
+  /**
+   * Write one frame. Synchronous; never throws. Returns `false` when the frame was not written
+   * (it cannot be serialised, or the transport is closed or its process gone); the request then
+   * fails at once. A transport that returns nothing is taken to have written it.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- host transports written before this returned void
+  send(message: unknown): boolean | void;
   /**
    * Decoded inbound frames. Normal completion means end of stream; a rejection means the
    * transport failed (the error is a CodexTransportError where the cause is known).
@@ -39,6 +44,14 @@ export interface CodexTransport {
   setKeepAlive?(keepAlive: boolean): void;
   /** Optional: resource usage of the owned process group. */
   resourceUsage?(): Promise<CodexResourceUsage>;
+  /** Optional: how the process exited, once it has (names why a handshake failed). */
+  exitStatus?(): CodexExitStatus | undefined;
+}
+
+/** How the transport's process ended: an exit code, or the signal that killed it. */
+export interface CodexExitStatus {
+  readonly code: number | null;
+  readonly signal: string | null;
 }
 
 export interface CodexTransportParams {

@@ -49,7 +49,7 @@ describe('codex provider against the real binary under test', () => {
       runRef: 'two',
     });
     expect(await run2.completion).toEqual({ outcome: 'succeeded' });
-    // usage is per turn (`last`), not the thread total
+    // usage is the run's own (ADR-0012), not the thread total
     expect(second.ofType('run.usage').at(-1)?.usage).toEqual({
       inputTokens: 10,
       outputTokens: 2,
@@ -73,7 +73,11 @@ describe('codex provider against the real binary under test', () => {
     const termination = await run.completion;
     expect(termination).toMatchObject({
       outcome: 'failed',
-      error: { code: 'provider_unavailable', providerCode: 'internalServerError', retryable: true },
+      error: {
+        code: 'provider_unavailable',
+        providerCode: 'upstream_unavailable',
+        retryable: true,
+      },
     });
     const published = JSON.stringify([termination, sink.events, codex.sessionSink.events]);
     expect(published).not.toContain('CANARY');

@@ -97,8 +97,9 @@ describe('no process outlives dispose() (real binary)', () => {
 
   it("a child started by ~/.bashrc (the shell snapshot's login shell) is swept by a graceful dispose", async () => {
     const d = uniqueSleep();
+    // the shell snapshot is what runs ~/.bashrc; it is off unless commands inherit (ADR-0013)
     const codex = await openRealCodex(
-      {},
+      { commandEnvironment: 'inherit' },
       {
         prepareHome: (home) => {
           writeFileSync(join(home, '.bashrc'), `( sleep ${d} & )\n`);

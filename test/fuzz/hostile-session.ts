@@ -10,6 +10,7 @@
  *     startRun/interrupt/respond promise has settled, and after dispose every run has.
  */
 import {
+  AgentRuntimeError,
   isProviderRejection,
   providerEventInputSchema,
   providerRunTerminationSchema,
@@ -316,7 +317,10 @@ export async function runCase(
       },
       (e: unknown) => {
         failures.push(e);
-        if (!isProviderRejection(e)) throw new Error(`an untyped rejection escaped: ${String(e)}`);
+        // typed: a definite refusal, or (an interrupt whose outcome is unknown) the SPI's
+        // AgentRuntimeError, which a runtime reads as an unknown outcome (issue 10 item 6)
+        if (!isProviderRejection(e) && !(e instanceof AgentRuntimeError))
+          throw new Error(`an untyped rejection escaped: ${String(e)}`);
       },
     );
     pending.add(tracked);
@@ -691,6 +695,7 @@ function turnResult(id: string): Record<string, unknown> {
 
 function describe(e: unknown): unknown {
   if (isProviderRejection(e)) return { message: e.message, error: e.agentError };
+  if (e instanceof AgentRuntimeError) return { message: e.message, error: e.error };
   return e instanceof Error ? { message: e.message } : e;
 }
 

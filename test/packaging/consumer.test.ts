@@ -3,7 +3,7 @@
  * and the packed tarballs install into a scratch project outside the repository and compile
  * against their published types. Needs `npm run build` first (`npm test` does it).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -93,18 +93,13 @@ describe('built packages', () => {
 
 describe('consumer check: packed tarballs in a scratch project', () => {
   let scratch = '';
+  /** Files of each packed tarball, by package directory. */
+  const packed = new Map<string, string[]>();
 
   beforeAll(() => {
     requireBuilt(SPI);
     requireBuilt(ROOT);
     scratch = mkdtempSync(join(tmpdir(), 'relvo-consumer-'));
-  });
-
-  afterAll(() => {
-    if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
-  });
-
-  it('installs both tarballs and compiles a TypeScript consumer against the published types', () => {
     const npmCli = process.env['npm_execpath'];
     const npm = (args: string[], cwd: string): string =>
       npmCli !== undefined && npmCli.endsWith('.js')
@@ -120,11 +115,10 @@ describe('consumer check: packed tarballs in a scratch project', () => {
         files: { path: string }[];
       }[];
       const entry = out[0]!;
-      // nothing but the built output, schemas and docs ship
-      for (const f of entry.files)
-        expect(f.path).toMatch(/^(dist\/|schemas\/|package\.json$|README\.md$|LICENSE)/);
-      // the licence ships with every package (Apache-2.0)
-      expect(entry.files.map((f) => f.path)).toContain('LICENSE');
+      packed.set(
+        dir,
+        entry.files.map((f) => f.path),
+      );
       return join(scratch, entry.filename);
     };
     const spiTarball = pack(SPI);
@@ -137,6 +131,20 @@ describe('consumer check: packed tarballs in a scratch project', () => {
       ['install', '--no-audit', '--no-fund', '--ignore-scripts', spiTarball, codexTarball],
       scratch,
     );
+  }, 240_000);
+
+  afterAll(() => {
+    if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('ships only the build, schemas, docs and the licence', () => {
+    for (const dir of [SPI, ROOT]) {
+      const files = packed.get(dir) ?? [];
+      for (const f of files)
+        expect(f).toMatch(/^(dist\/|schemas\/|docs\/|adr\/|package\.json$|README\.md$|LICENSE$)/);
+      // the licence ships with every package (Apache-2.0)
+      expect(files).toContain('LICENSE');
+    }
     const installed = JSON.parse(
       readFileSync(
         join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', 'package.json'),
@@ -149,7 +157,60 @@ describe('consumer check: packed tarballs in a scratch project', () => {
       'pidusage',
       'zod',
     ]);
+  });
 
+  it('every relative link in a published README points at a file in the same tarball', () => {
+    for (const dir of [SPI, ROOT]) {
+      const files = new Set(packed.get(dir) ?? []);
+      const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+      const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+        .map((m) => m[1]!)
+        .filter((t) => !/^[a-z]+:/.test(t));
+      // mentions like `docs/processes.md` or `ADR-0005` in prose are links too
+      const mentioned = [...readme.matchAll(/`((?:docs|adr)\/[^`\s]+\.md)`/g)].map((m) => m[1]!);
+      for (const target of [...targets, ...mentioned]) expect(files, target).toContain(target);
+      for (const [, n] of readme.matchAll(/\bADR-(\d{4})\b/g)) {
+        expect(
+          [...files].some((f) => f.startsWith(`adr/ADR-${n}-`)),
+          `ADR-${n}`,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it('the README example, as published, runs against the real codex and the scripted model', () => {
+    const binary = requireCodexBinary({ kind: 'native' });
+    // only what the installed package's README says: its two titled code blocks, verbatim
+    const readme = readFileSync(
+      join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', 'README.md'),
+      'utf8',
+    );
+    for (const name of ['host.mjs', 'try-it.mjs']) {
+      const block = new RegExp(
+        '```js title="' + name.replace('.', '\\.') + '"\\n([\\s\\S]*?)\\n```',
+      ).exec(readme);
+      if (block?.[1] === undefined) throw new Error(`README has no \`${name}\` block`);
+      writeFileSync(join(scratch, name), block[1] + '\n');
+    }
+    const result = spawnSync(process.execPath, ['try-it.mjs'], {
+      cwd: scratch,
+      env: testEnv({ CODEX_EXECUTABLE: binary.path }),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (result.status !== 0) {
+      throw new Error(`try-it.mjs failed (${String(result.status)}):\n${result.stderr}`);
+    }
+    const lines = result.stdout.trim().split('\n');
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ first: 'succeeded', second: 'interrupted' });
+    // the streamed text of both runs, the approval, and the usage reached the host
+    expect(result.stdout).toContain('Here are the files.');
+    expect(result.stdout).toContain('The build ');
+    expect(result.stderr).toMatch(/\[approval\] .*ls/);
+    expect(result.stderr).toContain('[usage]');
+  }, 180_000);
+
+  it('compiles a TypeScript consumer against the published types', () => {
     writeFileSync(
       join(scratch, 'consumer.ts'),
       `import { createCodexProvider, CODEX_SUPPORTED_APP_SERVER_VERSIONS, type CodexProvider, type CodexTransport } from '@relvo-labs/agent-provider-codex';

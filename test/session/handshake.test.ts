@@ -100,6 +100,27 @@ describe('handshake: version gate (docs/behaviour.md §5.2)', () => {
     });
   }
 
+  // an initialize result without a string userAgent is not codex app-server at all (issue 10)
+  for (const [label, userAgent] of [
+    ['absent', undefined],
+    ['not a string', 156],
+  ] as const) {
+    it(`refuses a userAgent that is ${label}: handshake_invalid, connection closed`, async () => {
+      const h = createProviderHarness();
+      const opening = rejectionOf(h.openSession());
+      await reply(h.transport, 'initialize', userAgent === undefined ? {} : { userAgent });
+      const error = await opening;
+      expect(error).toMatchObject({
+        code: 'provider_contract_violation',
+        retryable: false,
+        providerCode: 'handshake_invalid',
+      });
+      expect(count(h.transport, 'thread/start')).toBe(0);
+      expect(count(h.transport, 'initialized')).toBe(0);
+      expect(h.transport.closeCalls).toBe(1);
+      expect(h.provider.abandonedConnectionCount).toBe(0);
+    });
+  }
   /** label, userAgent, the version the refusal may echo (only a version-shaped token). */
   const refused: [string, unknown, string | null][] = [
     ['no " (" suffix', `relvo_agent_runtime/${BASELINE}`, null],
@@ -112,8 +133,6 @@ describe('handshake: version gate (docs/behaviour.md §5.2)', () => {
     ['another client name', `other_client/${BASELINE} (Linux; ${CANARY_SECRET})`, null],
     ['over 512 characters', `relvo_agent_runtime/${BASELINE} (${'x'.repeat(500)})`, null],
     ['a version-shaped token with prose', userAgentOf(`${BASELINE}-${CANARY_SECRET}!`), null],
-    ['absent', undefined, null],
-    ['not a string', 156, null],
   ];
   for (const [label, userAgent, foundVersion] of refused) {
     it(`refuses ${label}: not retryable, found version and window in details, before thread/start`, async () => {

@@ -84,7 +84,7 @@ describe('canaries in upstream text (fake transport)', () => {
     const termination = await run.completion;
     expect(termination).toMatchObject({
       outcome: 'failed',
-      error: { providerCode: 'unclassified' },
+      error: { providerCode: 'other', details: { classification: 'unclassified' } },
     });
     for (const e of errors) expect(isProviderRejection(e)).toBe(true);
     expectClean(
@@ -168,7 +168,11 @@ describe('canaries through the stdio transport', () => {
       const termination = await run.completion;
       expect(termination).toMatchObject({
         outcome: 'failed',
-        error: { code: 'provider_rejected', providerCode: 'unclassified' },
+        error: {
+          code: 'provider_rejected',
+          providerCode: 'other',
+          details: { classification: 'unclassified' },
+        },
       });
       // the mid-turn error and the declined request were seen, as tokens only
       expect(

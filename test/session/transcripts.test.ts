@@ -75,10 +75,11 @@ describe('replay of the real baseline transcripts', () => {
     await session.dispose();
   });
 
-  for (const [scenario, classification, code] of [
-    ['http_500', 'internalServerError', 'provider_unavailable'],
-    ['stream_closed', 'other', 'provider_rejected'],
-    ['response_failed', 'other', 'provider_rejected'],
+  // the provider codes of ADR-0011 (test/provider/upstream-failures.test.ts covers the rest)
+  for (const [scenario, providerCode, code] of [
+    ['http_500', 'upstream_unavailable', 'provider_unavailable'],
+    ['stream_closed', 'stream_disconnected', 'provider_unavailable'],
+    ['response_failed', 'stream_disconnected', 'provider_unavailable'],
   ] as const) {
     it(`${scenario}: fails with the classified turn error and no upstream prose`, async () => {
       const h = createProviderHarness();
@@ -90,7 +91,7 @@ describe('replay of the real baseline transcripts', () => {
       await replaying;
       expect(termination).toMatchObject({
         outcome: 'failed',
-        error: { code, providerCode: classification },
+        error: { code, providerCode },
       });
       const prose = loadTranscript(scenario)
         .filter((l) => l.frame.method === 'error')

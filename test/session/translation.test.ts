@@ -13,6 +13,7 @@ import {
   published,
   push,
   startBound,
+  THREAD,
   texts,
   turns,
   usage,
@@ -74,56 +75,65 @@ describe('translation: message deltas', () => {
   });
 });
 
-describe('translation: usage', () => {
-  it('reports tokenUsage.last (per turn), never the cumulative total', async () => {
-    const { sink } = await runWith(
-      usage(
-        't1',
-        {
-          inputTokens: 12,
-          cachedInputTokens: 4,
-          outputTokens: 7,
-          reasoningOutputTokens: 2,
-          totalTokens: 19,
-        },
-        {
-          inputTokens: 1200,
-          cachedInputTokens: 400,
-          outputTokens: 700,
-          reasoningOutputTokens: 200,
-          totalTokens: 1900,
-        },
-      ),
-      completed('t1', 'completed'),
-    );
-    expect(sink.ofType('run.usage')).toEqual([
-      { type: 'run.usage', usage: { inputTokens: 12, outputTokens: 7, totalTokens: 19 } },
-    ]);
+describe("translation: usage (ADR-0012: the run's own cumulative usage)", () => {
+  const t = (inputTokens: number, outputTokens: number) => ({
+    inputTokens,
+    cachedInputTokens: 0,
+    outputTokens,
+    reasoningOutputTokens: 0,
+    totalTokens: inputTokens + outputTokens,
   });
 
-  it('copies only non-negative integer counters and emits nothing when none is usable', async () => {
-    const { sink } = await runWith(
-      usage(
-        't1',
-        { inputTokens: -1, outputTokens: 2.5, totalTokens: 9 },
-        { inputTokens: 5, outputTokens: 5, totalTokens: 10 },
-      ),
-      usage(
-        't1',
-        { inputTokens: '3', outputTokens: null },
-        { inputTokens: 5, outputTokens: 5, totalTokens: 10 },
-      ),
-      {
-        method: 'thread/tokenUsage/updated',
-        params: {
-          threadId: '01a228d9-72fc-76b2-83a3-6e6d181a9480',
-          turnId: 't1',
-          tokenUsage: { total: { inputTokens: 1 } },
-        },
-      },
+  it('each event is the thread total minus its value when the run started; repeats emit nothing', async () => {
+    const { h, session } = await openedHarness();
+    const first = await startBound(h, session, 't1', 'r1');
+    await push(
+      h.transport,
+      usage('t1', t(100, 10), t(100, 10)),
+      usage('t1', t(150, 20), t(250, 30)), // the command's follow-up request
+      usage('t1', t(150, 20), t(250, 30)), // a response without usage repeats the numbers
       completed('t1', 'completed'),
     );
-    expect(sink.ofType('run.usage')).toEqual([{ type: 'run.usage', usage: { totalTokens: 9 } }]);
+    await first.run.completion;
+    expect(first.sink.ofType('run.usage').map((e) => e.usage)).toEqual([
+      { inputTokens: 100, outputTokens: 10, totalTokens: 110 },
+      { inputTokens: 250, outputTokens: 30, totalTokens: 280 },
+    ]);
+    // the next run: codex repeats the previous figures (e.g. on interrupt), then its own response
+    const second = await startBound(h, session, 't2', 'r2', 1);
+    await push(
+      h.transport,
+      usage('t2', t(150, 20), t(250, 30)),
+      usage('t2', t(40, 5), t(290, 35)),
+      completed('t2', 'completed'),
+    );
+    await second.run.completion;
+    expect(second.sink.ofType('run.usage').map((e) => e.usage)).toEqual([
+      { inputTokens: 40, outputTokens: 5, totalTokens: 45 },
+    ]);
+    await session.dispose();
+  });
+
+  it("malformed totals and totals below the run's start are never published", async () => {
+    const { h, session } = await openedHarness();
+    const first = await startBound(h, session, 't1', 'r1');
+    await push(h.transport, usage('t1', t(0, 0), t(500, 50)), completed('t1', 'completed'));
+    await first.run.completion;
+    const second = await startBound(h, session, 't2', 'r2', 1);
+    await push(
+      h.transport,
+      usage('t2', t(0, 0), { inputTokens: -1, outputTokens: 2.5, totalTokens: 9 }),
+      usage('t2', t(0, 0), { inputTokens: '3', outputTokens: null }),
+      {
+        method: 'thread/tokenUsage/updated',
+        params: { threadId: THREAD, turnId: 't2', tokenUsage: { last: t(1, 1) } },
+      },
+      usage('t2', t(0, 0), t(10, 1)), // a thread whose totals were reset
+      completed('t2', 'completed'),
+    );
+    await second.run.completion;
+    expect(second.sink.ofType('run.usage')).toEqual([]);
+    await session.dispose();
   });
 });
 
@@ -155,58 +165,72 @@ describe('translation: turn status', () => {
   }
 });
 
-describe('translation: codexErrorInfo classification', () => {
-  const cases: [string, unknown, string, string][] = [
+describe('translation: codexErrorInfo classification (ADR-0011)', () => {
+  // label, codexErrorInfo, details.classification, providerCode, AgentErrorCode
+  const cases: [string, unknown, string, string, string][] = [
     [
       'plain string (retryable)',
       'internalServerError',
       'internalServerError',
+      'upstream_unavailable',
       'provider_unavailable',
     ],
     [
       'plain string (rejected)',
       'contextWindowExceeded',
       'contextWindowExceeded',
+      'context_window_exceeded',
       'provider_rejected',
     ],
     [
       'one-key object',
       { httpConnectionFailed: { httpStatusCode: 502 } },
       'httpConnectionFailed',
+      'upstream_unavailable',
       'provider_unavailable',
     ],
     [
       'one-key object (stream)',
       { responseStreamDisconnected: { httpStatusCode: null } },
       'responseStreamDisconnected',
+      'stream_disconnected',
       'provider_unavailable',
     ],
     [
       'multi-key object',
       { httpConnectionFailed: {}, other: {} },
       'unclassified',
+      'other',
       'provider_rejected',
     ],
-    ['unknown string', 'notAThingYet', 'unclassified', 'provider_rejected'],
+    ['unknown string', 'notAThingYet', 'unclassified', 'other', 'provider_rejected'],
     [
       'later-release tag',
       { quotaWindowRolled: { resetsAt: 1 } },
       'unclassified',
+      'other',
       'provider_rejected',
     ],
-    ['later-release catch-all', { unknown: 'whatever' }, 'unclassified', 'provider_rejected'],
-    ['null', null, 'unclassified', 'provider_rejected'],
-    ['number', 3, 'unclassified', 'provider_rejected'],
-    ['array', ['badRequest'], 'unclassified', 'provider_rejected'],
+    [
+      'later-release catch-all',
+      { unknown: 'whatever' },
+      'unclassified',
+      'other',
+      'provider_rejected',
+    ],
+    ['null', null, 'unclassified', 'other', 'provider_rejected'],
+    ['number', 3, 'unclassified', 'other', 'provider_rejected'],
+    ['array', ['badRequest'], 'unclassified', 'other', 'provider_rejected'],
     [
       'inherited key',
       Object.create({ badRequest: 1 }) as unknown,
       'unclassified',
+      'other',
       'provider_rejected',
     ],
   ];
-  for (const [label, info, classification, code] of cases) {
-    it(`${label} → ${classification}`, async () => {
+  for (const [label, info, classification, providerCode, code] of cases) {
+    it(`${label} → ${providerCode} (${classification})`, async () => {
       const error = {
         message: `failed near ${CANARY_SECRET} in ${CANARY_PATH}`,
         codexErrorInfo: info,
@@ -215,7 +239,7 @@ describe('translation: codexErrorInfo classification', () => {
       const { termination, sink, h } = await runWith(completed('t1', 'failed', error));
       expect(termination).toMatchObject({
         outcome: 'failed',
-        error: { code, providerCode: classification },
+        error: { code, providerCode, details: { classification } },
       });
       const text = published(termination, sink.events, h.sessionSink.events);
       expect(text).not.toContain(CANARY_SECRET);
@@ -223,11 +247,15 @@ describe('translation: codexErrorInfo classification', () => {
     });
   }
 
-  it('absent turn.error → unclassified', async () => {
+  it('absent turn.error → other (unclassified)', async () => {
     const { termination } = await runWith(completed('t1', 'failed', undefined));
     expect(termination).toMatchObject({
       outcome: 'failed',
-      error: { code: 'provider_rejected', providerCode: 'unclassified' },
+      error: {
+        code: 'provider_rejected',
+        providerCode: 'other',
+        details: { classification: 'unclassified' },
+      },
     });
   });
 });

@@ -216,7 +216,16 @@ describe('connection end mid-run', () => {
 
 describe('request deadlines', () => {
   for (const requestTimeoutMs of [Infinity, Number.NaN, 0, -5]) {
-    it(`requestTimeoutMs ${String(requestTimeoutMs)} disables the deadline`, async () => {
+    it(`requestTimeoutMs ${String(requestTimeoutMs)} is refused: no deadline is switched off by accident`, () => {
+      expect(() => createProviderHarness({ requestTimeoutMs })).toThrow(
+        /invalid codex provider options/,
+      );
+    });
+  }
+
+  {
+    const requestTimeoutMs = 2_147_483_647;
+    it('the longest requestTimeoutMs (about 24.8 days) does not fire early', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       const { h, session } = await openedHarness({ requestTimeoutMs });
       const starting = startText(session, 'a');
@@ -244,7 +253,8 @@ describe('request deadlines', () => {
     const error = await opening;
     expect(isProviderRejection(error) && error.agentError).toMatchObject({
       code: 'provider_unavailable',
-      providerCode: 'request_timeout',
+      providerCode: 'initialize_timeout',
+      details: { timeoutMs: 500 },
     });
     expect(h.transport.closeCalls).toBe(1);
     expect(count(h.transport, 'thread/start')).toBe(0);

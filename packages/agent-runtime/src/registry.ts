@@ -34,8 +34,13 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The first offending key path: the codex provider lists them (`issues: string[]`). */
 function issuesOf(details: JsonObject | undefined): string | undefined {
   const issues = details?.issues;
+  if (Array.isArray(issues)) {
+    const first = issues[0];
+    return typeof first === 'string' && first.length > 0 ? first : undefined;
+  }
   return typeof issues === 'string' && issues.length > 0 ? issues.split(',')[0] : undefined;
 }
 

@@ -45,6 +45,9 @@ const provider = createCodexProvider({
   env: iso.env(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined))),
   approvals: mode === 'command' ? 'bridge' : 'none',
   ...(pdeathsig ? {} : { parentDeathSignal: false }),
+  // the `.bashrc` child is started by codex's shell snapshot, which the default filtered
+  // command environment turns off (ADR-0013): opt back into codex's default
+  ...(bashrcSleep !== undefined ? { commandEnvironment: 'inherit' as const } : {}),
 });
 const session: CodexProviderSession = await provider.createSession({
   options: {},

@@ -171,10 +171,11 @@ export class SessionDriver {
         out.text(payload.text);
         break;
       case 'run.usage':
+        // each run.usage is the run's cumulative usage so far (ADR-0012): keep the latest
         if (stats !== undefined) {
-          stats.usage.inputTokens += payload.usage.inputTokens ?? 0;
-          stats.usage.outputTokens += payload.usage.outputTokens ?? 0;
-          stats.usage.totalTokens += payload.usage.totalTokens ?? 0;
+          stats.usage.inputTokens = payload.usage.inputTokens ?? stats.usage.inputTokens;
+          stats.usage.outputTokens = payload.usage.outputTokens ?? stats.usage.outputTokens;
+          stats.usage.totalTokens = payload.usage.totalTokens ?? stats.usage.totalTokens;
         }
         break;
       case 'interaction.requested':

@@ -1,0 +1,250 @@
+/**
+ * Upstream failures a host can act on (issue 10 item 2, issue 9 item 5, ADR-0011): every turn
+ * failure recorded from the real binary (scripted model: HTTP 401/403/404/429/500/503, closed and
+ * stalled streams, response.failed with each error code) replayed through the adapter, plus the
+ * codexErrorInfo values only newer releases send.
+ */
+import type { AgentError, ProviderRunTermination } from '@relvo-labs/agent-provider';
+import { describe, expect, it } from 'vitest';
+import { UPSTREAM_PROVIDER_CODES } from '../../src/index.js';
+import { classifyUpstreamFailure } from '../../src/session/upstream-failure.js';
+import { terminationOfCompletedTurn } from '../../src/session/translate.js';
+import { loadTranscript, replay } from '../support/replay.js';
+import {
+  createProviderHarness,
+  recordingSink,
+  textInput,
+  WORKSPACE,
+  type RecordingSink,
+} from '../support/provider-harness.js';
+
+/** The release these scenarios were recorded on; what codex reports differs per release. */
+const RECORDED_ON = '0.156.1';
+
+interface Expected {
+  readonly providerCode: string;
+  readonly code: 'provider_unavailable' | 'provider_rejected';
+  readonly classification: string;
+  readonly httpStatus?: number;
+}
+
+const unavailable = (
+  providerCode: string,
+  classification: string,
+  httpStatus?: number,
+): Expected => ({
+  providerCode,
+  code: 'provider_unavailable',
+  classification,
+  ...(httpStatus !== undefined ? { httpStatus } : {}),
+});
+const rejected = (providerCode: string, classification: string, httpStatus?: number): Expected => ({
+  providerCode,
+  code: 'provider_rejected',
+  classification,
+  ...(httpStatus !== undefined ? { httpStatus } : {}),
+});
+
+/** Replays every turn of a recorded scenario and returns each run's termination. */
+async function replayTurns(
+  scenario: string,
+): Promise<{ terminations: ProviderRunTermination[]; sinks: RecordingSink[]; published: string }> {
+  const transcript = loadTranscript(scenario, RECORDED_ON);
+  const turns = transcript.filter((l) => l.frame.method === 'turn/start').length;
+  const h = createProviderHarness();
+  const replaying = replay(h.transport, transcript, { workspace: WORKSPACE });
+  const session = await h.openSession();
+  const terminations: ProviderRunTermination[] = [];
+  const sinks: RecordingSink[] = [];
+  for (let i = 0; i < turns; i++) {
+    const sink = recordingSink();
+    const run = await session.startRun({ input: textInput(`turn ${i}`), sink, runRef: `r${i}` });
+    terminations.push(await run.completion);
+    sinks.push(sink);
+  }
+  await replaying;
+  await session.dispose();
+  return {
+    terminations,
+    sinks,
+    published: JSON.stringify([terminations, sinks.map((s) => s.events), h.sessionSink.events]),
+  };
+}
+
+function expectFailure(termination: ProviderRunTermination, expected: Expected): void {
+  expect(termination.outcome).toBe('failed');
+  const error = (termination as { error: AgentError }).error;
+  expect(error).toMatchObject({
+    code: expected.code,
+    retryable: expected.code === 'provider_unavailable',
+    providerCode: expected.providerCode,
+    message: `codex turn failed (${expected.providerCode})`,
+  });
+  expect(error.details).toEqual({
+    classification: expected.classification,
+    ...(expected.httpStatus !== undefined ? { httpStatus: expected.httpStatus } : {}),
+  });
+}
+
+function upstreamProse(scenario: string): string[] {
+  return loadTranscript(scenario, RECORDED_ON)
+    .filter((l) => l.frame.method === 'error')
+    .map((l) => (l.frame.params as { error: { message: string } }).error.message);
+}
+
+describe('recorded turn failures (baseline transcripts)', () => {
+  const single: [string, Expected][] = [
+    ['http_401', rejected('unauthorized', 'other', 401)],
+    ['http_429', unavailable('rate_limited', 'responseTooManyFailedAttempts', 429)],
+    ['http_500', unavailable('upstream_unavailable', 'internalServerError')],
+    ['stream_closed', unavailable('stream_disconnected', 'other')],
+    ['stream_stall', unavailable('stream_disconnected', 'other')],
+    ['response_failed', unavailable('stream_disconnected', 'other')],
+  ];
+  for (const [scenario, expected] of single) {
+    it(`${scenario}: ${expected.providerCode} (${expected.code}), no upstream prose`, async () => {
+      const { terminations, sinks, published } = await replayTurns(scenario);
+      expectFailure(terminations[0]!, expected);
+      for (const message of upstreamProse(scenario)) expect(published).not.toContain(message);
+      // the mid-turn error became a warning diagnostic carrying the same provider code
+      const warning = sinks[0]!.ofType('diagnostic').find((d) => d.level === 'warning');
+      expect(warning?.detail).toMatchObject({
+        providerCode: expected.providerCode,
+        willRetry: false,
+      });
+    });
+  }
+
+  it('http_errors: 403, 404, 503, 429 usage_limit_reached', async () => {
+    const { terminations, published } = await replayTurns('http_errors');
+    const expected = [
+      rejected('unauthorized', 'other', 403),
+      rejected('model_not_found', 'other', 404),
+      unavailable('upstream_unavailable', 'other', 503),
+      rejected('usage_limit', 'usageLimitExceeded'),
+    ];
+    expect(terminations).toHaveLength(expected.length);
+    terminations.forEach((t, i) => {
+      expectFailure(t, expected[i]!);
+    });
+    for (const message of upstreamProse('http_errors')) expect(published).not.toContain(message);
+  });
+
+  it('response_failed_codes: each response.failed error code', async () => {
+    const { terminations, published } = await replayTurns('response_failed_codes');
+    // what codex 0.156.1 made of each code (in the recorded order)
+    const expected = [
+      rejected('context_window_exceeded', 'contextWindowExceeded'), // context_length_exceeded
+      rejected('usage_limit', 'usageLimitExceeded'), // insufficient_quota
+      rejected('usage_limit', 'usageLimitExceeded'), // usage_not_included
+      unavailable('rate_limited', 'rateLimitExceeded'), // rate_limit_exceeded
+      unavailable('rate_limited', 'rateLimitExceeded'), // slow_down
+      unavailable('capacity_unavailable', 'serverOverloaded'), // server_is_overloaded
+      rejected('other', 'other'), // invalid_prompt
+      rejected('policy_denied', 'cyberPolicy'), // cyber_policy
+      rejected('other', 'other'), // bio_policy: 0.156.1 does not know it
+      unavailable('stream_disconnected', 'other'), // model_not_found: unknown to 0.156.1
+      unavailable('stream_disconnected', 'other'), // flex_unavailable: unknown to 0.156.1
+      unavailable('stream_disconnected', 'other'), // policy_capacity_unavailable: likewise
+      unavailable('stream_disconnected', 'other'), // server_error
+      unavailable('stream_disconnected', 'other'), // an unknown code
+    ];
+    expect(terminations).toHaveLength(expected.length);
+    terminations.forEach((t, i) => {
+      expectFailure(t, expected[i]!);
+    });
+    for (const message of upstreamProse('response_failed_codes'))
+      expect(published).not.toContain(message);
+  });
+});
+
+describe('codexErrorInfo of newer releases (0.168.0–0.171.0, measured)', () => {
+  const cases: [unknown, string, Expected][] = [
+    [
+      { httpConnectionFailed: { httpStatusCode: 401 } },
+      'm',
+      rejected('unauthorized', 'httpConnectionFailed', 401),
+    ],
+    [
+      { httpConnectionFailed: { httpStatusCode: 503 } },
+      'm',
+      unavailable('upstream_unavailable', 'httpConnectionFailed', 503),
+    ],
+    [
+      { httpConnectionFailed: { httpStatusCode: null } },
+      'm',
+      unavailable('upstream_unavailable', 'httpConnectionFailed'),
+    ],
+    [
+      { responseStreamDisconnected: { httpStatusCode: null } },
+      'm',
+      unavailable('stream_disconnected', 'responseStreamDisconnected'),
+    ],
+    [
+      { responseStreamConnectionFailed: { httpStatusCode: 429 } },
+      'm',
+      unavailable('rate_limited', 'responseStreamConnectionFailed', 429),
+    ],
+    ['modelNotFound', 'm', rejected('model_not_found', 'modelNotFound')],
+    ['flexUnavailable', 'm', unavailable('capacity_unavailable', 'flexUnavailable')],
+    [
+      'policyCapacityUnavailable',
+      'm',
+      unavailable('capacity_unavailable', 'policyCapacityUnavailable'),
+    ],
+    ['bioPolicy', 'm', rejected('policy_denied', 'bioPolicy')],
+    ['tooManyDenials', 'm', rejected('policy_denied', 'tooManyDenials')],
+    ['inferenceHookDenied', 'm', rejected('policy_denied', 'inferenceHookDenied')],
+    ['misalignmentPolicyViolation', 'm', rejected('policy_denied', 'misalignmentPolicyViolation')],
+    ['unauthorized', 'm', rejected('unauthorized', 'unauthorized')],
+    ['sessionBudgetExceeded', 'm', rejected('usage_limit', 'sessionBudgetExceeded')],
+    ['sandboxError', 'm', rejected('other', 'sandboxError')],
+    [
+      { activeTurnNotSteerable: { turnKind: 'review' } },
+      'm',
+      rejected('other', 'activeTurnNotSteerable'),
+    ],
+    // the 0.168 catch-all, malformed and absent values
+    ['somethingNew', 'm', rejected('other', 'unclassified')],
+    [{ somethingNew: {} }, 'm', rejected('other', 'unclassified')],
+    [{ a: 1, b: 2 }, 'm', rejected('other', 'unclassified')],
+    [
+      { httpConnectionFailed: { httpStatusCode: 4010 } },
+      'm',
+      unavailable('upstream_unavailable', 'httpConnectionFailed'),
+    ],
+    [null, 'm', rejected('other', 'unclassified')],
+    [
+      undefined,
+      'unexpected status 401 Unauthorized: x',
+      rejected('unauthorized', 'unclassified', 401),
+    ],
+    ['other', 'unexpected status 999 Weird: x', rejected('other', 'other')],
+    ['other', 'prefix unexpected status 401 Unauthorized', rejected('other', 'other')],
+    [
+      'other',
+      'stream disconnected before completion: idle timeout waiting for SSE',
+      unavailable('stream_disconnected', 'other'),
+    ],
+    // a classified value is never overridden by prose
+    [
+      'cyberPolicy',
+      'stream disconnected before completion: x',
+      rejected('policy_denied', 'cyberPolicy'),
+    ],
+  ];
+  it.each(cases)('%j with message %j', (info, message, expected) => {
+    expectFailure(
+      terminationOfCompletedTurn({ status: 'failed', error: { message, codexErrorInfo: info } }),
+      expected,
+    );
+  });
+
+  it('every provider code is in the documented, closed set', () => {
+    for (const [info, message] of cases) {
+      expect(UPSTREAM_PROVIDER_CODES).toContain(
+        classifyUpstreamFailure({ message, codexErrorInfo: info }).providerCode,
+      );
+    }
+  });
+});

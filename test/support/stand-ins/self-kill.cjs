@@ -1,0 +1,2 @@
+// Dies by a signal before answering anything.
+process.kill(process.pid, 'SIGKILL');

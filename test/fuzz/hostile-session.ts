@@ -25,6 +25,7 @@ import { vi } from 'vitest';
 import { JsonlDecoder } from '../../src/jsonl/decoder.js';
 import { createCodexProvider } from '../../src/index.js';
 import { createFakeTransport, type FakeTransport } from '../support/fake-transport.js';
+import { BASELINE, recordedUserAgentOf } from '../support/releases.js';
 import { frameTemplates } from './templates.js';
 
 export const CANARY = 'sk-CANARYCANARYCANARY9876';
@@ -381,8 +382,7 @@ export async function runCase(
     await push({
       id: init?.id,
       result: {
-        userAgent:
-          'relvo_agent_runtime/0.156.1 (Debian 12.0.0; x86_64) dumb (relvo_agent_runtime; 0.1.0)',
+        userAgent: recordedUserAgentOf(BASELINE),
         codexHome: '/home/fuzz/.codex',
         platformFamily: 'unix',
         platformOs: 'linux',

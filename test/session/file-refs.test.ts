@@ -52,6 +52,20 @@ async function open(h: ProviderHarness, root: string, scenario = 'file_ref') {
   return { session, replaying };
 }
 
+/** A session whose handshake is replayed, stopping before the recorded turn/start. */
+async function openBeforeTurnStart(h: ProviderHarness, root: string) {
+  const recorded = loadRecorded('file_ref');
+  const untilSeq = recorded.find((l) => l.frame.method === 'turn/start')!.seq;
+  const replaying = replay(h.transport, recorded, { workspace: root, untilSeq });
+  const session = await h.provider.createSession({
+    options: {},
+    workspace: { root, ownership: 'borrowed' },
+    sink: h.sessionSink,
+  });
+  await replaying;
+  return session;
+}
+
 const refs = (...paths: string[]): TurnInput => ({
   parts: [
     { type: 'text', text: 'look' },
@@ -125,19 +139,7 @@ describe('file references replayed from the real binary', () => {
     async (_name, path, providerCode) => {
       const { root, outside } = workspace();
       const h = createProviderHarness({ fileReferences: 'resolve' });
-      const turnStartSeq = loadRecorded('file_ref').find(
-        (l) => l.frame.method === 'turn/start',
-      )!.seq;
-      const replaying = replay(h.transport, loadRecorded('file_ref'), {
-        workspace: root,
-        untilSeq: turnStartSeq,
-      });
-      const session = await h.provider.createSession({
-        options: {},
-        workspace: { root, ownership: 'borrowed' },
-        sink: h.sessionSink,
-      });
-      await replaying;
+      const session = await openBeforeTurnStart(h, root);
       const error = await refusal(session, refs('notes/a.txt', path));
       expect(error).toMatchObject({ code: 'invalid_request', providerCode });
       const text = JSON.stringify(error);
@@ -151,17 +153,7 @@ describe('file references replayed from the real binary', () => {
     const { root } = workspace();
     const h = createProviderHarness();
     expect(h.provider.describe().extensions['supportedInputParts']).toEqual(['text']);
-    const turnStartSeq = loadRecorded('file_ref').find((l) => l.frame.method === 'turn/start')!.seq;
-    const replaying = replay(h.transport, loadRecorded('file_ref'), {
-      workspace: root,
-      untilSeq: turnStartSeq,
-    });
-    const session = await h.provider.createSession({
-      options: {},
-      workspace: { root, ownership: 'borrowed' },
-      sink: h.sessionSink,
-    });
-    await replaying;
+    const session = await openBeforeTurnStart(h, root);
     const error = await refusal(session, refs('notes/a.txt'));
     expect(error.code).toBe('capability_unsupported');
     await session.dispose();

@@ -14,6 +14,8 @@ import {
   type IsolatedCodexHome,
 } from '../src/testing/index.js';
 import { CODEX_ADAPTER_VERSION, CODEX_DEFAULT_CLIENT_NAME } from '../src/constants.js';
+import { commandEnvironmentArgs } from '../src/transport/environment.js';
+import { createLinuxProcProbe, snapshotProcs } from '../src/transport/proc-probe.js';
 import { RawClient } from './support/raw-client.js';
 import { median, quantile } from './support/stats.js';
 
@@ -88,7 +90,10 @@ async function rawTrial(ctx: Context): Promise<Sample> {
     let t0 = performance.now();
     client = new RawClient(
       ctx.executable,
-      codexConfigArgs({ baseUrl: ctx.server.baseUrl }),
+      // the same codex configuration the adapter starts with by default (ADR-0013's filtered
+      // command environment turns the shell snapshot off): without it the raw client's codex
+      // builds a snapshot at turn start and the first-delta comparison measures that, not us
+      [...codexConfigArgs({ baseUrl: ctx.server.baseUrl }), ...commandEnvironmentArgs('filtered')],
       ctx.env(iso),
       iso.workspace,
     );
@@ -178,4 +183,23 @@ export function summarise(result: OverheadResult): OverheadRow[] {
       ratio: median(a) / median(r),
     };
   });
+}
+
+/**
+ * What the adapter's dispose does that the raw client does not: prove no owned process is left
+ * by passes over /proc (a listing and one `stat` per process). An idle session's teardown takes
+ * two (the group scan at the leader's reap instant and the first sweep pass), three when a
+ * process vanished mid-pass; the cost grows with the number of processes on the machine.
+ */
+export function procPassCost(rounds = 200): { processes: number; medianMs: number } {
+  const probe = createLinuxProcProbe();
+  const times: number[] = [];
+  let processes = 0;
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    const snapshot = snapshotProcs(probe);
+    times.push(performance.now() - t0);
+    if (snapshot.kind === 'list') processes = snapshot.entries.length;
+  }
+  return { processes, medianMs: median(times) };
 }

@@ -15,7 +15,7 @@ import {
   throughput,
 } from './codec.js';
 import { density } from './density.js';
-import { overhead, summarise } from './overhead.js';
+import { overhead, procPassCost, summarise } from './overhead.js';
 import { runtimeOverhead } from './runtime.js';
 import { f1, f2, markdownTable } from './support/stats.js';
 
@@ -195,6 +195,10 @@ if (chosen.has('overhead')) {
         'paired diff p25…p75 ms': `${f1(row.pairedDiffP25)} … ${f1(row.pairedDiffP75)}`,
       })),
     ),
+  );
+  const pass = procPassCost();
+  say(
+    `\none pass over /proc (what dispose adds to prove nothing owned is left; an idle session's teardown takes 2, or 3 when a process vanished mid-pass): ${f2(pass.medianMs)} ms median for ${pass.processes} processes`,
   );
 }
 

@@ -41,6 +41,9 @@ describe('chaos on real processes', () => {
     `${SESSIONS} sessions across ${CASE_KINDS.length} failure kinds: settled, typed, nothing left`,
     async () => {
       const features = await probeFeatures();
+      // both have landed: a regression that loses either must fail here, not turn the
+      // per-kind exemptions below back on
+      expect(features).toEqual({ watchdog: true, ownedSweep: true });
       const results: SessionResult[] = [];
       let next = 0;
       const worker = async (): Promise<void> => {

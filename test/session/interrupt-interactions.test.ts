@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SERVER_REQUEST_LEDGER_LIMIT } from '../../src/rpc/server-requests.js';
 import {
+  commandApproval,
   completed,
   push,
   replyError,
@@ -11,24 +12,7 @@ import {
   openedHarness,
 } from '../support/provider-frames.js';
 
-function approval(id: number, turnId = 't1'): Record<string, unknown> {
-  return {
-    id,
-    method: 'item/commandExecution/requestApproval',
-    params: {
-      kind: 'command',
-      threadId: THREAD,
-      turnId,
-      itemId: `call_${id}`,
-      startedAtMs: 1795982026993,
-      environmentId: 'local',
-      reason: 'wants to run echo',
-      command: "/bin/bash -lc 'echo hi'",
-      cwd: '/work/replay-workspace',
-      availableDecisions: ['accept', 'acceptForSession', 'decline', 'cancel'],
-    },
-  };
-}
+const approval = (id: number, turnId = 't1') => commandApproval(id, { turnId });
 
 function replyTo(
   sent: readonly Record<string, unknown>[],

@@ -10,6 +10,7 @@ import { createProviderHarness, recordingSink, textInput } from '../support/prov
 import {
   CANARY_PATH,
   CANARY_SECRET,
+  commandApproval,
   completed,
   midTurnError,
   published,
@@ -33,23 +34,14 @@ function expectClean(text: string): void {
 }
 
 function approvalRequest(id: number, turnId: string): Record<string, unknown> {
-  return {
-    id,
-    method: 'item/commandExecution/requestApproval',
-    params: {
-      kind: 'command',
-      threadId: THREAD,
-      turnId,
-      itemId: 'call_exec_1',
-      startedAtMs: 1795982026993,
-      environmentId: 'local',
-      reason: `wants to use ${CANARY_SECRET}`,
-      command: `/bin/bash -lc 'curl -H "Authorization: Bearer ${CANARY_SECRET}" x'`,
-      cwd: CANARY_PATH,
-      commandActions: [{ type: 'unknown', command: `echo ${CANARY_SECRET}` }],
-      availableDecisions: ['accept', 'acceptForSession', 'decline', 'cancel'],
-    },
-  };
+  return commandApproval(id, {
+    turnId,
+    itemId: 'call_exec_1',
+    reason: `wants to use ${CANARY_SECRET}`,
+    command: `/bin/bash -lc 'curl -H "Authorization: Bearer ${CANARY_SECRET}" x'`,
+    cwd: CANARY_PATH,
+    commandActions: [{ type: 'unknown', command: `echo ${CANARY_SECRET}` }],
+  });
 }
 
 describe('canaries in upstream text (fake transport)', () => {

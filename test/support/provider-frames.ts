@@ -191,6 +191,33 @@ export function midTurnError(
   };
 }
 
+/**
+ * A command approval request (`item/commandExecution/requestApproval`) on THREAD, shaped like the
+ * recorded one with approve-for-session offered; `patch` replaces members (turn, command, cwd…).
+ */
+export function commandApproval(
+  id: number,
+  patch: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    id,
+    method: 'item/commandExecution/requestApproval',
+    params: {
+      kind: 'command',
+      threadId: THREAD,
+      turnId: 't1',
+      itemId: `call_${id}`,
+      startedAtMs: 1795982026993,
+      environmentId: 'local',
+      reason: 'wants to run echo',
+      command: "/bin/bash -lc 'echo hi'",
+      cwd: '/work/replay-workspace',
+      availableDecisions: ['accept', 'acceptForSession', 'decline', 'cancel'],
+      ...patch,
+    },
+  };
+}
+
 /** Every text the adapter published anywhere, as one string, for leak checks. */
 export function published(...things: unknown[]): string {
   return JSON.stringify(things, (_k, v: unknown) =>

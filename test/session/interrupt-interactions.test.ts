@@ -5,11 +5,11 @@ import {
   completed,
   push,
   replyError,
-  reply,
   startBound,
   THREAD,
   turns,
   openedHarness,
+  interruptAcknowledged,
 } from '../support/provider-frames.js';
 
 const approval = (id: number, turnId = 't1') => commandApproval(id, { turnId });
@@ -44,9 +44,7 @@ describe('interrupt and interactions (docs/behaviour.md §7.1)', () => {
     expect(sink.ofType('interaction.requested')).toHaveLength(1);
     expect(replyTo(h.transport.sent, 2)).toHaveProperty('error');
 
-    const retry = run.interrupt();
-    await reply(h.transport, 'turn/interrupt', {}, 1);
-    await retry;
+    await interruptAcknowledged(h, run, { nth: 1 });
     await push(h.transport, completed('t1', 'interrupted'));
     expect((await run.completion).outcome).toBe('interrupted');
     await session.dispose();
@@ -67,9 +65,7 @@ describe('interrupt and interactions (docs/behaviour.md §7.1)', () => {
   it('the next run raises approvals again (the fence is per run)', async () => {
     const { h, session } = await openedHarness({ approvals: 'bridge' });
     const first = await startBound(h, session, 't1', 'a');
-    const stopping = first.run.interrupt();
-    await reply(h.transport, 'turn/interrupt', {});
-    await stopping;
+    await interruptAcknowledged(h, first.run);
     await push(h.transport, completed('t1', 'interrupted'));
     await first.run.completion;
     const second = await startBound(h, session, 't2', 'b', 1);

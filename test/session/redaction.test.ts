@@ -21,6 +21,7 @@ import {
   THREAD,
   turns,
   openedHarness,
+  UNCLASSIFIED_FAILURE,
 } from '../support/provider-frames.js';
 import { BASELINE, userAgentOf } from '../support/releases.js';
 
@@ -158,14 +159,7 @@ describe('canaries through the stdio transport', () => {
       const sink = recordingSink();
       const run = await session.startRun({ input: textInput('go'), sink, runRef: 'r' });
       const termination = await run.completion;
-      expect(termination).toMatchObject({
-        outcome: 'failed',
-        error: {
-          code: 'provider_rejected',
-          providerCode: 'other',
-          details: { classification: 'unclassified' },
-        },
-      });
+      expect(termination).toMatchObject(UNCLASSIFIED_FAILURE);
       // the mid-turn error and the declined request were seen, as tokens only
       expect(
         sink.ofType('diagnostic').some((d) => d.detail?.['classification'] === 'unauthorized'),

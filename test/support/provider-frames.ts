@@ -128,6 +128,17 @@ export async function startBound(
   return { run: await starting, sink };
 }
 
+/** Interrupts `run` and acknowledges the nth `turn/interrupt`; resolves once the interrupt has. */
+export async function interruptAcknowledged(
+  h: ProviderHarness,
+  run: ProviderRun,
+  { reason, nth = 0 }: { reason?: string; nth?: number } = {},
+): Promise<void> {
+  const interrupting = reason === undefined ? run.interrupt() : run.interrupt(reason);
+  await reply(h.transport, 'turn/interrupt', {}, nth);
+  await interrupting;
+}
+
 export function turnStarted(turnId: string, status = 'inProgress'): Record<string, unknown> {
   return {
     id: turnId,
@@ -218,16 +229,19 @@ export function commandApproval(
   };
 }
 
+/** What a turn that failed with no codexErrorInfo the adapter knows terminates as. */
+export const UNCLASSIFIED_FAILURE = {
+  outcome: 'failed',
+  error: {
+    code: 'provider_rejected',
+    providerCode: 'other',
+    details: { classification: 'unclassified' },
+  },
+} as const;
+
 /** Every text the adapter published anywhere, as one string, for leak checks. */
 export function published(...things: unknown[]): string {
   return JSON.stringify(things, (_k, v: unknown) =>
     v instanceof Error ? { ...Object.fromEntries(Object.entries(v)), message: v.message } : v,
   );
-}
-
-export function texts(sink: RecordingSink): string {
-  return sink
-    .ofType('run.message_delta')
-    .map((d) => d.text)
-    .join('');
 }

@@ -6,22 +6,20 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+import { REPO_ROOT } from '../support/paths.js';
 
 function trackedCodeFiles(): string[] {
   const out = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], {
-    cwd: ROOT,
+    cwd: REPO_ROOT,
     encoding: 'utf8',
   });
   return out
     .split('\n')
     .filter((f) => /\.(ts|js|cjs|mjs)$/.test(f))
     .filter(
-      (f) => !f.startsWith('fixtures/') && !f.includes('/dist/') && existsSync(join(ROOT, f)),
+      (f) => !f.startsWith('fixtures/') && !f.includes('/dist/') && existsSync(join(REPO_ROOT, f)),
     );
 }
 
@@ -35,7 +33,7 @@ const CITATION = new RegExp(
 
 /** The section numbers a doc defines with its `##`/`###` headings (`## 6. Runs`, `### 6.1 …`). */
 function sectionsOf(doc: string): Set<string> {
-  const text = readFileSync(join(ROOT, 'docs', `${doc}.md`), 'utf8');
+  const text = readFileSync(join(REPO_ROOT, 'docs', `${doc}.md`), 'utf8');
   return new Set([...text.matchAll(/^#{2,4} (\d+(?:\.\d+)*)\.? /gm)].map((m) => m[1]!));
 }
 
@@ -52,13 +50,16 @@ describe('citations point into docs/', () => {
     const problems: string[] = [];
     let cited = 0;
     for (const file of files) {
-      const text = readFileSync(join(ROOT, file), 'utf8');
+      const text = readFileSync(join(REPO_ROOT, file), 'utf8');
       if (!text.includes(SIGN)) continue;
       const covered = new Set<number>();
       for (const match of text.matchAll(CITATION)) {
         const doc = match[1]!;
         if (!docs.has(doc)) {
-          docs.set(doc, existsSync(join(ROOT, 'docs', `${doc}.md`)) ? sectionsOf(doc) : new Set());
+          docs.set(
+            doc,
+            existsSync(join(REPO_ROOT, 'docs', `${doc}.md`)) ? sectionsOf(doc) : new Set(),
+          );
         }
         for (const section of match[2]!.matchAll(new RegExp(`${SIGN}(\\d+(?:\\.\\d+)*)`, 'g'))) {
           cited += 1;
@@ -90,8 +91,8 @@ describe('citations point into docs/', () => {
 
 describe('the README layout table', () => {
   it('names every folder under src/', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const folders = readdirSync(join(REPO_ROOT, 'src'), { withFileTypes: true })
       .filter((e) => e.isDirectory())
       .map((e) => e.name);
     expect(folders.length).toBeGreaterThan(5);
@@ -102,7 +103,7 @@ describe('the README layout table', () => {
 
 /** Names exported as types from a bundled declaration file, and the file's text. */
 function declarationExports(entry: string): { types: string[]; all: string[]; text: string } {
-  const text = readFileSync(join(ROOT, 'dist', `${entry}.d.ts`), 'utf8');
+  const text = readFileSync(join(REPO_ROOT, 'dist', `${entry}.d.ts`), 'utf8');
   const list = [...text.matchAll(/^export \{([^}]*)\};?$/gm)].flatMap((m) => m[1]!.split(','));
   const names = list.map((n) => n.trim()).filter((n) => n.length > 0);
   const types = names.filter((n) => n.startsWith('type ')).map((n) => n.slice(5).trim());

@@ -2,8 +2,6 @@
  * The review's two comparisons on checked-in evidence: the schema diff restricted to what the
  * adapter reads or writes, and the normalised frame-sequence comparison.
  */
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { schemaJsonDir } from '../../scripts/lib/review/pin.js';
 import {
@@ -17,10 +15,9 @@ import { compareSequences, normalizeAdapterRaces } from '../../scripts/lib/revie
 import { CODEX_APP_SERVER_MIN_VERSION, CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { releasesWith } from '../support/recorded.js';
 import { loadTranscript } from '../support/replay.js';
+import { SCHEMAS_DIR } from '../support/paths.js';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const SCHEMAS = join(ROOT, 'fixtures', 'codex-app-server');
-const surfaceOf = (version: string) => loadSurface(schemaJsonDir(SCHEMAS, version));
+const surfaceOf = (version: string) => loadSurface(schemaJsonDir(SCHEMAS_DIR, version));
 
 describe('schema diff restricted to the adapter surface', () => {
   // the window's first release against the baseline

@@ -4,8 +4,7 @@
  * where a test holds what the first recording showed (no release is named here).
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { CODEX_SUPPORTED_APP_SERVER_VERSIONS } from '../../src/constants.js';
 import type { ProviderHarness } from './provider-harness.js';
 import { WORKSPACE } from './provider-harness.js';
@@ -16,14 +15,7 @@ import {
   type ReplayResult,
   type TranscriptLine,
 } from './replay.js';
-
-const TRANSCRIPTS = resolve(
-  fileURLToPath(new URL('.', import.meta.url)),
-  '..',
-  '..',
-  'fixtures',
-  'transcripts',
-);
+import { TRANSCRIPTS_DIR } from './paths.js';
 
 function compareVersions(a: string, b: string): number {
   const pa = a.split('.').map(Number);
@@ -37,11 +29,11 @@ function compareVersions(a: string, b: string): number {
 
 /** The allowlisted releases that hold a recording of `scenario`, oldest first. */
 export function releasesWith(scenario: string): string[] {
-  return readdirSync(TRANSCRIPTS)
+  return readdirSync(TRANSCRIPTS_DIR)
     .filter(
       (v) =>
         (CODEX_SUPPORTED_APP_SERVER_VERSIONS as readonly string[]).includes(v) &&
-        existsSync(join(TRANSCRIPTS, v, `${scenario}.jsonl`)),
+        existsSync(join(TRANSCRIPTS_DIR, v, `${scenario}.jsonl`)),
     )
     .sort(compareVersions);
 }

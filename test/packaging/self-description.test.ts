@@ -1,8 +1,8 @@
 /**
  * The repository explains itself and its public surface is deliberate: every section citation in
  * code points at a section of a file in docs/, the README's layout table names every folder
- * under src/, and every type the built entries export is used by an exported signature. Needs
- * `npm run build` first (`npm test` does it).
+ * under src/, docs/testing.md every folder under test/, and every type the built entries export
+ * is used by an exported signature. Needs `npm run build` first (`npm test` does it).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -98,6 +98,33 @@ describe('the README layout table', () => {
     expect(folders.length).toBeGreaterThan(5);
     const missing = folders.filter((name) => !readme.includes(`| \`src/${name}\` |`));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('docs/testing.md', () => {
+  /** The folders a row of the table in docs/testing.md §6 names (`| \`test/<name>\` |`). */
+  const rows = (text: string): string[] =>
+    [...text.matchAll(/^\| `test\/([\w-]+)` \|/gm)].map((m) => m[1]!);
+
+  it('names every folder under test/ in its table, and no folder that is not there', () => {
+    const folders = readdirSync(join(REPO_ROOT, 'test'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    expect(folders.length).toBeGreaterThan(10);
+    const named = rows(readFileSync(join(REPO_ROOT, 'docs', 'testing.md'), 'utf8'));
+    expect(named.filter((name) => !folders.includes(name))).toEqual([]);
+    expect(folders.filter((name) => !named.includes(name))).toEqual([]);
+  });
+
+  it('a folder without a row would be caught', () => {
+    expect(rows('| `test/session` | the mirror |\n| `test/e2e` | end to end |')).toEqual([
+      'session',
+      'e2e',
+    ]);
+    expect(rows('`test/session` is named in prose only\n| `src/session` | a src row |')).toEqual(
+      [],
+    );
   });
 });
 

@@ -44,27 +44,29 @@ export async function push(t: FakeTransport, ...frames: unknown[]): Promise<void
   await t.drained();
 }
 
-/** Answers the nth `method` request with `result`. */
-export async function reply(
+/** Answers the nth `method` request the adapter wrote, on its own id. */
+async function answer(
   t: FakeTransport,
   method: string,
-  result: unknown,
-  nth = 0,
+  nth: number,
+  outcome: { result: unknown } | { error: { code: number; message: string } },
 ): Promise<void> {
   const request = await waitForRequest(t, method, nth);
-  await push(t, { id: request.id, result });
+  await push(t, { id: request.id, ...outcome });
 }
 
-export async function replyError(
+/** Answers the nth `method` request with `result`. */
+export const reply = (t: FakeTransport, method: string, result: unknown, nth = 0): Promise<void> =>
+  answer(t, method, nth, { result });
+
+/** Answers the nth `method` request with a JSON-RPC error. */
+export const replyError = (
   t: FakeTransport,
   method: string,
   code: number,
   message: string,
   nth = 0,
-): Promise<void> {
-  const request = await waitForRequest(t, method, nth);
-  await push(t, { id: request.id, error: { code, message } });
-}
+): Promise<void> => answer(t, method, nth, { error: { code, message } });
 
 export function count(t: FakeTransport, method: string): number {
   return t.sent.filter((f) => f.method === method).length;

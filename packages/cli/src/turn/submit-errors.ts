@@ -13,7 +13,7 @@ import { CliExit, EXIT } from '../exit-codes.js';
  * of what the host wrote, but which is the same usage error here as at load time).
  */
 function isUsageRefusal(error: RuntimeError): boolean {
-  return isConfigRefusal(error) || error.reason === 'config_unreadable';
+  return error.reason === 'config_unreadable' || isConfigRefusal(error);
 }
 
 function providerCodeOf(error: unknown): string | undefined {

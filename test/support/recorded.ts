@@ -47,7 +47,7 @@ function endOf(scenario: string, end: 'oldest' | 'newest'): string {
 
 export const newestReleaseWith = (scenario: string): string => endOf(scenario, 'newest');
 
-/** For expectations of what the first recording of a scenario showed (what codex reports differs per release). */
+/** For what the first recording of a scenario showed (what codex reports differs per release). */
 export const oldestReleaseWith = (scenario: string): string => endOf(scenario, 'oldest');
 
 export function loadRecorded(scenario: string): TranscriptLine[] {

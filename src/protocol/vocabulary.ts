@@ -124,10 +124,9 @@ export type ClientProviderCode = (typeof CLIENT_PROVIDER_CODES)[number];
 export const UNCERTAIN_RPC_CODES = ['request_timeout', 'connection_lost'] as const;
 export type UncertainRpcCode = (typeof UNCERTAIN_RPC_CODES)[number];
 
+// prettier-ignore
 export const SESSION_PROVIDER_CODES = [
-  'session_fenced',
-  'pre_binding_terminal_overflow',
-  'turn_stalled',
+  'session_fenced', 'pre_binding_terminal_overflow', 'turn_stalled',
 ] as const;
 
 export const TURN_STATUS_PROVIDER_CODES = ['inProgress', 'unknown_status'] as const;
@@ -241,22 +240,38 @@ export const RPC_DIAGNOSTIC_TOKENS = [
 ] as const;
 export type RpcDiagnosticToken = (typeof RPC_DIAGNOSTIC_TOKENS)[number];
 
+/**
+ * A bridge's refusal tokens: the two every bridge has (`malformed` first, `detail_too_large`
+ * after the bridge's own `checks`), then its `later` ones, in that order.
+ */
+function refusalTokens<
+  const Checks extends readonly string[],
+  const Later extends readonly string[],
+>(checks: Checks, later: Later) {
+  return ['malformed', ...checks, 'detail_too_large', ...later] as const;
+}
+
 /** docs/behaviour.md §9.5: why a command approval was refused (answered -32602). */
-// prettier-ignore
-export const APPROVAL_REFUSAL_TOKENS = [
-  'malformed', 'kind_unsupported', 'environment_unsupported', 'no_reviewable_command',
-  'policy_amendment_proposed', 'no_approvable_decision', 'detail_too_large',
+export const APPROVAL_REFUSAL_TOKENS = refusalTokens(
+  // prettier-ignore
+  [
+    'kind_unsupported', 'environment_unsupported', 'no_reviewable_command',
+    'policy_amendment_proposed', 'no_approvable_decision',
+  ],
   // file-change approvals (ADR-0015)
-  'no_reviewable_subject', 'grant_root_requested',
-] as const;
+  ['no_reviewable_subject', 'grant_root_requested'],
+);
 export type ApprovalRefusalToken = (typeof APPROVAL_REFUSAL_TOKENS)[number];
 
 /** docs/behaviour.md §9.6: why a structured question batch was refused (answered -32602). */
-// prettier-ignore
-export const QUESTION_REFUSAL_TOKENS = [
-  'malformed', 'not_blocking', 'auto_resolution_requested', 'question_count',
-  'duplicate_question_id', 'duplicate_option_label', 'detail_too_large', 'neutral_bounds',
-] as const;
+export const QUESTION_REFUSAL_TOKENS = refusalTokens(
+  // prettier-ignore
+  [
+    'not_blocking', 'auto_resolution_requested', 'question_count', 'duplicate_question_id',
+    'duplicate_option_label',
+  ],
+  ['neutral_bounds'],
+);
 export type QuestionRefusalToken = (typeof QUESTION_REFUSAL_TOKENS)[number];
 
 export type RefusalToken = ApprovalRefusalToken | QuestionRefusalToken;

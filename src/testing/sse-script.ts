@@ -108,22 +108,15 @@ function textPlan(step: TextStep): SsePlan {
   }));
   const delayMs = step.delayMs ?? 0;
   const delayedTypes = new Set(['response.output_text.delta']);
-  if (step.closeAfterDeltas !== undefined) {
-    return {
-      events: [...head, ...deltas.slice(0, step.closeAfterDeltas)],
-      ending: 'destroy',
-      delayMs,
-      delayedTypes,
-    };
-  }
-  if (step.stallAfterDeltas !== undefined) {
-    return {
-      events: [...head, ...deltas.slice(0, step.stallAfterDeltas)],
-      ending: 'stall',
-      delayMs,
-      delayedTypes,
-    };
-  }
+  // a stream cut after some deltas: the connection destroyed, or left open and silent
+  const cut = (after: number, ending: 'destroy' | 'stall') => ({
+    events: [...head, ...deltas.slice(0, after)],
+    ending,
+    delayMs,
+    delayedTypes,
+  });
+  if (step.closeAfterDeltas !== undefined) return cut(step.closeAfterDeltas, 'destroy');
+  if (step.stallAfterDeltas !== undefined) return cut(step.stallAfterDeltas, 'stall');
   const text = step.deltas.join('');
   const done: SseEvent = {
     type: 'response.output_item.done',

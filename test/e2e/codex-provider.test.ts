@@ -12,7 +12,7 @@ import {
   functionCallStep,
 } from '../../src/testing/index.js';
 import { processesWithCmdline, processesWithEnv } from '../support/proc-scan.js';
-import { textInput } from '../support/provider-harness.js';
+import { textInput, texts } from '../support/provider-harness.js';
 import {
   openRealCodex,
   recordingSink,
@@ -28,12 +28,7 @@ describe('codex provider against the real binary under test', () => {
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('hi'), sink, runRef: 'one' });
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
-    expect(
-      sink
-        .ofType('run.message_delta')
-        .map((d) => d.text)
-        .join(''),
-    ).toBe('Hello world');
+    expect(texts(sink)).toBe('Hello world');
     expect(sink.ofType('run.usage').at(-1)?.usage).toEqual({
       inputTokens: 1200,
       outputTokens: 30,

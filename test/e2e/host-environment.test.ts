@@ -4,23 +4,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  createCodexProvider,
-  type CodexProviderOptions,
-  type CodexProviderSession,
-} from '../../src/index.js';
-import {
-  codexConfigArgs,
-  createIsolatedCodexHome,
   execCommandStep,
   functionCallOutput,
-  requireCodexBinary,
-  ScriptedModelServer,
   textStep,
   type IsolatedCodexHome,
 } from '../../src/testing/index.js';
 import { LEAK_MARKER_VAR } from '../support/leak-scan.js';
 import { testEnv } from '../support/processes.js';
-import { recordingSink, textInput } from '../support/provider-harness.js';
+import { textInput } from '../support/provider-harness.js';
+import { openRealCodex, recordingSink, type HostEnvironment } from '../support/real-codex.js';
 
 const SECRET = 'RELVO_E2E_DB_SECRET';
 const SECRET_VALUE = 'canary-secret-5d41402abc4b2a76';
@@ -45,35 +37,17 @@ function setHostEnv(vars: Record<string, string>): void {
 
 /** Runs one turn in which the model runs `env`; returns what the command printed. */
 async function commandEnvironment(
-  options: (iso: IsolatedCodexHome) => Partial<CodexProviderOptions>,
+  environment: (iso: IsolatedCodexHome) => HostEnvironment,
 ): Promise<string> {
-  const binary = requireCodexBinary({ kind: 'native' });
-  const iso = createIsolatedCodexHome('relvo-env-');
-  cleanups.push(() => {
-    iso.dispose();
-  });
-  const server = await ScriptedModelServer.start();
-  cleanups.push(() => server.close());
-  server.enqueue(execCommandStep('env', { callId: 'call_env' }), textStep('done'));
-  const provider = createCodexProvider({
-    executable: binary.path,
-    extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-    requestTimeoutMs: 20_000,
-    ...options(iso),
-  });
-  const session: CodexProviderSession = await provider.createSession({
-    options: {},
-    workspace: { root: iso.workspace, ownership: 'borrowed' },
-    sink: recordingSink(),
-  });
-  cleanups.push(() => session.dispose());
-  const run = await session.startRun({
+  const codex = await openRealCodex({}, { environment });
+  codex.server.enqueue(execCommandStep('env', { callId: 'call_env' }), textStep('done'));
+  const run = await codex.session.startRun({
     input: textInput('env'),
     sink: recordingSink(),
     runRef: 'env',
   });
   expect(await run.completion).toEqual({ outcome: 'succeeded' });
-  const [, followUp] = await server.waitForRequests(2);
+  const [, followUp] = await codex.server.waitForRequests(2);
   const out = functionCallOutput(followUp!, 'call_env');
   if (out === undefined) throw new Error('the model got no output for the env command');
   // the command really ran and printed an environment

@@ -6,7 +6,7 @@
 import { isProviderRejection, type ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { scriptedUsage, textStep } from '../../src/testing/index.js';
-import { textInput } from '../support/provider-harness.js';
+import { textInput, texts } from '../support/provider-harness.js';
 import { openRealCodex, recordingSink } from '../support/real-codex.js';
 
 describe('resume against the real binary', () => {
@@ -40,12 +40,7 @@ describe('resume against the real binary', () => {
         runRef: 'second',
       });
       expect(await run.completion).toEqual({ outcome: 'succeeded' });
-      expect(
-        sink
-          .ofType('run.message_delta')
-          .map((d) => d.text)
-          .join(''),
-      ).toBe(`You said ${secretWord}`);
+      expect(texts(sink)).toBe(`You said ${secretWord}`);
       // the second model request holds the earlier user text and answer, then the new text
       const body = JSON.stringify(codex.server.requests[1]?.body);
       const earlier = body.indexOf(`remember ${secretWord}`);

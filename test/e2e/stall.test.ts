@@ -8,7 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { execCommandStep, textStep } from '../../src/testing/index.js';
 import { processesWithEnv } from '../support/proc-scan.js';
-import { textInput } from '../support/provider-harness.js';
+import { textInput, texts } from '../support/provider-harness.js';
 import {
   openRealCodex,
   recordingSink,
@@ -99,12 +99,7 @@ describe('stall watchdog (real binary)', () => {
     const run = await codex.session.startRun({ input: textInput('hi'), sink, runRef: 'mid' });
     expect(await run.completion).toMatchObject(STALLED);
     expect(Date.now() - started).toBeLessThan(STALL_MS + GRACE_MS + SLACK_MS);
-    expect(
-      sink
-        .ofType('run.message_delta')
-        .map((d) => d.text)
-        .join(''),
-    ).toBe('part');
+    expect(texts(sink)).toBe('part');
     expect(fenced(codex)).toBe(false);
     codex.server.enqueue(textStep('fine'));
     const next = await codex.session.startRun({

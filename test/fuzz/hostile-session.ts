@@ -361,6 +361,18 @@ export async function runCase(
         .split('{{T}}')
         .join(turnFor(to, which)),
     ) as Record<string, unknown>;
+  /** A frame or request action's template, addressed and mutated as the action says. */
+  const addressed = (
+    text: string,
+    action: Extract<Action, { t: 'frame' | 'request' }>,
+  ): Record<string, unknown> =>
+    mutate(
+      fill(text, action.to, action.which),
+      action.mutation,
+      action.leaf,
+      action.value,
+      options,
+    );
   const turnStartRequests = (): Record<string, unknown>[] =>
     transport.sent.filter((f) => f.method === 'turn/start' && !answeredTurnStarts.has(f.id));
 
@@ -519,13 +531,7 @@ export async function runCase(
         }
         case 'frame': {
           const tpl = templates[action.template % templates.length]!;
-          const frame = mutate(
-            fill(tpl.text, action.to, action.which),
-            action.mutation,
-            action.leaf,
-            action.value,
-            options,
-          );
+          const frame = addressed(tpl.text, action);
           if (tpl.serverRequest) frame.id = `req-NATIVE-${requestCounter++}`;
           if (frame.method === 'turn/completed') {
             const id = (frame.params as { turn?: { id?: unknown } } | undefined)?.turn?.id;
@@ -544,13 +550,7 @@ export async function runCase(
           const requests = templates.filter((x) => x.serverRequest);
           const tpl = requests[action.template % Math.max(1, requests.length)];
           if (tpl === undefined) break;
-          const frame = mutate(
-            fill(tpl.text, action.to, action.which),
-            action.mutation,
-            action.leaf,
-            action.value,
-            options,
-          );
+          const frame = addressed(tpl.text, action);
           frame.id = action.stringId ? `req-NATIVE-${requestCounter++}` : requestCounter++;
           await push(frame);
           break;

@@ -22,7 +22,7 @@ function tokenOf(params: unknown): ApprovalRefusalToken | 'ok' {
   return result.ok ? 'ok' : result.token;
 }
 
-describe('translateCommandApproval: the measured frame (recorded 0.156.1 approval)', () => {
+describe('translateCommandApproval: the measured frame (a recorded approval)', () => {
   it('raises the real approval (environmentId local, execpolicy amendment, availableDecisions)', () => {
     const result = translateCommandApproval(realApprovalParams());
     expect(result.ok).toBe(true);

@@ -14,16 +14,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { requireCodexBinary } from '../../src/testing/index.js';
+import { REPO_ROOT } from '../support/paths.js';
 import { testEnv } from '../support/processes.js';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const SPI = join(ROOT, 'packages', 'agent-provider');
-const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const SPI = join(REPO_ROOT, 'packages', 'agent-provider');
+const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 function requireBuilt(dir: string): void {
   for (const file of [
@@ -54,7 +53,7 @@ function node(cwd: string, args: string[]): string {
 describe('built packages', () => {
   beforeAll(() => {
     requireBuilt(SPI);
-    requireBuilt(ROOT);
+    requireBuilt(REPO_ROOT);
   });
 
   it('load with import and require and expose the same API', () => {
@@ -77,7 +76,7 @@ describe('built packages', () => {
         };
         process.stdout.write(JSON.stringify(out));
       });`;
-    const out = JSON.parse(node(ROOT, ['-e', script])) as Record<string, unknown>;
+    const out = JSON.parse(node(REPO_ROOT, ['-e', script])) as Record<string, unknown>;
     expect(out).toEqual({
       wire: ['0.5', '0.5'],
       codes: [23, 23],
@@ -100,7 +99,7 @@ describe('consumer check: packed tarballs in a scratch project', () => {
 
   beforeAll(() => {
     requireBuilt(SPI);
-    requireBuilt(ROOT);
+    requireBuilt(REPO_ROOT);
     scratch = mkdtempSync(join(tmpdir(), 'relvo-consumer-'));
     const npmCli = process.env['npm_execpath'];
     const npm = (args: string[], cwd: string): string =>
@@ -124,7 +123,7 @@ describe('consumer check: packed tarballs in a scratch project', () => {
       return join(scratch, entry.filename);
     };
     const spiTarball = pack(SPI);
-    const codexTarball = pack(ROOT);
+    const codexTarball = pack(REPO_ROOT);
     writeFileSync(
       join(scratch, 'package.json'),
       JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
@@ -154,7 +153,7 @@ describe('consumer check: packed tarballs in a scratch project', () => {
   });
 
   it('ships only the build, schemas, docs and the licence', () => {
-    for (const dir of [SPI, ROOT]) {
+    for (const dir of [SPI, REPO_ROOT]) {
       const files = packed.get(dir) ?? [];
       for (const f of files)
         expect(f).toMatch(/^(dist\/|schemas\/|docs\/|adr\/|package\.json$|README\.md$|LICENSE$)/);
@@ -176,7 +175,7 @@ describe('consumer check: packed tarballs in a scratch project', () => {
   });
 
   it('every relative link in a published README points at a file in the same tarball', () => {
-    for (const dir of [SPI, ROOT]) {
+    for (const dir of [SPI, REPO_ROOT]) {
       const files = new Set(packed.get(dir) ?? []);
       const readme = readFileSync(join(dir, 'README.md'), 'utf8');
       const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
@@ -258,7 +257,7 @@ export { asSpi, reason, count, CODEX_SUPPORTED_APP_SERVER_VERSIONS };
           skipLibCheck: false,
           exactOptionalPropertyTypes: true,
           types: ['node'],
-          typeRoots: [join(ROOT, 'node_modules', '@types')],
+          typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
         },
         files: ['consumer.ts'],
       }),
@@ -279,13 +278,13 @@ export { asSpi, reason, count, CODEX_SUPPORTED_APP_SERVER_VERSIONS };
 describe('the installed build drives the real codex', () => {
   it('runs one text turn through the built packages (ESM consumer, real codex under test)', () => {
     requireBuilt(SPI);
-    requireBuilt(ROOT);
+    requireBuilt(REPO_ROOT);
     const binary = requireCodexBinary({ kind: 'native' });
     const scratch = mkdtempSync(join(tmpdir(), 'relvo-consumer-run-'));
     try {
       // a consumer project that sees only the built output, as an installed dependency would be
       mkdirSync(join(scratch, 'node_modules', '@relvo-labs'), { recursive: true });
-      symlinkSync(ROOT, join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex'));
+      symlinkSync(REPO_ROOT, join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex'));
       symlinkSync(SPI, join(scratch, 'node_modules', '@relvo-labs', 'agent-provider'));
       writeFileSync(
         join(scratch, 'package.json'),

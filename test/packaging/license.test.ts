@@ -4,11 +4,9 @@
  * workspaces, so a new package without a licence fails here.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+import { REPO_ROOT } from '../support/paths.js';
 
 interface Manifest {
   readonly name: string;
@@ -21,18 +19,19 @@ function manifest(dir: string): Manifest {
 }
 
 function packageDirs(): string[] {
-  const root = manifest(ROOT);
+  const root = manifest(REPO_ROOT);
   const dirs = (root.workspaces ?? []).flatMap((w) =>
     w.endsWith('/*')
-      ? readdirSync(join(ROOT, w.slice(0, -2)), { withFileTypes: true })
+      ? readdirSync(join(REPO_ROOT, w.slice(0, -2)), { withFileTypes: true })
           .filter(
             (e) =>
-              e.isDirectory() && existsSync(join(ROOT, w.slice(0, -2), e.name, 'package.json')),
+              e.isDirectory() &&
+              existsSync(join(REPO_ROOT, w.slice(0, -2), e.name, 'package.json')),
           )
-          .map((e) => join(ROOT, w.slice(0, -2), e.name))
-      : [join(ROOT, w)],
+          .map((e) => join(REPO_ROOT, w.slice(0, -2), e.name))
+      : [join(REPO_ROOT, w)],
   );
-  return [ROOT, ...dirs];
+  return [REPO_ROOT, ...dirs];
 }
 
 describe('licence', () => {

@@ -1,27 +1,25 @@
 /**
  * The repository explains itself and its public surface is deliberate: every section citation in
  * code points at a section of a file in docs/, the README's layout table names every folder
- * under src/, and every type the built entries export is used by an exported signature. Needs
- * `npm run build` first (`npm test` does it).
+ * under src/, docs/testing.md every folder under test/, and every type the built entries export
+ * is used by an exported signature. Needs `npm run build` first (`npm test` does it).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+import { REPO_ROOT } from '../support/paths.js';
 
 function trackedCodeFiles(): string[] {
   const out = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], {
-    cwd: ROOT,
+    cwd: REPO_ROOT,
     encoding: 'utf8',
   });
   return out
     .split('\n')
     .filter((f) => /\.(ts|js|cjs|mjs)$/.test(f))
     .filter(
-      (f) => !f.startsWith('fixtures/') && !f.includes('/dist/') && existsSync(join(ROOT, f)),
+      (f) => !f.startsWith('fixtures/') && !f.includes('/dist/') && existsSync(join(REPO_ROOT, f)),
     );
 }
 
@@ -35,7 +33,7 @@ const CITATION = new RegExp(
 
 /** The section numbers a doc defines with its `##`/`###` headings (`## 6. Runs`, `### 6.1 …`). */
 function sectionsOf(doc: string): Set<string> {
-  const text = readFileSync(join(ROOT, 'docs', `${doc}.md`), 'utf8');
+  const text = readFileSync(join(REPO_ROOT, 'docs', `${doc}.md`), 'utf8');
   return new Set([...text.matchAll(/^#{2,4} (\d+(?:\.\d+)*)\.? /gm)].map((m) => m[1]!));
 }
 
@@ -52,13 +50,16 @@ describe('citations point into docs/', () => {
     const problems: string[] = [];
     let cited = 0;
     for (const file of files) {
-      const text = readFileSync(join(ROOT, file), 'utf8');
+      const text = readFileSync(join(REPO_ROOT, file), 'utf8');
       if (!text.includes(SIGN)) continue;
       const covered = new Set<number>();
       for (const match of text.matchAll(CITATION)) {
         const doc = match[1]!;
         if (!docs.has(doc)) {
-          docs.set(doc, existsSync(join(ROOT, 'docs', `${doc}.md`)) ? sectionsOf(doc) : new Set());
+          docs.set(
+            doc,
+            existsSync(join(REPO_ROOT, 'docs', `${doc}.md`)) ? sectionsOf(doc) : new Set(),
+          );
         }
         for (const section of match[2]!.matchAll(new RegExp(`${SIGN}(\\d+(?:\\.\\d+)*)`, 'g'))) {
           cited += 1;
@@ -90,8 +91,8 @@ describe('citations point into docs/', () => {
 
 describe('the README layout table', () => {
   it('names every folder under src/', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const folders = readdirSync(join(REPO_ROOT, 'src'), { withFileTypes: true })
       .filter((e) => e.isDirectory())
       .map((e) => e.name);
     expect(folders.length).toBeGreaterThan(5);
@@ -100,9 +101,36 @@ describe('the README layout table', () => {
   });
 });
 
+describe('docs/testing.md', () => {
+  /** The folders a row of the table in docs/testing.md §6 names (`| \`test/<name>\` |`). */
+  const rows = (text: string): string[] =>
+    [...text.matchAll(/^\| `test\/([\w-]+)` \|/gm)].map((m) => m[1]!);
+
+  it('names every folder under test/ in its table, and no folder that is not there', () => {
+    const folders = readdirSync(join(REPO_ROOT, 'test'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    expect(folders.length).toBeGreaterThan(10);
+    const named = rows(readFileSync(join(REPO_ROOT, 'docs', 'testing.md'), 'utf8'));
+    expect(named.filter((name) => !folders.includes(name))).toEqual([]);
+    expect(folders.filter((name) => !named.includes(name))).toEqual([]);
+  });
+
+  it('a folder without a row would be caught', () => {
+    expect(rows('| `test/session` | the mirror |\n| `test/e2e` | end to end |')).toEqual([
+      'session',
+      'e2e',
+    ]);
+    expect(rows('`test/session` is named in prose only\n| `src/session` | a src row |')).toEqual(
+      [],
+    );
+  });
+});
+
 /** Names exported as types from a bundled declaration file, and the file's text. */
 function declarationExports(entry: string): { types: string[]; all: string[]; text: string } {
-  const text = readFileSync(join(ROOT, 'dist', `${entry}.d.ts`), 'utf8');
+  const text = readFileSync(join(REPO_ROOT, 'dist', `${entry}.d.ts`), 'utf8');
   const list = [...text.matchAll(/^export \{([^}]*)\};?$/gm)].flatMap((m) => m[1]!.split(','));
   const names = list.map((n) => n.trim()).filter((n) => n.length > 0);
   const types = names.filter((n) => n.startsWith('type ')).map((n) => n.slice(5).trim());

@@ -4,8 +4,7 @@
  * the verdict `pass` against the current baseline, and every passing report is allowlisted.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readManifest, schemaJsonDir } from '../../scripts/lib/review/pin.js';
 import {
@@ -23,10 +22,9 @@ import {
   CODEX_APP_SERVER_VERSION,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
 } from '../../src/constants.js';
+import { REPO_ROOT, SCHEMAS_DIR } from '../support/paths.js';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const COMPAT = join(ROOT, 'fixtures', 'compat');
-const SCHEMAS = join(ROOT, 'fixtures', 'codex-app-server');
+const COMPAT = join(REPO_ROOT, 'fixtures', 'compat');
 const ALLOWLIST: readonly string[] = CODEX_SUPPORTED_APP_SERVER_VERSIONS;
 
 const reported = readdirSync(COMPAT)
@@ -39,7 +37,7 @@ const reportOf = (version: string): CompatReport => {
 };
 let baseline: ReturnType<typeof loadSurface> | undefined;
 const baselineSurface = (): ReturnType<typeof loadSurface> =>
-  (baseline ??= loadSurface(schemaJsonDir(SCHEMAS, CODEX_APP_SERVER_VERSION)));
+  (baseline ??= loadSurface(schemaJsonDir(SCHEMAS_DIR, CODEX_APP_SERVER_VERSION)));
 const byVersion = (a: string, b: string): number =>
   a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
 
@@ -60,7 +58,7 @@ describe('allowlist and review reports agree', () => {
     expect(CODEX_APP_SERVER_MIN_VERSION).toBe(sorted[0]);
     expect(CODEX_APP_SERVER_MAX_VERSION).toBe(sorted.at(-1));
     expect(ALLOWLIST).toContain(CODEX_APP_SERVER_VERSION);
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
       devDependencies: Record<string, string>;
     };
     expect(pkg.devDependencies['@openai/codex']).toBe(CODEX_APP_SERVER_VERSION);
@@ -75,12 +73,12 @@ describe('allowlist and review reports agree', () => {
     const { verdict, ...evidence } = report;
     expect(verdictOf(evidence)).toBe(verdict);
     // the schema it reviewed is the one pinned for that release
-    const manifest = readManifest(SCHEMAS, version);
+    const manifest = readManifest(SCHEMAS_DIR, version);
     expect(manifest?.digest).toBe(report.schema.digest);
     expect(manifest?.identicalTo ?? null).toBe(report.schema.identicalTo);
     // and its schema diff is what the adapter's surface gives on the pinned schemas today
     expect(report.schemaDiff).toEqual(
-      diffSurfaces(baselineSurface(), loadSurface(schemaJsonDir(SCHEMAS, version))),
+      diffSurfaces(baselineSurface(), loadSurface(schemaJsonDir(SCHEMAS_DIR, version))),
     );
   });
 

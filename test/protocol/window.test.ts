@@ -5,8 +5,7 @@
  * JSON Schema that accepts every frame the adapter writes in the baseline's transcripts.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { digestOf, digestTree, type SchemaManifest } from '../../scripts/lib/schema-digest.js';
@@ -19,10 +18,8 @@ import { isCompatibleCodexUserAgent } from '../../src/session/version-gate.js';
 import { parseTranscript, type TranscriptLine } from '../../src/testing/index.js';
 import { createSchemaAjv, methodOf, type UnionFile } from '../support/json-schema.js';
 import { unlistedNeighbours } from '../support/releases.js';
+import { SCHEMAS_DIR, TRANSCRIPTS_DIR } from '../support/paths.js';
 
-const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const SCHEMAS = join(REPO_ROOT, 'fixtures', 'codex-app-server');
-const TRANSCRIPTS = join(REPO_ROOT, 'fixtures', 'transcripts');
 const CLIENT_NAME = 'relvo_agent_runtime';
 const VERSIONS = CODEX_SUPPORTED_APP_SERVER_VERSIONS;
 const BASELINE = CODEX_APP_SERVER_VERSION;
@@ -33,16 +30,16 @@ type Frame = Record<string, unknown>;
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 const manifestOf = (version: string): SchemaManifest =>
-  readJson(join(SCHEMAS, version, 'manifest.json')) as SchemaManifest;
+  readJson(join(SCHEMAS_DIR, version, 'manifest.json')) as SchemaManifest;
 /** The release whose json/ folder holds `version`'s schema. */
 const treeOf = (version: string): string => manifestOf(version).identicalTo ?? version;
 const transcript = (version: string, scenario: string): TranscriptLine[] =>
-  parseTranscript(readFileSync(join(TRANSCRIPTS, version, `${scenario}.jsonl`), 'utf8'));
+  parseTranscript(readFileSync(join(TRANSCRIPTS_DIR, version, `${scenario}.jsonl`), 'utf8'));
 
 /** sha256 of every checked-in JSON Schema file, keyed like the manifest (`json/…`). */
 function checkedInFiles(version: string): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const [path, hash] of Object.entries(digestTree(join(SCHEMAS, version, 'json')).files)) {
+  for (const [path, hash] of Object.entries(digestTree(join(SCHEMAS_DIR, version, 'json')).files)) {
     files[`json/${path}`] = hash;
   }
   return files;
@@ -77,7 +74,7 @@ const loaded = new Map<string, ReleaseSchemas>();
 function schemasOf(tree: string): ReleaseSchemas {
   const cached = loaded.get(tree);
   if (cached !== undefined) return cached;
-  const dir = join(SCHEMAS, tree, 'json');
+  const dir = join(SCHEMAS_DIR, tree, 'json');
   const ajv = createSchemaAjv({ allErrors: true });
   const files = new Map<string, ValidateFunction>();
   const file = (relativePath: string): ValidateFunction => {
@@ -195,7 +192,7 @@ describe('every allowlisted release has a handshake recording the version gate a
     expect(userAgent).toMatch(new RegExp(`^${CLIENT_NAME}/${version.replaceAll('.', '\\.')} \\(`));
     expect(lines.some((l) => l.dir === 's2c' && l.frame.method === 'thread/started')).toBe(true);
 
-    const index = readJson(join(TRANSCRIPTS, version, 'index.json')) as TranscriptIndex;
+    const index = readJson(join(TRANSCRIPTS_DIR, version, 'index.json')) as TranscriptIndex;
     expect(index.codexVersion).toBe(version);
     expect(index.scenarios.handshake?.exitCode).toBe(0);
     expect(index.scenarios.handshake?.frames).toBe(lines.length);
@@ -225,20 +222,22 @@ describe('every allowlisted release has a schema manifest backed by checked-in f
     if (twin === undefined) {
       const files = checkedInFiles(version);
       expect(files).toEqual(manifest.files);
-      expect(digestOf(digestTree(join(SCHEMAS, version, 'json')).files)).toBe(manifest.jsonDigest);
+      expect(digestOf(digestTree(join(SCHEMAS_DIR, version, 'json')).files)).toBe(
+        manifest.jsonDigest,
+      );
       expect(Object.keys(files)).toHaveLength(manifest.fileCount.json);
       // the generated TypeScript is digested, never checked in
-      expect(existsSync(join(SCHEMAS, version, 'ts'))).toBe(false);
+      expect(existsSync(join(SCHEMAS_DIR, version, 'ts'))).toBe(false);
     } else {
       // Manifest only: the named release must be a full tree with the same digest.
-      expect(existsSync(join(SCHEMAS, version, 'json'))).toBe(false);
+      expect(existsSync(join(SCHEMAS_DIR, version, 'json'))).toBe(false);
       const target = manifestOf(twin);
       expect(target.identicalTo).toBeUndefined();
       expect(target.digest).toBe(manifest.digest);
       expect(target.fileCount).toEqual(manifest.fileCount);
       expect(target.jsonDigest).toBe(manifest.jsonDigest);
       expect(target.tsDigest).toBe(manifest.tsDigest);
-      expect(digestOf(digestTree(join(SCHEMAS, twin, 'json')).files)).toBe(manifest.jsonDigest);
+      expect(digestOf(digestTree(join(SCHEMAS_DIR, twin, 'json')).files)).toBe(manifest.jsonDigest);
     }
   });
 

@@ -1,6 +1,11 @@
 import { isProviderRejection, type ProviderSession } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { recordingSink, textInput, type ProviderHarness } from '../support/provider-harness.js';
+import {
+  recordingSink,
+  textInput,
+  texts,
+  type ProviderHarness,
+} from '../support/provider-harness.js';
 import {
   completed,
   count,
@@ -8,7 +13,6 @@ import {
   push,
   reply,
   startBound,
-  texts,
   THREAD,
   turns,
   usage,

@@ -1,34 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { SERVER_REQUEST_LEDGER_LIMIT } from '../../src/rpc/server-requests.js';
 import {
+  commandApproval,
   completed,
   push,
   replyError,
-  reply,
   startBound,
   THREAD,
   turns,
   openedHarness,
+  interruptAcknowledged,
 } from '../support/provider-frames.js';
 
-function approval(id: number, turnId = 't1'): Record<string, unknown> {
-  return {
-    id,
-    method: 'item/commandExecution/requestApproval',
-    params: {
-      kind: 'command',
-      threadId: THREAD,
-      turnId,
-      itemId: `call_${id}`,
-      startedAtMs: 1795982026993,
-      environmentId: 'local',
-      reason: 'wants to run echo',
-      command: "/bin/bash -lc 'echo hi'",
-      cwd: '/work/replay-workspace',
-      availableDecisions: ['accept', 'acceptForSession', 'decline', 'cancel'],
-    },
-  };
-}
+const approval = (id: number, turnId = 't1') => commandApproval(id, { turnId });
 
 function replyTo(
   sent: readonly Record<string, unknown>[],
@@ -60,9 +44,7 @@ describe('interrupt and interactions (docs/behaviour.md §7.1)', () => {
     expect(sink.ofType('interaction.requested')).toHaveLength(1);
     expect(replyTo(h.transport.sent, 2)).toHaveProperty('error');
 
-    const retry = run.interrupt();
-    await reply(h.transport, 'turn/interrupt', {}, 1);
-    await retry;
+    await interruptAcknowledged(h, run, { nth: 1 });
     await push(h.transport, completed('t1', 'interrupted'));
     expect((await run.completion).outcome).toBe('interrupted');
     await session.dispose();
@@ -83,9 +65,7 @@ describe('interrupt and interactions (docs/behaviour.md §7.1)', () => {
   it('the next run raises approvals again (the fence is per run)', async () => {
     const { h, session } = await openedHarness({ approvals: 'bridge' });
     const first = await startBound(h, session, 't1', 'a');
-    const stopping = first.run.interrupt();
-    await reply(h.transport, 'turn/interrupt', {});
-    await stopping;
+    await interruptAcknowledged(h, first.run);
     await push(h.transport, completed('t1', 'interrupted'));
     await first.run.completion;
     const second = await startBound(h, session, 't2', 'b', 1);

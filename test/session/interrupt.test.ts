@@ -10,6 +10,7 @@ import {
   startReplay,
   textInput,
   WORKSPACE,
+  texts,
 } from '../support/provider-harness.js';
 import { restorePlaceholders } from '../../src/testing/index.js';
 import { loadTranscript, replayPlaceholders } from '../support/replay.js';
@@ -21,10 +22,10 @@ import {
   replyError,
   reply,
   startBound,
-  texts,
   turns,
   waitForRequest,
   openedHarness,
+  interruptAcknowledged,
 } from '../support/provider-frames.js';
 
 const lines = loadTranscript('interrupt');
@@ -109,9 +110,7 @@ describe('interrupt: hand-built frames', () => {
   it('reason is truncated to 300 characters', async () => {
     const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1');
-    const interrupting = run.interrupt('y'.repeat(1000));
-    await reply(h.transport, 'turn/interrupt', {});
-    await interrupting;
+    await interruptAcknowledged(h, run, { reason: 'y'.repeat(1000) });
     await push(h.transport, completed('t1', 'interrupted'));
     const termination = await run.completion;
     expect(termination).toEqual({ outcome: 'interrupted', reason: 'y'.repeat(300) });
@@ -122,9 +121,7 @@ describe('interrupt: hand-built frames', () => {
     const { h, session } = await openedHarness();
     const { run, sink } = await startBound(h, session, 't1');
     await push(h.transport, delta('t1', 'before '));
-    const interrupting = run.interrupt('stop');
-    await reply(h.transport, 'turn/interrupt', {});
-    await interrupting;
+    await interruptAcknowledged(h, run, { reason: 'stop' });
     await push(
       h.transport,
       delta('t1', 'queued'),
@@ -140,9 +137,7 @@ describe('interrupt: hand-built frames', () => {
     const { h, session } = await openedHarness();
     const { run, sink } = await startBound(h, session, 't1');
     await push(h.transport, delta('t1', 'all done'));
-    const interrupting = run.interrupt();
-    await reply(h.transport, 'turn/interrupt', {});
-    await interrupting;
+    await interruptAcknowledged(h, run);
     await push(h.transport, completed('t1', 'completed'));
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     expect(texts(sink)).toBe('all done');
@@ -167,9 +162,7 @@ describe('interrupt: hand-built frames', () => {
     expect(count(h.transport, 'turn/interrupt')).toBe(1);
     expect(await peek(run.completion)).toBe('pending');
 
-    const second = run.interrupt();
-    await reply(h.transport, 'turn/interrupt', {}, 1);
-    await second;
+    await interruptAcknowledged(h, run, { nth: 1 });
     expect(count(h.transport, 'turn/interrupt')).toBe(2);
     await push(h.transport, completed('t1', 'interrupted'));
     expect((await run.completion).outcome).toBe('interrupted');

@@ -17,6 +17,7 @@ import {
   textInput,
   WORKSPACE,
   type ProviderHarness,
+  texts,
 } from '../support/provider-harness.js';
 import type { TranscriptLine } from '../support/replay.js';
 import { loadRecorded, replayRecorded } from '../support/recorded.js';
@@ -148,12 +149,7 @@ describe('resumeSession (resume replayed)', () => {
     const run = await session.startRun({ input: textInput('what did I say?'), sink, runRef: 'b' });
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     await replaying;
-    expect(
-      sink
-        .ofType('run.message_delta')
-        .map((d) => d.text)
-        .join(''),
-    ).toBe('You said PINEAPPLE-42.');
+    expect(texts(sink)).toBe('You said PINEAPPLE-42.');
     // only this turn's usage (the scripted 950/6), never the replayed 900/5 of the earlier turn
     expect(sink.ofType('run.usage')).toEqual([
       { type: 'run.usage', usage: { inputTokens: 950, outputTokens: 6, totalTokens: 956 } },

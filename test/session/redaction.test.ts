@@ -10,6 +10,7 @@ import { createProviderHarness, recordingSink, textInput } from '../support/prov
 import {
   CANARY_PATH,
   CANARY_SECRET,
+  commandApproval,
   completed,
   midTurnError,
   published,
@@ -20,6 +21,7 @@ import {
   THREAD,
   turns,
   openedHarness,
+  UNCLASSIFIED_FAILURE,
 } from '../support/provider-frames.js';
 import { BASELINE, userAgentOf } from '../support/releases.js';
 
@@ -33,23 +35,14 @@ function expectClean(text: string): void {
 }
 
 function approvalRequest(id: number, turnId: string): Record<string, unknown> {
-  return {
-    id,
-    method: 'item/commandExecution/requestApproval',
-    params: {
-      kind: 'command',
-      threadId: THREAD,
-      turnId,
-      itemId: 'call_exec_1',
-      startedAtMs: 1795982026993,
-      environmentId: 'local',
-      reason: `wants to use ${CANARY_SECRET}`,
-      command: `/bin/bash -lc 'curl -H "Authorization: Bearer ${CANARY_SECRET}" x'`,
-      cwd: CANARY_PATH,
-      commandActions: [{ type: 'unknown', command: `echo ${CANARY_SECRET}` }],
-      availableDecisions: ['accept', 'acceptForSession', 'decline', 'cancel'],
-    },
-  };
+  return commandApproval(id, {
+    turnId,
+    itemId: 'call_exec_1',
+    reason: `wants to use ${CANARY_SECRET}`,
+    command: `/bin/bash -lc 'curl -H "Authorization: Bearer ${CANARY_SECRET}" x'`,
+    cwd: CANARY_PATH,
+    commandActions: [{ type: 'unknown', command: `echo ${CANARY_SECRET}` }],
+  });
 }
 
 describe('canaries in upstream text (fake transport)', () => {
@@ -166,14 +159,7 @@ describe('canaries through the stdio transport', () => {
       const sink = recordingSink();
       const run = await session.startRun({ input: textInput('go'), sink, runRef: 'r' });
       const termination = await run.completion;
-      expect(termination).toMatchObject({
-        outcome: 'failed',
-        error: {
-          code: 'provider_rejected',
-          providerCode: 'other',
-          details: { classification: 'unclassified' },
-        },
-      });
+      expect(termination).toMatchObject(UNCLASSIFIED_FAILURE);
       // the mid-turn error and the declined request were seen, as tokens only
       expect(
         sink.ofType('diagnostic').some((d) => d.detail?.['classification'] === 'unauthorized'),

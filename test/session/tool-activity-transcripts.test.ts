@@ -11,6 +11,7 @@ import {
   recordingSink,
   textInput,
   WORKSPACE,
+  texts,
 } from '../support/provider-harness.js';
 import { loadRecorded, replayRecorded } from '../support/recorded.js';
 
@@ -93,12 +94,7 @@ describe('tool activity replayed from the real binary', () => {
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     await replaying;
     expect(sink.ofType('run.tool_activity')).toEqual([]);
-    expect(
-      sink
-        .ofType('run.message_delta')
-        .map((d) => d.text)
-        .join(''),
-    ).toBe('Done.');
+    expect(texts(sink)).toBe('Done.');
     await session.dispose();
   });
 

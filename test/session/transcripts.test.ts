@@ -5,6 +5,7 @@ import {
   recordingSink,
   startReplay,
   textInput,
+  texts,
 } from '../support/provider-harness.js';
 import { loadTranscript } from '../support/replay.js';
 
@@ -26,10 +27,7 @@ describe('replay of the real baseline transcripts', () => {
     const termination = await run.completion;
     await replaying;
     expect(providerRunTerminationSchema.parse(termination)).toEqual({ outcome: 'succeeded' });
-    const text = sink
-      .ofType('run.message_delta')
-      .map((d) => d.text)
-      .join('');
+    const text = texts(sink);
     expect(text).toBe(recordedText('text_turn'));
     expect(text.length).toBeGreaterThan(0);
     const usage = sink.ofType('run.usage');

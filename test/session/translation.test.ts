@@ -14,11 +14,12 @@ import {
   push,
   startBound,
   THREAD,
-  texts,
   turns,
   usage,
   openedHarness,
+  UNCLASSIFIED_FAILURE,
 } from '../support/provider-frames.js';
+import { texts } from '../support/provider-harness.js';
 
 /** One session, one bound run, the given frames, then the termination and the run's events. */
 async function runWith(...frames: unknown[]) {
@@ -249,14 +250,7 @@ describe('translation: codexErrorInfo classification (ADR-0011)', () => {
 
   it('absent turn.error → other (unclassified)', async () => {
     const { termination } = await runWith(completed('t1', 'failed', undefined));
-    expect(termination).toMatchObject({
-      outcome: 'failed',
-      error: {
-        code: 'provider_rejected',
-        providerCode: 'other',
-        details: { classification: 'unclassified' },
-      },
-    });
+    expect(termination).toMatchObject(UNCLASSIFIED_FAILURE);
   });
 });
 

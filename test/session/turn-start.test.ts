@@ -5,6 +5,7 @@ import {
   recordingSink,
   textInput,
   type ProviderHarness,
+  texts,
 } from '../support/provider-harness.js';
 import {
   CANARY_PATH,
@@ -17,11 +18,11 @@ import {
   replyError,
   reply,
   startBound,
-  texts,
   waitForRequest,
   startText,
   disposeWithTurnStartPending,
   openedHarness,
+  interruptAcknowledged,
 } from '../support/provider-frames.js';
 import { BASELINE, userAgentOf } from '../support/releases.js';
 
@@ -142,9 +143,7 @@ describe('connection end mid-run', () => {
   it('EOF after an acknowledged interrupt still fails the run (no inferred interruption)', async () => {
     const { h, session } = await openedHarness();
     const { run } = await startBound(h, session, 't1');
-    const interrupting = run.interrupt('stop');
-    await reply(h.transport, 'turn/interrupt', {});
-    await interrupting;
+    await interruptAcknowledged(h, run, { reason: 'stop' });
     h.transport.end();
     expect(await run.completion).toMatchObject({
       outcome: 'failed',

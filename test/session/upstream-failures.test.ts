@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { UPSTREAM_PROVIDER_CODES } from '../../src/index.js';
 import { classifyUpstreamFailure } from '../../src/session/upstream-failure.js';
 import { terminationOfCompletedTurn } from '../../src/session/translate.js';
+import { oldestReleaseWith } from '../support/recorded.js';
 import { loadTranscript, replay } from '../support/replay.js';
 import {
   createProviderHarness,
@@ -17,9 +18,6 @@ import {
   WORKSPACE,
   type RecordingSink,
 } from '../support/provider-harness.js';
-
-/** The release these scenarios were recorded on; what codex reports differs per release. */
-const RECORDED_ON = '0.156.1';
 
 interface Expected {
   readonly providerCode: string;
@@ -45,11 +43,17 @@ const rejected = (providerCode: string, classification: string, httpStatus?: num
   ...(httpStatus !== undefined ? { httpStatus } : {}),
 });
 
+/**
+ * A scenario as first recorded: what codex reports differs per release (older releases know fewer
+ * codes), and the expectations below are what the oldest allowlisted recording showed.
+ */
+const firstRecording = (scenario: string) => loadTranscript(scenario, oldestReleaseWith(scenario));
+
 /** Replays every turn of a recorded scenario and returns each run's termination. */
 async function replayTurns(
   scenario: string,
 ): Promise<{ terminations: ProviderRunTermination[]; sinks: RecordingSink[]; published: string }> {
-  const transcript = loadTranscript(scenario, RECORDED_ON);
+  const transcript = firstRecording(scenario);
   const turns = transcript.filter((l) => l.frame.method === 'turn/start').length;
   const h = createProviderHarness();
   const replaying = replay(h.transport, transcript, { workspace: WORKSPACE });
@@ -87,12 +91,12 @@ function expectFailure(termination: ProviderRunTermination, expected: Expected):
 }
 
 function upstreamProse(scenario: string): string[] {
-  return loadTranscript(scenario, RECORDED_ON)
+  return firstRecording(scenario)
     .filter((l) => l.frame.method === 'error')
     .map((l) => (l.frame.params as { error: { message: string } }).error.message);
 }
 
-describe('recorded turn failures (baseline transcripts)', () => {
+describe('recorded turn failures (the first recording of each scenario)', () => {
   const single: [string, Expected][] = [
     ['http_401', rejected('unauthorized', 'other', 401)],
     ['http_429', unavailable('rate_limited', 'responseTooManyFailedAttempts', 429)],
@@ -132,7 +136,7 @@ describe('recorded turn failures (baseline transcripts)', () => {
 
   it('response_failed_codes: each response.failed error code', async () => {
     const { terminations, published } = await replayTurns('response_failed_codes');
-    // what codex 0.156.1 made of each code (in the recorded order)
+    // what the release of the first recording made of each code (in the recorded order)
     const expected = [
       rejected('context_window_exceeded', 'contextWindowExceeded'), // context_length_exceeded
       rejected('usage_limit', 'usageLimitExceeded'), // insufficient_quota
@@ -142,9 +146,9 @@ describe('recorded turn failures (baseline transcripts)', () => {
       unavailable('capacity_unavailable', 'serverOverloaded'), // server_is_overloaded
       rejected('other', 'other'), // invalid_prompt
       rejected('policy_denied', 'cyberPolicy'), // cyber_policy
-      rejected('other', 'other'), // bio_policy: 0.156.1 does not know it
-      unavailable('stream_disconnected', 'other'), // model_not_found: unknown to 0.156.1
-      unavailable('stream_disconnected', 'other'), // flex_unavailable: unknown to 0.156.1
+      rejected('other', 'other'), // bio_policy: unknown to that release
+      unavailable('stream_disconnected', 'other'), // model_not_found: likewise
+      unavailable('stream_disconnected', 'other'), // flex_unavailable: likewise
       unavailable('stream_disconnected', 'other'), // policy_capacity_unavailable: likewise
       unavailable('stream_disconnected', 'other'), // server_error
       unavailable('stream_disconnected', 'other'), // an unknown code
@@ -158,7 +162,7 @@ describe('recorded turn failures (baseline transcripts)', () => {
   });
 });
 
-describe('codexErrorInfo of newer releases (0.168.0–0.171.0, measured)', () => {
+describe('codexErrorInfo values only newer releases send (measured)', () => {
   const cases: [unknown, string, Expected][] = [
     [
       { httpConnectionFailed: { httpStatusCode: 401 } },
@@ -204,7 +208,7 @@ describe('codexErrorInfo of newer releases (0.168.0–0.171.0, measured)', () =>
       'm',
       rejected('other', 'activeTurnNotSteerable'),
     ],
-    // the 0.168 catch-all, malformed and absent values
+    // values the adapter does not know (the schema's catch-all), malformed and absent values
     ['somethingNew', 'm', rejected('other', 'unclassified')],
     [{ somethingNew: {} }, 'm', rejected('other', 'unclassified')],
     [{ a: 1, b: 2 }, 'm', rejected('other', 'unclassified')],

@@ -7,23 +7,16 @@
  * recorded and `useFakeTransport()` fails the test that caused them when it finishes.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { onTestFinished } from 'vitest';
 import type { CodexTransport } from '../../src/transport/types.js';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { createSchemaAjv, methodOf, type UnionFile } from './json-schema.js';
+import { SCHEMAS_DIR } from './paths.js';
 
 export const PINNED_SCHEMA_VERSION = CODEX_APP_SERVER_VERSION;
-const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const FIXTURE_SCHEMA_DIR = join(
-  REPO_ROOT,
-  'fixtures',
-  'codex-app-server',
-  PINNED_SCHEMA_VERSION,
-  'json',
-);
+const FIXTURE_SCHEMA_DIR = join(SCHEMAS_DIR, PINNED_SCHEMA_VERSION, 'json');
 /** Development override only: point at a freshly generated schema folder. */
 export const SCHEMA_DIR_ENV = 'CODEX_SCHEMA_DIR';
 

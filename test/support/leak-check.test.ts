@@ -3,23 +3,21 @@
  * marked process behind has to exit non-zero and name the survivor.
  */
 import { spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { testEnv } from './processes.js';
-
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+import { REPO_ROOT } from './paths.js';
 
 it('a leaked process fails the run', () => {
   const result = spawnSync(
     process.execPath,
     [
-      join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+      join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
       'run',
       '--config',
       'test/support/leak-check/fixture.config.ts',
     ],
-    { cwd: ROOT, env: testEnv({ CI: 'true' }), encoding: 'utf8', timeout: 60_000 },
+    { cwd: REPO_ROOT, env: testEnv({ CI: 'true' }), encoding: 'utf8', timeout: 60_000 },
   );
   const output = `${result.stdout}${result.stderr}`;
   expect(result.status).toBe(1);

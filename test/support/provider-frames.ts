@@ -44,27 +44,29 @@ export async function push(t: FakeTransport, ...frames: unknown[]): Promise<void
   await t.drained();
 }
 
-/** Answers the nth `method` request with `result`. */
-export async function reply(
+/** Answers the nth `method` request the adapter wrote, on its own id. */
+async function answer(
   t: FakeTransport,
   method: string,
-  result: unknown,
-  nth = 0,
+  nth: number,
+  outcome: { result: unknown } | { error: { code: number; message: string } },
 ): Promise<void> {
   const request = await waitForRequest(t, method, nth);
-  await push(t, { id: request.id, result });
+  await push(t, { id: request.id, ...outcome });
 }
 
-export async function replyError(
+/** Answers the nth `method` request with `result`. */
+export const reply = (t: FakeTransport, method: string, result: unknown, nth = 0): Promise<void> =>
+  answer(t, method, nth, { result });
+
+/** Answers the nth `method` request with a JSON-RPC error. */
+export const replyError = (
   t: FakeTransport,
   method: string,
   code: number,
   message: string,
   nth = 0,
-): Promise<void> {
-  const request = await waitForRequest(t, method, nth);
-  await push(t, { id: request.id, error: { code, message } });
-}
+): Promise<void> => answer(t, method, nth, { error: { code, message } });
 
 export function count(t: FakeTransport, method: string): number {
   return t.sent.filter((f) => f.method === method).length;
@@ -126,6 +128,17 @@ export async function startBound(
   const starting = session.startRun({ input: textInput('hello'), sink, runRef });
   await reply(h.transport, 'turn/start', { turn: turnStarted(turnId) }, nth);
   return { run: await starting, sink };
+}
+
+/** Interrupts `run` and acknowledges the nth `turn/interrupt`; resolves once the interrupt has. */
+export async function interruptAcknowledged(
+  h: ProviderHarness,
+  run: ProviderRun,
+  { reason, nth = 0 }: { reason?: string; nth?: number } = {},
+): Promise<void> {
+  const interrupting = reason === undefined ? run.interrupt() : run.interrupt(reason);
+  await reply(h.transport, 'turn/interrupt', {}, nth);
+  await interrupting;
 }
 
 export function turnStarted(turnId: string, status = 'inProgress'): Record<string, unknown> {
@@ -191,16 +204,46 @@ export function midTurnError(
   };
 }
 
+/**
+ * A command approval request (`item/commandExecution/requestApproval`) on THREAD, shaped like the
+ * recorded one with approve-for-session offered; `patch` replaces members (turn, command, cwd…).
+ */
+export function commandApproval(
+  id: number,
+  patch: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    id,
+    method: 'item/commandExecution/requestApproval',
+    params: {
+      kind: 'command',
+      threadId: THREAD,
+      turnId: 't1',
+      itemId: `call_${id}`,
+      startedAtMs: 1795982026993,
+      environmentId: 'local',
+      reason: 'wants to run echo',
+      command: "/bin/bash -lc 'echo hi'",
+      cwd: '/work/replay-workspace',
+      availableDecisions: ['accept', 'acceptForSession', 'decline', 'cancel'],
+      ...patch,
+    },
+  };
+}
+
+/** What a turn that failed with no codexErrorInfo the adapter knows terminates as. */
+export const UNCLASSIFIED_FAILURE = {
+  outcome: 'failed',
+  error: {
+    code: 'provider_rejected',
+    providerCode: 'other',
+    details: { classification: 'unclassified' },
+  },
+} as const;
+
 /** Every text the adapter published anywhere, as one string, for leak checks. */
 export function published(...things: unknown[]): string {
   return JSON.stringify(things, (_k, v: unknown) =>
     v instanceof Error ? { ...Object.fromEntries(Object.entries(v)), message: v.message } : v,
   );
-}
-
-export function texts(sink: RecordingSink): string {
-  return sink
-    .ofType('run.message_delta')
-    .map((d) => d.text)
-    .join('');
 }

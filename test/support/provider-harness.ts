@@ -38,6 +38,14 @@ export function recordingSink(): RecordingSink {
   };
 }
 
+/** The text a run streamed to `sink`: its message deltas, joined. */
+export function texts(sink: RecordingSink): string {
+  return sink
+    .ofType('run.message_delta')
+    .map((d) => d.text)
+    .join('');
+}
+
 export interface ProviderHarness {
   readonly transport: FakeTransport;
   readonly provider: CodexProvider;

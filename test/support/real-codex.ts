@@ -29,6 +29,12 @@ export interface RealCodex {
   readonly session: CodexProviderSession;
 }
 
+/** The provider options that decide what codex and the commands it runs inherit. */
+export type HostEnvironment = Pick<
+  CodexProviderOptions,
+  'env' | 'inheritEnv' | 'commandEnvironment'
+>;
+
 const cleanups: (() => Promise<void>)[] = [];
 
 afterEach(async () => {
@@ -44,6 +50,11 @@ export async function openRealCodex(
     readonly baseUrl?: string;
     /** Runs on the fresh HOME before anything is spawned (e.g. to write a `.bashrc`). */
     readonly prepareHome?: (home: string) => void;
+    /**
+     * Where codex's environment comes from, on the fresh HOME (default: `iso.env(testEnv())`);
+     * without an `env` codex inherits the host's own, as for a host that sets none.
+     */
+    readonly environment?: (iso: IsolatedCodexHome) => HostEnvironment;
   } = {},
 ): Promise<RealCodex> {
   const binary = requireCodexBinary({ kind: config.kind ?? 'native' });
@@ -61,7 +72,7 @@ export async function openRealCodex(
       baseUrl: config.baseUrl ?? server.baseUrl,
       ...(config.extra ? { extra: config.extra } : {}),
     }),
-    env: iso.env(testEnv()),
+    ...(config.environment?.(iso) ?? { env: iso.env(testEnv()) }),
     requestTimeoutMs: 20_000,
     additionalAppServerVersions: acceptUnderReview(binary.version),
   });

@@ -1,11 +1,10 @@
 /**
  * Issue 14 transcripts: recorded by `npm run protocol:record` on the baseline in force when they
- * were recorded; the newest allowlisted release that holds a scenario is replayed (no release
- * is named here).
+ * were recorded; the newest allowlisted release that holds a scenario is replayed, the oldest
+ * where a test holds what the first recording showed (no release is named here).
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { CODEX_SUPPORTED_APP_SERVER_VERSIONS } from '../../src/constants.js';
 import type { ProviderHarness } from './provider-harness.js';
 import { WORKSPACE } from './provider-harness.js';
@@ -16,14 +15,7 @@ import {
   type ReplayResult,
   type TranscriptLine,
 } from './replay.js';
-
-const TRANSCRIPTS = resolve(
-  fileURLToPath(new URL('.', import.meta.url)),
-  '..',
-  '..',
-  'fixtures',
-  'transcripts',
-);
+import { TRANSCRIPTS_DIR } from './paths.js';
 
 function compareVersions(a: string, b: string): number {
   const pa = a.split('.').map(Number);
@@ -35,18 +27,28 @@ function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-export function newestReleaseWith(scenario: string): string {
-  const versions = readdirSync(TRANSCRIPTS)
+/** The allowlisted releases that hold a recording of `scenario`, oldest first. */
+export function releasesWith(scenario: string): string[] {
+  return readdirSync(TRANSCRIPTS_DIR)
     .filter(
       (v) =>
         (CODEX_SUPPORTED_APP_SERVER_VERSIONS as readonly string[]).includes(v) &&
-        existsSync(join(TRANSCRIPTS, v, `${scenario}.jsonl`)),
+        existsSync(join(TRANSCRIPTS_DIR, v, `${scenario}.jsonl`)),
     )
     .sort(compareVersions);
-  const newest = versions.at(-1);
-  if (newest === undefined) throw new Error(`no recorded transcript for ${scenario}`);
-  return newest;
 }
+
+function endOf(scenario: string, end: 'oldest' | 'newest'): string {
+  const versions = releasesWith(scenario);
+  const release = end === 'oldest' ? versions[0] : versions.at(-1);
+  if (release === undefined) throw new Error(`no recorded transcript for ${scenario}`);
+  return release;
+}
+
+export const newestReleaseWith = (scenario: string): string => endOf(scenario, 'newest');
+
+/** For what the first recording of a scenario showed (what codex reports differs per release). */
+export const oldestReleaseWith = (scenario: string): string => endOf(scenario, 'oldest');
 
 export function loadRecorded(scenario: string): TranscriptLine[] {
   return loadTranscript(scenario, newestReleaseWith(scenario));

@@ -76,22 +76,22 @@ export async function rejectionOf(
   throw new Error('expected the promise to reject');
 }
 
-export function raiseApproval(
-  h: RegistryHarness,
-  id: string | number = 0,
-  params: unknown = approvalParams(),
-) {
-  const offered = fakeOffer(APPROVAL, params, id);
+function raise(h: RegistryHarness, method: string, id: string | number, params: unknown) {
+  const offered = fakeOffer(method, params, id);
   expect(h.registry.handleServerRequest(offered.offer)).toBe(true);
   return { ...offered, ref: refOf(h.owner.events.at(-1)) };
 }
 
-export function raiseQuestion(
+/** Offers a command approval (default: the measured one, both modes offered) and expects it raised. */
+export const raiseApproval = (
+  h: RegistryHarness,
+  id: string | number = 0,
+  params: unknown = approvalParams(),
+) => raise(h, APPROVAL, id, params);
+
+/** Offers a question batch (default: the measured one) and expects it raised. */
+export const raiseQuestion = (
   h: RegistryHarness,
   id: string | number = 0,
   params: unknown = realQuestionParams(),
-) {
-  const offered = fakeOffer(QUESTION, params, id);
-  expect(h.registry.handleServerRequest(offered.offer)).toBe(true);
-  return { ...offered, ref: refOf(h.owner.events.at(-1)) };
-}
+) => raise(h, QUESTION, id, params);

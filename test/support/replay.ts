@@ -6,8 +6,7 @@
  * adapter's requests are re-addressed to the ids the adapter actually used.
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import {
   parseTranscript,
@@ -16,13 +15,12 @@ import {
   type TranscriptLine,
 } from '../../src/testing/index.js';
 import type { FakeTransport } from './fake-transport.js';
+import { TRANSCRIPTS_DIR } from './paths.js';
 
 export type { TranscriptLine };
 
-const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-
 export function transcriptPath(scenario: string, version = CODEX_APP_SERVER_VERSION): string {
-  return join(REPO_ROOT, 'fixtures', 'transcripts', version, `${scenario}.jsonl`);
+  return join(TRANSCRIPTS_DIR, version, `${scenario}.jsonl`);
 }
 
 /** A recorded transcript, read with the `./testing` reader (format and order checked). */

@@ -7,13 +7,17 @@ import {
 } from '../../src/transport/environment.js';
 
 describe('inheritedEnvironment', () => {
-  const host = {
+  /** What codex needs to run and log in, and the owner marker: all of it is inherited. */
+  const needed = {
     PATH: '/usr/bin',
     HOME: '/home/h',
     LC_ALL: 'C.UTF-8',
     XDG_CONFIG_HOME: '/home/h/.config',
     OPENAI_API_KEY: 'sk-codex-needs-this',
     RELVO_CODEX_OWNER: 'owner',
+  };
+  const host = {
+    ...needed,
     GITHUB_TOKEN: 'ghp_host',
     DATABASE_PASSWORD: 'pw',
     MY_APP_SETTING: 'x',
@@ -21,14 +25,7 @@ describe('inheritedEnvironment', () => {
   };
 
   it('keeps only what codex needs to run and log in, plus the owner marker', () => {
-    expect(inheritedEnvironment(host)).toEqual({
-      PATH: '/usr/bin',
-      HOME: '/home/h',
-      LC_ALL: 'C.UTF-8',
-      XDG_CONFIG_HOME: '/home/h/.config',
-      OPENAI_API_KEY: 'sk-codex-needs-this',
-      RELVO_CODEX_OWNER: 'owner',
-    });
+    expect(inheritedEnvironment(host)).toEqual(needed);
   });
 
   it('adds the names a host lists, and only those', () => {

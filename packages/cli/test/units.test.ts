@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { InteractionRequest } from '@relvo-labs/agent-provider';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CODEX_APP_SERVER_VERSION } from '@relvo-labs/agent-provider-codex';
+import { loadRuntimeConfig, RuntimeError } from '@relvo-labs/agent-runtime';
 import { findCodex, detectKind } from '../src/codex/locate.js';
 import { isInWindow, parseCodexVersion } from '../src/codex/version.js';
 import { CliExit, EXIT } from '../src/exit-codes.js';
@@ -13,6 +14,7 @@ import { approvalChoices } from '../src/ui/prompt.js';
 import { createAnswerer, narrowestMode } from '../src/turn/answers.js';
 import { CtrlC } from '../src/turn/ctrl-c.js';
 import { exitCodeFor } from '../src/turn/exit.js';
+import { submitErrorToExit } from '../src/turn/submit-errors.js';
 import { defaultEventLogPath } from '../src/paths.js';
 import { REPO_ROOT } from './support/cli.js';
 
@@ -190,6 +192,22 @@ describe('host config for run', () => {
       expect(caught).toBeInstanceOf(CliExit);
       expect((caught as CliExit).code).toBe(EXIT.usage);
     }
+  });
+  it('a refusal from submitting the turn: an unreadable config file is a usage error like the other config refusals', () => {
+    const dir = tempDir();
+    let unreadable: unknown;
+    try {
+      loadRuntimeConfig(join(dir, 'missing.json'));
+    } catch (error) {
+      unreadable = error;
+    }
+    expect((unreadable as RuntimeError).reason).toBe('config_unreadable');
+    expect(submitErrorToExit(unreadable).code).toBe(EXIT.usage);
+    const refused = (reason: 'config_invalid' | 'unknown_profile' | 'session_busy') =>
+      submitErrorToExit(new RuntimeError('invalid_request', reason, 'refused')).code;
+    expect(refused('config_invalid')).toBe(EXIT.usage);
+    expect(refused('unknown_profile')).toBe(EXIT.usage);
+    expect(refused('session_busy')).toBe(EXIT.failed);
   });
 });
 

@@ -3,9 +3,18 @@
  * codex version. Each becomes a one-line message and the exit code a person can act on.
  */
 import { isProviderRejection } from '@relvo-labs/agent-provider';
-import { isConfigRefusal, isRuntimeError } from '@relvo-labs/agent-runtime';
+import { isConfigRefusal, isRuntimeError, type RuntimeError } from '@relvo-labs/agent-runtime';
 import { installHint } from '../codex/version.js';
 import { CliExit, EXIT } from '../exit-codes.js';
+
+/**
+ * The runtime refusals a person fixes in the command line or the config: the runtime's config
+ * refusals, plus a config file it could not read (which the runtime does not count as a refusal
+ * of what the host wrote, but which is the same usage error here as at load time).
+ */
+function isUsageRefusal(error: RuntimeError): boolean {
+  return error.reason === 'config_unreadable' || isConfigRefusal(error);
+}
 
 function providerCodeOf(error: unknown): string | undefined {
   let cause: unknown = error;
@@ -28,7 +37,7 @@ export function submitErrorToExit(error: unknown): CliExit {
     const details = error.error.details ?? {};
     const where = [details.profile, details.path].filter((x) => typeof x === 'string').join(' ');
     const message = `${error.error.message}${where === '' ? '' : ` (${where})`} [${error.reason}]`;
-    return new CliExit(isConfigRefusal(error) ? EXIT.usage : EXIT.failed, message);
+    return new CliExit(isUsageRefusal(error) ? EXIT.usage : EXIT.failed, message);
   }
   return new CliExit(
     EXIT.failed,

@@ -1,6 +1,6 @@
 /**
- * Strict parsing of `item/commandExecution/requestApproval` params as the pinned 0.156.1 binary
- * sends them, and their translation into one neutral approval request (docs/behaviour.md §9.5,
+ * Strict parsing of `item/commandExecution/requestApproval` params as the reviewed releases send
+ * them (first measured on 0.156.1), and their translation into one neutral approval request (docs/behaviour.md §9.5,
  * ADR-0003). Every refusal is a bounded token; no command, cwd or reason text ever leaves this
  * module except inside the neutral subject, which is the deliberate exception.
  */

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 export interface MarkedProc {
   readonly pid: number;
+  readonly ppid: number;
   readonly pgid: number;
   readonly comm: string;
   readonly rssKb: number;
@@ -43,6 +44,7 @@ export function markedProcesses(name: string, value: string): MarkedProc[] {
       }
       out.push({
         pid,
+        ppid: Number(rest[1]),
         pgid: Number(rest[2]),
         comm: stat.slice(stat.indexOf('(') + 1, close),
         rssKb,

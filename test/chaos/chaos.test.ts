@@ -66,6 +66,12 @@ describe('chaos on real processes', () => {
       expect(results.filter((r) => !r.typed)).toEqual([]);
       expect(results.filter((r) => !r.settledAfterDispose)).toEqual([]);
       expect(results.filter((r) => r.outcome.startsWith('harness:'))).toEqual([]);
+      // a turn cannot succeed once its app-server was killed before or during it: a success
+      // there means the harness killed something else (it once did, after PIDs wrapped)
+      const killedBeforeEnd = /^kill9_leader_(at_|mid_stream|pending_approval)/;
+      expect(
+        results.filter((r) => killedBeforeEnd.test(r.kind) && r.outcome === 'run:succeeded'),
+      ).toEqual([]);
       // a run settles by itself unless it needs the stall watchdog and the watchdog is not there yet
       expect(results.filter((r) => !r.settledInWindow && available(r, 'watchdog'))).toEqual([]);
       // nothing outlives dispose unless the case needs the owned-process sweep and it is not there yet

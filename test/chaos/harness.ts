@@ -119,7 +119,13 @@ interface Setup {
 }
 
 function leaderPid(marker: string): number | undefined {
-  return markedProcesses(CHAOS_MARKER_VAR, marker).find((p) => p.pid === p.pgid)?.pid;
+  // the app-server is our own child leading its own group; codex starts each command in a
+  // session of its own too (pid = pgid, same marker), and once PIDs have wrapped (pid_max is
+  // 32,768 here) such a command can be listed before the leader: a 1,000-session run killed one
+  // at turn/start instead of the leader, and the turn then succeeded
+  return markedProcesses(CHAOS_MARKER_VAR, marker).find(
+    (p) => p.pid === p.pgid && p.ppid === process.pid,
+  )?.pid;
 }
 
 function signalLeader(marker: string, signal: NodeJS.Signals): boolean {
@@ -290,8 +296,8 @@ export async function runChaosSession(
   const inject = (signal: NodeJS.Signals, how: { wait?: boolean; required?: boolean } = {}) => {
     mark();
     // at `initialize` the child may not have exec'd codex yet: until then its /proc environ is
-    // node's copy without the marker, so the leader cannot be found (2 of 59 such sessions of a
-    // 1,000-session run missed it and were counted as survivors of a kill that never happened)
+    // node's copy without the marker and the leader cannot be found. A miss used to pass
+    // silently: the session then counted as surviving a kill that never happened
     const deadline = Date.now() + 2_000;
     while (!signalLeader(marker, signal)) {
       if (how.wait !== true || Date.now() > deadline) {

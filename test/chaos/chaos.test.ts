@@ -41,8 +41,8 @@ describe('chaos on real processes', () => {
     `${SESSIONS} sessions across ${CASE_KINDS.length} failure kinds: settled, typed, nothing left`,
     async () => {
       const features = await probeFeatures();
-      // both have landed: a regression that loses either must fail here, not turn the
-      // per-kind exemptions below back on
+      // both have landed (the kinds that need them are labelled in the table); a regression
+      // that loses either fails here
       expect(features).toEqual({ watchdog: true, ownedSweep: true });
       const results: SessionResult[] = [];
       let next = 0;
@@ -58,10 +58,6 @@ describe('chaos on real processes', () => {
       if (process.env.CHAOS_REPORT !== undefined)
         writeFileSync(process.env.CHAOS_REPORT, `${table}\n`);
 
-      const available = (r: SessionResult, need: keyof Features): boolean => {
-        const kind = CASE_KINDS.find((k) => k.name === r.kind);
-        return kind?.needs !== need || features[need];
-      };
       expect(results).toHaveLength(SESSIONS);
       expect(results.filter((r) => !r.typed)).toEqual([]);
       expect(results.filter((r) => !r.settledAfterDispose)).toEqual([]);
@@ -72,11 +68,10 @@ describe('chaos on real processes', () => {
       expect(
         results.filter((r) => killedBeforeEnd.test(r.kind) && r.outcome === 'run:succeeded'),
       ).toEqual([]);
-      // a run settles by itself unless it needs the stall watchdog and the watchdog is not there yet
-      expect(results.filter((r) => !r.settledInWindow && available(r, 'watchdog'))).toEqual([]);
-      // nothing outlives dispose unless the case needs the owned-process sweep and it is not there yet
-      expect(results.filter((r) => r.leaked > 0 && available(r, 'ownedSweep'))).toEqual([]);
-      expect(results.filter((r) => r.dispose !== 'ok' && available(r, 'ownedSweep'))).toEqual([]);
+      // every run settles by itself (the stall watchdog), nothing outlives dispose (the sweep)
+      expect(results.filter((r) => !r.settledInWindow)).toEqual([]);
+      expect(results.filter((r) => r.leaked > 0)).toEqual([]);
+      expect(results.filter((r) => r.dispose !== 'ok')).toEqual([]);
     },
     4 * 3_600_000,
   );

@@ -2,7 +2,7 @@
  * npm run codex:install -- <X.Y.Z> | --window-first
  * Installs one codex release into the release cache (scripts/lib/release-binary.ts), reusing it
  * when present. `--window-first` installs the oldest allowlisted release, whose real handshake
- * the test suite checks (test/protocol/window-ends.test.ts); .ci/run calls it on a fresh machine.
+ * the test suite checks (test/protocol/window-ends.test.ts installs it itself when missing).
  */
 import { CODEX_APP_SERVER_MIN_VERSION } from '../src/constants.js';
 import { installRelease, PLAIN_RELEASE, reportedVersion } from './lib/release-binary.js';

@@ -31,28 +31,48 @@ export function findReleaseBinary(version: string): string | undefined {
   return cached.found && cached.version === version ? cached.path : undefined;
 }
 
-/** The cached native binary of `version`, installing it from the npm registry when missing. */
-export function installRelease(version: string, log: (line: string) => void): string {
+/** How long one release install may take before it is abandoned (a download of ~100 MB). */
+export const INSTALL_TIMEOUT_MS = 300_000;
+
+/**
+ * The cached native binary of `version`, installing it from the npm registry when missing. A
+ * failed or timed-out install throws an error that says what was tried and how to retry.
+ */
+export function installRelease(
+  version: string,
+  log: (line: string) => void,
+  timeoutMs = INSTALL_TIMEOUT_MS,
+): string {
   if (!PLAIN_RELEASE.test(version)) throw new Error(`not a plain release: ${version}`);
   const found = findReleaseBinary(version);
   if (found !== undefined) return found;
   const prefix = releaseCachePrefix(version);
   mkdirSync(prefix, { recursive: true });
   log(`installing @openai/codex@${version} into ${prefix}`);
-  execFileSync(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      prefix,
-      '--no-save',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      `@openai/codex@${version}`,
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
+  try {
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        prefix,
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        // a cached package is not downloaded again
+        '--prefer-offline',
+        `@openai/codex@${version}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'], timeout: timeoutMs, killSignal: 'SIGKILL' },
+    );
+  } catch (error) {
+    throw new Error(
+      `could not install @openai/codex@${version} from the npm registry into ${prefix} ` +
+        `(is the registry reachable?); retry with \`npm run codex:install -- ${version}\``,
+      { cause: error },
+    );
+  }
   const installed = findReleaseBinary(version);
   if (installed === undefined) throw new Error(`install of ${version} did not produce a binary`);
   return installed;

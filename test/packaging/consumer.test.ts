@@ -133,12 +133,12 @@ describe('consumer check: packed tarballs in a scratch project', () => {
       scratch,
     );
     // then the codex the published README's Install section names, as it says to install it;
-    // `--offline`: from npm's cache (the repository's `npm ci` filled it), never the network
+    // `npm ci` cached its tarball but not the registry's metadata, which a fresh cache lacks
     const steps = /## Install\n+```sh\n([\s\S]*?)```/.exec(publishedReadme())?.[1] ?? '';
     const install = /npm i -E (@openai\/codex@([^\s`]+))/.exec(steps);
     if (install?.[1] === undefined) throw new Error('the README names no codex to install');
     codexVersion = install[2] ?? '';
-    npm(['install', '--offline', '--no-audit', '--no-fund', '-E', install[1]], scratch);
+    npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '-E', install[1]], scratch);
   }, 240_000);
 
   function publishedReadme(): string {

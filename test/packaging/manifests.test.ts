@@ -1,0 +1,76 @@
+/**
+ * What each package.json promises a consumer, read without packing: the dependencies a tarball
+ * carries resolve from a registry (no path into this repository), the packages of this repository
+ * pin each other's exact versions, and every bin is a file a clone has before any build (npm links
+ * a bin at install time only if its file exists then).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/paths.js';
+
+interface Manifest {
+  readonly name: string;
+  readonly version: string;
+  readonly bin?: Record<string, string>;
+  readonly dependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly optionalDependencies?: Record<string, string>;
+}
+
+const PACKAGE_DIRS = ['.', 'packages/agent-provider', 'packages/agent-runtime', 'packages/cli'];
+
+function manifestOf(dir: string): Manifest {
+  return JSON.parse(readFileSync(join(REPO_ROOT, dir, 'package.json'), 'utf8')) as Manifest;
+}
+
+/** The ranges a consumer's install resolves (devDependencies stay in the repository). */
+function shippedRanges(m: Manifest): [string, string][] {
+  return [
+    ...Object.entries(m.dependencies ?? {}),
+    ...Object.entries(m.peerDependencies ?? {}),
+    ...Object.entries(m.optionalDependencies ?? {}),
+  ];
+}
+
+describe('package manifests, as a consumer installs them', () => {
+  const manifests = PACKAGE_DIRS.map((dir) => [dir, manifestOf(dir)] as const);
+  const local = new Map(manifests.map(([, m]) => [m.name, m.version]));
+
+  it('every package of this repository is listed', () => {
+    const workspaces = (manifestOf('.') as Manifest & { workspaces: string[] }).workspaces;
+    expect(['.', ...workspaces].sort()).toEqual([...PACKAGE_DIRS].sort());
+  });
+
+  it.each(manifests)(
+    '%s: shipped dependencies name registry versions, never a local path',
+    (dir, m) => {
+      for (const [name, range] of shippedRanges(m)) {
+        expect(range, `${dir}: ${name}`).not.toMatch(/^(file|link|workspace|portal):|^\.{0,2}\//);
+      }
+    },
+  );
+
+  it.each(manifests)(
+    '%s: a package of this repository is pinned at its exact version',
+    (dir, m) => {
+      for (const [name, range] of shippedRanges(m)) {
+        const version = local.get(name);
+        if (version !== undefined) expect(range, `${dir}: ${name}`).toBe(version);
+      }
+    },
+  );
+
+  it.each(manifests)('%s: every bin is a file of the clone, not build output', (dir, m) => {
+    for (const [command, target] of Object.entries(m.bin ?? {})) {
+      const path = join(dir, target);
+      // tracked or about to be: not ignored like dist/
+      const listed = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '--', path], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+      });
+      expect(listed.trim(), `${dir}: bin ${command}`).not.toBe('');
+    }
+  });
+});

@@ -1,8 +1,10 @@
 import {
   AgentRuntimeError,
   agentError,
+  type AgentError,
   type AgentErrorCode,
   type JsonObject,
+  type ProviderRejection,
 } from '@relvo-labs/agent-provider';
 
 /**
@@ -55,6 +57,63 @@ export const RUNTIME_ERROR_REASONS = [
 ] as const;
 export type RuntimeErrorReason = (typeof RUNTIME_ERROR_REASONS)[number];
 
+/**
+ * Whether retrying the same request can succeed, decided per reason (the SPI's per-code default
+ * disagreed: a refused workspace read `workspace_unavailable`, retryable). A `Record` so that a
+ * new reason cannot be added without deciding.
+ */
+const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
+  config_invalid: false,
+  unknown_profile: false,
+  unknown_provider: false,
+  provider_factory_failed: false,
+  provider_options_refused: false,
+  session_options_refused: false,
+  descriptor_invalid: false,
+  descriptor_id_mismatch: false,
+  wire_incompatible: false,
+  workspace_invalid: false,
+  config_unreadable: false,
+  session_busy: false,
+  turn_input_invalid: false,
+  interrupt_unsupported: false,
+  session_not_ready: false,
+  session_closed: false,
+  runtime_shut_down: false,
+  unknown_session: false,
+  unknown_interaction: false,
+  no_active_run: false,
+  interaction_settled: false,
+  response_invalid: false,
+  // a provider's own refusal keeps the provider's verdict (see providerRefusal)
+  provider_rejected: false,
+  provider_unknown_outcome: true,
+  dispose_failed: true,
+  store_locked: true,
+  store_corrupt: false,
+  store_newer_schema: false,
+  store_foreign: false,
+  store_io: true,
+  store_closed: false,
+  store_conflict: false,
+  subscriber_overflow: false,
+  cursor_out_of_range: false,
+};
+
+/** Whether a refusal with this reason may succeed when retried unchanged. */
+export function isRetryableReason(reason: RuntimeErrorReason): boolean {
+  return RETRYABLE_BY_REASON[reason];
+}
+
+export interface RuntimeErrorOptions {
+  details?: JsonObject;
+  cause?: unknown;
+  /** The provider's own code, when the refusal passes a provider's reason on. */
+  providerCode?: string;
+  /** Overrides the reason's verdict: only for a provider's refusal passed on as it came. */
+  retryable?: boolean;
+}
+
 /** The one throwable of the runtime: an SPI `AgentRuntimeError` plus a bounded `reason`. */
 export class RuntimeError extends AgentRuntimeError {
   readonly reason: RuntimeErrorReason;
@@ -63,12 +122,17 @@ export class RuntimeError extends AgentRuntimeError {
     code: AgentErrorCode,
     reason: RuntimeErrorReason,
     message: string,
-    options: { details?: JsonObject; cause?: unknown } = {},
+    options: RuntimeErrorOptions = {},
   ) {
-    super(
-      agentError(code, message, { details: { reason, ...(options.details ?? {}) } }),
-      options.cause === undefined ? undefined : { cause: options.cause },
-    );
+    const base = agentError(code, message, {
+      details: { reason, ...(options.details ?? {}) },
+      ...(options.providerCode === undefined ? {} : { providerCode: options.providerCode }),
+    });
+    const error: AgentError = {
+      ...base,
+      retryable: options.retryable ?? RETRYABLE_BY_REASON[reason],
+    };
+    super(error, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'RuntimeError';
     this.reason = reason;
   }
@@ -95,6 +159,31 @@ export function configError(
   const details: JsonObject = { path: where.path, ...(where.details ?? {}) };
   if (where.profile !== undefined) details.profile = where.profile;
   return new RuntimeError('invalid_request', reason, message, { details, cause });
+}
+
+/**
+ * A provider's refusal passed on with the provider's code, providerCode, details (under
+ * `providerDetails`) and retryability; `where` names the profile (and a key path when the
+ * refusal is of that key).
+ */
+export function providerRefusal(
+  rejection: ProviderRejection,
+  reason: RuntimeErrorReason,
+  message: string,
+  where: JsonObject,
+): RuntimeError {
+  const refused = rejection.agentError;
+  const details: JsonObject = { ...where };
+  if (refused.details !== undefined) details.providerDetails = refused.details;
+  return new RuntimeError(refused.code, reason, message, {
+    details,
+    cause: rejection,
+    // a refusal of the host's request is never retryable, whatever the provider says
+    retryable: (RUNTIME_CONFIG_REFUSALS as readonly string[]).includes(reason)
+      ? false
+      : refused.retryable,
+    ...(refused.providerCode === undefined ? {} : { providerCode: refused.providerCode }),
+  });
 }
 
 /** A rejected promise that always carries an Error (never a synchronous throw). */

@@ -24,12 +24,16 @@ export {
 export * from './envelope.js';
 export {
   isConfigRefusal,
+  isRetryableReason,
   isRuntimeError,
   RUNTIME_CONFIG_REFUSALS,
   RUNTIME_ERROR_REASONS,
   RuntimeError,
+  type RuntimeErrorOptions,
   type RuntimeErrorReason,
 } from './errors.js';
+// the one way to turn anything thrown (a RuntimeError, a ProviderRejection, anything) into a DTO
+export { toAgentError } from '@relvo-labs/agent-provider';
 export { systemClock, type RuntimeClock } from './clock.js';
 export { ID_PREFIXES, randomId, type IdFactory, type IdPrefix } from './ids.js';
 export type { EventStore, ReadOptions, StoredSession } from './store/types.js';

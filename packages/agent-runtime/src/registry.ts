@@ -8,7 +8,7 @@ import {
   type ProviderDescriptor,
 } from '@relvo-labs/agent-provider';
 import { providerIdSchema, type RuntimeConfig, type RuntimeProfile } from './config.js';
-import { configError, RuntimeError } from './errors.js';
+import { configError, providerRefusal, RuntimeError } from './errors.js';
 
 /**
  * A provider factory registered under an id. It receives the profile's `providerOptions`
@@ -105,15 +105,11 @@ export class ProviderRegistry {
     } catch (cause) {
       if (isProviderRejection(cause)) {
         const first = issuesOf(cause.agentError.details);
-        throw configError(
+        throw providerRefusal(
+          cause,
           'provider_options_refused',
           `profile "${profileName}": provider "${profile.provider}" refused its providerOptions`,
-          {
-            ...where,
-            path: first === undefined ? where.path : `${where.path}.${first}`,
-            details: { providerCode: cause.agentError.code },
-          },
-          cause,
+          { ...where, path: first === undefined ? where.path : `${where.path}.${first}` },
         );
       }
       throw configError(

@@ -20,7 +20,7 @@ import {
   type WorkspaceOwnership,
 } from '@relvo-labs/agent-provider';
 import type { RuntimeClock } from '../clock.js';
-import { rejection, RuntimeError } from '../errors.js';
+import { providerRefusal, rejection, RuntimeError } from '../errors.js';
 import type { IdFactory } from '../ids.js';
 import type { ProviderRegistry, ResolvedProvider } from '../registry.js';
 import type { EventSubscription, SubscribeOptions } from '../subscription.js';
@@ -270,13 +270,13 @@ export class SessionImpl implements RuntimeSession {
       sinkState.stale = true;
       if (isProviderRejection(error)) {
         const refused = error.agentError.code === 'invalid_request';
-        throw new RuntimeError(
-          refused ? 'invalid_request' : error.agentError.code,
+        throw providerRefusal(
+          error,
           refused ? 'session_options_refused' : 'provider_rejected',
           refused
             ? `profile "${profile}": provider "${resolved.profile.provider}" refused its sessionOptions`
             : `profile "${profile}": provider "${resolved.profile.provider}" refused to open a session`,
-          { details: { ...where, providerCode: error.agentError.code }, cause: error },
+          refused ? where : { profile },
         );
       }
       throw new RuntimeError(

@@ -50,6 +50,7 @@ export function subscribeToSession(
   let wake: (() => void) | undefined;
   let unlisten: (() => void) | undefined;
   let ready: Promise<Source> | undefined;
+  let log: SessionLog | undefined;
 
   const signal = (): void => {
     const w = wake;
@@ -66,7 +67,11 @@ export function subscribeToSession(
       );
     }
     const s = await source();
+    log = s.log;
     unlisten = s.log?.listen({
+      get reached() {
+        return next - 1;
+      },
       deliver(envelope) {
         if (closed) return;
         live.push(envelope);
@@ -111,6 +116,7 @@ export function subscribeToSession(
       finished = true;
       unlisten?.();
     }
+    log?.progressed();
     return { done: false, value: envelope };
   };
 

@@ -72,6 +72,7 @@ export function subscribeToSession(
       get reached() {
         return next - 1;
       },
+      storeFailed: signal,
       deliver(envelope) {
         if (closed) return;
         live.push(envelope);
@@ -159,7 +160,11 @@ export function subscribeToSession(
       }
       // nothing stored beyond `next`: the session is either live or over
       if (s.log === undefined || s.log.closed || s.log.failed !== undefined) {
-        const summary = await s.store.getSession(sessionId);
+        const failed = s.log?.failed;
+        // a store that refused an append may refuse this read too: the typed failure wins
+        const summary = await s.store.getSession(sessionId).catch((error: unknown) => {
+          throw failed ?? error;
+        });
         const over = s.log === undefined || s.log.failed !== undefined;
         if (over && summary !== undefined && isTerminal(SESSION_STATE_TABLE, summary.state)) {
           return { done: true, value: undefined };

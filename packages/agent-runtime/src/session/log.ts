@@ -10,6 +10,8 @@ export interface LiveListener {
   deliver(envelope: EventEnvelope): void;
   /** The sequence of the last envelope handed to the reader. */
   readonly reached: number;
+  /** The store refused an append: nothing more will be delivered. */
+  storeFailed(): void;
 }
 
 interface DeliveryWait {
@@ -145,7 +147,8 @@ export class SessionLog {
   /** Resolves when every envelope appended so far is durable; rejects if the store failed. */
   async durable(): Promise<void> {
     this.throwIfFailed();
-    await this.writer.flushed();
+    // a failed batch fails the logs it held (fail()); another session's failure is not ours
+    await this.writer.flushed().catch(() => undefined);
     this.throwIfFailed();
   }
 
@@ -172,7 +175,12 @@ export class SessionLog {
   }
 
   fail(error: RuntimeError): void {
-    this.failure ??= error;
+    if (this.failure !== undefined) return;
+    this.failure = error;
+    // every waiting reader wakes to the typed failure; delivery waits end (nothing will come)
+    for (const listener of this.listeners) listener.storeFailed();
+    for (const wait of this.waits) wait.waiting.clear();
+    this.progressed();
   }
 
   listen(listener: LiveListener): () => void {

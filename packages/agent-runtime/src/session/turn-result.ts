@@ -1,5 +1,5 @@
-import type { RunTermination } from '@relvo-labs/agent-provider';
-import { within, type RuntimeClock } from '../clock.js';
+import { toAgentError, type RunTermination } from '@relvo-labs/agent-provider';
+import { isoAt, within, type RuntimeClock } from '../clock.js';
 import type { SessionLog } from './log.js';
 
 export type TurnOutcome = 'completed' | 'failed' | 'cancelled';
@@ -10,7 +10,10 @@ export interface TurnResult {
   readonly profile: string;
   readonly turnState: TurnOutcome;
   readonly termination: RunTermination;
-  /** The sequence of the turn's `turn.settled` envelope: nothing of this turn comes after it. */
+  /**
+   * The sequence of the turn's `turn.settled` envelope: nothing of this turn comes after it. When
+   * the store failed before it was durable: the last stored sequence (and `turnState` is `failed`).
+   */
   readonly lastSequence: number;
 }
 
@@ -29,7 +32,17 @@ export async function reportTurn(
   clock: RuntimeClock,
   result: TurnResult,
 ): Promise<TurnResult> {
-  await log.durable();
+  try {
+    await log.durable();
+  } catch (error) {
+    // the log does not hold this turn's settlement: never report an outcome it does not say
+    return {
+      ...result,
+      turnState: 'failed',
+      termination: { outcome: 'failed', at: isoAt(clock), error: toAgentError(error) },
+      lastSequence: log.committedSequence,
+    };
+  }
   await within(clock, DELIVERY_WAIT_MS, log.delivered(result.lastSequence));
   return result;
 }

@@ -8,7 +8,8 @@ export type {
   ReadEventsOptions,
 } from './runtime.js';
 export type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './session/session.js';
-export { STAGED_EMISSIONS_LIMIT, type TurnOutcome, type TurnResult } from './session/run.js';
+export { STAGED_EMISSIONS_LIMIT } from './session/run.js';
+export type { TurnOutcome, TurnResult } from './session/turn-result.js';
 export type { ProviderFactory } from './registry.js';
 export {
   loadRuntimeConfig,

@@ -9,7 +9,7 @@ import {
 import { systemClock, type RuntimeClock } from './clock.js';
 import { parseRuntimeConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 import type { EventEnvelope } from './envelope.js';
-import { configError, RuntimeError } from './errors.js';
+import { configError, isRuntimeError, RuntimeError } from './errors.js';
 import { randomId, type IdFactory } from './ids.js';
 import { failAbandonedSessions } from './recovery.js';
 import { ProviderRegistry, type ProviderFactory } from './registry.js';
@@ -65,6 +65,10 @@ export interface AgentRuntime {
   subscribe(sessionId: string, options?: SubscribeOptions): EventSubscription;
   /** Refuses new work, closes every session, closes the store. Memoised; retryable. */
   shutdown(): Promise<void>;
+}
+
+function isStoreFailure(value: unknown): value is RuntimeError {
+  return isRuntimeError(value) && value.code === 'store_unavailable';
 }
 
 function resolveWorkspace(input: OpenSessionOptions['workspace']): {
@@ -219,7 +223,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
           [...live.values()].map(({ session }) => session.close()),
         );
         const failed = results.filter((r) => r.status === 'rejected');
-        if (failed.length > 0) {
+        // a store failure is not retried away: the sessions are closed, only the log lost its tail
+        const storeFailure = failed.map((r) => r.reason as unknown).find(isStoreFailure);
+        if (failed.length > 0 && storeFailure === undefined) {
           throw new RuntimeError(
             'provider_unavailable',
             'dispose_failed',
@@ -232,6 +238,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
         await writer.flushed().catch(() => undefined);
         await store.close();
         shutDown = true;
+        if (storeFailure !== undefined) throw storeFailure;
       })().finally(() => {
         shutdownAttempt = undefined;
       });

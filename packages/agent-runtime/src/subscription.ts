@@ -50,6 +50,7 @@ export function subscribeToSession(
   let wake: (() => void) | undefined;
   let unlisten: (() => void) | undefined;
   let ready: Promise<Source> | undefined;
+  let log: SessionLog | undefined;
 
   const signal = (): void => {
     const w = wake;
@@ -66,7 +67,12 @@ export function subscribeToSession(
       );
     }
     const s = await source();
+    log = s.log;
     unlisten = s.log?.listen({
+      get reached() {
+        return next - 1;
+      },
+      storeFailed: signal,
       deliver(envelope) {
         if (closed) return;
         live.push(envelope);
@@ -111,6 +117,7 @@ export function subscribeToSession(
       finished = true;
       unlisten?.();
     }
+    log?.progressed();
     return { done: false, value: envelope };
   };
 
@@ -153,7 +160,11 @@ export function subscribeToSession(
       }
       // nothing stored beyond `next`: the session is either live or over
       if (s.log === undefined || s.log.closed || s.log.failed !== undefined) {
-        const summary = await s.store.getSession(sessionId);
+        const failed = s.log?.failed;
+        // a store that refused an append may refuse this read too: the typed failure wins
+        const summary = await s.store.getSession(sessionId).catch((error: unknown) => {
+          throw failed ?? error;
+        });
         const over = s.log === undefined || s.log.failed !== undefined;
         if (over && summary !== undefined && isTerminal(SESSION_STATE_TABLE, summary.state)) {
           return { done: true, value: undefined };

@@ -14,6 +14,7 @@ import {
   type AgentRuntime,
   type EventEnvelope,
   type EventStore,
+  type RuntimeClock,
   type RuntimeConfigInput,
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
@@ -56,6 +57,7 @@ export async function scriptedRuntime(
     scripted?: ScriptedProviderOptions;
     config?: RuntimeConfigInput;
     store?: EventStore;
+    clock?: RuntimeClock;
   } = {},
 ): Promise<ScriptedRuntime> {
   const scripted = createScriptedProvider(options.scripted ?? {});
@@ -63,6 +65,7 @@ export async function scriptedRuntime(
     providers: { scripted: () => scripted.provider },
     config: options.config ?? TWO_SCRIPTED_PROFILES,
     ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   onCleanup(() => runtime.shutdown().catch(() => undefined));
   const workspace = tempDir();

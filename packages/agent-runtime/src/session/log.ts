@@ -8,6 +8,16 @@ import type { EventStore } from '../store/types.js';
 /** A live reader of one session's committed envelopes (see subscription.ts). */
 export interface LiveListener {
   deliver(envelope: EventEnvelope): void;
+  /** The sequence of the last envelope handed to the reader. */
+  readonly reached: number;
+  /** The store refused an append: nothing more will be delivered. */
+  storeFailed(): void;
+}
+
+interface DeliveryWait {
+  readonly sequence: number;
+  readonly waiting: Set<LiveListener>;
+  resolve(): void;
 }
 
 interface Deferred {
@@ -103,6 +113,7 @@ export class SessionLog {
   private lastCommitted: number;
   private failure: RuntimeError | undefined;
   private readonly listeners = new Set<LiveListener>();
+  private readonly waits = new Set<DeliveryWait>();
   private terminal = false;
 
   constructor(
@@ -136,7 +147,8 @@ export class SessionLog {
   /** Resolves when every envelope appended so far is durable; rejects if the store failed. */
   async durable(): Promise<void> {
     this.throwIfFailed();
-    await this.writer.flushed();
+    // a failed batch fails the logs it held (fail()); another session's failure is not ours
+    await this.writer.flushed().catch(() => undefined);
     this.throwIfFailed();
   }
 
@@ -163,11 +175,46 @@ export class SessionLog {
   }
 
   fail(error: RuntimeError): void {
-    this.failure ??= error;
+    if (this.failure !== undefined) return;
+    this.failure = error;
+    // every waiting reader wakes to the typed failure; delivery waits end (nothing will come)
+    for (const listener of this.listeners) listener.storeFailed();
+    for (const wait of this.waits) wait.waiting.clear();
+    this.progressed();
   }
 
   listen(listener: LiveListener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return () => {
+      this.listeners.delete(listener);
+      this.progressed();
+    };
+  }
+
+  /**
+   * Resolves once every listener present now has handed `sequence` to its reader or stopped
+   * listening. Unbounded by itself: the caller puts a deadline on it.
+   */
+  delivered(sequence: number): Promise<void> {
+    const waiting = new Set([...this.listeners].filter((l) => l.reached < sequence));
+    if (waiting.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.waits.add({ sequence, waiting, resolve });
+    });
+  }
+
+  /** A listener handed out more envelopes, or stopped. */
+  progressed(): void {
+    for (const wait of this.waits) {
+      for (const l of wait.waiting) {
+        if (!this.listeners.has(l) || l.reached >= wait.sequence) wait.waiting.delete(l);
+      }
+      if (wait.waiting.size > 0) continue;
+      this.waits.delete(wait);
+      // a macrotask later: the reader's own continuation runs before whoever awaits this
+      setImmediate(() => {
+        wait.resolve();
+      });
+    }
   }
 }

@@ -29,19 +29,10 @@ import {
   intakeTermination,
 } from './intake.js';
 import type { SessionLog } from './log.js';
+import { reportTurn, type TurnOutcome, type TurnResult } from './turn-result.js';
 
 /** Emissions kept while a run is starting, drained after it becomes active (docs/spi.md §10.3). */
 export const STAGED_EMISSIONS_LIMIT = 256;
-
-export type TurnOutcome = 'completed' | 'failed' | 'cancelled';
-
-export interface TurnResult {
-  readonly turnId: string;
-  readonly runId: string;
-  readonly profile: string;
-  readonly turnState: TurnOutcome;
-  readonly termination: RunTermination;
-}
 
 export interface InteractionRecord {
   readonly interactionId: string;
@@ -386,10 +377,11 @@ export class RunDriver {
     this.state = outcome;
     this.append({ type: 'run.finished', termination: stored });
     const turnState = TURN_STATE_OF[outcome];
-    this.append(
+    const settled = this.ctx.log.append(
       termination.outcome === 'failed'
         ? { type: 'turn.settled', turnId: this.turnId, state: turnState, error: termination.error }
         : { type: 'turn.settled', turnId: this.turnId, state: turnState },
+      this.runId,
     );
     this.ctx.onFinished(this, uncertainStart);
     const result: TurnResult = {
@@ -398,10 +390,11 @@ export class RunDriver {
       profile: this.ctx.profile,
       turnState,
       termination: stored,
+      lastSequence: settled.sequence,
     };
-    this.ctx.log.durable().then(
-      () => {
-        this.resolveDone(result);
+    reportTurn(this.ctx.log, this.ctx.clock, result).then(
+      (reported) => {
+        this.resolveDone(reported);
       },
       () => {
         this.resolveDone(result);

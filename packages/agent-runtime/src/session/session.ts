@@ -26,7 +26,8 @@ import type { ProviderRegistry, ResolvedProvider } from '../registry.js';
 import type { EventSubscription, SubscribeOptions } from '../subscription.js';
 import { contractDiagnostic, intakeProviderEvent } from './intake.js';
 import type { SessionLog } from './log.js';
-import { RunDriver, type InteractionRecord, type TurnResult } from './run.js';
+import { RunDriver, type InteractionRecord } from './run.js';
+import type { TurnResult } from './turn-result.js';
 
 export interface SubmitTurnOptions {
   /** A plain string is sent as one text part. */

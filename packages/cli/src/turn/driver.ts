@@ -3,7 +3,7 @@
  * from sequence 1), prints them (`--json`) or renders them (text on stdout, the rest on
  * stderr), bridges interactions to an Answerer, and hands each turn's outcome back.
  */
-import type { RunTermination } from '@relvo-labs/agent-provider';
+import { toAgentError, type RunTermination } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventSubscription, RuntimeSession } from '@relvo-labs/agent-runtime';
 import type { Output } from '../ui/output.js';
 import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
@@ -147,6 +147,9 @@ export class SessionDriver {
       this.options.out.warn(
         `event stream ended early: ${error instanceof Error ? error.message : 'unknown error'}`,
       );
+      // the turn's end cannot come through the stream any more: report it failed, never wait
+      const at = new Date().toISOString();
+      this.finished?.resolve({ outcome: 'failed', at, error: toAgentError(error) });
     } finally {
       this.closedSeen.resolve(undefined);
     }

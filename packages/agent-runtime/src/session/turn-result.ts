@@ -1,0 +1,48 @@
+import { toAgentError, type RunTermination } from '@relvo-labs/agent-provider';
+import { isoAt, within, type RuntimeClock } from '../clock.js';
+import type { SessionLog } from './log.js';
+
+export type TurnOutcome = 'completed' | 'failed' | 'cancelled';
+
+export interface TurnResult {
+  readonly turnId: string;
+  readonly runId: string;
+  readonly profile: string;
+  readonly turnState: TurnOutcome;
+  readonly termination: RunTermination;
+  /**
+   * The sequence of the turn's `turn.settled` envelope: nothing of this turn comes after it. When
+   * the store failed before it was durable: the last stored sequence (and `turnState` is `failed`).
+   */
+  readonly lastSequence: number;
+}
+
+/**
+ * How long `done` waits for a live subscriber to be handed the turn's last envelope. A reader
+ * that stopped reading without closing its subscription must not hold the turn forever.
+ */
+export const DELIVERY_WAIT_MS = 5_000;
+
+/**
+ * The result `done` reports, once the settling envelope is durable and live subscribers have
+ * been handed it: a host that stops reading on `done` has seen the whole turn.
+ */
+export async function reportTurn(
+  log: SessionLog,
+  clock: RuntimeClock,
+  result: TurnResult,
+): Promise<TurnResult> {
+  try {
+    await log.durable();
+  } catch (error) {
+    // the log does not hold this turn's settlement: never report an outcome it does not say
+    return {
+      ...result,
+      turnState: 'failed',
+      termination: { outcome: 'failed', at: isoAt(clock), error: toAgentError(error) },
+      lastSequence: log.committedSequence,
+    };
+  }
+  await within(clock, DELIVERY_WAIT_MS, log.delivered(result.lastSequence));
+  return result;
+}

@@ -1,0 +1,105 @@
+import {
+  createAgentRuntime,
+  createMemoryEventStore,
+  isRuntimeError,
+  type EventEnvelope,
+  type EventStore,
+} from '@relvo-labs/agent-runtime';
+import { describe, expect, it } from 'vitest';
+import { createManualProvider } from './manual-provider.js';
+import { onCleanup, tempDir, until } from './support.js';
+
+/** A memory store whose appends fail (like a full disk) once `broken` is set. */
+function breakableStore(): { store: EventStore; readonly fail: () => void } {
+  const inner = createMemoryEventStore();
+  let broken = false;
+  const store: EventStore = {
+    kind: 'breakable',
+    claim: () => inner.claim(),
+    append: (batch) =>
+      broken ? Promise.reject(new Error('ENOSPC: no space left on device')) : inner.append(batch),
+    read: (id, options) => inner.read(id, options),
+    getSession: (id) => inner.getSession(id),
+    listSessions: () => inner.listSessions(),
+    close: () => inner.close(),
+  };
+  return {
+    store,
+    fail: () => {
+      broken = true;
+    },
+  };
+}
+
+async function setup() {
+  const manual = createManualProvider();
+  const { store, fail: breakStore } = breakableStore();
+  const runtime = await createAgentRuntime({
+    providers: { manual: () => manual.provider },
+    config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
+    store,
+  });
+  onCleanup(() => runtime.shutdown().catch(() => undefined));
+  const session = await runtime.openSession({ workspace: tempDir() });
+  const turn = await session.submitTurn({ input: 'x' });
+  await until(() => manual.sessions[0]?.runs.length === 1, 'the run');
+  const run = manual.sessions[0]!.runs[0]!;
+  return { runtime, session, turn, run, breakStore };
+}
+
+/** Reads until the subscription settles: its envelopes and how it ended. */
+async function drain(events: AsyncIterable<EventEnvelope>): Promise<unknown> {
+  try {
+    const it = events[Symbol.asyncIterator]();
+    for (let r = await it.next(); r.done !== true; r = await it.next()) continue;
+    return 'ended';
+  } catch (error) {
+    return error;
+  }
+}
+
+describe('a failed append', () => {
+  it('wakes every waiting subscriber with a typed error; done does not report completed', async () => {
+    const { runtime, session, turn, run, breakStore } = await setup();
+    const readers = [drain(session.subscribe()), drain(runtime.subscribe(session.id))];
+    run.sink.emit({ payload: { type: 'run.message_delta', text: 'stored' } });
+    await until(() => session.state === 'ready', 'a settled tick');
+    breakStore();
+    run.sink.emit({ payload: { type: 'run.message_delta', text: 'lost' } });
+    run.complete({ outcome: 'succeeded' });
+    for (const ended of await Promise.all(readers)) {
+      expect(isRuntimeError(ended) && ended.reason).toBe('store_io');
+    }
+    const result = await turn.done;
+    expect(result.turnState).toBe('failed');
+    expect(result.termination).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'store_unavailable' },
+    });
+    const stored = await runtime.readEvents(session.id);
+    expect(stored.at(-1)?.sequence).toBe(result.lastSequence);
+    expect(stored.some((e) => e.payload.type === 'turn.settled')).toBe(false);
+  });
+
+  it('close() and shutdown() settle with the typed store error instead of waiting', async () => {
+    const { runtime, session, breakStore } = await setup();
+    const other = await runtime.openSession({ workspace: tempDir() });
+    const readers = [drain(session.subscribe()), drain(other.subscribe())];
+    breakStore();
+    const closed = await session.close().then(
+      () => 'closed',
+      (error: unknown) => error,
+    );
+    expect(isRuntimeError(closed) && closed.reason).toBe('store_io');
+    const shut = await runtime.shutdown().then(
+      () => 'shut down',
+      (error: unknown) => error,
+    );
+    expect(isRuntimeError(shut) && shut.reason).toBe('store_io');
+    for (const ended of await Promise.all(readers)) {
+      expect(isRuntimeError(ended) && ended.reason).toBe('store_io');
+    }
+    // the store is closed and the sessions are over: a retry has nothing left to do
+    await expect(runtime.shutdown()).resolves.toBeUndefined();
+  });
+});

@@ -97,7 +97,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       .description('a real codex turn with your own codex login and model, through the runtime')
       .argument('<prompt>', 'what to ask codex')
       .option('--profile <name>', 'host config profile to use')
-      .option('--config <file>', 'host config file (default: ./relvo.config.json when present)')
+      .option('--config <file>', 'host config file (default: the built-in profiles)')
+      .option('--no-config', 'ignore ./relvo.config.json and use the built-in profiles')
       .option('--cwd <dir>', 'workspace directory (default: the current directory)')
       .addOption(new Option('--sandbox <mode>', 'codex sandbox mode').choices(SANDBOX_MODES))
       .addOption(
@@ -116,7 +117,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       prompt: string,
       opts: CommonOptions & {
         profile?: string;
-        config?: string;
+        config?: string | false;
         cwd?: string;
         sandbox?: (typeof SANDBOX_MODES)[number];
         approvals?: 'bridge' | 'none';

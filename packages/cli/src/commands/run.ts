@@ -23,7 +23,8 @@ import type { Output } from '../ui/output.js';
 export interface RunOptions {
   readonly prompt: string;
   readonly profile: string | undefined;
-  readonly config: string | undefined;
+  /** `--config FILE`; false for `--no-config`. */
+  readonly config: string | false | undefined;
   readonly cwd: string | undefined;
   readonly sandbox: 'read-only' | 'workspace-write' | 'danger-full-access' | undefined;
   readonly approvals: 'bridge' | 'none' | undefined;

@@ -7,6 +7,7 @@ import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
 import { doctorExitCode, printDoctorReport, runDoctorChecks } from './commands/doctor.js';
 import { runReview } from './commands/review.js';
+import { neutraliseLine } from './ui/neutralise.js';
 import { createOutput, type Output } from './ui/output.js';
 import { CLI_VERSION } from './version.js';
 
@@ -193,11 +194,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof CliExit) {
-      io.stderr.write(`relvo-codex: ${error.message}\n`);
+      // messages may quote paths and provider text: shown, never obeyed
+      io.stderr.write(`relvo-codex: ${neutraliseLine(error.message)}\n`);
       return error.code;
     }
     io.stderr.write(
-      `relvo-codex: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,
+      `relvo-codex: unexpected error: ${neutraliseLine(error instanceof Error ? error.message : String(error))}\n`,
     );
     return EXIT.failed;
   }

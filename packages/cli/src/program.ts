@@ -7,6 +7,7 @@ import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
 import { doctorExitCode, printDoctorReport, runDoctorChecks } from './commands/doctor.js';
 import { runReview } from './commands/review.js';
+import { neutraliseLine } from './ui/neutralise.js';
 import { createOutput, type Output } from './ui/output.js';
 import { CLI_VERSION } from './version.js';
 
@@ -97,7 +98,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       .description('a real codex turn with your own codex login and model, through the runtime')
       .argument('<prompt>', 'what to ask codex')
       .option('--profile <name>', 'host config profile to use')
-      .option('--config <file>', 'host config file (default: ./relvo.config.json when present)')
+      .option('--config <file>', 'host config file (default: the built-in profiles)')
+      .option('--no-config', 'ignore ./relvo.config.json and use the built-in profiles')
       .option('--cwd <dir>', 'workspace directory (default: the current directory)')
       .addOption(new Option('--sandbox <mode>', 'codex sandbox mode').choices(SANDBOX_MODES))
       .addOption(
@@ -116,7 +118,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       prompt: string,
       opts: CommonOptions & {
         profile?: string;
-        config?: string;
+        config?: string | false;
         cwd?: string;
         sandbox?: (typeof SANDBOX_MODES)[number];
         approvals?: 'bridge' | 'none';
@@ -192,11 +194,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof CliExit) {
-      io.stderr.write(`relvo-codex: ${error.message}\n`);
+      // messages may quote paths and provider text: shown, never obeyed
+      io.stderr.write(`relvo-codex: ${neutraliseLine(error.message)}\n`);
       return error.code;
     }
     io.stderr.write(
-      `relvo-codex: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,
+      `relvo-codex: unexpected error: ${neutraliseLine(error instanceof Error ? error.message : String(error))}\n`,
     );
     return EXIT.failed;
   }

@@ -21,6 +21,7 @@ import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver } from '../turn/driver.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
 import { printTurnSummary, timingsOf } from '../turn/summary.js';
+import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
 
 export interface DemoOptions {
@@ -105,7 +106,7 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
         out.note('');
         out.note(
           ran
-            ? `${out.c.green('✓')} the command ran: ${DEMO_FILE} now holds "${readFileSync(join(iso.workspace, DEMO_FILE), 'utf8').trim()}"`
+            ? `${out.c.green('✓')} the command ran: ${DEMO_FILE} now holds "${neutraliseLine(readFileSync(join(iso.workspace, DEMO_FILE), 'utf8').trim())}"`
             : `${out.c.yellow('✗')} the command did not run (${DEMO_COMMAND})`,
         );
         printTurnSummary(out, end.termination, end.stats, timingsOf(end.stats, startedAt));

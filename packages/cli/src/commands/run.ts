@@ -18,12 +18,14 @@ import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver, type TurnEnd } from '../turn/driver.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
 import { printTurnSummary, timingsOf } from '../turn/summary.js';
+import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
 
 export interface RunOptions {
   readonly prompt: string;
   readonly profile: string | undefined;
-  readonly config: string | undefined;
+  /** `--config FILE`; false for `--no-config`. */
+  readonly config: string | false | undefined;
   readonly cwd: string | undefined;
   readonly sandbox: 'read-only' | 'workspace-write' | 'danger-full-access' | undefined;
   readonly approvals: 'bridge' | 'none' | undefined;
@@ -68,9 +70,10 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       out.warn(line);
     });
     spin?.succeed(
-      `codex ${codex.version} (${codex.kind}) · profile ${chosen.profile} (${chosen.source}) · ${workspace}`,
+      `codex ${codex.version} (${codex.kind}) · profile ${neutraliseLine(chosen.profile)} (${neutraliseLine(chosen.source)}) · ${neutraliseLine(workspace)}`,
     );
-    if (!out.json) out.note(out.c.dim(`event log ${eventLog} · session ${session.id}`));
+    if (!out.json)
+      out.note(out.c.dim(`event log ${neutraliseLine(eventLog)} · session ${session.id}`));
 
     let prompt = options.prompt;
     for (;;) {

@@ -1,7 +1,9 @@
 /**
- * The host config `run` uses: `--config FILE`, else `./relvo.config.json` when present, else a
- * built-in config. The file format is the runtime's (`loadRuntimeConfig`); `--sandbox` and
- * `--approvals` override the chosen codex profile's provider options for this run only.
+ * The host config `run` uses: `--config FILE`, else the built-in config. A `./relvo.config.json`
+ * found on its own is never loaded (ADR-0026): a checkout could name the program to run, so the
+ * person opts in with `--config relvo.config.json`, or ignores it with `--no-config`. The file
+ * format is the runtime's (`loadRuntimeConfig`); `--sandbox` and `--approvals` override the
+ * chosen codex profile's provider options for this run only.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -39,7 +41,8 @@ export interface ChosenConfig {
 }
 
 export interface ConfigChoice {
-  readonly configFile: string | undefined;
+  /** `--config FILE`; false for `--no-config`; undefined when neither was given. */
+  readonly configFile: string | false | undefined;
   readonly profile: string | undefined;
   readonly sandbox: string | undefined;
   readonly approvals: string | undefined;
@@ -55,13 +58,23 @@ function describeRuntimeError(error: unknown): string {
   return error instanceof Error ? error.message : 'unknown error';
 }
 
+/** Refuses a `./relvo.config.json` nobody pointed us at: it could choose what runs. */
+function refuseImplicitConfig(cwd: string): void {
+  const found = join(cwd, DEFAULT_CONFIG_FILE);
+  if (!existsSync(found)) return;
+  throw new CliExit(
+    EXIT.usage,
+    `found ${found} but did not load it: a config file in the current folder can name the ` +
+      `program relvo-codex starts (executable, extraArgs, env), so it is used only when you ` +
+      `ask for it. Read it; if you trust it, run again with --config ${DEFAULT_CONFIG_FILE}; ` +
+      `to ignore it and use the built-in profiles, add --no-config.`,
+  );
+}
+
 export function chooseConfig(choice: ConfigChoice): ChosenConfig {
+  if (choice.configFile === undefined) refuseImplicitConfig(choice.cwd);
   const file =
-    choice.configFile !== undefined
-      ? resolve(choice.cwd, choice.configFile)
-      : existsSync(join(choice.cwd, DEFAULT_CONFIG_FILE))
-        ? join(choice.cwd, DEFAULT_CONFIG_FILE)
-        : undefined;
+    typeof choice.configFile === 'string' ? resolve(choice.cwd, choice.configFile) : undefined;
   let config: RuntimeConfig;
   try {
     config = file === undefined ? parseRuntimeConfig(BUILT_IN_CONFIG) : loadRuntimeConfig(file);

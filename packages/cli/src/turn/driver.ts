@@ -5,6 +5,7 @@
  */
 import { toAgentError, type RunTermination } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventSubscription, RuntimeSession } from '@relvo-labs/agent-runtime';
+import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
 import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
 import { describeResponse, type Answer, type Answerer } from './answers.js';
@@ -145,7 +146,7 @@ export class SessionDriver {
       }
     } catch (error) {
       this.options.out.warn(
-        `event stream ended early: ${error instanceof Error ? error.message : 'unknown error'}`,
+        `event stream ended early: ${neutraliseLine(error instanceof Error ? error.message : 'unknown error')}`,
       );
       // the turn's end cannot come through the stream any more: report it failed, never wait
       const at = new Date().toISOString();
@@ -193,7 +194,8 @@ export class SessionDriver {
         break;
       }
       case 'diagnostic':
-        if (payload.level === 'warning') out.note(out.c.dim(`  codex: ${payload.message}`));
+        if (payload.level === 'warning')
+          out.note(out.c.dim(`  codex: ${neutraliseLine(payload.message)}`));
         break;
       case 'run.finished':
         if (stats !== undefined) stats.finishedAt = this.now();
@@ -208,12 +210,14 @@ export class SessionDriver {
     const { out, answerer, session } = this.options;
     const ac = new AbortController();
     this.prompts.set(interactionId, ac);
-    const summary =
+    // the model and the workspace chose this text: shown, never obeyed by the terminal
+    const summary = neutraliseLine(
       request.kind === 'approval'
         ? request.subject.summary
         : request.kind === 'question'
           ? request.prompt
-          : `${request.questions.length} question(s)`;
+          : `${request.questions.length} question(s)`,
+    );
     out.note('');
     out.note(`${out.c.bold(out.c.cyan('?'))} codex asks: ${summary}`);
     void (async () => {
@@ -254,7 +258,7 @@ export class SessionDriver {
         await session.respond(interactionId, answer.response);
       } catch (error) {
         out.warn(
-          `  the answer was not accepted: ${error instanceof Error ? error.message : 'unknown error'}`,
+          `  the answer was not accepted: ${neutraliseLine(error instanceof Error ? error.message : 'unknown error')}`,
         );
       }
     })();

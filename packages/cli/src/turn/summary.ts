@@ -1,5 +1,6 @@
 /** The few lines a person reads after a turn: outcome, usage, timings. */
 import type { RunTermination } from '@relvo-labs/agent-provider';
+import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
 import type { TurnStats } from './driver.js';
 
@@ -29,7 +30,7 @@ export function describeTermination(termination: RunTermination): string {
     case 'interrupted':
       return 'interrupted';
     case 'failed':
-      return `failed: ${termination.error.code} (${termination.error.message})`;
+      return `failed: ${termination.error.code} (${neutraliseLine(termination.error.message)})`;
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import picocolors from 'picocolors';
 import yoctoSpinner from 'yocto-spinner';
+import { jsonForTerminal, neutraliseProse } from './neutralise.js';
 
 export type Colors = ReturnType<typeof picocolors.createColors>;
 
@@ -32,7 +33,7 @@ export interface Output {
   note(line: string): void;
   warn(line: string): void;
   error(line: string): void;
-  /** Model text, streamed as it comes (stdout in human mode; dropped in --json mode). */
+  /** Model text, streamed as it comes, neutralised (stdout in human mode; not in --json mode). */
   text(chunk: string): void;
   /** One JSON value as one line on stdout. */
   jsonLine(value: unknown): void;
@@ -88,11 +89,11 @@ export function createOutput(options: OutputOptions): Output {
     },
     text: (chunk) => {
       if (options.json || chunk === '') return;
-      stdout.write(chunk);
+      stdout.write(neutraliseProse(chunk));
       midLine = !chunk.endsWith('\n');
     },
     jsonLine: (value) => {
-      stdout.write(`${JSON.stringify(value)}\n`);
+      stdout.write(`${jsonForTerminal(value)}\n`);
     },
     spinner: (text) => {
       // A spinner is decoration for a person watching; never in logs or pipes.

@@ -10,6 +10,7 @@ import type {
   InteractionResponse,
   QuestionAnswer,
 } from '@relvo-labs/agent-provider';
+import { neutraliseLine as shown } from './neutralise.js';
 
 /** Ctrl-C inside a prompt (the terminal is in raw mode, so no SIGINT arrives). */
 export class PromptInterrupted extends Error {
@@ -87,33 +88,33 @@ export async function promptForInteraction(
     }
     case 'question': {
       if (request.choices === undefined) {
-        const answer = await guard(input({ message: request.prompt, required: true }, context));
+        const message = shown(request.prompt);
+        const answer = await guard(input({ message, required: true }, context));
         return { kind: 'question', answer };
       }
+      const message = shown(request.prompt);
       const choices = request.choices.map((c) => ({
-        name: c.label,
+        name: shown(c.label),
         value: c.value,
-        ...(c.description === undefined ? {} : { description: c.description }),
+        ...(c.description === undefined ? {} : { description: shown(c.description) }),
       }));
       if (request.multiSelect) {
-        const values = await guard(
-          checkbox({ message: request.prompt, choices, required: true }, context),
-        );
+        const values = await guard(checkbox({ message, choices, required: true }, context));
         return { kind: 'question', answer: values };
       }
-      const value = await guard(select({ message: request.prompt, choices }, context));
+      const value = await guard(select({ message, choices }, context));
       return { kind: 'question', answer: [value] };
     }
     case 'question_set': {
       const answers: Record<string, QuestionAnswer> = {};
       for (const q of request.questions) {
-        const message = q.header === undefined ? q.prompt : `${q.header}: ${q.prompt}`;
+        const message = shown(q.header === undefined ? q.prompt : `${q.header}: ${q.prompt}`);
         if (q.choices === undefined) {
           const text = await guard(input({ message, required: true }, context));
           answers[q.key] = { type: 'text', text };
           continue;
         }
-        const choices = q.choices.map((c) => ({ name: c.label, value: c.value }));
+        const choices = q.choices.map((c) => ({ name: shown(c.label), value: c.value }));
         if (q.multiSelect) {
           const values = await guard(checkbox({ message, choices, required: true }, context));
           answers[q.key] = { type: 'selection', values };

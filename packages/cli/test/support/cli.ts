@@ -7,17 +7,19 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { processesWithEnv } from '../../../../test/support/proc-scan.js';
 import { testEnv } from '../../../../test/support/processes.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const CLI_SOURCE = join(REPO_ROOT, 'packages/cli/src/bin.ts');
 export const CLI_MARK_VAR = 'RELVO_CLI_TEST_MARK';
+// by URL: a bare `tsx` resolves from the working directory, and some tests run elsewhere
+const TSX_LOADER = pathToFileURL(join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 /** argv that starts the CLI from its sources (what `npm run demo` runs). */
 export function cliArgv(args: readonly string[]): string[] {
-  return ['--conditions=relvo-source', '--import', 'tsx', CLI_SOURCE, ...args];
+  return ['--conditions=relvo-source', '--import', TSX_LOADER, CLI_SOURCE, ...args];
 }
 
 export interface CliResult {

@@ -1,15 +1,17 @@
-/** The session driver against a real runtime whose event store starts failing mid-turn. */
+/**
+ * The session driver on the runtime with the SPI's scripted provider: no codex, and a clock the
+ * test moves by hand, so every duration the CLI computes is known exactly.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
-import {
-  createAgentRuntime,
-  createMemoryEventStore,
-  type EventStore,
-} from '@relvo-labs/agent-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionDriver, type TurnEnd } from '../src/turn/driver.js';
+import type { InteractionRequest } from '@relvo-labs/agent-provider';
+import { createScriptedProvider, type ScriptStepInput } from '@relvo-labs/agent-provider/testing';
+import { createAgentRuntime } from '@relvo-labs/agent-runtime';
+import type { Answerer } from '../src/turn/answers.js';
+import { SessionDriver } from '../src/turn/driver.js';
+import { timingsOf } from '../src/turn/summary.js';
 import { createOutput } from '../src/ui/output.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -17,71 +19,84 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function recordingOutput(warnings: string[]) {
-  const out = createOutput({ json: false, color: false, env: {} });
-  return {
-    ...out,
-    warn: (line: string) => warnings.push(line),
-    note: () => undefined,
-    text: () => undefined,
-  };
+const approval: InteractionRequest = {
+  kind: 'approval',
+  subject: { category: 'command', summary: 'run ls' },
+  allowedModes: ['once'],
+  riskHint: 'low',
+};
+
+/** Collects what the CLI writes to stdout and stderr. */
+function capture(): {
+  out: ReturnType<typeof createOutput>;
+  stdout: () => string;
+  stderr: () => string;
+} {
+  let stdout = '';
+  let stderr = '';
+  const stream = (append: (s: string) => void): NodeJS.WriteStream =>
+    ({ write: (s: string) => (append(s), true), isTTY: false }) as unknown as NodeJS.WriteStream;
+  const out = createOutput({
+    json: false,
+    color: false,
+    env: {},
+    stdout: stream((s) => (stdout += s)),
+    stderr: stream((s) => (stderr += s)),
+  });
+  return { out, stdout: () => stdout, stderr: () => stderr };
+}
+
+async function driverOn(script: readonly ScriptStepInput[], answerer: Answerer, now: () => number) {
+  const scripted = createScriptedProvider({ defaultScript: [...script] });
+  const runtime = await createAgentRuntime({
+    providers: { scripted: () => scripted.provider },
+    config: { defaultProfile: 'p', profiles: { p: { provider: 'scripted' } } },
+  });
+  const workspace = mkdtempSync(join(tmpdir(), 'relvo-cli-driver-'));
+  cleanups.push(() => {
+    rmSync(workspace, { recursive: true, force: true });
+  });
+  cleanups.push(() => runtime.shutdown().catch(() => undefined));
+  // the scripted provider moves only when drained: keep draining until the test ends
+  const pump = setInterval(() => {
+    scripted.controller.drain();
+  }, 2);
+  cleanups.push(() => {
+    clearInterval(pump);
+  });
+  const session = await runtime.openSession({ workspace });
+  const io = capture();
+  const driver = new SessionDriver({ session, out: io.out, answerer, now });
+  cleanups.push(() => driver.close().catch(() => undefined));
+  return { driver, io };
 }
 
 describe('SessionDriver', () => {
-  it('a failed append ends the turn as failed with a message on stderr instead of waiting', async () => {
-    const inner = createMemoryEventStore();
-    let broken = false;
-    const store: EventStore = {
-      kind: 'breakable',
-      claim: () => inner.claim(),
-      append: (batch) => (broken ? Promise.reject(new Error('EIO')) : inner.append(batch)),
-      read: (id, options) => inner.read(id, options),
-      getSession: (id) => inner.getSession(id),
-      listSessions: () => inner.listSessions(),
-      close: () => inner.close(),
+  it('the timings leave out the time a person took to answer an approval', async () => {
+    let clock = 1_000;
+    const answerer: Answerer = () => {
+      clock += 60_000; // the person thinks for a minute, by the CLI's own clock
+      return Promise.resolve({
+        response: { kind: 'approval', decision: 'approved', mode: 'once' },
+        how: 'prompt',
+      });
     };
-    const scripted = createScriptedProvider();
-    const runtime = await createAgentRuntime({
-      providers: { scripted: () => scripted.provider },
-      config: { defaultProfile: 's', profiles: { s: { provider: 'scripted' } } },
-      store,
-    });
-    cleanups.push(() => runtime.shutdown().catch(() => undefined));
-    const workspace = mkdtempSync(join(tmpdir(), 'relvo-cli-driver-'));
-    cleanups.push(() => {
-      rmSync(workspace, { recursive: true, force: true });
-    });
-    const session = await runtime.openSession({ workspace });
-    const warnings: string[] = [];
-    const driver = new SessionDriver({
-      session,
-      out: recordingOutput(warnings),
-      answerer: () => Promise.reject(new Error('no question expected')),
-    });
-    const ending = driver.turn('hi');
-    for (let i = 0; session.activeRunId === undefined; i += 1) {
-      if (i > 1000) throw new Error('the turn never started');
-      await new Promise((r) => setImmediate(r));
-    }
-    broken = true;
-    scripted.controller.drain();
-    let timer: NodeJS.Timeout | undefined;
-    const end = await Promise.race([
-      ending,
-      new Promise<'hung'>((resolve) => {
-        timer = setTimeout(() => {
-          resolve('hung');
-        }, 5_000);
-      }),
-    ]);
-    clearTimeout(timer);
-    expect(end).not.toBe('hung');
-    const finished = end as TurnEnd;
-    expect(finished.kind === 'finished' && finished.termination).toMatchObject({
-      outcome: 'failed',
-      error: { code: 'store_unavailable' },
-    });
-    expect(warnings.join('\n')).toContain('event stream ended early');
-    await driver.close().catch(() => undefined);
+    const { driver } = await driverOn(
+      [
+        { type: 'ask', ref: 'a1', request: approval },
+        { type: 'delta', text: 'done' },
+        { type: 'succeed' },
+      ],
+      answerer,
+      () => clock,
+    );
+    const startedAt = clock;
+    const end = await driver.turn('go');
+    if (end.kind !== 'finished') throw new Error('the turn did not finish');
+    expect(end.termination.outcome).toBe('succeeded');
+    const timings = timingsOf(end.stats, startedAt);
+    expect(timings.waitingMs).toBe(60_000);
+    expect(timings.totalMs).toBe(0);
+    expect(timings.turnStartToFirstDeltaMs).toBe(0);
   });
 });

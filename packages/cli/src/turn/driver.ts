@@ -17,6 +17,10 @@ export interface TurnStats {
   readyAt?: number;
   firstDeltaAt?: number;
   finishedAt?: number;
+  /** Time a person took to answer (union of the open waits): not part of any timing. */
+  waitingMs: number;
+  /** `waitingMs` as it was when the first text arrived. */
+  waitingBeforeFirstDeltaMs?: number;
   readonly usage: { inputTokens: number; outputTokens: number; totalTokens: number };
   text: string;
   readonly interactions: { request: string; answer: string }[];
@@ -65,6 +69,8 @@ export class SessionDriver {
   private lastSequence = 0;
   private gaps = 0;
   private readonly now: () => number;
+  private readonly waiting = new Set<string>();
+  private waitingSince = 0;
 
   constructor(private readonly options: SessionDriverOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -96,6 +102,7 @@ export class SessionDriver {
   async turn(prompt: string, profile?: string): Promise<TurnEnd> {
     const stats: TurnStats = {
       submittedAt: this.now(),
+      waitingMs: 0,
       usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
       text: '',
       interactions: [],
@@ -169,7 +176,10 @@ export class SessionDriver {
         break;
       case 'run.message_delta':
         if (stats !== undefined) {
-          stats.firstDeltaAt ??= this.now();
+          if (stats.firstDeltaAt === undefined) {
+            stats.firstDeltaAt = this.now();
+            stats.waitingBeforeFirstDeltaMs = stats.waitingMs;
+          }
           stats.text += payload.text;
         }
         out.text(payload.text);
@@ -186,6 +196,7 @@ export class SessionDriver {
         this.ask(payload.interactionId, payload.request);
         break;
       case 'interaction.settled': {
+        this.stopWaiting(payload.interactionId);
         const ac = this.prompts.get(payload.interactionId);
         this.prompts.delete(payload.interactionId);
         ac?.abort();
@@ -206,8 +217,20 @@ export class SessionDriver {
     }
   }
 
+  /** A person is now being asked: the clock of the timings stops until they answer. */
+  private startWaiting(interactionId: string): void {
+    if (this.waiting.size === 0) this.waitingSince = this.now();
+    this.waiting.add(interactionId);
+  }
+
+  private stopWaiting(interactionId: string): void {
+    if (!this.waiting.delete(interactionId) || this.waiting.size > 0) return;
+    if (this.stats !== undefined) this.stats.waitingMs += this.now() - this.waitingSince;
+  }
+
   private ask(interactionId: string, request: Parameters<Answerer>[0]): void {
     const { out, answerer, session } = this.options;
+    this.startWaiting(interactionId);
     const ac = new AbortController();
     this.prompts.set(interactionId, ac);
     // the model and the workspace chose this text: shown, never obeyed by the terminal
@@ -224,6 +247,7 @@ export class SessionDriver {
       let answer: Answer;
       try {
         answer = await answerer(request, ac.signal);
+        this.stopWaiting(interactionId);
       } catch (error) {
         if (error instanceof PromptInterrupted) {
           // Ctrl-C inside the prompt counts like a SIGINT press

@@ -11,15 +11,23 @@ export interface Timings {
   readonly turnStartToFirstDeltaMs: number | null;
   /** command start → run finished. */
   readonly totalMs: number | null;
+  /** How long a person took to answer; left out of the two timings above. */
+  readonly waitingMs: number;
 }
 
 export function timingsOf(stats: TurnStats, commandStartedAt: number): Timings {
   const ms = (from: number | undefined, to: number | undefined): number | null =>
     from === undefined || to === undefined ? null : Math.round(to - from);
+  const less = (v: number | null, waited: number): number | null =>
+    v === null ? null : Math.max(0, v - Math.round(waited));
   return {
     spawnToReadyMs: ms(stats.submittedAt, stats.readyAt),
-    turnStartToFirstDeltaMs: ms(stats.readyAt, stats.firstDeltaAt),
-    totalMs: ms(commandStartedAt, stats.finishedAt),
+    turnStartToFirstDeltaMs: less(
+      ms(stats.readyAt, stats.firstDeltaAt),
+      stats.waitingBeforeFirstDeltaMs ?? 0,
+    ),
+    totalMs: less(ms(commandStartedAt, stats.finishedAt), stats.waitingMs),
+    waitingMs: Math.round(stats.waitingMs),
   };
 }
 
@@ -57,4 +65,9 @@ export function printTurnSummary(
   out.note(
     `${c.bold('timings')}  spawn→ready ${fmt(timings.spawnToReadyMs)} · turn start→first text ${fmt(timings.turnStartToFirstDeltaMs)} · total ${fmt(timings.totalMs)}`,
   );
+  if (timings.waitingMs > 0) {
+    out.note(
+      `${' '.repeat(9)}${c.dim(`not counted: ${fmt(timings.waitingMs)} waiting for your answer`)}`,
+    );
+  }
 }

@@ -6,6 +6,7 @@ import { CODEX_NOTIFICATION } from '../protocol/vocabulary.js';
 import { turnCompletedSchema } from '../protocol/wire.js';
 import type { CodexRun } from './run.js';
 import {
+  midTurnFailure,
   terminationOfCompletedTurn,
   translateAgentMessageDelta,
   translateMidTurnError,
@@ -34,15 +35,18 @@ export function applyTurnFrame(run: CodexRun, method: string, params: unknown): 
       if (event !== undefined) run.emit(event);
       return;
     }
-    case CODEX_NOTIFICATION.error:
-      run.emit(translateMidTurnError(params));
+    case CODEX_NOTIFICATION.error: {
+      const { failure, retrying } = midTurnFailure(params);
+      if (retrying) run.noteRetry(failure.providerCode);
+      run.emit(translateMidTurnError(params, run.retries.count));
       return;
+    }
     case CODEX_NOTIFICATION.turnCompleted: {
       const parsed = turnCompletedSchema.safeParse(params);
       const termination = terminationOfCompletedTurn(parsed.success ? parsed.data.turn : {});
       // our stall interrupt is not a person's action: the run failed (ADR-0008)
       if (termination.outcome === 'interrupted' && run.watchdog?.stalled === true) {
-        run.settle(turnStalled());
+        run.settle(turnStalled(run.retries));
         return;
       }
       // the server's status is final; our interrupt only contributes its reason

@@ -12,7 +12,7 @@ import {
   type ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
 import { causeTokenOf } from '../shared/cause-token.js';
-import { isProviderCode } from '../protocol/vocabulary.js';
+import { isProviderCode, type UpstreamProviderCode } from '../protocol/vocabulary.js';
 import { agentErrorOf } from '../rpc/errors.js';
 import { codexError } from '../shared/codex-error.js';
 import { redact } from '../shared/redact.js';
@@ -23,6 +23,12 @@ import type { StallWatchdog } from './stall-watchdog.js';
 import type { ToolActivityTracker } from './tool-activity.js';
 
 export const MAX_INTERRUPT_REASON = 300;
+
+/** codex's retry notices in this run: how many, and the last one's upstream code. */
+export interface RunRetries {
+  readonly count: number;
+  readonly lastCause: UpstreamProviderCode | undefined;
+}
 
 /** What the owner of a run does when the run settles or is interrupted; passed down to it. */
 export interface RunLifecycle {
@@ -58,6 +64,8 @@ export class CodexRun implements ProviderRun {
   /** Present when file changes are bridged: the patches announced on this run's turn. */
   fileChanges: FileChangeMemory | undefined;
 
+  #retries: RunRetries = { count: 0, lastCause: undefined };
+
   /** The run's own cumulative usage (docs/adr/ADR-0012-run-usage.md). */
   readonly usage: RunUsage;
 
@@ -83,6 +91,15 @@ export class CodexRun implements ProviderRun {
   /** Interactions are refused for the rest of the run's life once an interrupt began. */
   get interactionsFenced(): boolean {
     return this.#interruptInitiated;
+  }
+
+  get retries(): RunRetries {
+    return this.#retries;
+  }
+
+  /** codex announced it retries a failed model request (an `error` with `willRetry`). */
+  noteRetry(cause: UpstreamProviderCode): void {
+    this.#retries = { count: this.#retries.count + 1, lastCause: cause };
   }
 
   get interruptReason(): string | undefined {

@@ -1,6 +1,7 @@
 /**
  * The stall watchdog of one bound turn (ADR-0008). It counts the time the turn waits on codex or
- * the model: every frame of the turn restarts the count; while a command (or another tool) runs,
+ * the model: every frame of the turn restarts the count, except codex's retry notices and what
+ * codex repeats while it retries (a retry is not progress); while a command (or another tool) runs,
  * or an approval or question waits for a person, the count does not expire — it is re-armed
  * instead. When it expires, `onStall` runs once; `onUnresponsive` runs once if no terminal
  * frame settled the run within the grace period after that. Pure timing: no I/O, an injected
@@ -29,6 +30,16 @@ const WORK_ITEM_TYPES: ReadonlySet<string> = new Set([
   'collabAgentToolCall',
 ]);
 
+/** codex's own retry notice: an `error` notification with `willRetry: true`. */
+export function isRetryNotice(method: string, params: unknown): boolean {
+  return (
+    method === CODEX_NOTIFICATION.error &&
+    typeof params === 'object' &&
+    params !== null &&
+    (params as { willRetry?: unknown }).willRetry === true
+  );
+}
+
 function itemOf(params: unknown): { id: string; type: string } | undefined {
   if (typeof params !== 'object' || params === null) return undefined;
   const item = (params as { item?: unknown }).item;
@@ -46,6 +57,8 @@ export class StallWatchdog {
   #stalled = false;
   #stopped = false;
   #restartQueued = false;
+  /** Since codex's last retry notice, with no output of the model after it. */
+  #retrying = false;
 
   constructor(params: StallWatchdogParams) {
     this.#params = params;
@@ -60,13 +73,22 @@ export class StallWatchdog {
   /** A frame of this turn arrived: the count restarts; work items open and close. */
   frame(method: string, params: unknown): void {
     if (this.#stopped || this.#stalled) return;
-    if (method === CODEX_NOTIFICATION.itemStarted || method === CODEX_NOTIFICATION.itemCompleted) {
-      const item = itemOf(params);
-      if (item !== undefined && WORK_ITEM_TYPES.has(item.type)) {
-        if (method === CODEX_NOTIFICATION.itemStarted) this.#working.add(item.id);
-        else this.#working.delete(item.id);
-      }
+    const item =
+      method === CODEX_NOTIFICATION.itemStarted || method === CODEX_NOTIFICATION.itemCompleted
+        ? itemOf(params)
+        : undefined;
+    const work = item !== undefined && WORK_ITEM_TYPES.has(item.type);
+    if (work) {
+      if (method === CODEX_NOTIFICATION.itemStarted) this.#working.add(item.id);
+      else this.#working.delete(item.id);
     }
+    if (isRetryNotice(method, params)) {
+      this.#retrying = true;
+      return;
+    }
+    // a retried request re-announces its (still empty) message: that is not output yet
+    if (this.#retrying && method === CODEX_NOTIFICATION.itemStarted && !work) return;
+    this.#retrying = false;
     this.#restart();
   }
 

@@ -8,7 +8,7 @@ import type { ProviderRunTermination } from '@relvo-labs/agent-provider';
 import { codexError } from '../shared/codex-error.js';
 import { unrefClock } from '../shared/unref-clock.js';
 import { turnStalledWarning } from './diagnostics.js';
-import type { CodexRun } from './run.js';
+import type { CodexRun, RunRetries } from './run.js';
 import { StallWatchdog, type WatchdogClock } from './stall-watchdog.js';
 import type { SessionState } from './state.js';
 
@@ -18,7 +18,11 @@ export interface StallPolicy {
   readonly clock?: WatchdogClock;
 }
 
-export function turnStalled(): ProviderRunTermination {
+/**
+ * The stall failure; when codex was retrying, how often and why, so a host can say what to fix
+ * (a run that only ever retried `unauthorized` wants a login, not patience).
+ */
+export function turnStalled(retries: RunRetries): ProviderRunTermination {
   return {
     outcome: 'failed',
     error: codexError(
@@ -26,6 +30,9 @@ export function turnStalled(): ProviderRunTermination {
       'codex turn stalled: no progress from codex or the model',
       {
         providerCode: 'turn_stalled',
+        ...(retries.lastCause !== undefined
+          ? { details: { retries: retries.count, retryCause: retries.lastCause } }
+          : {}),
       },
     ),
   };
@@ -51,7 +58,7 @@ export function watchRun(
     onUnresponsive: () => {
       if (run.settled) return;
       state.fenceSession('turn_stalled_unresponsive');
-      run.settle(turnStalled());
+      run.settle(turnStalled(run.retries));
     },
   });
 }

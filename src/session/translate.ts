@@ -9,7 +9,7 @@ import type {
 } from '@relvo-labs/agent-provider';
 import { agentMessageDeltaBodySchema, errorNotificationSchema } from '../protocol/wire.js';
 import { codexError } from '../shared/codex-error.js';
-import { classifyUpstreamFailure } from './upstream-failure.js';
+import { classifyUpstreamFailure, type UpstreamFailure } from './upstream-failure.js';
 
 export const MAX_DELTA_CHUNK = 100_000;
 
@@ -49,11 +49,24 @@ function upstreamError(error: unknown): AgentError {
   });
 }
 
-/** A mid-turn `error` is progress information, not an outcome. */
-export function translateMidTurnError(params: unknown): ProviderEventInput {
+/** What one mid-turn `error` says: the classified failure and whether codex retries. */
+export function midTurnFailure(params: unknown): {
+  readonly failure: UpstreamFailure;
+  readonly retrying: boolean;
+} {
   const parsed = errorNotificationSchema.safeParse(params);
-  const failure = classifyUpstreamFailure(parsed.success ? parsed.data.error : undefined);
-  const retrying = parsed.success && parsed.data.willRetry === true;
+  return {
+    failure: classifyUpstreamFailure(parsed.success ? parsed.data.error : undefined),
+    retrying: parsed.success && parsed.data.willRetry === true,
+  };
+}
+
+/**
+ * A mid-turn `error` is progress information, not an outcome. `retry` numbers codex's retry
+ * notices within the run, counted here: codex's own "n/max" is prose and is not read.
+ */
+export function translateMidTurnError(params: unknown, retry?: number): ProviderEventInput {
+  const { failure, retrying } = midTurnFailure(params);
   return {
     payload: {
       type: 'diagnostic',
@@ -63,6 +76,7 @@ export function translateMidTurnError(params: unknown): ProviderEventInput {
         providerCode: failure.providerCode,
         classification: failure.classification,
         willRetry: retrying,
+        ...(retrying && retry !== undefined ? { retry } : {}),
         ...(failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {}),
       },
     },

@@ -98,6 +98,11 @@ export class ScriptedModelServer {
     return this;
   }
 
+  /** Drops every step not yet consumed (e.g. the retries codex did not make); returns how many. */
+  clear(): number {
+    return this.queue.splice(0).length;
+  }
+
   /** Steps not yet consumed. */
   get pending(): number {
     return this.queue.length;

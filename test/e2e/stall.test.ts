@@ -6,7 +6,7 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { execCommandStep, textStep } from '../../src/testing/index.js';
+import { execCommandStep, responseFailedStep, textStep } from '../../src/testing/index.js';
 import { processesWithEnv } from '../support/proc-scan.js';
 import { textInput, texts } from '../support/provider-harness.js';
 import {
@@ -160,5 +160,54 @@ describe('stall watchdog (real binary)', () => {
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     expect(JSON.stringify(codex.server.requests[1]?.body)).toContain(marker);
     expect(sink.ofType('diagnostic').some((d) => d.detail?.reason === 'turn_stalled')).toBe(false);
+  }, 90_000);
+
+  it('codex retrying a failing model request is not progress: turn_stalled after stallTimeoutMs, with the retry count and cause', async () => {
+    // codex honours a rate limit's "try again in" delay, so its retries come every few hundred
+    // ms, each with an `error{willRetry}` notice; 80 of them would outlast the test by far
+    const retries = 80;
+    const codex = await openRealCodex(
+      { stallTimeoutMs: STALL_MS, stallGraceMs: GRACE_MS },
+      {
+        extra: [
+          'model_providers.scripted.request_max_retries=0',
+          `model_providers.scripted.stream_max_retries=${String(retries)}`,
+        ],
+      },
+    );
+    for (let i = 0; i <= retries; i += 1) {
+      codex.server.enqueue(
+        responseFailedStep('rate_limit_exceeded', 'Rate limit reached. Please try again in 200ms.'),
+      );
+    }
+    const sink = recordingSink();
+    const started = Date.now();
+    const run = await codex.session.startRun({ input: textInput('hi'), sink, runRef: 'retry' });
+    const outcome = await run.completion;
+    expect(outcome).toMatchObject(STALLED);
+    expect(Date.now() - started).toBeLessThan(STALL_MS + GRACE_MS + SLACK_MS);
+    const notices = sink
+      .ofType('diagnostic')
+      .filter((d) => d.detail?.willRetry === true)
+      .map((d) => d.detail);
+    expect(notices.length).toBeGreaterThan(1);
+    expect(notices[0]).toMatchObject({ providerCode: 'stream_disconnected', retry: 1 });
+    expect(notices.at(-1)).toMatchObject({ retry: notices.length });
+    if (outcome.outcome !== 'failed') throw new Error('unreachable');
+    expect(outcome.error.details).toEqual({
+      retries: notices.length,
+      retryCause: 'stream_disconnected',
+    });
+    expect(codex.server.requests.length).toBeLessThan(retries);
+    // codex completed the interrupt: the thread stays usable
+    expect(fenced(codex)).toBe(false);
+    codex.server.clear();
+    codex.server.enqueue(textStep('fine'));
+    const next = await codex.session.startRun({
+      input: textInput('again'),
+      sink: recordingSink(),
+      runRef: 'retry-2',
+    });
+    expect(await next.completion).toEqual({ outcome: 'succeeded' });
   }, 90_000);
 });

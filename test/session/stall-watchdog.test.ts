@@ -126,4 +126,35 @@ describe('StallWatchdog', () => {
     clock.advance(200);
     expect(calls).toEqual(['stall@1000', 'unresponsive@1200']);
   });
+
+  // the frames codex sends while it retries a failed model request, as the real binary sent them
+  const retryNotice = { error: { message: 'x' }, willRetry: true };
+
+  it('retry notices are not progress: the count runs on from the last output however many arrive', () => {
+    const { clock, calls, dog } = setup();
+    dog.frame('item/agentMessage/delta', {});
+    for (let i = 0; i < 12; i += 1) {
+      clock.advance(90);
+      dog.frame('error', retryNotice);
+      // a retried stream re-announces its empty message before failing again
+      dog.frame('item/started', item(`m${String(i)}`, 'agentMessage'));
+    }
+    clock.advance(1000 - 12 * 90);
+    expect(calls).toEqual(['stall@1000']);
+  });
+
+  it('output after a retry is progress again, and a final error (no retry) restarts the count', () => {
+    const { clock, calls, dog } = setup();
+    clock.advance(600);
+    dog.frame('error', retryNotice);
+    dog.frame('item/started', item('m1', 'agentMessage'));
+    dog.frame('item/agentMessage/delta', {});
+    clock.advance(999);
+    expect(calls).toEqual([]);
+    dog.frame('error', { error: { message: 'x' }, willRetry: false });
+    clock.advance(999);
+    expect(calls).toEqual([]);
+    clock.advance(1);
+    expect(calls).toEqual(['stall@2599']);
+  });
 });

@@ -60,6 +60,25 @@ export default defineConfig(
     },
   },
   {
+    // the published CLI bundles the testing kit through one module instead of loading it
+    files: ['packages/cli/src/**/*.ts'],
+    ignores: ['packages/cli/src/kit.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...deepImportBan,
+          paths: [
+            {
+              name: '@relvo-labs/agent-provider-codex/testing',
+              message: 'Import it through packages/cli/src/kit.ts, which the build bundles.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // providerCode is a typed union only through codexError
     files: ['src/**/*.ts'],
     ignores: ['src/shared/codex-error.ts'],

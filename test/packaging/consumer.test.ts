@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { requireCodexBinary } from '../../src/testing/index.js';
 import { REPO_ROOT } from '../support/paths.js';
+import { npmIn, packInto } from '../support/packing.js';
 import { testEnv } from '../support/processes.js';
 
 const SPI = join(REPO_ROOT, 'packages', 'agent-provider');
@@ -101,26 +102,11 @@ describe('consumer check: packed tarballs in a scratch project', () => {
     requireBuilt(SPI);
     requireBuilt(REPO_ROOT);
     scratch = mkdtempSync(join(tmpdir(), 'relvo-consumer-'));
-    const npmCli = process.env['npm_execpath'];
-    const npm = (args: string[], cwd: string): string =>
-      npmCli !== undefined && npmCli.endsWith('.js')
-        ? execFileSync(process.execPath, [npmCli, ...args], {
-            cwd,
-            encoding: 'utf8',
-            stdio: ['ignore', 'pipe', 'pipe'],
-          })
-        : execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const npm = (args: string[], cwd: string): string => npmIn(cwd, args);
     const pack = (dir: string): string => {
-      const out = JSON.parse(npm(['pack', '--json', '--pack-destination', scratch], dir)) as {
-        filename: string;
-        files: { path: string }[];
-      }[];
-      const entry = out[0]!;
-      packed.set(
-        dir,
-        entry.files.map((f) => f.path),
-      );
-      return join(scratch, entry.filename);
+      const { tarball, files } = packInto(dir, scratch);
+      packed.set(dir, [...files]);
+      return tarball;
     };
     const spiTarball = pack(SPI);
     const codexTarball = pack(REPO_ROOT);

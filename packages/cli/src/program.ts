@@ -6,7 +6,6 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
 import { doctorExitCode, printDoctorReport, runDoctorChecks } from './commands/doctor.js';
-import { runReview } from './commands/review.js';
 import { neutraliseLine } from './ui/neutralise.js';
 import { createOutput, type Output } from './ui/output.js';
 import { CLI_VERSION } from './version.js';
@@ -164,17 +163,6 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     else printDoctorReport(report, out);
     setExit(doctorExitCode(report));
   });
-
-  program
-    .command('review')
-    .description('run the compatibility review of a codex release (npm run review -- <version>)')
-    .argument('<version>', 'release to review, e.g. 0.171.0')
-    .argument('[args...]', 'passed on to the review script (e.g. --binary <path>)')
-    .allowUnknownOption()
-    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
-    .action(async (version: string, rest: string[]) => {
-      setExit(await runReview(version, rest, io.env));
-    });
 
   return program;
 }

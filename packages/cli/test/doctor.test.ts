@@ -78,6 +78,11 @@ describe('relvo-codex doctor --json', () => {
     expect(report.handshake).toMatchObject({ ok: false, skipped: expect.any(String) });
     expect(report.problems).toHaveLength(1);
     expect(report.problems[0]!.nextStep).toContain(report.installHint);
+    // the advice works outside a clone too: no CLI command that needs the repository
+    expect(report.problems[0]!.nextStep).toContain(
+      'in a clone of the provider repository: `npm run review -- 0.1.0`',
+    );
+    expect(report.problems[0]!.nextStep).not.toContain('relvo-codex review');
   });
 
   it('a release between reviewed ones is still outside: the window is a list, not a range', async () => {

@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { locateCodexBinary, type CodexBinaryKind } from '@relvo-labs/agent-provider-codex/testing';
+import { locateCodexBinary, type CodexBinaryKind } from '../kit.js';
 
 export const CODEX_EXECUTABLE_ENV = 'RELVO_CODEX_EXECUTABLE';
 

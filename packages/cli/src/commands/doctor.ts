@@ -7,11 +7,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
-import {
-  codexConfigArgs,
-  createIsolatedCodexHome,
-  ScriptedModelServer,
-} from '@relvo-labs/agent-provider-codex/testing';
+import { codexConfigArgs, createIsolatedCodexHome, ScriptedModelServer } from '../kit.js';
 import { CODEX_EXECUTABLE_ENV, findCodex, type CodexSource } from '../codex/locate.js';
 import { installHint, isInWindow, probeCodexVersion, windowSummary } from '../codex/version.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -194,7 +190,8 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
   } else if (!inWindow) {
     problems.push({
       problem: `codex ${probe.version} is outside the reviewed window (${window.supported.join(', ')})`,
-      nextStep: `install the baseline: \`${installHint()}\`, or review it: \`relvo-codex review ${probe.version}\``,
+      // reviewing a release needs the repository's fixtures and suite: a clone, not this CLI
+      nextStep: `install the baseline: \`${installHint()}\`, or review ${probe.version} in a clone of the provider repository: \`npm run review -- ${probe.version}\``,
     });
   }
 

@@ -12,7 +12,7 @@ import {
   type RawStep,
   type SseEvent,
   type TextStep,
-} from '@relvo-labs/agent-provider-codex/testing';
+} from '../kit.js';
 
 export const DEMO_FILE = 'relvo-demo.txt';
 export const DEMO_FILE_TEXT = 'hello from codex';

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { checkOptions, sqliteEventStoreOptionsSchema } from '../options.js';
 import { ensureFolder } from './sqlite-open.js';
 import { WIRE_VERSION, type SessionState } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventPayload } from '../envelope.js';
@@ -157,6 +158,7 @@ function checkSchema(db: Database.Database): number {
  * written to. Throws synchronously.
  */
 export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  checkOptions(sqliteEventStoreOptionsSchema, options, 'openSqliteEventStore options');
   ensureFolder(options.path);
   let db: Database.Database;
   try {

@@ -11,6 +11,7 @@ import {
   type AgentProvider,
   type ProviderDescriptor,
   type ProviderEventSink,
+  type ProviderOptionSchemas,
   type ProviderRecoveryRecord,
   type ProviderRejection,
   type ProviderSession,
@@ -65,7 +66,10 @@ export interface CodexProvider extends AgentProvider {
   readonly abandonedConnectionCount: number;
 }
 
-export type CodexProviderFactory = (options?: CodexProviderOptions) => CodexProvider;
+export type CodexProviderFactory = ((options?: CodexProviderOptions) => CodexProvider) & {
+  /** The option schemas, so a runtime refuses a bad profile when it loads its config. */
+  readonly optionSchemas: ProviderOptionSchemas;
+};
 
 function invalidOptions(message: string, issues: readonly string[]): ProviderRejection {
   return codexRejection('invalid_request', message, {
@@ -92,7 +96,7 @@ function parseOptions<T>(
   }
 }
 
-export const createCodexProvider: CodexProviderFactory = (input = {}) => {
+const create = (input: CodexProviderOptions = {}): CodexProvider => {
   const parsed = parseOptions(codexProviderOptionsSchema, input, 'invalid codex provider options');
   if (!parsed.ok) throw parsed.rejection;
   const options = parsed.data;
@@ -126,6 +130,13 @@ export const createCodexProvider: CodexProviderFactory = (input = {}) => {
     },
   };
 };
+
+export const createCodexProvider: CodexProviderFactory = Object.assign(create, {
+  optionSchemas: {
+    providerOptions: codexProviderOptionsSchema,
+    sessionOptions: codexSessionOptionsSchema,
+  },
+});
 
 function defaultTransportFactory(options: ResolvedCodexProviderOptions): CodexTransportFactory {
   return ({ cwd }) =>

@@ -11,8 +11,13 @@ export function issuePaths(error: z.ZodError, root: string): string[] {
   const paths = new Set<string>();
   for (const issue of error.issues) {
     const path = issue.path.map((segment) => String(segment)).join('.');
-    paths.add((path === '' ? root : path).slice(0, MAX_PATH_LENGTH));
+    // an unknown key is named (the host wrote it), not its parent object
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined];
+    for (const key of keys) {
+      const full = key === undefined ? path : path === '' ? key : `${path}.${key}`;
+      paths.add((full === '' ? root : full).slice(0, MAX_PATH_LENGTH));
+    }
     if (paths.size >= MAX_PATHS) break;
   }
-  return [...paths];
+  return [...paths].slice(0, MAX_PATHS);
 }

@@ -180,21 +180,14 @@ describe('agent runtime with the real codex provider and the scripted provider',
     expect(result.termination.outcome).toBe('interrupted');
   });
 
-  it('refuses codex provider options it does not accept, naming the profile and key path', async () => {
-    const runtime = await createAgentRuntime({
+  it('refuses codex provider options it does not accept when the runtime is created, naming the profile and key path', async () => {
+    const error = await createAgentRuntime({
       providers: { codex: createCodexProvider },
       config: {
         defaultProfile: 'bad',
         profiles: { bad: { provider: 'codex', providerOptions: { sandboxMode: 'everything' } } },
       },
-    });
-    cleanups.push(() => runtime.shutdown());
-    const iso = createIsolatedCodexHome('relvo-runtime-');
-    cleanups.push(() => {
-      iso.dispose();
-    });
-    const session = await runtime.openSession({ workspace: iso.workspace });
-    const error = await session.submitTurn({ input: 'x' }).catch((e: unknown) => e);
+    }).catch((e: unknown) => e);
     expect(isRuntimeError(error) && error.reason).toBe('provider_options_refused');
     expect(isRuntimeError(error) && error.error.details).toMatchObject({
       profile: 'bad',

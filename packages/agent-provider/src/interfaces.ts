@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { JsonObject } from './json.js';
 import type { ProviderDescriptor, WorkspaceOwnership } from './schemas/descriptor.js';
 import type { ProviderEventInput } from './schemas/events.js';
@@ -62,4 +63,16 @@ export interface AgentProvider {
     record: ProviderRecoveryRecord,
     init: ProviderSessionInit,
   ): Promise<ProviderSession>;
+}
+
+/**
+ * The zod schemas of a provider's options, which a provider factory may carry as its
+ * `optionSchemas` property: a runtime then refuses a profile whose `providerOptions` or
+ * `sessionOptions` do not parse when it loads its config, not at the profile's first turn.
+ */
+export interface ProviderOptionSchemas {
+  /** What the factory takes. */
+  readonly providerOptions?: z.ZodType;
+  /** What `createSession` takes as `ProviderSessionInit.options`. */
+  readonly sessionOptions?: z.ZodType;
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { jsonObjectSchema } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
+import { describeIssues, summarise, type ConfigIssue } from './config-issues.js';
+import { jsonSyntaxPosition } from './config-json.js';
 import { configError, RuntimeError } from './errors.js';
 
 /** A provider id as registered with the runtime (same grammar as a descriptor's providerId). */
@@ -48,38 +50,39 @@ export type RuntimeConfigInput = z.input<typeof runtimeConfigSchema>;
 export type RuntimeConfig = z.output<typeof runtimeConfigSchema>;
 export type RuntimeProfile = z.output<typeof runtimeProfileSchema>;
 
-function issuePath(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? '(root)' : path.map((p) => String(p)).join('.');
-}
-
 /**
- * Parses host config. A refusal is a `RuntimeError` (`config_invalid`) whose details carry
- * the key path of the first issue and, when the path is inside a profile, the profile name.
- * Values are never echoed.
+ * Parses host config. A refusal is a `RuntimeError` (`config_invalid`) whose message lists every
+ * issue (bounded) and whose details carry the key `path` of the first, the profile it is in, and
+ * `issues` (each with its path; unknown keys named with the closest known key, enums with their
+ * allowed values). Values are never echoed.
  */
 export function parseRuntimeConfig(input: unknown): RuntimeConfig {
   const parsed = runtimeConfigSchema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const path = issue === undefined ? [] : issue.path;
+  const first = parsed.error.issues[0];
+  if (first?.code === 'custom' && first.path.join('.') === 'defaultProfile') {
+    throw configError('unknown_profile', 'host config: defaultProfile names no profile', {
+      path: 'defaultProfile',
+    });
+  }
+  const path = first?.path ?? [];
   const profile = path[0] === 'profiles' && typeof path[1] === 'string' ? path[1] : undefined;
-  const where = issuePath(path);
-  const unknownProfileRef = where === 'defaultProfile' && issue?.code === 'custom';
-  return failConfig(
-    unknownProfileRef ? 'unknown_profile' : 'config_invalid',
-    unknownProfileRef
-      ? 'host config: defaultProfile names no profile'
-      : `host config: invalid value at ${where}`,
-    profile === undefined ? { path: where } : { profile, path: where },
-  );
+  const issues = describeIssues(parsed.error, runtimeConfigSchema);
+  throw refusal('config_invalid', 'host config', issues, profile);
 }
 
-function failConfig(
-  reason: 'config_invalid' | 'unknown_profile',
-  message: string,
-  where: { profile?: string; path: string },
-): never {
-  throw configError(reason, message, where);
+/** A refusal listing `issues`; the first one's path (and the profile) lead the details. */
+export function refusal(
+  reason: 'config_invalid' | 'provider_options_refused' | 'session_options_refused',
+  what: string,
+  issues: readonly ConfigIssue[],
+  profile: string | undefined,
+): RuntimeError {
+  return configError(reason, `${what}: ${summarise(issues)}`, {
+    path: issues[0]?.path ?? '(root)',
+    ...(profile === undefined ? {} : { profile }),
+    details: { issues: issues.map((i) => ({ path: i.path, ...i.details })) },
+  });
 }
 
 /** Reads and parses a JSON host config file. The file path is never copied into the error. */
@@ -106,7 +109,12 @@ export function loadRuntimeConfig(path: string): RuntimeConfig {
   try {
     json = JSON.parse(text);
   } catch {
-    throw configError('config_invalid', 'host config file is not valid JSON', { path: '(file)' });
+    const at = jsonSyntaxPosition(text);
+    const where = at === undefined ? '' : ` at line ${at.line}, column ${at.column}`;
+    throw configError('config_invalid', `host config file is not valid JSON${where}`, {
+      path: '(file)',
+      details: at === undefined ? {} : { line: at.line, column: at.column },
+    });
   }
   return parseRuntimeConfig(json);
 }

@@ -26,11 +26,13 @@ export const RUNTIME_CONFIG_REFUSALS = [
   'descriptor_id_mismatch',
   'wire_incompatible',
   'workspace_invalid',
+  'option_invalid',
 ] as const;
 
 export const RUNTIME_ERROR_REASONS = [
   ...RUNTIME_CONFIG_REFUSALS,
   'config_unreadable',
+  'provider_session_invalid',
   'session_busy',
   'turn_input_invalid',
   'interrupt_unsupported',
@@ -50,6 +52,7 @@ export const RUNTIME_ERROR_REASONS = [
   'store_newer_schema',
   'store_foreign',
   'store_io',
+  'store_path_invalid',
   'store_closed',
   'store_conflict',
   'subscriber_overflow',
@@ -74,6 +77,8 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   wire_incompatible: false,
   workspace_invalid: false,
   config_unreadable: false,
+  option_invalid: false,
+  provider_session_invalid: false,
   session_busy: false,
   turn_input_invalid: false,
   interrupt_unsupported: false,
@@ -94,6 +99,7 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   store_newer_schema: false,
   store_foreign: false,
   store_io: true,
+  store_path_invalid: false,
   store_closed: false,
   store_conflict: false,
   subscriber_overflow: false,

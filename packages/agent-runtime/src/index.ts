@@ -35,6 +35,11 @@ export {
 } from './errors.js';
 // the one way to turn anything thrown (a RuntimeError, a ProviderRejection, anything) into a DTO
 export { toAgentError } from '@relvo-labs/agent-provider';
+export {
+  agentRuntimeOptionsSchema,
+  sqliteEventStoreOptionsSchema,
+  subscribeOptionsSchema,
+} from './options.js';
 export { systemClock, type RuntimeClock } from './clock.js';
 export { ID_PREFIXES, randomId, type IdFactory, type IdPrefix } from './ids.js';
 export type { EventStore, ReadOptions, StoredSession } from './store/types.js';

@@ -6,17 +6,22 @@ import {
   type AgentProvider,
   type JsonObject,
   type ProviderDescriptor,
+  type ProviderOptionSchemas,
 } from '@relvo-labs/agent-provider';
 import { providerIdSchema, type RuntimeConfig, type RuntimeProfile } from './config.js';
+import { checkProfileOptions } from './config-options.js';
 import { configError, providerRefusal, RuntimeError } from './errors.js';
 
 /**
  * A provider factory registered under an id. It receives the profile's `providerOptions`
  * (JSON) and must parse them strictly: a `ProviderRejection` it throws becomes a typed config
  * error naming the profile. Declared with a `never` parameter so a factory with its own
- * options type (e.g. `createCodexProvider`) registers without a cast.
+ * options type (e.g. `createCodexProvider`) registers without a cast. A factory that carries
+ * `optionSchemas` has every profile's options checked when the runtime is created.
  */
-export type ProviderFactory = (options: never) => AgentProvider;
+export type ProviderFactory = ((options: never) => AgentProvider) & {
+  readonly optionSchemas?: ProviderOptionSchemas;
+};
 
 export interface ResolvedProvider {
   readonly profileName: string;
@@ -66,7 +71,8 @@ export class ProviderRegistry {
       this.factories.set(id, factory);
     }
     for (const [name, profile] of Object.entries(config.profiles)) {
-      if (!this.factories.has(profile.provider)) {
+      const factory = this.factories.get(profile.provider);
+      if (factory === undefined) {
         throw configError(
           'unknown_provider',
           `profile "${name}" names a provider that is not registered`,
@@ -76,6 +82,7 @@ export class ProviderRegistry {
           },
         );
       }
+      checkProfileOptions(name, profile, factory.optionSchemas);
     }
   }
 

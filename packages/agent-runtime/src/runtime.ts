@@ -11,6 +11,7 @@ import { parseRuntimeConfig, type RuntimeConfig, type RuntimeConfigInput } from 
 import type { EventEnvelope } from './envelope.js';
 import { configError, isRuntimeError, RuntimeError } from './errors.js';
 import { randomId, type IdFactory } from './ids.js';
+import { agentRuntimeOptionsSchema, checkOptions } from './options.js';
 import { failAbandonedSessions } from './recovery.js';
 import { ProviderRegistry, type ProviderFactory } from './registry.js';
 import { EventWriter, SessionLog } from './session/log.js';
@@ -96,6 +97,7 @@ function resolveWorkspace(input: OpenSessionOptions['workspace']): {
  * provider, claims the store and records sessions an earlier process left open as failed.
  */
 export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
+  checkOptions(agentRuntimeOptionsSchema, options, 'createAgentRuntime options');
   const config = parseRuntimeConfig(options.config);
   const registry = new ProviderRegistry(options.providers, config);
   const clock = options.clock ?? systemClock;

@@ -1,6 +1,7 @@
 import { isTerminal, SESSION_STATE_TABLE } from '@relvo-labs/agent-provider';
 import type { EventEnvelope } from './envelope.js';
 import { RuntimeError } from './errors.js';
+import { checkOptions, subscribeOptionsSchema } from './options.js';
 import type { SessionLog } from './session/log.js';
 import type { EventStore } from './store/types.js';
 
@@ -39,6 +40,7 @@ export function subscribeToSession(
   source: () => Promise<Source>,
   options: SubscribeOptions = {},
 ): EventSubscription {
+  checkOptions(subscribeOptionsSchema, options, 'subscribe options');
   const from = options.fromSequence ?? 1;
   const limit = options.liveBufferLimit ?? 1024;
   let next = from;

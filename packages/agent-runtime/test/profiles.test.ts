@@ -12,7 +12,13 @@ import {
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createManualProvider, manualDescriptor } from './manual-provider.js';
-import { history, onCleanup, scriptedRuntime, tempDir } from './support.js';
+import {
+  history,
+  onCleanup,
+  scriptedRuntime,
+  tempDir,
+  thrownRuntimeError as thrown,
+} from './support.js';
 
 async function refusal(promise: Promise<unknown>): Promise<RuntimeError> {
   const error: unknown = await promise.then(
@@ -21,16 +27,6 @@ async function refusal(promise: Promise<unknown>): Promise<RuntimeError> {
   );
   if (!isRuntimeError(error)) throw new Error(`expected a RuntimeError, got ${String(error)}`);
   return error;
-}
-
-function thrown(fn: () => unknown): RuntimeError {
-  try {
-    fn();
-  } catch (error) {
-    if (isRuntimeError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a throw');
 }
 
 describe('per-run profile selection', () => {
@@ -146,7 +142,7 @@ describe('host config', () => {
         profiles: { a: { provider: 'scripted', extra: 1 } },
       }),
     );
-    expect(unknownKey.error.details).toMatchObject({ profile: 'a', path: 'profiles.a' });
+    expect(unknownKey.error.details).toMatchObject({ profile: 'a', path: 'profiles.a.extra' });
     const missing = thrown(() =>
       parseRuntimeConfig({ defaultProfile: 'nope', profiles: { a: { provider: 'scripted' } } }),
     );

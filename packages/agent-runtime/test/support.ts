@@ -10,12 +10,14 @@ import {
 } from '@relvo-labs/agent-provider/testing';
 import {
   createAgentRuntime,
+  isRuntimeError,
   openSqliteEventStore,
   type AgentRuntime,
   type EventEnvelope,
   type EventStore,
   type RuntimeClock,
   type RuntimeConfigInput,
+  type RuntimeError,
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
 
@@ -142,4 +144,15 @@ export async function manualRuntime(): Promise<ManualRuntime> {
   onCleanup(() => runtime.shutdown().catch(() => undefined));
   const session = await runtime.openSession({ workspace: tempDir() });
   return { manual, runtime, session, events: () => history(runtime, session.id) };
+}
+
+/** The RuntimeError `fn` throws synchronously. */
+export function thrownRuntimeError(fn: () => unknown): RuntimeError {
+  try {
+    fn();
+  } catch (error) {
+    if (isRuntimeError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a throw');
 }

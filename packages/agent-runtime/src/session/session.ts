@@ -25,6 +25,7 @@ import type { IdFactory } from '../ids.js';
 import type { ProviderRegistry, ResolvedProvider } from '../registry.js';
 import type { EventSubscription, SubscribeOptions } from '../subscription.js';
 import { contractDiagnostic, intakeProviderEvent } from './intake.js';
+import { checkedProviderSession } from './provider-session.js';
 import type { SessionLog } from './log.js';
 import { RunDriver, type InteractionRecord } from './run.js';
 import type { TurnResult } from './turn-result.js';
@@ -260,9 +261,9 @@ export class SessionImpl implements RuntimeSession {
         }
       },
     };
-    let session: ProviderSession;
+    let created: unknown;
     try {
-      session = await resolved.provider.createSession({
+      created = await resolved.provider.createSession({
         options: structuredClone<JsonObject>(resolved.profile.sessionOptions),
         workspace: { root: this.ctx.workspace.root, ownership: this.ctx.workspace.ownership },
         sink,
@@ -289,6 +290,13 @@ export class SessionImpl implements RuntimeSession {
           cause: error,
         },
       );
+    }
+    let session: ProviderSession;
+    try {
+      session = checkedProviderSession(created, profile);
+    } catch (error) {
+      sinkState.stale = true;
+      throw error;
     }
     const entry: ProviderSessionEntry = { resolved, session, sink: sinkState };
     if (this.current !== 'ready') {

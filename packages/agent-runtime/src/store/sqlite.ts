@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { checkOptions, sqliteEventStoreOptionsSchema } from '../options.js';
+import { ensureFolder } from './sqlite-open.js';
 import { WIRE_VERSION, type SessionState } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventPayload } from '../envelope.js';
 import { RuntimeError, type RuntimeErrorReason } from '../errors.js';
@@ -11,7 +13,7 @@ import {
 import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
 
 export interface SqliteEventStoreOptions {
-  /** The database file; created when absent. */
+  /** The database file; created when absent, and its folder too. */
   readonly path: string;
   /**
    * `full` (default): each commit is fsynced before `append` resolves, so an acknowledged
@@ -156,6 +158,8 @@ function checkSchema(db: Database.Database): number {
  * written to. Throws synchronously.
  */
 export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  checkOptions(sqliteEventStoreOptionsSchema, options, 'openSqliteEventStore options');
+  ensureFolder(options.path);
   let db: Database.Database;
   try {
     db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 200 });

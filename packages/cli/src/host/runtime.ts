@@ -9,12 +9,14 @@ import { createCodexProvider, type CodexProviderOptions } from '@relvo-labs/agen
 import {
   createAgentRuntime,
   createMemoryEventStore,
+  isConfigRefusal,
   openSqliteEventStore,
   type AgentRuntime,
   type RuntimeConfig,
   type RuntimeConfigInput,
 } from '@relvo-labs/agent-runtime';
 import type { LocatedCodex } from '../codex/locate.js';
+import { submitErrorToExit } from '../turn/submit-errors.js';
 
 export interface CodexRuntimeOptions {
   readonly config: RuntimeConfig | RuntimeConfigInput;
@@ -25,11 +27,13 @@ export interface CodexRuntimeOptions {
 
 export function codexFactory(codex: LocatedCodex) {
   const explicit = codex.source !== 'pinned';
-  return (options: CodexProviderOptions = {}) =>
+  const factory = (options: CodexProviderOptions = {}) =>
     createCodexProvider({
       ...options,
       executable: explicit ? codex.path : (options.executable ?? codex.path),
     });
+  // the schemas go along, so that a typo in a profile is refused when the config is loaded
+  return Object.assign(factory, { optionSchemas: createCodexProvider.optionSchemas });
 }
 
 export async function openCodexRuntime(options: CodexRuntimeOptions): Promise<AgentRuntime> {
@@ -44,5 +48,8 @@ export async function openCodexRuntime(options: CodexRuntimeOptions): Promise<Ag
     providers: { codex: codexFactory(options.codex) },
     config: options.config,
     store,
+  }).catch((error: unknown) => {
+    // a profile's options are refused here now, not at the first turn: the same usage error
+    throw isConfigRefusal(error) ? submitErrorToExit(error) : error;
   });
 }

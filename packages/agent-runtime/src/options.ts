@@ -1,0 +1,42 @@
+/**
+ * The host's options to the runtime's functions, as zod schemas: every number bounded (a NaN
+ * or an Infinity would silently remove a bound) and, where the object is the runtime's alone,
+ * every unknown key named. Keys are added here, in one place.
+ */
+import { z } from 'zod';
+import { describeIssues, summarise } from './config-issues.js';
+import { RuntimeError } from './errors.js';
+
+/** A setTimeout-able delay in milliseconds. */
+const delayMsSchema = z.number().int().nonnegative().max(2_147_483_647);
+
+/** `createAgentRuntime`'s numbers; its other keys are objects and functions TypeScript checks. */
+export const agentRuntimeOptionsSchema = z.object({
+  closeGraceMs: delayMsSchema.optional(),
+});
+
+export const subscribeOptionsSchema = z.strictObject({
+  /** Checked when the subscription starts (`cursor_out_of_range`). */
+  fromSequence: z.unknown().optional(),
+  liveBufferLimit: z.number().int().positive().max(1_000_000).optional(),
+});
+
+export const sqliteEventStoreOptionsSchema = z.strictObject({
+  path: z.string(),
+  synchronous: z.enum(['full', 'normal']).optional(),
+  busyTimeoutMs: delayMsSchema.optional(),
+  migrateTo: z.number().int().nonnegative().optional(),
+});
+
+/** Parses `value` or throws `option_invalid` naming each refused key (never its value). */
+export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = describeIssues(parsed.error, schema);
+  throw new RuntimeError('invalid_request', 'option_invalid', `${what}: ${summarise(issues)}`, {
+    details: {
+      path: issues[0]?.path ?? '(root)',
+      issues: issues.map((i) => ({ path: i.path, ...i.details })),
+    },
+  });
+}

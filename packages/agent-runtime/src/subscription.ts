@@ -180,11 +180,19 @@ export function subscribeToSession(
     }
   }
 
+  // one reader at a time: a second concurrent next() waits its turn (one wake slot, in order)
+  let queue: Promise<unknown> = Promise.resolve();
+  const nextInOrder = (): Promise<IteratorResult<EventEnvelope>> => {
+    const result = queue.then(pull);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
   return {
     close: stop,
     [Symbol.asyncIterator](): AsyncIterator<EventEnvelope> {
       return {
-        next: pull,
+        next: nextInOrder,
         return: () => {
           stop();
           return Promise.resolve({ done: true, value: undefined });

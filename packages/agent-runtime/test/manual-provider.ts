@@ -43,6 +43,9 @@ export interface ManualProviderControls {
   respondFailure?: Error;
   /** When set, interrupt rejects with this. */
   interruptFailure?: Error;
+  /** When true, createSession / dispose never settle (a provider that stopped answering). */
+  hangCreateSession?: boolean;
+  hangDispose?: boolean;
 }
 
 export function manualDescriptor(
@@ -76,6 +79,7 @@ export function createManualProvider(
     provider: {
       describe: () => descriptor,
       createSession(init) {
+        if (controls.hangCreateSession === true) return new Promise<never>(() => undefined);
         const record: ManualSession = { init, runs: [], responses: [], disposeCalls: 0 };
         controls.sessions.push(record);
         const session: ProviderSession = {
@@ -121,6 +125,7 @@ export function createManualProvider(
           },
           dispose() {
             record.disposeCalls += 1;
+            if (controls.hangDispose === true) return new Promise<never>(() => undefined);
             if (controls.failDisposals > 0) {
               controls.failDisposals -= 1;
               return Promise.reject(

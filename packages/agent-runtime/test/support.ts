@@ -156,3 +156,22 @@ export function thrownRuntimeError(fn: () => unknown): RuntimeError {
   }
   throw new Error('expected a throw');
 }
+
+/** `promise`, or a failure naming `label` once `timeoutMs` passed (never a silent hang). */
+export async function settlesWithin<T>(
+  promise: Promise<T>,
+  label: string,
+  timeoutMs = 5_000,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`${label} did not settle within ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -6,7 +6,6 @@ import {
   interruptPreservesSession,
   isCommandAllowed,
   isProviderRejection,
-  toAgentError,
   turnInputSchema,
   canonicalJson,
   type AgentInteraction,
@@ -19,11 +18,17 @@ import {
   type TurnInput,
   type WorkspaceOwnership,
 } from '@relvo-labs/agent-provider';
-import type { RuntimeClock } from '../clock.js';
+import { within, type RuntimeClock } from '../clock.js';
 import { providerRefusal, rejection, RuntimeError } from '../errors.js';
 import type { IdFactory } from '../ids.js';
-import type { ProviderRegistry, ResolvedProvider } from '../registry.js';
+import type { ProviderRegistry } from '../registry.js';
 import type { EventSubscription, SubscribeOptions } from '../subscription.js';
+import {
+  disposeAll,
+  settleAfterDispose,
+  type Grace,
+  type ProviderSessionEntry,
+} from './closing.js';
 import { contractDiagnostic, intakeProviderEvent } from './intake.js';
 import { checkedProviderSession } from './provider-session.js';
 import type { SessionLog } from './log.js';
@@ -77,12 +82,6 @@ export interface SessionContext {
   onClosed(session: SessionImpl): void;
 }
 
-interface ProviderSessionEntry {
-  readonly resolved: ResolvedProvider;
-  readonly session: ProviderSession;
-  readonly sink: { stale: boolean };
-}
-
 /** Settled interactions remembered per session after their run ended. */
 export const SETTLED_INTERACTIONS_KEPT = 1024;
 
@@ -124,8 +123,15 @@ export class SessionImpl implements RuntimeSession {
   private run: RunDriver | undefined;
   private admitting: Promise<unknown> | undefined;
   private closingAttempt: Promise<void> | undefined;
+  /** Rejects a submitTurn still waiting for its provider session once close gave up on it. */
+  private abandonOpening!: (error: RuntimeError) => void;
+  private readonly abandoned = new Promise<never>((_resolve, reject) => {
+    this.abandonOpening = reject;
+  });
 
-  constructor(private readonly ctx: SessionContext) {}
+  constructor(private readonly ctx: SessionContext) {
+    this.abandoned.catch(() => undefined);
+  }
 
   get id(): string {
     return this.ctx.id;
@@ -185,7 +191,7 @@ export class SessionImpl implements RuntimeSession {
 
   private async admit(input: TurnInput, profile: string): Promise<TurnHandle> {
     // provider, options and session are settled before the turn exists: a refusal is never mid-turn
-    const entry = await this.providerSession(profile);
+    const entry = await Promise.race([this.providerSession(profile), this.abandoned]);
     this.require('submit_turn');
     const turnId = this.ctx.ids('trn');
     const runId = this.ctx.ids('run');
@@ -474,25 +480,16 @@ export class SessionImpl implements RuntimeSession {
 
   private async attemptClose(): Promise<void> {
     if (this.current === 'ready') this.moveTo('closing');
-    if (this.admitting !== undefined) await this.admitting.catch(() => undefined);
+    // every wait of close is bounded: a provider that never answers cannot hold it
+    const grace: Grace = (work) => within(this.ctx.clock, this.ctx.closeGraceMs, work);
+    if (this.admitting !== undefined && !(await grace(this.admitting.catch(() => 0))).ok) {
+      // a provider session still opening is disposed when it arrives (openProviderSession)
+      this.abandonOpening(notAllowed(this.current, 'submit_turn'));
+    }
     const run = this.run;
-    if (run !== undefined && !run.finished) {
-      await run.interrupt('session closing').catch(() => undefined);
-    }
-    const failures: JsonObject[] = [];
-    for (const [profile, entry] of [...this.providerSessions]) {
-      try {
-        await entry.session.dispose();
-        entry.sink.stale = true;
-        this.providerSessions.delete(profile);
-      } catch (error) {
-        failures.push({
-          phase: 'dispose',
-          profile,
-          code: toAgentError(error, 'provider_unavailable').code,
-        });
-      }
-    }
+    if (run !== undefined && !run.finished)
+      await grace(run.interrupt('session closing').catch(() => 0));
+    const failures = await disposeAll(this.providerSessions, grace);
     if (failures.length > 0) {
       await this.ctx.log.durable();
       throw new RuntimeError(
@@ -504,38 +501,11 @@ export class SessionImpl implements RuntimeSession {
         },
       );
     }
-    if (run !== undefined && !run.finished) await this.settleAfterDispose(run);
+    if (run !== undefined && !run.finished) await settleAfterDispose(run, grace);
     this.moveTo('closed');
     this.ctx.log.append({ type: 'session.closed', reason: 'requested' });
     this.ctx.onClosed(this);
     await this.ctx.log.durable();
-  }
-
-  /** A run the provider still has not settled after dispose is recorded failed (bounded wait). */
-  private async settleAfterDispose(run: RunDriver): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => {
-        resolve('timeout');
-      }, this.ctx.closeGraceMs);
-    });
-    const outcome = await Promise.race([run.done.then(() => 'done' as const), timedOut]);
-    clearTimeout(timer);
-    if (outcome === 'timeout') {
-      run.finish(
-        {
-          outcome: 'failed',
-          error: toAgentError(
-            new RuntimeError(
-              'provider_contract_violation',
-              'provider_rejected',
-              'the provider did not settle the run after dispose',
-            ),
-          ),
-        },
-        false,
-      );
-    }
   }
 
   subscribe(options?: SubscribeOptions): EventSubscription {

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { history, scriptedRuntime, settlesWithin } from './support.js';
+
+describe('a subscription', () => {
+  it('two concurrent next() calls both settle, in sequence order', async () => {
+    const { runtime, scripted, session } = await scriptedRuntime();
+    const stored = (await history(runtime, session.id)).length;
+    const events = session.subscribe({ fromSequence: stored + 1 })[Symbol.asyncIterator]();
+    const first = events.next();
+    const second = events.next();
+    const turn = await session.submitTurn({ input: 'hi' });
+    scripted.controller.drain();
+    const [a, b] = await settlesWithin(Promise.all([first, second]), 'two concurrent next()');
+    expect([a.value?.sequence, b.value?.sequence]).toEqual([stored + 1, stored + 2]);
+    await events.return?.();
+    expect((await turn.done).turnState).toBe('completed');
+  });
+
+  it('close() ends every pending next() as done', async () => {
+    const { runtime, session } = await scriptedRuntime();
+    const stored = (await history(runtime, session.id)).length;
+    const subscription = session.subscribe({ fromSequence: stored + 1 });
+    const events = subscription[Symbol.asyncIterator]();
+    const pending = [events.next(), events.next(), events.next()];
+    await new Promise((resolve) => setImmediate(resolve));
+    subscription.close();
+    expect(
+      (await settlesWithin(Promise.all(pending), 'pending next()')).map((r) => r.done),
+    ).toEqual([true, true, true]);
+  });
+});

@@ -71,6 +71,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       toolActivity: options.toolActivity,
       persistence: options.persistence,
       bridgedServerRequests: bridged,
+      // a patch leaving the workspace is refused unless the host asked to see it (ADR-0015)
+      ...(fileChanges ? { outsideWorkspaceChanges: options.outsideWorkspaceChanges } : {}),
       approvalDenialReasonDelivered: false,
       isolatesConfiguredTooling: false,
     },

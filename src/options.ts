@@ -7,6 +7,7 @@ import {
   CODEX_DEFAULT_STALL_GRACE_MS,
   CODEX_DEFAULT_STALL_TIMEOUT_MS,
 } from './constants.js';
+import { OUTSIDE_WORKSPACE_CHANGE_MODES } from './interactions/native-file-change.js';
 import { CODEX_BRIDGE_MODES, CODEX_SANDBOX_MODES } from './protocol/vocabulary.js';
 import { TOOL_ACTIVITY_MODES } from './session/tool-activity.js';
 import { COMMAND_ENVIRONMENTS } from './transport/environment.js';
@@ -53,6 +54,11 @@ export const codexProviderOptionsSchema = z.strictObject({
   toolActivity: z.enum(TOOL_ACTIVITY_MODES).default('none'),
   /** `bridge`: patches become neutral approvals; the thread runs `untrusted` (ADR-0015). */
   fileChanges: codexBridgeModeSchema.default('none'),
+  /**
+   * A patch that writes outside the workspace: `decline` (default) refuses it without asking;
+   * `ask` raises it, marked and showing where it goes (ADR-0015).
+   */
+  outsideWorkspaceChanges: z.enum(OUTSIDE_WORKSPACE_CHANGE_MODES).default('decline'),
   /** `thread`: persisted threads, exportRecoveryRecord and resumeSession (ADR-0016). */
   persistence: z.enum(['ephemeral', 'thread']).default('ephemeral'),
   /** `resolve`: `file_ref` parts are resolved in the workspace and sent as text/localImage (ADR-0017). */

@@ -298,6 +298,7 @@ async function openSession(
       approvals: options.approvals === 'bridge',
       questions: options.questions === 'bridge',
       fileChanges: options.fileChanges === 'bridge',
+      outsideWorkspaceChanges: options.outsideWorkspaceChanges,
     },
     workspaceRoot: root,
     toolActivity: options.toolActivity === 'redacted',

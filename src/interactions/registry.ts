@@ -25,7 +25,7 @@ import type { ServerRequestOffer } from '../rpc/server-requests.js';
 import { callSafely } from '../shared/call-safely.js';
 import { OldestFirstMemory } from '../shared/oldest-first-memory.js';
 import { translateCommandApproval, type InteractionCorrelation } from './native-approval.js';
-import { translateFileChangeApproval, type FileChangeLookup } from './native-file-change.js';
+import { translateFileChangeApproval, type FileChangeBridgeOptions } from './native-file-change.js';
 import { emptyNativeAnswers, translateUserInput, type QuestionPlan } from './native-question.js';
 import {
   planApprovalSettlement,
@@ -61,7 +61,7 @@ export interface InteractionRegistryOptions<O extends InteractionOwner> {
     readonly fileChanges?: boolean;
   };
   /** With the file-change bridge: the session's announced patches and its workspace root. */
-  readonly fileChanges?: { readonly lookup: FileChangeLookup; readonly workspaceRoot: string };
+  readonly fileChanges?: FileChangeBridgeOptions;
   /** The session's owner check (docs/behaviour.md §9.4 step 2). */
   readonly resolveOwner: (correlation: InteractionCorrelation) => OwnerResolution<O>;
   readonly onDiagnostic?: (diagnostic: RegistryDiagnostic) => void;
@@ -199,6 +199,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
         offer.params,
         fileChanges.lookup,
         fileChanges.workspaceRoot,
+        fileChanges.outsideChanges,
       );
     }
     return offer.method === CODEX_BRIDGED_APPROVAL

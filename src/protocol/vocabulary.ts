@@ -260,7 +260,7 @@ export const APPROVAL_REFUSAL_TOKENS = refusalTokens(
     'policy_amendment_proposed', 'no_approvable_decision',
   ],
   // file-change approvals (ADR-0015)
-  ['no_reviewable_subject', 'grant_root_requested'],
+  ['no_reviewable_subject', 'grant_root_requested', 'outside_workspace_change'],
 );
 export type ApprovalRefusalToken = (typeof APPROVAL_REFUSAL_TOKENS)[number];
 

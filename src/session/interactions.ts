@@ -4,7 +4,10 @@
  */
 import type { InteractionResponse, ProviderEventInput } from '@relvo-labs/agent-provider';
 import type { InteractionCorrelation } from '../interactions/native-approval.js';
-import type { FileChangeLookup } from '../interactions/native-file-change.js';
+import type {
+  FileChangeBridgeOptions,
+  OutsideWorkspaceChangeMode,
+} from '../interactions/native-file-change.js';
 import { InteractionRegistry, type OwnerResolution } from '../interactions/registry.js';
 import type { SessionRetirementCause } from '../protocol/vocabulary.js';
 import type { CodexRequestId } from '../protocol/wire.js';
@@ -31,12 +34,14 @@ export interface SessionBridges {
   readonly approvals: boolean;
   readonly questions: boolean;
   readonly fileChanges?: boolean;
+  /** A patch leaving the workspace: refused (default) or raised, marked (ADR-0015). */
+  readonly outsideWorkspaceChanges?: OutsideWorkspaceChangeMode;
 }
 
 export interface SessionInteractionsParams {
   readonly bridges: SessionBridges;
   /** Required by the file-change bridge: announced patches and the workspace root. */
-  readonly fileChanges?: { readonly lookup: FileChangeLookup; readonly workspaceRoot: string };
+  readonly fileChanges?: FileChangeBridgeOptions;
   readonly threadId: string;
   readonly resolveOwner: (correlation: InteractionCorrelation) => OwnerResolution<CodexRun>;
   /** The session's diagnostic channel. */

@@ -81,6 +81,7 @@ export class CodexSession implements ProviderSession {
         ? {
             fileChanges: {
               workspaceRoot,
+              outsideChanges: params.bridges.outsideWorkspaceChanges ?? 'decline',
               lookup: (turnId: string, itemId: string) =>
                 state.active?.turnId === turnId
                   ? state.active.fileChanges?.find(turnId, itemId)

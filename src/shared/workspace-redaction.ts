@@ -14,8 +14,19 @@ export const TRUNCATION_MARK = '…';
 
 // Rule 2: a URL may carry credentials, internal hosts or tokens in its query.
 const URL_PATTERN = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s'"`<>]*/g;
-// Rule 4: an absolute or home-relative path token left after the workspace was made relative.
-const ABSOLUTE_PATH_PATTERN = /(?<=^|[\s'"`=:(,;|&<>])~?\/[^\s'"`;|&<>(),]*/g;
+// Rule 3: an absolute or home-relative (`~/`, `~user/`, bare `~user`) path token left after the
+// workspace was made relative.
+const ABSOLUTE_PATH_PATTERN =
+  /(?<=^|[\s'"`=:(,;|&<>])(?:~[A-Za-z0-9._-]*(?=[/\s'"`;|&<>(),]|$)|(?=\/))[^\s'"`;|&<>(),]*/g;
+// Rule 3: any other token, checked for a `..` that climbs out of where it starts.
+const PATH_TOKEN = /(?<=^|[\s'"`=:(,;|&<>])[^\s'"`;|&<>(),=:]*\.\.[^\s'"`;|&<>(),=:]*/g;
+
+/** True for a relative token whose `..` segments climb above its starting folder. */
+function climbsOut(token: string): boolean {
+  if (!token.split('/').includes('..')) return false;
+  const normal = posix.normalize(token);
+  return normal === '..' || normal.startsWith('../');
+}
 // Rule 5 (in addition to the shared credential shapes of redact.ts).
 const SECRET_ASSIGNMENT =
   /\b([A-Za-z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)[A-Za-z0-9_]*)=("[^"]*"|'[^']*'|\S+)/gi;
@@ -50,7 +61,7 @@ export function redactCredentials(text: string): string {
 /**
  * Free text that may name paths and secrets (a command line, a search query, an MCP server or
  * tool name): 1 URLs → `<url>`; 2 the workspace root → relative (`.` for the root itself);
- * 3 any other absolute or `~/` path → `<outside-workspace>`; 4 credential shapes →
+ * 3 any other absolute, `~`/`~user` or `..`-escaping path → `<outside-workspace>`; 4 credential shapes →
  * `[redacted]`; 5 bounded to `max`.
  */
 export function redactToolText(text: string, workspaceRoot: string, max: number): string {
@@ -64,7 +75,11 @@ export function redactToolText(text: string, workspaceRoot: string, max: number)
       .replace(new RegExp(`${escaped}/`, 'g'), '')
       .replace(new RegExp(`${escaped}(?![A-Za-z0-9._-])`, 'g'), '.');
   }
-  out = out.replace(ABSOLUTE_PATH_PATTERN, OUTSIDE_WORKSPACE);
+  // a relative `..` escape is replaced even when the command's folder would keep it inside:
+  // the contract prefers losing a harmless path to guessing
+  out = out
+    .replace(ABSOLUTE_PATH_PATTERN, OUTSIDE_WORKSPACE)
+    .replace(PATH_TOKEN, (token) => (climbsOut(token) ? OUTSIDE_WORKSPACE : token));
   return bounded(redactCredentials(out), max).text;
 }
 

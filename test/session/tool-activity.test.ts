@@ -148,6 +148,20 @@ describe('rule 3: paths are workspace-relative; outside is replaced', () => {
     expectNoCanary(started);
   });
 
+  it('command lines: ~user paths and relative .. escapes are replaced, in-tree .. is kept', () => {
+    const cases: [string, string][] = [
+      ['cat ~canary-user/.ssh/id_canary', `cat ${OUTSIDE_WORKSPACE}`],
+      ['cd ~canary-user && ls', `cd ${OUTSIDE_WORKSPACE} && ls`],
+      ['cp ../canary-outside/f.txt .', `cp ${OUTSIDE_WORKSPACE} .`],
+      ['cat notes/../../canary-outside/f.txt', `cat ${OUTSIDE_WORKSPACE}`],
+      ['tool --input=../canary-outside/f.txt', `tool --input=${OUTSIDE_WORKSPACE}`],
+      [`cat ${ROOT}/../canary-outside/f.txt`, `cat ${OUTSIDE_WORKSPACE}`],
+      ['cat notes/../a.ts', 'cat notes/../a.ts'],
+      ['git diff HEAD~1', 'git diff HEAD~1'],
+    ];
+    for (const [text, expected] of cases) expect(redactToolText(text, ROOT, 512)).toBe(expected);
+  });
+
   it('file changes list workspace-relative paths, kinds and moves; outside paths are replaced', () => {
     const tracker = new ToolActivityTracker(ROOT);
     const started = tracker.started(

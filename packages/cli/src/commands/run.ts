@@ -11,6 +11,7 @@ import { requireReviewedCodex } from '../codex/gate.js';
 import { CliExit, EXIT } from '../exit-codes.js';
 import { chooseConfig } from '../host/config.js';
 import { openCodexRuntime } from '../host/runtime.js';
+import { checkEventLogPath, checkWorkspace, startupErrorToExit } from '../host/startup-checks.js';
 import { defaultEventLogPath } from '../paths.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer } from '../turn/answers.js';
@@ -46,9 +47,11 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     cwd,
   });
   const workspace = resolve(cwd, options.cwd ?? '.');
-  const codex = await requireReviewedCodex(options.codex, io.env);
+  checkWorkspace(workspace);
   const eventLog =
     options.eventLog === undefined ? defaultEventLogPath(io.env) : resolve(cwd, options.eventLog);
+  checkEventLogPath(eventLog);
+  const codex = await requireReviewedCodex(options.codex, io.env);
   const terminal = terminalStreams(io);
 
   const spin = out.json ? undefined : out.spinner(`starting codex ${codex.version}…`);
@@ -57,8 +60,14 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   let ctrlC: CtrlC | undefined;
   let code: number;
   try {
-    runtime = await openCodexRuntime({ codex, eventLog, config: chosen.config });
-    const session = await runtime.openSession({ workspace, profile: chosen.profile });
+    const session = await (async () => {
+      try {
+        runtime = await openCodexRuntime({ codex, eventLog, config: chosen.config });
+        return await runtime.openSession({ workspace, profile: chosen.profile });
+      } catch (error) {
+        throw startupErrorToExit(error, eventLog);
+      }
+    })();
     driver = new SessionDriver({
       session,
       out,

@@ -17,6 +17,9 @@ import {
 import { CliExit, EXIT } from '../exit-codes.js';
 import { DEFAULT_CONFIG_FILE } from '../paths.js';
 
+/** The name the Codex provider is registered under (host/runtime.ts). */
+const PROVIDER = 'codex';
+
 export const BUILT_IN_CONFIG: RuntimeConfigInput = {
   defaultProfile: 'codex-readonly',
   profiles: {
@@ -71,6 +74,18 @@ function refuseImplicitConfig(cwd: string): void {
   );
 }
 
+/** The CLI registers one provider, `codex`: a profile naming another could never start. */
+function refuseUnknownProviders(config: RuntimeConfig, file: string | undefined): void {
+  for (const [name, profile] of Object.entries(config.profiles)) {
+    if (profile.provider === PROVIDER) continue;
+    throw new CliExit(
+      EXIT.usage,
+      `${file ?? 'config'}: profiles.${name}.provider is "${profile.provider}", but relvo-codex ` +
+        `has only the provider "${PROVIDER}"; set it to "${PROVIDER}" or remove the profile`,
+    );
+  }
+}
+
 export function chooseConfig(choice: ConfigChoice): ChosenConfig {
   if (choice.configFile === undefined) refuseImplicitConfig(choice.cwd);
   const file =
@@ -82,20 +97,16 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
     throw new CliExit(EXIT.usage, `config ${file ?? 'built-in'}: ${describeRuntimeError(error)}`);
   }
   const profile = choice.profile ?? config.defaultProfile;
-  const chosen = config.profiles[profile];
+  // own keys only: `--profile __proto__` must not find Object.prototype
+  const chosen = Object.hasOwn(config.profiles, profile) ? config.profiles[profile] : undefined;
   if (chosen === undefined) {
     throw new CliExit(
       EXIT.usage,
-      `no profile "${profile}" in ${file ?? 'the built-in config'} (profiles: ${Object.keys(config.profiles).join(', ')})`,
+      `no profile "${profile}" in ${file ?? 'the built-in config'}; pick one with --profile NAME: ${Object.keys(config.profiles).join(', ')}`,
     );
   }
+  refuseUnknownProviders(config, file);
   if (choice.sandbox !== undefined || choice.approvals !== undefined) {
-    if (chosen.provider !== 'codex') {
-      throw new CliExit(
-        EXIT.usage,
-        `--sandbox/--approvals apply to codex profiles; "${profile}" uses ${chosen.provider}`,
-      );
-    }
     const providerOptions = {
       ...chosen.providerOptions,
       ...(choice.sandbox === undefined ? {} : { sandboxMode: choice.sandbox }),

@@ -7,7 +7,19 @@ import { isProviderRejection, type ProviderRecoveryRecord } from '@relvo-labs/ag
 import { describe, expect, it } from 'vitest';
 import { scriptedUsage, textStep } from '../../src/testing/index.js';
 import { textInput, texts } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink } from '../support/real-codex.js';
+import { openRealCodex, recordingSink, type RealCodex } from '../support/real-codex.js';
+
+/** What resuming `record` in the same workspace rejects with (undefined when it resumed). */
+function resumeRefusal(codex: RealCodex, record: ProviderRecoveryRecord): Promise<unknown> {
+  return codex.provider.resumeSession!(record, {
+    options: {},
+    workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
+    sink: recordingSink(),
+  }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+}
 
 describe('resume against the real binary', () => {
   it('export → dispose → resumeSession in a new process: the model gets the earlier conversation', async () => {
@@ -66,17 +78,31 @@ describe('resume against the real binary', () => {
         threadId: '01a22fcf-0000-7000-8000-000000000000',
       },
     };
-    const error = await codex.provider.resumeSession!(forged, {
-      options: {},
-      workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
-      sink: recordingSink(),
-    }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await resumeRefusal(codex, forged);
     expect(isProviderRejection(error) && error.agentError).toMatchObject({
       code: 'invalid_request',
       providerCode: 'recovery_thread_unknown',
     });
+  });
+
+  it('a thread still open in another session: recovery_thread_open_elsewhere, never echoed', async () => {
+    const codex = await openRealCodex({ persistence: 'thread' });
+    codex.server.enqueue(textStep('Noted.', { usage: scriptedUsage(9, 2, 0, 0) }));
+    const run = await codex.session.startRun({
+      input: textInput('remember'),
+      sink: recordingSink(),
+      runRef: 'first',
+    });
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    // exported while the session that holds the thread is still open
+    const record = await codex.session.exportRecoveryRecord!();
+    const error = await resumeRefusal(codex, record);
+    expect(isProviderRejection(error) && error.agentError).toMatchObject({
+      code: 'invalid_request',
+      providerCode: 'recovery_thread_open_elsewhere',
+    });
+    const threadId = (record.opaque as { threadId: string }).threadId;
+    expect(JSON.stringify(error)).not.toContain(threadId);
+    expect(JSON.stringify(error)).not.toContain('writer');
   });
 });

@@ -66,7 +66,7 @@ const KNOWN_REFUSALS: readonly {
   readonly pattern: RegExp;
   readonly token: WireRefusalToken;
 }[] = [
-  // thread/resume of a thread another app-server still holds (0.155.0 and 0.171.0 carry it)
+  // thread/resume of a thread another app-server still holds (measured on 0.155.0 and 0.171.0)
   {
     method: 'thread/resume',
     code: JSON_RPC_ERROR.invalidRequest,

@@ -30,7 +30,11 @@ import {
 import { CodexConnection } from './rpc/connection.js';
 import { AbandonedConnections, type ReleaseSummary } from './session/abandoned.js';
 import { handshake } from './session/handshake.js';
-import { placeDigest, readRecoveryRecord, type CodexRecoveryOpaque } from './session/recovery.js';
+import {
+  readRecoveryRecord,
+  workspaceDigest,
+  type CodexRecoveryOpaque,
+} from './session/recovery.js';
 import { CodexSession } from './session/session.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { codexRejection } from './shared/codex-error.js';
@@ -283,7 +287,7 @@ async function openSession(
       ? {
           recovery: {
             codexHomeDigest: thread.codexHomeDigest,
-            workspaceDigest: placeDigest('workspace', root),
+            workspaceDigest: workspaceDigest(root),
             ...(recovery?.lastTurnId !== undefined ? { replayedTurnId: recovery.lastTurnId } : {}),
           },
         }

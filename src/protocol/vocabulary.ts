@@ -140,7 +140,7 @@ export const LIFECYCLE_PROVIDER_CODES = [
 // prettier-ignore
 export const RECOVERY_PROVIDER_CODES = [
   'recovery_record_malformed', 'recovery_record_foreign', 'recovery_workspace_mismatch',
-  'recovery_codex_home_mismatch', 'recovery_thread_unknown',
+  'recovery_codex_home_mismatch', 'recovery_thread_unknown', 'recovery_thread_open_elsewhere',
   // file references (ADR-0017)
   'file_ref_outside_workspace', 'file_ref_unresolvable', 'file_ref_not_regular_file',
   'file_ref_unpinnable', 'file_ref_too_large',

@@ -1,7 +1,8 @@
 /**
  * The one place a JSON-RPC outcome becomes an `AgentError` (docs/behaviour.md §4.1–§4.2): a
  * server error reply, a request issued after the stream ended, a timeout and a lost connection.
- * The server's own message and data are never published; only the numeric code is read.
+ * The server's own message and data are never published; only the numeric code is read, plus
+ * the few measured refusals that are told apart by their text (mapped to a bounded token).
  */
 import {
   isProviderRejection,
@@ -56,14 +57,55 @@ export function classifyWireErrorCode(code: number): WireErrorClass {
 }
 
 /**
- * The rejection for a wire error answering `method` (one of the adapter's own method names).
- * Only the numeric code is read from the body.
+ * Refusals that share a code with others and are told apart only by their text, each measured
+ * on the real binary; the text is matched, never copied.
  */
-export function wireRejection(method: string, error: { readonly code: number }): ProviderRejection {
+const KNOWN_REFUSALS: readonly {
+  readonly method: string;
+  readonly code: number;
+  readonly pattern: RegExp;
+  readonly token: WireRefusalToken;
+}[] = [
+  // thread/resume of a thread another app-server still holds (measured on 0.155.0 and 0.171.0)
+  {
+    method: 'thread/resume',
+    code: JSON_RPC_ERROR.invalidRequest,
+    pattern: /\balready has an active writer\b/,
+    token: 'thread_active_writer',
+  },
+];
+
+export const WIRE_REFUSAL_TOKENS = ['thread_active_writer'] as const;
+export type WireRefusalToken = (typeof WIRE_REFUSAL_TOKENS)[number];
+
+/**
+ * The rejection for a wire error answering `method` (one of the adapter's own method names).
+ * The numeric code decides; a known refusal adds `details.refusal` (a bounded token).
+ */
+export function wireRejection(
+  method: string,
+  error: { readonly code: number; readonly message?: string },
+): ProviderRejection {
   const { classification, agentCode } = classifyWireErrorCode(error.code);
+  const known = KNOWN_REFUSALS.find(
+    (r) =>
+      r.method === method &&
+      r.code === error.code &&
+      typeof error.message === 'string' &&
+      r.pattern.test(error.message),
+  );
   return codexRejection(agentCode, `codex rejected ${method} (${classification})`, {
     providerCode: classification,
+    ...(known === undefined ? {} : { details: { refusal: known.token } }),
   });
+}
+
+/** The known refusal token a wire rejection carries, if any. */
+export function wireRefusalOf(error: unknown): WireRefusalToken | undefined {
+  const refusal = agentErrorOf(error)?.details?.['refusal'];
+  return (WIRE_REFUSAL_TOKENS as readonly unknown[]).includes(refusal)
+    ? (refusal as WireRefusalToken)
+    : undefined;
 }
 
 /** The authoritative refusal of a request issued after the stream ended; nothing was written. */

@@ -24,8 +24,6 @@ const IMAGE_MEDIA_TYPES: Readonly<Record<string, string>> = {
   '.webp': 'image/webp',
 };
 
-export const IMAGE_EXTENSIONS = Object.keys(IMAGE_MEDIA_TYPES);
-
 export type NativeInputResult =
   | { readonly ok: true; readonly input: NativeUserInput[] }
   | { readonly ok: false; readonly providerCode: ProviderCode; readonly message: string };

@@ -6,7 +6,7 @@ import { CODEX_CLIENT_TITLE } from '../constants.js';
 import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/vocabulary.js';
 import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
-import { isAuthoritativeFailure } from '../rpc/errors.js';
+import { isAuthoritativeFailure, wireRefusalOf } from '../rpc/errors.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { placeDigest } from './recovery.js';
 import { handshakeInvalid, initializeFailure, type StartupProbe } from './startup-failure.js';
@@ -129,6 +129,15 @@ async function resumeThread(
       excludeTurns: true,
     });
   } catch (error) {
+    // measured: a thread another app-server still has open is refused "already has an active
+    // writer" — said precisely, so the host knows to close the other session, not to give up
+    if (wireRefusalOf(error) === 'thread_active_writer') {
+      throw codexRejection(
+        'invalid_request',
+        'the persisted thread is still open in another codex session',
+        { providerCode: 'recovery_thread_open_elsewhere' },
+      );
+    }
     // an authoritative refusal (-32600 "no rollout found…", "invalid session id"): the text is
     // never echoed
     if (isAuthoritativeFailure(error)) {

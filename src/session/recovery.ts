@@ -5,6 +5,8 @@
  * another home or workspace, and nothing a durable event store should not keep.
  */
 import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { posix } from 'node:path';
 import {
   providerRecoveryRecordSchema,
   WIRE_VERSION,
@@ -35,6 +37,23 @@ export type CodexRecoveryOpaque = z.infer<typeof codexRecoveryOpaqueSchema>;
 /** Domain-separated so a digest of one kind can never match another. */
 export function placeDigest(kind: 'codex-home' | 'workspace', path: string): string {
   return createHash('sha256').update(`relvo-codex:${kind}:${path}`).digest('hex');
+}
+
+/**
+ * One workspace however it is spelled (a trailing slash, `/.`, a symlink to it): its real path,
+ * or — when it cannot be resolved, as with an injected transport — its normalised spelling.
+ */
+export function canonicalWorkspace(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return posix.normalize(root).replace(/(.)\/+$/, '$1');
+  }
+}
+
+/** The digest a record keeps for a workspace root. */
+export function workspaceDigest(root: string): string {
+  return placeDigest('workspace', canonicalWorkspace(root));
 }
 
 export interface RecoveryFacts {
@@ -80,7 +99,7 @@ export function readRecoveryRecord(record: unknown, workspaceRoot: string): Code
   const opaque = codexRecoveryOpaqueSchema.safeParse(parsed.data.opaque);
   if (!opaque.success)
     refused('recovery_record_malformed', 'the recovery record was not written by this provider');
-  if (opaque.data.workspace !== placeDigest('workspace', workspaceRoot))
+  if (opaque.data.workspace !== workspaceDigest(workspaceRoot))
     refused('recovery_workspace_mismatch', 'the recovery record belongs to another workspace');
   return opaque.data;
 }

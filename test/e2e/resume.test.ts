@@ -1,13 +1,40 @@
 /**
  * Resume on the real binary (`persistence: 'thread'`, ADR-0016): a session disposed after a
  * turn is resumed in a new app-server process and the model's next request carries the earlier
- * conversation.
+ * conversation; the same workspace spelled differently resumes; a thread still open elsewhere is
+ * refused with its own reason.
  */
 import { isProviderRejection, type ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
+import { symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scriptedUsage, textStep } from '../../src/testing/index.js';
 import { textInput, texts } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink } from '../support/real-codex.js';
+import { openRealCodex, recordingSink, type RealCodex } from '../support/real-codex.js';
+
+/** What resuming `record` in the same workspace rejects with (undefined when it resumed). */
+function resumeRefusal(codex: RealCodex, record: ProviderRecoveryRecord): Promise<unknown> {
+  return codex.provider.resumeSession!(record, {
+    options: {},
+    workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
+    sink: recordingSink(),
+  }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+}
+
+/** One turn on a persisted thread, then its recovery record. */
+async function oneTurnAndExport(codex: RealCodex): Promise<ProviderRecoveryRecord> {
+  codex.server.enqueue(textStep('Noted.', { usage: scriptedUsage(9, 2, 0, 0) }));
+  const run = await codex.session.startRun({
+    input: textInput('remember'),
+    sink: recordingSink(),
+    runRef: 'first',
+  });
+  expect(await run.completion).toEqual({ outcome: 'succeeded' });
+  return codex.session.exportRecoveryRecord!();
+}
 
 describe('resume against the real binary', () => {
   it('export → dispose → resumeSession in a new process: the model gets the earlier conversation', async () => {
@@ -66,17 +93,47 @@ describe('resume against the real binary', () => {
         threadId: '01a22fcf-0000-7000-8000-000000000000',
       },
     };
-    const error = await codex.provider.resumeSession!(forged, {
-      options: {},
-      workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
-      sink: recordingSink(),
-    }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await resumeRefusal(codex, forged);
     expect(isProviderRejection(error) && error.agentError).toMatchObject({
       code: 'invalid_request',
       providerCode: 'recovery_thread_unknown',
     });
+  });
+
+  it('a thread still open in another session: recovery_thread_open_elsewhere, never echoed', async () => {
+    const codex = await openRealCodex({ persistence: 'thread' });
+    // exported while the session that holds the thread is still open
+    const record = await oneTurnAndExport(codex);
+    const error = await resumeRefusal(codex, record);
+    expect(isProviderRejection(error) && error.agentError).toMatchObject({
+      code: 'invalid_request',
+      providerCode: 'recovery_thread_open_elsewhere',
+    });
+    const threadId = (record.opaque as { threadId: string }).threadId;
+    expect(JSON.stringify(error)).not.toContain(threadId);
+    expect(JSON.stringify(error)).not.toContain('writer');
+  });
+
+  it('the workspace spelled differently (a symlink to it, a trailing slash) resumes the thread', async () => {
+    const codex = await openRealCodex({ persistence: 'thread' });
+    const record = await oneTurnAndExport(codex);
+    await codex.session.dispose();
+    const link = join(dirname(codex.iso.workspace), 'ws-link');
+    symlinkSync(codex.iso.workspace, link);
+    const resumed = await codex.provider.resumeSession!(record, {
+      options: {},
+      workspace: { root: `${link}/`, ownership: 'borrowed' },
+      sink: recordingSink(),
+    });
+    try {
+      codex.server.enqueue(textStep('again', { usage: scriptedUsage(9, 2, 0, 0) }));
+      const sink = recordingSink();
+      const run = await resumed.startRun({ input: textInput('next'), sink, runRef: 'second' });
+      expect(await run.completion).toEqual({ outcome: 'succeeded' });
+      expect(texts(sink)).toBe('again');
+      expect(JSON.stringify(codex.server.requests[1]?.body)).toContain('remember');
+    } finally {
+      await resumed.dispose();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
 import { doctorExitCode, printDoctorReport, runDoctorChecks } from './commands/doctor.js';
+import { registerHistoryCommands } from './commands/history.js';
 import { runReview } from './commands/review.js';
 import { createOutput, type Output } from './ui/output.js';
 import { CLI_VERSION } from './version.js';
@@ -110,6 +111,12 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         '--event-log <file>',
         'SQLite event log (default: $RELVO_CODEX_EVENT_LOG or ~/.local/state/relvo-codex/events.sqlite)',
       )
+      .addOption(
+        new Option(
+          '--ephemeral',
+          'keep no event log at all (config: "host": { "ephemeral": true })',
+        ).conflicts('eventLog'),
+      )
       .option('--json', 'write runtime event envelopes to stdout, one per line'),
   ).action(
     async (
@@ -121,6 +128,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         sandbox?: (typeof SANDBOX_MODES)[number];
         approvals?: 'bridge' | 'none';
         eventLog?: string;
+        ephemeral?: boolean;
         json?: boolean;
       },
     ) => {
@@ -136,6 +144,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
             sandbox: opts.sandbox,
             approvals: opts.approvals,
             eventLog: opts.eventLog,
+            ephemeral: opts.ephemeral === true,
             json: opts.json === true,
             codex: opts.codex,
           },
@@ -162,6 +171,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     else printDoctorReport(report, out);
     setExit(doctorExitCode(report));
   });
+
+  registerHistoryCommands(program, io.env, (opts) => outputFor(io, opts), setExit);
 
   program
     .command('review')

@@ -11,7 +11,8 @@ import { requireReviewedCodex } from '../codex/gate.js';
 import { CliExit, EXIT } from '../exit-codes.js';
 import { chooseConfig } from '../host/config.js';
 import { openCodexRuntime } from '../host/runtime.js';
-import { defaultEventLogPath } from '../paths.js';
+import { parseCliHostSettings } from '../host/settings.js';
+import { defaultEventLogPath, EVENT_LOG_ENV } from '../paths.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer } from '../turn/answers.js';
 import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
@@ -28,6 +29,8 @@ export interface RunOptions {
   readonly sandbox: 'read-only' | 'workspace-write' | 'danger-full-access' | undefined;
   readonly approvals: 'bridge' | 'none' | undefined;
   readonly eventLog: string | undefined;
+  /** Keep no event log at all. */
+  readonly ephemeral: boolean;
   readonly json: boolean;
   readonly codex: string | undefined;
 }
@@ -45,6 +48,11 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   });
   const workspace = resolve(cwd, options.cwd ?? '.');
   const codex = await requireReviewedCodex(options.codex, io.env);
+  // an explicit --event-log wins over the config's `host.ephemeral`
+  const ephemeral =
+    options.ephemeral ||
+    (options.eventLog === undefined &&
+      parseCliHostSettings(chosen.config.host, chosen.source).ephemeral);
   const eventLog =
     options.eventLog === undefined ? defaultEventLogPath(io.env) : resolve(cwd, options.eventLog);
   const terminal = terminalStreams(io);
@@ -55,7 +63,13 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   let ctrlC: CtrlC | undefined;
   let code: number;
   try {
-    runtime = await openCodexRuntime({ codex, eventLog, config: chosen.config });
+    runtime = await openCodexRuntime({
+      codex,
+      eventLog: ephemeral ? { memory: true } : eventLog,
+      // the default folder is relvo-codex's own; a folder the person named is left as it is
+      eventLogOptions: { ownsFolder: options.eventLog === undefined && !io.env[EVENT_LOG_ENV] },
+      config: chosen.config,
+    });
     const session = await runtime.openSession({ workspace, profile: chosen.profile });
     driver = new SessionDriver({
       session,
@@ -70,7 +84,10 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     spin?.succeed(
       `codex ${codex.version} (${codex.kind}) · profile ${chosen.profile} (${chosen.source}) · ${workspace}`,
     );
-    if (!out.json) out.note(out.c.dim(`event log ${eventLog} · session ${session.id}`));
+    if (!out.json) {
+      const where = ephemeral ? 'none (ephemeral)' : eventLog;
+      out.note(out.c.dim(`event log ${where} · session ${session.id}`));
+    }
 
     let prompt = options.prompt;
     for (;;) {

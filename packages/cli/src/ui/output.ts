@@ -34,6 +34,8 @@ export interface Output {
   error(line: string): void;
   /** Model text, streamed as it comes (stdout in human mode; dropped in --json mode). */
   text(chunk: string): void;
+  /** A line that is the command's own result (doctor's report, a log's timeline): stdout. */
+  print(line: string): void;
   /** One JSON value as one line on stdout. */
   jsonLine(value: unknown): void;
   spinner(text: string): Spinner;
@@ -90,6 +92,11 @@ export function createOutput(options: OutputOptions): Output {
       if (options.json || chunk === '') return;
       stdout.write(chunk);
       midLine = !chunk.endsWith('\n');
+    },
+    print: (text) => {
+      if (midLine) stdout.write('\n');
+      midLine = false;
+      stdout.write(`${text}\n`);
     },
     jsonLine: (value) => {
       stdout.write(`${JSON.stringify(value)}\n`);

@@ -96,7 +96,11 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     program
       .command('run')
       .description('a real codex turn with your own codex login and model, through the runtime')
-      .argument('<prompt>', 'what to ask codex')
+      .argument('[prompt]', 'what to ask codex; `-` (or none, with a pipe): read it from stdin')
+      .option(
+        '-m, --model <model>',
+        'the model codex uses (default: the profile’s, else codex’s own)',
+      )
       .option('--profile <name>', 'host config profile to use')
       .option('--config <file>', 'host config file (default: ./relvo.config.json when present)')
       .option('--cwd <dir>', 'workspace directory (default: the current directory)')
@@ -120,8 +124,9 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       .option('--json', 'write runtime event envelopes to stdout, one per line'),
   ).action(
     async (
-      prompt: string,
+      prompt: string | undefined,
       opts: CommonOptions & {
+        model?: string;
         profile?: string;
         config?: string;
         cwd?: string;
@@ -138,6 +143,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         await runRun(
           {
             prompt,
+            model: opts.model,
             profile: opts.profile,
             config: opts.config,
             cwd: opts.cwd,

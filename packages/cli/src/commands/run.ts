@@ -17,12 +17,17 @@ import type { CliIo } from '../program.js';
 import { createAnswerer } from '../turn/answers.js';
 import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver, type TurnEnd } from '../turn/driver.js';
+import { printRunHeader } from '../turn/header.js';
+import { StartupProgress } from '../turn/progress.js';
+import { resolvePrompt } from '../turn/prompt-input.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
 import { printTurnSummary, timingsOf } from '../turn/summary.js';
 import type { Output } from '../ui/output.js';
 
 export interface RunOptions {
-  readonly prompt: string;
+  /** undefined or `-`: read it from stdin. */
+  readonly prompt: string | undefined;
+  readonly model: string | undefined;
   readonly profile: string | undefined;
   readonly config: string | undefined;
   readonly cwd: string | undefined;
@@ -37,13 +42,15 @@ export interface RunOptions {
 
 export async function runRun(options: RunOptions, out: Output, io: CliIo): Promise<number> {
   const startedAt = performance.now();
-  if (options.prompt.trim() === '') throw new CliExit(EXIT.usage, 'run: the prompt is empty');
+  const { prompt: firstPrompt } = await resolvePrompt(options.prompt, io.stdin);
+  if (firstPrompt.trim() === '') throw new CliExit(EXIT.usage, 'run: the prompt is empty');
   const cwd = process.cwd();
   const chosen = chooseConfig({
     configFile: options.config,
     profile: options.profile,
     sandbox: options.sandbox,
     approvals: options.approvals,
+    model: options.model,
     cwd,
   });
   const workspace = resolve(cwd, options.cwd ?? '.');
@@ -57,7 +64,13 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     options.eventLog === undefined ? defaultEventLogPath(io.env) : resolve(cwd, options.eventLog);
   const terminal = terminalStreams(io);
 
-  const spin = out.json ? undefined : out.spinner(`starting codex ${codex.version}…`);
+  const profile = chosen.config.profiles[chosen.profile];
+  if (!out.json && profile !== undefined) {
+    printRunHeader(out, { name: chosen.profile, source: chosen.source, value: profile }, workspace);
+  }
+  const progress = out.json
+    ? undefined
+    : new StartupProgress(out, io.stdout.isTTY, `codex ${codex.version} (${codex.kind})`);
   let runtime: AgentRuntime | undefined;
   let driver: SessionDriver | undefined;
   let ctrlC: CtrlC | undefined;
@@ -76,20 +89,20 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       out,
       answerer: createAnswerer('ask', terminal),
       onPromptCtrlC: () => ctrlC?.press(),
+      onEnvelope: (e) => progress?.onEnvelope(e),
+      noTerminalHint: 'run it in a terminal to answer approvals',
     });
     const active = driver;
     ctrlC = ctrlCFor(active, (line) => {
+      progress?.clearStatus();
       out.warn(line);
     });
-    spin?.succeed(
-      `codex ${codex.version} (${codex.kind}) · profile ${chosen.profile} (${chosen.source}) · ${workspace}`,
-    );
     if (!out.json) {
       const where = ephemeral ? 'none (ephemeral)' : eventLog;
       out.note(out.c.dim(`event log ${where} · session ${session.id}`));
     }
 
-    let prompt = options.prompt;
+    let prompt = firstPrompt;
     for (;;) {
       const end: TurnEnd = await driver.turn(prompt);
       if (end.kind === 'quit') {
@@ -113,7 +126,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       prompt = next.text;
     }
   } finally {
-    spin?.stop();
+    progress?.stop();
     ctrlC?.dispose();
     if (driver !== undefined) await driver.close().catch(() => undefined);
     if (runtime !== undefined) await runtime.shutdown().catch(() => undefined);

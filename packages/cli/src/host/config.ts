@@ -43,6 +43,8 @@ export interface ConfigChoice {
   readonly profile: string | undefined;
   readonly sandbox: string | undefined;
   readonly approvals: string | undefined;
+  /** `-m/--model`: the model of the chosen codex profile, for this run. */
+  readonly model?: string | undefined;
   readonly cwd: string;
 }
 
@@ -76,21 +78,32 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
       `no profile "${profile}" in ${file ?? 'the built-in config'} (profiles: ${Object.keys(config.profiles).join(', ')})`,
     );
   }
-  if (choice.sandbox !== undefined || choice.approvals !== undefined) {
+  if (
+    choice.sandbox !== undefined ||
+    choice.approvals !== undefined ||
+    choice.model !== undefined
+  ) {
     if (chosen.provider !== 'codex') {
       throw new CliExit(
         EXIT.usage,
-        `--sandbox/--approvals apply to codex profiles; "${profile}" uses ${chosen.provider}`,
+        `--sandbox/--approvals/--model apply to codex profiles; "${profile}" uses ${chosen.provider}`,
       );
     }
     const providerOptions = {
       ...chosen.providerOptions,
+      ...(choice.model === undefined ? {} : { model: choice.model }),
       ...(choice.sandbox === undefined ? {} : { sandboxMode: choice.sandbox }),
       ...(choice.approvals === undefined ? {} : { approvals: choice.approvals }),
     };
+    // a profile's sessionOptions win over its providerOptions; the command line wins over both
+    const sessionOptions = { ...chosen.sessionOptions };
+    if (choice.model !== undefined && 'model' in sessionOptions)
+      sessionOptions.model = choice.model;
+    if (choice.sandbox !== undefined && 'sandboxMode' in sessionOptions)
+      sessionOptions.sandboxMode = choice.sandbox;
     config = parseRuntimeConfig({
       ...config,
-      profiles: { ...config.profiles, [profile]: { ...chosen, providerOptions } },
+      profiles: { ...config.profiles, [profile]: { ...chosen, providerOptions, sessionOptions } },
     });
   }
   return { config, source: file ?? 'built-in', profile };

@@ -5,6 +5,7 @@
  */
 import type { RunTermination } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventSubscription, RuntimeSession } from '@relvo-labs/agent-runtime';
+import { describeToolActivity } from '../ui/activity.js';
 import type { Output } from '../ui/output.js';
 import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
 import { describeResponse, type Answer, type Answerer } from './answers.js';
@@ -38,6 +39,10 @@ export interface SessionDriverOptions {
   readonly beforeRespond?: (answer: Answer) => void;
   /** Ctrl-C pressed inside a prompt (raw mode: no SIGINT was sent). */
   readonly onPromptCtrlC?: () => void;
+  /** Sees each envelope before it is rendered (start-up progress, status lines). */
+  readonly onEnvelope?: (envelope: EventEnvelope) => void;
+  /** Said when an approval is denied because there is no terminal to ask in. */
+  readonly noTerminalHint?: string;
   readonly now?: () => number;
 }
 
@@ -147,6 +152,7 @@ export class SessionDriver {
   private async consume(): Promise<void> {
     try {
       for await (const envelope of this.subscription) {
+        this.options.onEnvelope?.(envelope);
         this.handle(envelope);
         if (envelope.payload.type === 'session.closed') break;
       }
@@ -200,6 +206,9 @@ export class SessionDriver {
         if (s.outcome !== 'responded') out.note(out.c.dim(`  (request ${s.outcome})`));
         break;
       }
+      case 'run.tool_activity':
+        out.note(out.c.dim(`  ${describeToolActivity(payload)}`));
+        break;
       case 'diagnostic':
         if (payload.level === 'warning') out.note(out.c.dim(`  codex: ${payload.message}`));
         break;
@@ -263,7 +272,7 @@ export class SessionDriver {
         answer.how === 'flag'
           ? ' (from the command line)'
           : answer.how === 'no_terminal'
-            ? ' (no terminal to ask in: never approved without a person; use --yes to approve)'
+            ? ` (no terminal to ask in: never approved without a person${this.options.noTerminalHint === undefined ? '' : `; ${this.options.noTerminalHint}`})`
             : '';
       out.note(`  → ${describeResponse(answer.response)}${how}`);
       this.stats?.interactions.push({

@@ -107,7 +107,8 @@ export function createOutput(options: OutputOptions): Output {
         line(text);
         return { ...silentSpinner, succeed: line, fail: line };
       }
-      const spin = yoctoSpinner({ text, stream: stderr }).start();
+      // the CLI owns SIGINT/SIGTERM (ctrl-c.ts): a spinner must not exit the process on them
+      const spin = yoctoSpinner({ text, stream: stderr, handleSignals: false }).start();
       return {
         update: (t) => {
           spin.text = t;

@@ -69,6 +69,7 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
               env: iso.env(io.env),
               sandboxMode: 'read-only',
               approvals: 'bridge',
+              toolActivity: 'redacted',
             },
           },
         },

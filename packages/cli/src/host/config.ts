@@ -15,18 +15,29 @@ import {
 import { CliExit, EXIT } from '../exit-codes.js';
 import { DEFAULT_CONFIG_FILE } from '../paths.js';
 
+// toolActivity 'redacted' (ADR-0014): the commands codex runs are shown, never their output
 export const BUILT_IN_CONFIG: RuntimeConfigInput = {
   defaultProfile: 'codex-readonly',
   profiles: {
     'codex-readonly': {
       provider: 'codex',
       description: 'read-only sandbox; codex asks before anything else and you answer here',
-      providerOptions: { sandboxMode: 'read-only', approvals: 'bridge', questions: 'bridge' },
+      providerOptions: {
+        sandboxMode: 'read-only',
+        approvals: 'bridge',
+        questions: 'bridge',
+        toolActivity: 'redacted',
+      },
     },
     'codex-workspace-write-with-approvals': {
       provider: 'codex',
       description: 'codex may write in the workspace; anything beyond asks you first',
-      providerOptions: { sandboxMode: 'workspace-write', approvals: 'bridge', questions: 'bridge' },
+      providerOptions: {
+        sandboxMode: 'workspace-write',
+        approvals: 'bridge',
+        questions: 'bridge',
+        toolActivity: 'redacted',
+      },
     },
   },
 };

@@ -3,6 +3,7 @@
  * model's text on stdout, everything else on stderr. Colour and the spinner only on a TTY,
  * never with NO_COLOR or --no-color.
  */
+import { stripVTControlCharacters } from 'node:util';
 import picocolors from 'picocolors';
 import yoctoSpinner from 'yocto-spinner';
 
@@ -67,6 +68,7 @@ export function createOutput(options: OutputOptions): Output {
   const stderr = options.stderr ?? process.stderr;
   const colored = colorEnabled(stderr, options.color, env);
   const c = picocolors.createColors(colored);
+  const stdoutColored = colored && colorEnabled(stdout, options.color, env);
   const stderrTty: unknown = stderr.isTTY;
   const interactive = stderrTty === true;
   let midLine = false;
@@ -96,7 +98,8 @@ export function createOutput(options: OutputOptions): Output {
     print: (text) => {
       if (midLine) stdout.write('\n');
       midLine = false;
-      stdout.write(`${text}\n`);
+      // colours were chosen for stderr; a redirected stdout gets plain text
+      stdout.write(`${stdoutColored ? text : stripVTControlCharacters(text)}\n`);
     },
     jsonLine: (value) => {
       stdout.write(`${JSON.stringify(value)}\n`);

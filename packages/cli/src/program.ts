@@ -9,7 +9,7 @@ import { doctorExitCode, printDoctorReport, runDoctorChecks } from './commands/d
 import { registerHistoryCommands } from './commands/history.js';
 import { runReview } from './commands/review.js';
 import { createOutput, type Output } from './ui/output.js';
-import { CLI_VERSION } from './version.js';
+import { PROGRAM_EXAMPLES, RUN_EXAMPLES, VERSION_TEXT } from './help.js';
 
 export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
@@ -43,8 +43,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         CODEX_EXECUTABLE_ENV +
         ', else the @openai/codex this package pins.',
     )
-    .version(CLI_VERSION)
-    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .version(VERSION_TEXT)
+    .addHelpText('after', `\n${PROGRAM_EXAMPLES}\n\n${EXIT_CODES_HELP}`)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
@@ -121,7 +121,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
           'keep no event log at all (config: "host": { "ephemeral": true })',
         ).conflicts('eventLog'),
       )
-      .option('--json', 'write runtime event envelopes to stdout, one per line'),
+      .option('--json', 'write runtime event envelopes to stdout, one per line')
+      .addHelpText('after', `\n${RUN_EXAMPLES}`),
   ).action(
     async (
       prompt: string | undefined,

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { EventStore } from '@relvo-labs/agent-runtime';
 import { EXIT } from '../exit-codes.js';
+import { HISTORY_EXAMPLES } from '../help.js';
 import {
   findSession,
   listingOf,
@@ -127,6 +128,7 @@ export function registerHistoryCommands(
     .option('--event-log <file>', EVENT_LOG_HELP)
     .option('--json', 'one JSON object per session on stdout')
     .option('--no-color', 'no colour (NO_COLOR is respected too)')
+    .addHelpText('after', `\n${HISTORY_EXAMPLES}`)
     .action(async (opts: { eventLog?: string; json?: boolean; color: boolean }) => {
       const out = outputFor(opts);
       setExit(await runSessions({ eventLog: opts.eventLog, json: out.json }, out, env));
@@ -138,6 +140,7 @@ export function registerHistoryCommands(
     .option('--event-log <file>', EVENT_LOG_HELP)
     .option('--json', 'the session’s runtime event envelopes, one per line')
     .option('--no-color', 'no colour (NO_COLOR is respected too)')
+    .addHelpText('after', `\n${HISTORY_EXAMPLES}`)
     .action(
       async (session: string, opts: { eventLog?: string; json?: boolean; color: boolean }) => {
         const out = outputFor(opts);

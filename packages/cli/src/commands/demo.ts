@@ -41,9 +41,8 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
     out.warn('no terminal to ask in and neither --yes nor --no: the command will be denied');
   }
 
-  const progress = out.json
-    ? undefined
-    : new StartupProgress(out, io.stdout.isTTY, `codex ${codex.version} (${codex.kind})`);
+  // started once everything else is printed: nothing may write while it spins
+  let progress: StartupProgress | undefined;
   const iso = createIsolatedCodexHome('relvo-demo-');
   const eventLog = join(iso.root, 'events.sqlite');
   let server: ScriptedModelServer | undefined;
@@ -99,7 +98,14 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
       out.note(out.c.dim(`scripted model on ${server.baseUrl}`));
       out.note(out.c.dim(`workspace ${iso.workspace}`));
       out.note(`${out.c.bold('you')}: ${DEMO_PROMPT}`);
-      out.note(out.c.bold('codex:'));
+      progress = new StartupProgress(
+        out,
+        io.stdout.isTTY,
+        `codex ${codex.version} (${codex.kind})`,
+        () => {
+          out.note(out.c.bold('codex:'));
+        },
+      );
     }
 
     const end = await driver.turn(DEMO_PROMPT);

@@ -68,9 +68,8 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   if (!out.json && profile !== undefined) {
     printRunHeader(out, { name: chosen.profile, source: chosen.source, value: profile }, workspace);
   }
-  const progress = out.json
-    ? undefined
-    : new StartupProgress(out, io.stdout.isTTY, `codex ${codex.version} (${codex.kind})`);
+  // started once everything else is printed: nothing may write while it spins
+  let progress: StartupProgress | undefined;
   let runtime: AgentRuntime | undefined;
   let driver: SessionDriver | undefined;
   let ctrlC: CtrlC | undefined;
@@ -100,6 +99,11 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     if (!out.json) {
       const where = ephemeral ? 'none (ephemeral)' : eventLog;
       out.note(out.c.dim(`event log ${where} · session ${session.id}`));
+      progress = new StartupProgress(
+        out,
+        io.stdout.isTTY,
+        `codex ${codex.version} (${codex.kind})`,
+      );
     }
 
     let prompt = firstPrompt;

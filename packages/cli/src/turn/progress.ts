@@ -25,6 +25,8 @@ export class StartupProgress {
     private readonly out: Output,
     private readonly stdoutIsTty: boolean,
     private readonly codexLabel: string,
+    /** Runs right after the ✔ (the demo labels the model's text there). */
+    private readonly onReady?: () => void,
   ) {
     if (!out.json) this.spinner = out.spinner(`starting ${codexLabel}…`);
   }
@@ -37,6 +39,7 @@ export class StartupProgress {
       const ms = Math.round(performance.now() - this.startedAt);
       this.spinner?.succeed(`${this.codexLabel} ready (${ms} ms)`);
       this.spinner = undefined;
+      this.onReady?.();
       if (!this.out.json && this.out.interactive && this.stdoutIsTty) {
         this.status = this.out.spinner('waiting for the model…');
       }

@@ -14,6 +14,7 @@ import {
 import { CliExit, EXIT } from '../exit-codes.js';
 
 const PAGE = 1000;
+const FINAL_STATES: ReadonlySet<string> = new Set(['closed', 'failed']);
 
 /** Opens the log for reading; a missing file is `undefined` (nothing was recorded yet). */
 export function openLogForReading(path: string): EventStore | undefined {
@@ -52,6 +53,10 @@ export interface SessionListing {
   readonly sessionId: string;
   /** The profiles its turns ran on, else the session's default profile. */
   readonly profiles: readonly string[];
+  /**
+   * The stored state; one that is not final reads `<state>, process ended`: the log is not in
+   * use (we hold its lock), so whatever ran that session ended without closing it.
+   */
   readonly state: string;
   readonly turns: number;
   readonly startedAt: string;
@@ -73,7 +78,7 @@ export function listingOf(
   return {
     sessionId: summary.sessionId,
     profiles: profiles.size === 0 ? [summary.defaultProfile] : [...profiles],
-    state: summary.state,
+    state: FINAL_STATES.has(summary.state) ? summary.state : `${summary.state}, process ended`,
     turns,
     startedAt: summary.openedAt,
     lastActivityAt: summary.updatedAt,

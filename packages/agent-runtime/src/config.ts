@@ -35,6 +35,8 @@ export const runtimeConfigSchema = z
     $schema: z.string().optional(),
     defaultProfile: profileNameSchema,
     profiles: z.record(profileNameSchema, runtimeProfileSchema),
+    /** Settings of the program that loads the file (its own schema); the runtime ignores them. */
+    host: jsonObjectSchema.optional(),
   })
   .superRefine((config, ctx) => {
     if (!Object.hasOwn(config.profiles, config.defaultProfile)) {

@@ -6,9 +6,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
 import { doctorExitCode, printDoctorReport, runDoctorChecks } from './commands/doctor.js';
+import { registerHistoryCommands } from './commands/history.js';
 import { neutraliseLine } from './ui/neutralise.js';
 import { createOutput, type Output } from './ui/output.js';
-import { CLI_VERSION } from './version.js';
+import { PROGRAM_EXAMPLES, RUN_EXAMPLES, VERSION_TEXT } from './help.js';
 
 export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
@@ -42,8 +43,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         CODEX_EXECUTABLE_ENV +
         ', else the @openai/codex this package pins.',
     )
-    .version(CLI_VERSION)
-    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .version(VERSION_TEXT)
+    .addHelpText('after', `\n${PROGRAM_EXAMPLES}\n\n${EXIT_CODES_HELP}`)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
@@ -95,7 +96,11 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     program
       .command('run')
       .description('a real codex turn with your own codex login and model, through the runtime')
-      .argument('<prompt>', 'what to ask codex')
+      .argument('[prompt]', 'what to ask codex; `-` (or none, with a pipe): read it from stdin')
+      .option(
+        '-m, --model <model>',
+        'the model codex uses (default: the profile’s, else codex’s own)',
+      )
       .option('--profile <name>', 'host config profile to use')
       .option('--config <file>', 'host config file (default: the built-in profiles)')
       .option('--no-config', 'ignore ./relvo.config.json and use the built-in profiles')
@@ -111,17 +116,26 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         '--event-log <file>',
         'SQLite event log (default: $RELVO_CODEX_EVENT_LOG or ~/.local/state/relvo-codex/events.sqlite)',
       )
-      .option('--json', 'write runtime event envelopes to stdout, one per line'),
+      .addOption(
+        new Option(
+          '--ephemeral',
+          'keep no event log at all (config: "host": { "ephemeral": true })',
+        ).conflicts('eventLog'),
+      )
+      .option('--json', 'write runtime event envelopes to stdout, one per line')
+      .addHelpText('after', `\n${RUN_EXAMPLES}`),
   ).action(
     async (
-      prompt: string,
+      prompt: string | undefined,
       opts: CommonOptions & {
+        model?: string;
         profile?: string;
         config?: string | false;
         cwd?: string;
         sandbox?: (typeof SANDBOX_MODES)[number];
         approvals?: 'bridge' | 'none';
         eventLog?: string;
+        ephemeral?: boolean;
         json?: boolean;
       },
     ) => {
@@ -131,12 +145,14 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         await runRun(
           {
             prompt,
+            model: opts.model,
             profile: opts.profile,
             config: opts.config,
             cwd: opts.cwd,
             sandbox: opts.sandbox,
             approvals: opts.approvals,
             eventLog: opts.eventLog,
+            ephemeral: opts.ephemeral === true,
             json: opts.json === true,
             codex: opts.codex,
           },
@@ -163,6 +179,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     else printDoctorReport(report, out);
     setExit(doctorExitCode(report));
   });
+
+  registerHistoryCommands(program, io.env, (opts) => outputFor(io, opts), setExit);
 
   return program;
 }

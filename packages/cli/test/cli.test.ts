@@ -26,6 +26,11 @@ describe('relvo-codex usage and exit codes', () => {
     }
     // reviewing a release needs a clone of the repository: `npm run review` there, not this CLI
     expect(result.stdout).not.toMatch(/^\s+review\b/m);
+    // examples, as clig.dev asks: the common cases first, including the prompt from stdin
+    expect(result.stdout).toContain('Examples:');
+    expect(result.stdout).toContain('| relvo-codex run -');
+    const runHelp = await runCli(['run', '--help']);
+    expect(runHelp.stdout).toMatch(/Examples:\n {2}\$ relvo-codex run "/);
     const demoHelp = await runCli(['demo', '--help']);
     expect(demoHelp.stdout).toContain('--yes');
     expect(demoHelp.stdout).toContain('--keep');
@@ -89,7 +94,12 @@ describe('relvo-codex usage and exit codes', () => {
       timeout: 30_000,
     });
     expect(version.status).toBe(0);
-    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    // the CLI's own version, then the codex it pins
+    const [own, codex] = version.stdout.trim().split('\n');
+    expect(own).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(codex).toMatch(
+      new RegExp(`^codex ${CODEX_APP_SERVER_VERSION.replaceAll('.', '\\.')} pinned`),
+    );
     const doctor = spawnSync(process.execPath, [bin, 'doctor', '--json'], {
       env,
       encoding: 'utf8',

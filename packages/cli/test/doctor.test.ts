@@ -2,7 +2,7 @@
  * `relvo-codex doctor` against the real pinned codex and against stand-in executables that
  * report a version outside the reviewed window.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -126,15 +126,40 @@ describe('relvo-codex doctor --json', () => {
     });
   });
 
-  it('human output goes to stderr, stdout stays empty; NO_COLOR means no escape sequences', async () => {
+  it('the human report is on stdout with the window as a range; NO_COLOR means no escape sequences', async () => {
     const result = await runCli(['doctor', '--codex', standIn('0.1.0')], {
       env: { NO_COLOR: '1' },
     });
     expect(result.code).toBe(3);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('outside the reviewed window');
-    expect(result.stderr).toContain('next step:');
+    expect(result.stdout).toContain('relvo-codex doctor');
+    expect(result.stdout).toContain('is not a reviewed release');
+    expect(result.stdout).toContain('next step:');
+    const [min, max] = [
+      CODEX_SUPPORTED_APP_SERVER_VERSIONS[0],
+      CODEX_SUPPORTED_APP_SERVER_VERSIONS.at(-1),
+    ];
+    expect(result.stdout).toContain(
+      `reviewed: ${min} – ${max} (${CODEX_SUPPORTED_APP_SERVER_VERSIONS.length} reviewed releases)`,
+    );
+    expect(result.stderr).not.toContain('relvo-codex doctor');
     // eslint-disable-next-line no-control-regex
-    expect(result.stderr).not.toMatch(/\u001b\[/);
+    expect(result.stdout + result.stderr).not.toMatch(/\u001b\[/);
+  });
+
+  it('a codex whose --version fails is named as such, with what it did', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relvo-standin-'));
+    dirs.push(dir);
+    const path = join(dir, 'codex');
+    writeFileSync(path, '#!/bin/sh\necho "no such option" >&2\nexit 2\n');
+    chmodSync(path, 0o755);
+    const result = await runCli(['doctor', '--codex', path], { env: { NO_COLOR: '1' } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain(
+      `version    \`${path} --version\` failed: it exited with an error`,
+    );
+    const json = await runCli(['doctor', '--json', '--codex', path]);
+    expect(parseOne(json.stdout)).toMatchObject({
+      codex: { version: null, versionError: expect.stringContaining('--version` failed') },
+    });
   });
 });

@@ -99,4 +99,36 @@ describe('SessionDriver', () => {
     expect(timings.totalMs).toBe(0);
     expect(timings.turnStartToFirstDeltaMs).toBe(0);
   });
+  it('shows tool activity as a person reads it: `$ ls -la ✓ exit 0`', async () => {
+    const noAnswer: Answerer = () => Promise.reject(new Error('nothing to ask'));
+    const { driver, io } = await driverOn(
+      [
+        { type: 'tool', toolName: 'command', phase: 'invoked', detail: { command: 'ls -la' } },
+        {
+          type: 'tool',
+          toolName: 'command',
+          phase: 'succeeded',
+          detail: { command: 'ls -la', exitCode: 0, status: 'completed' },
+        },
+        {
+          type: 'tool',
+          toolName: 'command',
+          phase: 'failed',
+          detail: { command: 'false', exitCode: 1, status: 'failed' },
+        },
+        { type: 'succeed' },
+      ],
+      noAnswer,
+      () => performance.now(),
+    );
+    const end = await driver.turn('go');
+    expect(end.kind).toBe('finished');
+    const lines = io
+      .stderr()
+      .split('\n')
+      .map((l) => l.trim());
+    expect(lines).toContain('$ ls -la …');
+    expect(lines).toContain('$ ls -la ✓ exit 0');
+    expect(lines).toContain('$ false ✗ exit 1');
+  });
 });

@@ -53,6 +53,8 @@ describe('relvo-codex run (real codex, scripted model via a host config profile)
     const result = await runCli(['run', 'touch it', ...s.runArgs], { env: s.env });
     expect(result.stderr).toContain('no terminal to ask in');
     expect(result.stderr).toContain('denied');
+    // run has no --yes: the hint must not send a person to a flag it does not take
+    expect(result.stderr).not.toContain('--yes');
     expect(existsSync(`${s.iso.workspace}/should-not-exist`)).toBe(false);
     expect(result.code).toBe(0);
     expect(await survivorsAfter(result.mark)).toEqual([]);

@@ -1,7 +1,7 @@
 /** The check `demo` and `run` make before starting anything: a codex, inside the window. */
 import { CliExit, EXIT } from '../exit-codes.js';
 import { CODEX_EXECUTABLE_ENV, findCodex, type LocatedCodex } from './locate.js';
-import { installHint, isInWindow, probeCodexVersion } from './version.js';
+import { describeProbeFailure, installHint, isInWindow, probeCodexVersion } from './version.js';
 
 export async function requireReviewedCodex(
   option: string | undefined,
@@ -20,7 +20,7 @@ export async function requireReviewedCodex(
   if (!probe.ok) {
     throw new CliExit(
       EXIT.codex,
-      `\`${located.path} --version\` failed (${probe.reason}); install a reviewed codex: ${installHint()}`,
+      `${describeProbeFailure(located.path, probe.reason)} Install a reviewed codex: ${installHint()}`,
     );
   }
   if (!isInWindow(probe.version)) {

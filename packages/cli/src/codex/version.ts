@@ -4,6 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
+  CODEX_APP_SERVER_MAX_VERSION,
+  CODEX_APP_SERVER_MIN_VERSION,
   CODEX_APP_SERVER_VERSION,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
 } from '@relvo-labs/agent-provider-codex';
@@ -107,7 +109,34 @@ export function installHint(): string {
 
 export function windowSummary(): {
   readonly baseline: string;
+  readonly min: string;
+  readonly max: string;
   readonly supported: readonly string[];
 } {
-  return { baseline: CODEX_APP_SERVER_VERSION, supported: REVIEWED_WINDOW };
+  return {
+    baseline: CODEX_APP_SERVER_VERSION,
+    min: CODEX_APP_SERVER_MIN_VERSION,
+    max: CODEX_APP_SERVER_MAX_VERSION,
+    supported: REVIEWED_WINDOW,
+  };
+}
+
+/** `0.155.0 – 0.171.0 (25 reviewed releases)`: only the releases reviewed in between count. */
+export function windowRange(): string {
+  const w = windowSummary();
+  return `${w.min} – ${w.max} (${w.supported.length} reviewed releases)`;
+}
+
+/** What went wrong when a codex was asked for its version. */
+export function describeProbeFailure(
+  path: string,
+  reason: Extract<VersionProbe, { ok: false }>['reason'],
+): string {
+  const what = {
+    timeout: `did not answer within ${VERSION_PROBE_TIMEOUT_MS / 1000} s`,
+    spawn_failed: 'could not be started',
+    exit_nonzero: 'exited with an error',
+    unparsable: 'printed no codex version (unparsable)',
+  }[reason];
+  return `\`${path} --version\` failed: it ${what}; is it codex?`;
 }

@@ -15,6 +15,7 @@ import type { CliIo } from '../program.js';
 import { createAnswerer, type AnswerPolicy } from '../turn/answers.js';
 import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver } from '../turn/driver.js';
+import { StartupProgress } from '../turn/progress.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
 import { printTurnSummary, timingsOf } from '../turn/summary.js';
 import { neutraliseLine } from '../ui/neutralise.js';
@@ -37,7 +38,8 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
     out.warn('no terminal to ask in and neither --yes nor --no: the command will be denied');
   }
 
-  const spin = out.json ? undefined : out.spinner(`starting codex ${codex.version}…`);
+  // started once everything else is printed: nothing may write while it spins
+  let progress: StartupProgress | undefined;
   const iso = createIsolatedCodexHome('relvo-demo-');
   const eventLog = join(iso.root, 'events.sqlite');
   let server: ScriptedModelServer | undefined;
@@ -63,6 +65,7 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
               env: iso.env(io.env),
               sandboxMode: 'read-only',
               approvals: 'bridge',
+              toolActivity: 'redacted',
             },
           },
         },
@@ -80,16 +83,26 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
         model.enqueue(closingStep(r?.kind === 'approval' && r.decision === 'approved'));
       },
       onPromptCtrlC: () => ctrlC?.press(),
+      onEnvelope: (e) => progress?.onEnvelope(e),
+      noTerminalHint: 'use --yes to approve',
     });
     const active = driver;
     ctrlC = ctrlCFor(active, (line) => {
+      progress?.clearStatus();
       out.warn(line);
     });
-    spin?.succeed(`codex ${codex.version} (${codex.kind}) · scripted model on ${server.baseUrl}`);
     if (!out.json) {
+      out.note(out.c.dim(`scripted model on ${server.baseUrl}`));
       out.note(out.c.dim(`workspace ${iso.workspace}`));
       out.note(`${out.c.bold('you')}: ${DEMO_PROMPT}`);
-      out.note(out.c.bold('codex:'));
+      progress = new StartupProgress(
+        out,
+        io.stdout.isTTY,
+        `codex ${codex.version} (${codex.kind})`,
+        () => {
+          out.note(out.c.bold('codex:'));
+        },
+      );
     }
 
     const end = await driver.turn(DEMO_PROMPT);
@@ -110,7 +123,7 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
       code = exitCodeFor(end.termination);
     }
   } finally {
-    spin?.stop();
+    progress?.stop();
     ctrlC?.dispose();
     if (driver !== undefined) await driver.close().catch(() => undefined);
     if (runtime !== undefined) await runtime.shutdown().catch(() => undefined);

@@ -9,7 +9,14 @@ import { dirname } from 'node:path';
 import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
 import { codexConfigArgs, createIsolatedCodexHome, ScriptedModelServer } from '../kit.js';
 import { CODEX_EXECUTABLE_ENV, findCodex, type CodexSource } from '../codex/locate.js';
-import { installHint, isInWindow, probeCodexVersion, windowSummary } from '../codex/version.js';
+import {
+  describeProbeFailure,
+  installHint,
+  isInWindow,
+  probeCodexVersion,
+  windowRange,
+  windowSummary,
+} from '../codex/version.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { defaultEventLogPath } from '../paths.js';
 import type { Output } from '../ui/output.js';
@@ -28,9 +35,16 @@ export interface DoctorReport {
     readonly kind: 'native' | 'launcher' | null;
     readonly source: CodexSource;
     readonly version: string | null;
+    /** Why `codex --version` gave no version, when it did not. */
+    readonly versionError?: string;
   };
   readonly inWindow: boolean;
-  readonly window: { readonly baseline: string; readonly supported: readonly string[] };
+  readonly window: {
+    readonly baseline: string;
+    readonly min: string;
+    readonly max: string;
+    readonly supported: readonly string[];
+  };
   readonly installHint: string | null;
   readonly handshake:
     | { readonly ok: true; readonly ms: number }
@@ -184,12 +198,12 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
   const inWindow = version !== null && isInWindow(version);
   if (!probe.ok) {
     problems.push({
-      problem: `\`${located.path} --version\` failed (${probe.reason})`,
+      problem: describeProbeFailure(located.path, probe.reason),
       nextStep: `check the executable, or install a reviewed codex: \`${installHint()}\``,
     });
   } else if (!inWindow) {
     problems.push({
-      problem: `codex ${probe.version} is outside the reviewed window (${window.supported.join(', ')})`,
+      problem: `codex ${probe.version} is not a reviewed release (reviewed: ${windowRange()})`,
       // reviewing a release needs the repository's fixtures and suite: a clone, not this CLI
       nextStep: `install the baseline: \`${installHint()}\`, or review ${probe.version} in a clone of the provider repository: \`npm run review -- ${probe.version}\``,
     });
@@ -208,7 +222,14 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
   }
 
   return {
-    codex: { found: true, path: located.path, kind: located.kind, source: located.source, version },
+    codex: {
+      found: true,
+      path: located.path,
+      kind: located.kind,
+      source: located.source,
+      version,
+      ...(probe.ok ? {} : { versionError: describeProbeFailure(located.path, probe.reason) }),
+    },
     inWindow,
     window,
     installHint: inWindow ? null : installHint(),
@@ -231,32 +252,32 @@ function formatBytes(bytes: number): string {
 export function printDoctorReport(report: DoctorReport, out: Output): void {
   const { c } = out;
   const ok = (b: boolean): string => (b ? c.green('ok') : c.red('problem'));
-  out.note(c.bold('relvo-codex doctor'));
-  out.note(
+  out.print(c.bold('relvo-codex doctor'));
+  out.print(
     `  codex      ${report.codex.path ?? '(none)'}${report.codex.kind ? ` (${report.codex.kind}, ${report.codex.source})` : ''}`,
   );
-  out.note(`  version    ${report.codex.version ?? '(unknown)'}`);
-  out.note(
-    `  window     ${ok(report.inWindow)}  reviewed: ${report.window.supported.join(', ')} (baseline ${report.window.baseline})`,
+  out.print(`  version    ${report.codex.version ?? report.codex.versionError ?? '(unknown)'}`);
+  out.print(
+    `  window     ${ok(report.inWindow)}  reviewed: ${windowRange()}, baseline ${report.window.baseline}`,
   );
   const hs = report.handshake;
-  out.note(
+  out.print(
     `  handshake  ${hs.ok ? `${ok(true)}  ${hs.ms} ms to a ready session` : 'skipped' in hs ? `skipped (${hs.skipped})` : `${ok(false)}  ${hs.error}`}`,
   );
   if (report.resources !== null) {
-    out.note(
+    out.print(
       `  resources  ${formatBytes(report.resources.rssBytes)} RSS, ${report.resources.cpuPercent}% CPU over ${report.resources.processes} process(es) of the app-server group`,
     );
   }
-  out.note(
+  out.print(
     `  event log  ${report.eventLog.path} (${report.eventLog.exists ? 'exists' : 'not created yet'}${report.eventLog.writable ? '' : ', NOT writable'})`,
   );
   if (report.problems.length === 0) {
-    out.note(c.green('No problem found.'));
+    out.print(c.green('No problem found.'));
     return;
   }
   for (const p of report.problems) {
-    out.note(`${c.red('✗')} ${p.problem}`);
-    out.note(`  ${c.bold('next step:')} ${p.nextStep}`);
+    out.print(`${c.red('✗')} ${p.problem}`);
+    out.print(`  ${c.bold('next step:')} ${p.nextStep}`);
   }
 }

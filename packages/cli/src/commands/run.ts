@@ -11,19 +11,25 @@ import { requireReviewedCodex } from '../codex/gate.js';
 import { CliExit, EXIT } from '../exit-codes.js';
 import { chooseConfig } from '../host/config.js';
 import { openCodexRuntime } from '../host/runtime.js';
+import { parseCliHostSettings } from '../host/settings.js';
 import { checkEventLogPath, checkWorkspace, startupErrorToExit } from '../host/startup-checks.js';
-import { defaultEventLogPath } from '../paths.js';
+import { defaultEventLogPath, EVENT_LOG_ENV } from '../paths.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer } from '../turn/answers.js';
 import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver, type TurnEnd } from '../turn/driver.js';
+import { printRunHeader } from '../turn/header.js';
+import { StartupProgress } from '../turn/progress.js';
+import { resolvePrompt } from '../turn/prompt-input.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
 import { printTurnSummary, timingsOf } from '../turn/summary.js';
 import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
 
 export interface RunOptions {
-  readonly prompt: string;
+  /** undefined or `-`: read it from stdin. */
+  readonly prompt: string | undefined;
+  readonly model: string | undefined;
   readonly profile: string | undefined;
   /** `--config FILE`; false for `--no-config`. */
   readonly config: string | false | undefined;
@@ -31,30 +37,44 @@ export interface RunOptions {
   readonly sandbox: 'read-only' | 'workspace-write' | 'danger-full-access' | undefined;
   readonly approvals: 'bridge' | 'none' | undefined;
   readonly eventLog: string | undefined;
+  /** Keep no event log at all. */
+  readonly ephemeral: boolean;
   readonly json: boolean;
   readonly codex: string | undefined;
 }
 
 export async function runRun(options: RunOptions, out: Output, io: CliIo): Promise<number> {
   const startedAt = performance.now();
-  if (options.prompt.trim() === '') throw new CliExit(EXIT.usage, 'run: the prompt is empty');
+  const { prompt: firstPrompt } = await resolvePrompt(options.prompt, io.stdin);
+  if (firstPrompt.trim() === '') throw new CliExit(EXIT.usage, 'run: the prompt is empty');
   const cwd = process.cwd();
   const chosen = chooseConfig({
     configFile: options.config,
     profile: options.profile,
     sandbox: options.sandbox,
     approvals: options.approvals,
+    model: options.model,
     cwd,
   });
   const workspace = resolve(cwd, options.cwd ?? '.');
   checkWorkspace(workspace);
+  // an explicit --event-log wins over the config's `host.ephemeral`
+  const ephemeral =
+    options.ephemeral ||
+    (options.eventLog === undefined &&
+      parseCliHostSettings(chosen.config.host, chosen.source).ephemeral);
   const eventLog =
     options.eventLog === undefined ? defaultEventLogPath(io.env) : resolve(cwd, options.eventLog);
-  checkEventLogPath(eventLog);
+  if (!ephemeral) checkEventLogPath(eventLog);
   const codex = await requireReviewedCodex(options.codex, io.env);
   const terminal = terminalStreams(io);
 
-  const spin = out.json ? undefined : out.spinner(`starting codex ${codex.version}…`);
+  const profile = chosen.config.profiles[chosen.profile];
+  if (!out.json && profile !== undefined) {
+    printRunHeader(out, { name: chosen.profile, source: chosen.source, value: profile }, workspace);
+  }
+  // started once everything else is printed: nothing may write while it spins
+  let progress: StartupProgress | undefined;
   let runtime: AgentRuntime | undefined;
   let driver: SessionDriver | undefined;
   let ctrlC: CtrlC | undefined;
@@ -62,7 +82,13 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   try {
     const session = await (async () => {
       try {
-        runtime = await openCodexRuntime({ codex, eventLog, config: chosen.config });
+        runtime = await openCodexRuntime({
+          codex,
+          eventLog: ephemeral ? { memory: true } : eventLog,
+          // the default folder is relvo-codex's own; a folder the person named is left as it is
+          eventLogOptions: { ownsFolder: options.eventLog === undefined && !io.env[EVENT_LOG_ENV] },
+          config: chosen.config,
+        });
         return await runtime.openSession({ workspace, profile: chosen.profile });
       } catch (error) {
         throw startupErrorToExit(error, eventLog);
@@ -73,18 +99,25 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       out,
       answerer: createAnswerer('ask', terminal),
       onPromptCtrlC: () => ctrlC?.press(),
+      onEnvelope: (e) => progress?.onEnvelope(e),
+      noTerminalHint: 'run it in a terminal to answer approvals',
     });
     const active = driver;
     ctrlC = ctrlCFor(active, (line) => {
+      progress?.clearStatus();
       out.warn(line);
     });
-    spin?.succeed(
-      `codex ${codex.version} (${codex.kind}) · profile ${neutraliseLine(chosen.profile)} (${neutraliseLine(chosen.source)}) · ${neutraliseLine(workspace)}`,
-    );
-    if (!out.json)
-      out.note(out.c.dim(`event log ${neutraliseLine(eventLog)} · session ${session.id}`));
+    if (!out.json) {
+      const where = ephemeral ? 'none (ephemeral)' : neutraliseLine(eventLog);
+      out.note(out.c.dim(`event log ${where} · session ${session.id}`));
+      progress = new StartupProgress(
+        out,
+        io.stdout.isTTY,
+        `codex ${codex.version} (${codex.kind})`,
+      );
+    }
 
-    let prompt = options.prompt;
+    let prompt = firstPrompt;
     for (;;) {
       const end: TurnEnd = await driver.turn(prompt);
       if (end.kind === 'quit') {
@@ -108,7 +141,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       prompt = next.text;
     }
   } finally {
-    spin?.stop();
+    progress?.stop();
     ctrlC?.dispose();
     if (driver !== undefined) await driver.close().catch(() => undefined);
     if (runtime !== undefined) await runtime.shutdown().catch(() => undefined);

@@ -20,18 +20,29 @@ import { DEFAULT_CONFIG_FILE } from '../paths.js';
 /** The name the Codex provider is registered under (host/runtime.ts). */
 const PROVIDER = 'codex';
 
+// toolActivity 'redacted' (ADR-0014): the commands codex runs are shown, never their output
 export const BUILT_IN_CONFIG: RuntimeConfigInput = {
   defaultProfile: 'codex-readonly',
   profiles: {
     'codex-readonly': {
       provider: 'codex',
       description: 'read-only sandbox; codex asks before anything else and you answer here',
-      providerOptions: { sandboxMode: 'read-only', approvals: 'bridge', questions: 'bridge' },
+      providerOptions: {
+        sandboxMode: 'read-only',
+        approvals: 'bridge',
+        questions: 'bridge',
+        toolActivity: 'redacted',
+      },
     },
     'codex-workspace-write-with-approvals': {
       provider: 'codex',
       description: 'codex may write in the workspace; anything beyond asks you first',
-      providerOptions: { sandboxMode: 'workspace-write', approvals: 'bridge', questions: 'bridge' },
+      providerOptions: {
+        sandboxMode: 'workspace-write',
+        approvals: 'bridge',
+        questions: 'bridge',
+        toolActivity: 'redacted',
+      },
     },
   },
 };
@@ -49,6 +60,8 @@ export interface ConfigChoice {
   readonly profile: string | undefined;
   readonly sandbox: string | undefined;
   readonly approvals: string | undefined;
+  /** `-m/--model`: the model of the chosen codex profile, for this run. */
+  readonly model?: string | undefined;
   readonly cwd: string;
 }
 
@@ -106,15 +119,26 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
     );
   }
   refuseUnknownProviders(config, file);
-  if (choice.sandbox !== undefined || choice.approvals !== undefined) {
+  if (
+    choice.sandbox !== undefined ||
+    choice.approvals !== undefined ||
+    choice.model !== undefined
+  ) {
     const providerOptions = {
       ...chosen.providerOptions,
+      ...(choice.model === undefined ? {} : { model: choice.model }),
       ...(choice.sandbox === undefined ? {} : { sandboxMode: choice.sandbox }),
       ...(choice.approvals === undefined ? {} : { approvals: choice.approvals }),
     };
+    // a profile's sessionOptions win over its providerOptions; the command line wins over both
+    const sessionOptions = { ...chosen.sessionOptions };
+    if (choice.model !== undefined && 'model' in sessionOptions)
+      sessionOptions.model = choice.model;
+    if (choice.sandbox !== undefined && 'sandboxMode' in sessionOptions)
+      sessionOptions.sandboxMode = choice.sandbox;
     config = parseRuntimeConfig({
       ...config,
-      profiles: { ...config.profiles, [profile]: { ...chosen, providerOptions } },
+      profiles: { ...config.profiles, [profile]: { ...chosen, providerOptions, sessionOptions } },
     });
   }
   return { config, source: file ?? 'built-in', profile };

@@ -3,26 +3,25 @@
  * executable comes from the CLI (`--codex`, `RELVO_CODEX_EXECUTABLE`, else the pinned one):
  * a profile may name its own `executable`, but an explicit choice on the command line wins.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { createCodexProvider, type CodexProviderOptions } from '@relvo-labs/agent-provider-codex';
 import {
   createAgentRuntime,
   createMemoryEventStore,
   isConfigRefusal,
-  openSqliteEventStore,
   type AgentRuntime,
   type RuntimeConfig,
   type RuntimeConfigInput,
 } from '@relvo-labs/agent-runtime';
 import type { LocatedCodex } from '../codex/locate.js';
 import { submitErrorToExit } from '../turn/submit-errors.js';
+import { openPrivateEventLog, type PrivateLogOptions } from './event-log.js';
 
 export interface CodexRuntimeOptions {
   readonly config: RuntimeConfig | RuntimeConfigInput;
   readonly codex: LocatedCodex;
   /** A SQLite file, or `{ memory: true }` for no durable log. */
   readonly eventLog: string | { readonly memory: true };
+  readonly eventLogOptions?: PrivateLogOptions;
 }
 
 export function codexFactory(codex: LocatedCodex) {
@@ -41,8 +40,7 @@ export async function openCodexRuntime(options: CodexRuntimeOptions): Promise<Ag
   if (typeof options.eventLog !== 'string') {
     store = createMemoryEventStore();
   } else {
-    mkdirSync(dirname(options.eventLog), { recursive: true });
-    store = openSqliteEventStore({ path: options.eventLog });
+    store = openPrivateEventLog(options.eventLog, options.eventLogOptions);
   }
   return createAgentRuntime({
     providers: { codex: codexFactory(options.codex) },

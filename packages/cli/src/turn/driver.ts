@@ -5,6 +5,7 @@
  */
 import { toAgentError, type RunTermination } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventSubscription, RuntimeSession } from '@relvo-labs/agent-runtime';
+import { describeToolActivity } from '../ui/activity.js';
 import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
 import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
@@ -39,6 +40,10 @@ export interface SessionDriverOptions {
   readonly beforeRespond?: (answer: Answer) => void;
   /** Ctrl-C pressed inside a prompt (raw mode: no SIGINT was sent). */
   readonly onPromptCtrlC?: () => void;
+  /** Sees each envelope before it is rendered (start-up progress, status lines). */
+  readonly onEnvelope?: (envelope: EventEnvelope) => void;
+  /** Said when an approval is denied because there is no terminal to ask in. */
+  readonly noTerminalHint?: string;
   readonly now?: () => number;
 }
 
@@ -148,6 +153,7 @@ export class SessionDriver {
   private async consume(): Promise<void> {
     try {
       for await (const envelope of this.subscription) {
+        this.options.onEnvelope?.(envelope);
         this.handle(envelope);
         if (envelope.payload.type === 'session.closed') break;
       }
@@ -204,6 +210,9 @@ export class SessionDriver {
         if (s.outcome !== 'responded') out.note(out.c.dim(`  (request ${s.outcome})`));
         break;
       }
+      case 'run.tool_activity':
+        out.note(out.c.dim(`  ${neutraliseLine(describeToolActivity(payload))}`));
+        break;
       case 'diagnostic':
         if (payload.level === 'warning')
           out.note(out.c.dim(`  codex: ${neutraliseLine(payload.message)}`));
@@ -270,7 +279,7 @@ export class SessionDriver {
         answer.how === 'flag'
           ? ' (from the command line)'
           : answer.how === 'no_terminal'
-            ? ' (no terminal to ask in: never approved without a person; use --yes to approve)'
+            ? ` (no terminal to ask in: never approved without a person${this.options.noTerminalHint === undefined ? '' : `; ${this.options.noTerminalHint}`})`
             : '';
       out.note(`  → ${describeResponse(answer.response)}${how}`);
       this.stats?.interactions.push({

@@ -3,6 +3,7 @@
  * model's text on stdout, everything else on stderr. Colour and the spinner only on a TTY,
  * never with NO_COLOR or --no-color.
  */
+import { stripVTControlCharacters } from 'node:util';
 import picocolors from 'picocolors';
 import yoctoSpinner from 'yocto-spinner';
 import { jsonForTerminal, neutraliseProse } from './neutralise.js';
@@ -35,6 +36,8 @@ export interface Output {
   error(line: string): void;
   /** Model text, streamed as it comes, neutralised (stdout in human mode; not in --json mode). */
   text(chunk: string): void;
+  /** A line that is the command's own result (doctor's report, a log's timeline): stdout. */
+  print(line: string): void;
   /** One JSON value as one line on stdout. */
   jsonLine(value: unknown): void;
   spinner(text: string): Spinner;
@@ -66,6 +69,7 @@ export function createOutput(options: OutputOptions): Output {
   const stderr = options.stderr ?? process.stderr;
   const colored = colorEnabled(stderr, options.color, env);
   const c = picocolors.createColors(colored);
+  const stdoutColored = colored && colorEnabled(stdout, options.color, env);
   const stderrTty: unknown = stderr.isTTY;
   const interactive = stderrTty === true;
   let midLine = false;
@@ -92,6 +96,12 @@ export function createOutput(options: OutputOptions): Output {
       stdout.write(neutraliseProse(chunk));
       midLine = !chunk.endsWith('\n');
     },
+    print: (text) => {
+      if (midLine) stdout.write('\n');
+      midLine = false;
+      // colours were chosen for stderr; a redirected stdout gets plain text
+      stdout.write(`${stdoutColored ? text : stripVTControlCharacters(text)}\n`);
+    },
     jsonLine: (value) => {
       stdout.write(`${jsonForTerminal(value)}\n`);
     },
@@ -101,7 +111,8 @@ export function createOutput(options: OutputOptions): Output {
         line(text);
         return { ...silentSpinner, succeed: line, fail: line };
       }
-      const spin = yoctoSpinner({ text, stream: stderr }).start();
+      // the CLI owns SIGINT/SIGTERM (ctrl-c.ts): a spinner must not exit the process on them
+      const spin = yoctoSpinner({ text, stream: stderr, handleSignals: false }).start();
       return {
         update: (t) => {
           spin.text = t;

@@ -37,6 +37,8 @@ export interface RunCliOptions {
   readonly unset?: readonly string[];
   readonly timeoutMs?: number;
   readonly cwd?: string;
+  /** Written to the CLI's stdin (a pipe), which is then closed; without it stdin is /dev/null. */
+  readonly input?: string;
 }
 
 /** A fresh environment for one CLI run: the suite's leak marker and a marker of its own. */
@@ -79,12 +81,13 @@ export function startMarked(
     cwd: options.cwd ?? REPO_ROOT,
     env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (options.input !== undefined) child.stdin?.end(options.input);
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => (stderr += c));
   const result = new Promise<CliResult>((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       try {

@@ -1,0 +1,26 @@
+/** The examples `--help` shows, and the version line that names the pinned codex. */
+import { CODEX_APP_SERVER_VERSION } from '@relvo-labs/agent-provider-codex';
+import { windowRange } from './codex/version.js';
+import { CLI_VERSION } from './version.js';
+
+export const PROGRAM_EXAMPLES = `Examples:
+  $ relvo-codex demo                       one credential-free turn against a scripted model
+  $ relvo-codex run "Explain src/index.ts"  a real turn with your codex login
+  $ git diff | relvo-codex run -            the prompt from stdin
+  $ relvo-codex doctor                     is codex installed, reviewed and working?
+  $ relvo-codex sessions                   what the event log holds`;
+
+export const RUN_EXAMPLES = `Examples:
+  $ relvo-codex run "Explain src/index.ts"
+  $ relvo-codex run "Fix the failing test" --profile codex-workspace-write-with-approvals
+  $ relvo-codex run -m gpt-5 --cwd ../other-repo "Summarise the README"
+  $ relvo-codex run - < prompt.txt --ephemeral --json | jq .payload.type`;
+
+export const HISTORY_EXAMPLES = `Examples:
+  $ relvo-codex sessions
+  $ relvo-codex log ses_1a2b          (a unique prefix of the id will do)
+  $ relvo-codex log ses_1a2b --json | jq -c .payload`;
+
+/** `relvo-codex --version`: this CLI, then the codex it runs unless told otherwise. */
+export const VERSION_TEXT = `${CLI_VERSION}
+codex ${CODEX_APP_SERVER_VERSION} pinned · reviewed window ${windowRange()}`;

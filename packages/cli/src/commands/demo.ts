@@ -17,7 +17,7 @@ import { closingStep, DEMO_COMMAND, DEMO_FILE, DEMO_PROMPT, openingStep } from '
 import { openCodexRuntime } from '../host/runtime.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer, type AnswerPolicy } from '../turn/answers.js';
-import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
+import { ctrlCFor, StartupAborted } from '../turn/ctrl-c.js';
 import { SessionDriver } from '../turn/driver.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
 import { printTurnSummary, timingsOf } from '../turn/summary.js';
@@ -41,16 +41,20 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
     out.warn('no terminal to ask in and neither --yes nor --no: the command will be denied');
   }
 
+  // before the temp folder exists: from here on every signal ends through the clean-up below
+  const ctrlC = ctrlCFor((line) => {
+    out.warn(line);
+  });
   const spin = out.json ? undefined : out.spinner(`starting codex ${codex.version}…`);
   const iso = createIsolatedCodexHome('relvo-demo-');
   const eventLog = join(iso.root, 'events.sqlite');
   let server: ScriptedModelServer | undefined;
   let runtime: AgentRuntime | undefined;
   let driver: SessionDriver | undefined;
-  let ctrlC: CtrlC | undefined;
   let code: number;
   try {
     server = await ScriptedModelServer.start();
+    ctrlC.checkpoint();
     server.enqueue(openingStep());
     runtime = await openCodexRuntime({
       codex,
@@ -72,7 +76,9 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
         },
       },
     });
+    ctrlC.checkpoint();
     const session = await runtime.openSession({ workspace: iso.workspace });
+    ctrlC.checkpoint();
     const model = server;
     driver = new SessionDriver({
       session,
@@ -83,12 +89,11 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
         const r = answer.response;
         model.enqueue(closingStep(r?.kind === 'approval' && r.decision === 'approved'));
       },
-      onPromptCtrlC: () => ctrlC?.press(),
+      onPromptCtrlC: () => {
+        ctrlC.press();
+      },
     });
-    const active = driver;
-    ctrlC = ctrlCFor(active, (line) => {
-      out.warn(line);
-    });
+    ctrlC.attach(driver);
     spin?.succeed(`codex ${codex.version} (${codex.kind}) · scripted model on ${server.baseUrl}`);
     if (!out.json) {
       out.note(out.c.dim(`workspace ${iso.workspace}`));
@@ -113,9 +118,11 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
       }
       code = exitCodeFor(end.termination);
     }
+  } catch (error) {
+    if (!(error instanceof StartupAborted)) throw error;
+    code = ctrlC.quitCode;
   } finally {
     spin?.stop();
-    ctrlC?.dispose();
     if (driver !== undefined) await driver.close().catch(() => undefined);
     if (runtime !== undefined) await runtime.shutdown().catch(() => undefined);
     if (server !== undefined) await server.close();
@@ -126,6 +133,8 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
     } else {
       iso.dispose();
     }
+    // last: a second signal during the clean-up must not end the process before it is done
+    ctrlC.dispose();
   }
   return code;
 }

@@ -15,7 +15,7 @@ import { checkEventLogPath, checkWorkspace, startupErrorToExit } from '../host/s
 import { defaultEventLogPath } from '../paths.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer } from '../turn/answers.js';
-import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
+import { ctrlCFor, StartupAborted, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver, type TurnEnd } from '../turn/driver.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
 import { printTurnSummary, timingsOf } from '../turn/summary.js';
@@ -54,30 +54,35 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   const codex = await requireReviewedCodex(options.codex, io.env);
   const terminal = terminalStreams(io);
 
+  // before anything is opened: from here on every signal ends through the clean-up below
+  const ctrlC = ctrlCFor((line) => {
+    out.warn(line);
+  });
   const spin = out.json ? undefined : out.spinner(`starting codex ${codex.version}…`);
   let runtime: AgentRuntime | undefined;
   let driver: SessionDriver | undefined;
-  let ctrlC: CtrlC | undefined;
   let code: number;
   try {
     const session = await (async () => {
       try {
         runtime = await openCodexRuntime({ codex, eventLog, config: chosen.config });
+        ctrlC.checkpoint();
         return await runtime.openSession({ workspace, profile: chosen.profile });
       } catch (error) {
-        throw startupErrorToExit(error, eventLog);
+        throw error instanceof StartupAborted ? error : startupErrorToExit(error, eventLog);
       }
     })();
     driver = new SessionDriver({
       session,
       out,
       answerer: createAnswerer('ask', terminal),
-      onPromptCtrlC: () => ctrlC?.press(),
+      onPromptCtrlC: () => {
+        ctrlC.press();
+      },
     });
     const active = driver;
-    ctrlC = ctrlCFor(active, (line) => {
-      out.warn(line);
-    });
+    ctrlC.checkpoint();
+    ctrlC.attach(active);
     spin?.succeed(
       `codex ${codex.version} (${codex.kind}) · profile ${neutraliseLine(chosen.profile)} (${neutraliseLine(chosen.source)}) · ${neutraliseLine(workspace)}`,
     );
@@ -107,11 +112,14 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       }
       prompt = next.text;
     }
+  } catch (error) {
+    if (!(error instanceof StartupAborted)) throw error;
+    code = ctrlC.quitCode;
   } finally {
     spin?.stop();
-    ctrlC?.dispose();
     if (driver !== undefined) await driver.close().catch(() => undefined);
     if (runtime !== undefined) await runtime.shutdown().catch(() => undefined);
+    ctrlC.dispose();
   }
   return code;
 }

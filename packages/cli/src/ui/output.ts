@@ -101,7 +101,8 @@ export function createOutput(options: OutputOptions): Output {
         line(text);
         return { ...silentSpinner, succeed: line, fail: line };
       }
-      const spin = yoctoSpinner({ text, stream: stderr }).start();
+      // its own signal handlers call process.exit: ours must run the clean-up instead
+      const spin = yoctoSpinner({ text, stream: stderr, handleSignals: false }).start();
       return {
         update: (t) => {
           spin.text = t;

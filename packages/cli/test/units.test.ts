@@ -12,7 +12,8 @@ import { CliExit, EXIT } from '../src/exit-codes.js';
 import { BUILT_IN_CONFIG, chooseConfig } from '../src/host/config.js';
 import { approvalChoices } from '../src/ui/prompt.js';
 import { createAnswerer, narrowestMode } from '../src/turn/answers.js';
-import { CtrlC } from '../src/turn/ctrl-c.js';
+import { EventEmitter } from 'node:events';
+import { CtrlC, SessionCtrlC, StartupAborted } from '../src/turn/ctrl-c.js';
 import { exitCodeFor } from '../src/turn/exit.js';
 import { submitErrorToExit } from '../src/turn/submit-errors.js';
 import { defaultEventLogPath } from '../src/paths.js';
@@ -289,6 +290,35 @@ describe('Ctrl-C and exit codes', () => {
     ctrlC.press();
     ctrlC.press();
     expect([interrupt.mock.calls.length, quit.mock.calls.length]).toEqual([1, 1]);
+  });
+
+  it('before the session is attached a press or a signal abandons start-up; afterwards it drives the session', () => {
+    const warn = vi.fn();
+    const early = new SessionCtrlC(warn);
+    early.checkpoint();
+    early.press();
+    expect(() => {
+      early.checkpoint();
+    }).toThrow(StartupAborted);
+    expect(early.quitCode).toBe(130);
+
+    const proc = new EventEmitter() as unknown as NodeJS.Process;
+    const terminated = new SessionCtrlC(warn).install(proc);
+    proc.emit('SIGHUP', 'SIGHUP');
+    expect(() => {
+      terminated.checkpoint();
+    }).toThrow(StartupAborted);
+    expect(terminated.quitCode).toBe(129);
+    terminated.dispose();
+    expect(proc.listenerCount('SIGINT')).toBe(0);
+
+    const attached = new SessionCtrlC(warn);
+    const driver = { interrupt: vi.fn(() => Promise.resolve()), quit: vi.fn() };
+    attached.attach(driver);
+    attached.press();
+    attached.press();
+    attached.checkpoint();
+    expect([driver.interrupt.mock.calls.length, driver.quit.mock.calls.length]).toEqual([1, 1]);
   });
 
   it('maps outcomes to 0 / 1 / 130', () => {

@@ -117,9 +117,10 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     code = ctrlC.quitCode;
   } finally {
     spin?.stop();
+    // as before: a further signal during the clean-up ends the process at once
+    ctrlC.dispose();
     if (driver !== undefined) await driver.close().catch(() => undefined);
     if (runtime !== undefined) await runtime.shutdown().catch(() => undefined);
-    ctrlC.dispose();
   }
   return code;
 }

@@ -3,11 +3,13 @@
  * 130 (Ctrl-C), 143 (SIGTERM) or 129 (SIGHUP); a Ctrl-C while codex is starting interrupts the
  * turn instead of being lost.
  */
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
+import { SessionCtrlC, StartupAborted } from '../src/turn/ctrl-c.js';
 import { cliEnv, markedProcesses, survivorsAfter, until } from './support/cli.js';
 import { openCliTerminal } from './support/cli-terminal.js';
 import { heldCodex } from './support/held-codex.js';
@@ -98,5 +100,36 @@ describe('signals in a terminal (tmux)', { timeout: 150_000 }, () => {
     expect(await term.exitStatus(30_000)).toBe(130);
     await term.close();
     expect(await survivorsAfter(mark)).toEqual([]);
+  });
+});
+
+describe('the start-up wiring of Ctrl-C and signals', () => {
+  it('before the session is attached a press or a signal abandons start-up; afterwards it drives the session', () => {
+    const warn = vi.fn();
+    const early = new SessionCtrlC(warn);
+    early.checkpoint();
+    early.press();
+    expect(() => {
+      early.checkpoint();
+    }).toThrow(StartupAborted);
+    expect(early.quitCode).toBe(130);
+
+    const proc = new EventEmitter() as unknown as NodeJS.Process;
+    const terminated = new SessionCtrlC(warn).install(proc);
+    proc.emit('SIGHUP', 'SIGHUP');
+    expect(() => {
+      terminated.checkpoint();
+    }).toThrow(StartupAborted);
+    expect(terminated.quitCode).toBe(129);
+    terminated.dispose();
+    expect(proc.listenerCount('SIGINT')).toBe(0);
+
+    const attached = new SessionCtrlC(warn);
+    const driver = { interrupt: vi.fn(() => Promise.resolve()), quit: vi.fn() };
+    attached.attach(driver);
+    attached.press();
+    attached.press();
+    attached.checkpoint();
+    expect([driver.interrupt.mock.calls.length, driver.quit.mock.calls.length]).toEqual([1, 1]);
   });
 });

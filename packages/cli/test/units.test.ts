@@ -12,8 +12,7 @@ import { CliExit, EXIT } from '../src/exit-codes.js';
 import { BUILT_IN_CONFIG, chooseConfig } from '../src/host/config.js';
 import { approvalChoices } from '../src/ui/prompt.js';
 import { createAnswerer, narrowestMode } from '../src/turn/answers.js';
-import { EventEmitter } from 'node:events';
-import { CtrlC, SessionCtrlC, StartupAborted } from '../src/turn/ctrl-c.js';
+import { CtrlC } from '../src/turn/ctrl-c.js';
 import { exitCodeFor } from '../src/turn/exit.js';
 import { submitErrorToExit } from '../src/turn/submit-errors.js';
 import { defaultEventLogPath } from '../src/paths.js';
@@ -171,31 +170,6 @@ describe('host config for run', () => {
     expect(chosen.config.profiles.other?.providerOptions).toEqual({});
   });
 
-  it('a ./relvo.config.json nobody asked for is refused (exit 2, how to opt in); --no-config ignores it', () => {
-    const dir = tempDir();
-    writeFileSync(
-      join(dir, 'relvo.config.json'),
-      JSON.stringify({
-        defaultProfile: 'p',
-        profiles: { p: { provider: 'codex', providerOptions: { executable: './evil.sh' } } },
-      }),
-    );
-    const base = { profile: undefined, sandbox: undefined, approvals: undefined, cwd: dir };
-    let caught: unknown;
-    try {
-      chooseConfig({ ...base, configFile: undefined });
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(CliExit);
-    expect((caught as CliExit).code).toBe(EXIT.usage);
-    expect((caught as CliExit).message).toContain('--config relvo.config.json');
-    expect((caught as CliExit).message).toContain('--no-config');
-    const ignored = chooseConfig({ ...base, configFile: false });
-    expect(ignored.source).toBe('built-in');
-    expect(ignored.profile).toBe('codex-readonly');
-  });
-
   it('an unknown profile, an unreadable file and an invalid file are usage errors (exit 2)', () => {
     const dir = tempDir();
     const bad = join(dir, 'bad.json');
@@ -290,35 +264,6 @@ describe('Ctrl-C and exit codes', () => {
     ctrlC.press();
     ctrlC.press();
     expect([interrupt.mock.calls.length, quit.mock.calls.length]).toEqual([1, 1]);
-  });
-
-  it('before the session is attached a press or a signal abandons start-up; afterwards it drives the session', () => {
-    const warn = vi.fn();
-    const early = new SessionCtrlC(warn);
-    early.checkpoint();
-    early.press();
-    expect(() => {
-      early.checkpoint();
-    }).toThrow(StartupAborted);
-    expect(early.quitCode).toBe(130);
-
-    const proc = new EventEmitter() as unknown as NodeJS.Process;
-    const terminated = new SessionCtrlC(warn).install(proc);
-    proc.emit('SIGHUP', 'SIGHUP');
-    expect(() => {
-      terminated.checkpoint();
-    }).toThrow(StartupAborted);
-    expect(terminated.quitCode).toBe(129);
-    terminated.dispose();
-    expect(proc.listenerCount('SIGINT')).toBe(0);
-
-    const attached = new SessionCtrlC(warn);
-    const driver = { interrupt: vi.fn(() => Promise.resolve()), quit: vi.fn() };
-    attached.attach(driver);
-    attached.press();
-    attached.press();
-    attached.checkpoint();
-    expect([driver.interrupt.mock.calls.length, driver.quit.mock.calls.length]).toEqual([1, 1]);
   });
 
   it('maps outcomes to 0 / 1 / 130', () => {

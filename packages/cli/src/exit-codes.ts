@@ -16,9 +16,11 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODES_HELP = `Exit codes:
   0    the turn succeeded (doctor: nothing to fix)
   1    the turn failed (doctor: a problem other than the codex version)
-  2    usage error (bad option, unreadable or invalid config file, unknown profile)
+  2    usage error (bad option, unreadable or invalid config file, unknown profile, a bad
+       --cwd or event log, ./relvo.config.json not named with --config)
   3    codex not found, or its version is outside the reviewed window
-  130  interrupted by Ctrl-C (run: the first Ctrl-C interrupts the turn, the second quits)`;
+  130  interrupted by Ctrl-C (run: the first Ctrl-C interrupts the turn, the second quits)
+  143  ended by SIGTERM · 129 ended by SIGHUP (the session is disposed first)`;
 
 /** An error that ends the command with a given exit code and a one-line message. */
 export class CliExit extends Error {

@@ -6,6 +6,8 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CliExit, EXIT } from '../src/exit-codes.js';
+import { chooseConfig } from '../src/host/config.js';
 import { runCli, survivorsAfter } from './support/cli.js';
 
 const dirs: string[] = [];
@@ -50,6 +52,31 @@ describe('a config file found in the current folder', () => {
     expect(result.stderr).toContain('--no-config');
     expect(result.stderr).not.toContain('unexpected error');
     expect(await survivorsAfter(result.mark)).toEqual([]);
+  });
+
+  it('a ./relvo.config.json nobody asked for is refused (exit 2, how to opt in); --no-config ignores it', () => {
+    const dir = tempDir('relvo-implicit-config-');
+    writeFileSync(
+      join(dir, 'relvo.config.json'),
+      JSON.stringify({
+        defaultProfile: 'p',
+        profiles: { p: { provider: 'codex', providerOptions: { executable: './evil.sh' } } },
+      }),
+    );
+    const base = { profile: undefined, sandbox: undefined, approvals: undefined, cwd: dir };
+    let caught: unknown;
+    try {
+      chooseConfig({ ...base, configFile: undefined });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CliExit);
+    expect((caught as CliExit).code).toBe(EXIT.usage);
+    expect((caught as CliExit).message).toContain('--config relvo.config.json');
+    expect((caught as CliExit).message).toContain('--no-config');
+    const ignored = chooseConfig({ ...base, configFile: false });
+    expect(ignored.source).toBe('built-in');
+    expect(ignored.profile).toBe('codex-readonly');
   });
 
   it('is used when the person names it: --config relvo.config.json runs what it says', async () => {

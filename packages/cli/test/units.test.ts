@@ -170,31 +170,6 @@ describe('host config for run', () => {
     expect(chosen.config.profiles.other?.providerOptions).toEqual({});
   });
 
-  it('a ./relvo.config.json nobody asked for is refused (exit 2, how to opt in); --no-config ignores it', () => {
-    const dir = tempDir();
-    writeFileSync(
-      join(dir, 'relvo.config.json'),
-      JSON.stringify({
-        defaultProfile: 'p',
-        profiles: { p: { provider: 'codex', providerOptions: { executable: './evil.sh' } } },
-      }),
-    );
-    const base = { profile: undefined, sandbox: undefined, approvals: undefined, cwd: dir };
-    let caught: unknown;
-    try {
-      chooseConfig({ ...base, configFile: undefined });
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(CliExit);
-    expect((caught as CliExit).code).toBe(EXIT.usage);
-    expect((caught as CliExit).message).toContain('--config relvo.config.json');
-    expect((caught as CliExit).message).toContain('--no-config');
-    const ignored = chooseConfig({ ...base, configFile: false });
-    expect(ignored.source).toBe('built-in');
-    expect(ignored.profile).toBe('codex-readonly');
-  });
-
   it('an unknown profile, an unreadable file and an invalid file are usage errors (exit 2)', () => {
     const dir = tempDir();
     const bad = join(dir, 'bad.json');

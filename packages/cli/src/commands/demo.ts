@@ -13,7 +13,7 @@ import { closingStep, DEMO_COMMAND, DEMO_FILE, DEMO_PROMPT, openingStep } from '
 import { openCodexRuntime } from '../host/runtime.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer, type AnswerPolicy } from '../turn/answers.js';
-import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
+import { ctrlCFor, StartupAborted } from '../turn/ctrl-c.js';
 import { SessionDriver } from '../turn/driver.js';
 import { StartupProgress } from '../turn/progress.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
@@ -40,15 +40,20 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
 
   // started once everything else is printed: nothing may write while it spins
   let progress: StartupProgress | undefined;
+  // before the temp folder exists: from here on every signal ends through the clean-up below
+  const ctrlC = ctrlCFor((line) => {
+    progress?.clearStatus();
+    out.warn(line);
+  });
   const iso = createIsolatedCodexHome('relvo-demo-');
   const eventLog = join(iso.root, 'events.sqlite');
   let server: ScriptedModelServer | undefined;
   let runtime: AgentRuntime | undefined;
   let driver: SessionDriver | undefined;
-  let ctrlC: CtrlC | undefined;
   let code: number;
   try {
     server = await ScriptedModelServer.start();
+    ctrlC.checkpoint();
     server.enqueue(openingStep());
     runtime = await openCodexRuntime({
       codex,
@@ -71,7 +76,9 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
         },
       },
     });
+    ctrlC.checkpoint();
     const session = await runtime.openSession({ workspace: iso.workspace });
+    ctrlC.checkpoint();
     const model = server;
     driver = new SessionDriver({
       session,
@@ -82,15 +89,13 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
         const r = answer.response;
         model.enqueue(closingStep(r?.kind === 'approval' && r.decision === 'approved'));
       },
-      onPromptCtrlC: () => ctrlC?.press(),
+      onPromptCtrlC: () => {
+        ctrlC.press();
+      },
       onEnvelope: (e) => progress?.onEnvelope(e),
       noTerminalHint: 'use --yes to approve',
     });
-    const active = driver;
-    ctrlC = ctrlCFor(active, (line) => {
-      progress?.clearStatus();
-      out.warn(line);
-    });
+    ctrlC.attach(driver);
     if (!out.json) {
       out.note(out.c.dim(`scripted model on ${server.baseUrl}`));
       out.note(out.c.dim(`workspace ${iso.workspace}`));
@@ -122,9 +127,11 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
       }
       code = exitCodeFor(end.termination);
     }
+  } catch (error) {
+    if (!(error instanceof StartupAborted)) throw error;
+    code = ctrlC.quitCode;
   } finally {
     progress?.stop();
-    ctrlC?.dispose();
     if (driver !== undefined) await driver.close().catch(() => undefined);
     if (runtime !== undefined) await runtime.shutdown().catch(() => undefined);
     if (server !== undefined) await server.close();
@@ -135,6 +142,8 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
     } else {
       iso.dispose();
     }
+    // last: a second signal during the clean-up must not end the process before it is done
+    ctrlC.dispose();
   }
   return code;
 }

@@ -16,7 +16,7 @@ import { checkEventLogPath, checkWorkspace, startupErrorToExit } from '../host/s
 import { defaultEventLogPath, EVENT_LOG_ENV } from '../paths.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer } from '../turn/answers.js';
-import { ctrlCFor, type CtrlC } from '../turn/ctrl-c.js';
+import { ctrlCFor, StartupAborted, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver, type TurnEnd } from '../turn/driver.js';
 import { printRunHeader } from '../turn/header.js';
 import { StartupProgress } from '../turn/progress.js';
@@ -75,9 +75,13 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   }
   // started once everything else is printed: nothing may write while it spins
   let progress: StartupProgress | undefined;
+  // before anything is opened: from here on every signal ends through the clean-up below
+  const ctrlC = ctrlCFor((line) => {
+    progress?.clearStatus();
+    out.warn(line);
+  });
   let runtime: AgentRuntime | undefined;
   let driver: SessionDriver | undefined;
-  let ctrlC: CtrlC | undefined;
   let code: number;
   try {
     const session = await (async () => {
@@ -89,24 +93,25 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
           eventLogOptions: { ownsFolder: options.eventLog === undefined && !io.env[EVENT_LOG_ENV] },
           config: chosen.config,
         });
+        ctrlC.checkpoint();
         return await runtime.openSession({ workspace, profile: chosen.profile });
       } catch (error) {
-        throw startupErrorToExit(error, eventLog);
+        throw error instanceof StartupAborted ? error : startupErrorToExit(error, eventLog);
       }
     })();
     driver = new SessionDriver({
       session,
       out,
       answerer: createAnswerer('ask', terminal),
-      onPromptCtrlC: () => ctrlC?.press(),
+      onPromptCtrlC: () => {
+        ctrlC.press();
+      },
       onEnvelope: (e) => progress?.onEnvelope(e),
       noTerminalHint: 'run it in a terminal to answer approvals',
     });
     const active = driver;
-    ctrlC = ctrlCFor(active, (line) => {
-      progress?.clearStatus();
-      out.warn(line);
-    });
+    ctrlC.checkpoint();
+    ctrlC.attach(active);
     if (!out.json) {
       const where = ephemeral ? 'none (ephemeral)' : neutraliseLine(eventLog);
       out.note(out.c.dim(`event log ${where} · session ${session.id}`));
@@ -140,9 +145,13 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       }
       prompt = next.text;
     }
+  } catch (error) {
+    if (!(error instanceof StartupAborted)) throw error;
+    code = ctrlC.quitCode;
   } finally {
     progress?.stop();
-    ctrlC?.dispose();
+    // as before: a further signal during the clean-up ends the process at once
+    ctrlC.dispose();
     if (driver !== undefined) await driver.close().catch(() => undefined);
     if (runtime !== undefined) await runtime.shutdown().catch(() => undefined);
   }

@@ -2,7 +2,7 @@
  * What `run` checks before it starts anything, and how a refusal while opening the runtime
  * reads: each is exit 2 with the path, the reason and what to do, never "unexpected error".
  */
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { isRuntimeError } from '@relvo-labs/agent-runtime';
 import { CliExit, EXIT } from '../exit-codes.js';
 import { submitErrorToExit } from '../turn/submit-errors.js';
@@ -44,15 +44,42 @@ export function checkEventLogPath(path: string): void {
   }
 }
 
+/**
+ * Best effort, Linux only: the process that has `path` open, by its open descriptors. Only the
+ * pid and the process name are shown — a command line could hold another run's prompt.
+ */
+export function holderOf(path: string): string | undefined {
+  let target: string;
+  let pids: string[];
+  try {
+    target = realpathSync(path);
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      const fds = readdirSync(`/proc/${pid}/fd`);
+      if (!fds.some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === target)) continue;
+      return `process ${pid} (${readFileSync(`/proc/${pid}/comm`, 'utf8').trim()})`;
+    } catch {
+      // gone, or not ours to look at
+    }
+  }
+  return undefined;
+}
+
 const PICK_ANOTHER = 'pick another with --event-log FILE (or $RELVO_CODEX_EVENT_LOG)';
 
 /** A failure while opening the runtime or its session, as the person can act on it. */
 export function startupErrorToExit(error: unknown, eventLog: string): CliExit {
   if (error instanceof CliExit) return error;
   if (isRuntimeError(error) && error.error.code === 'store_unavailable') {
+    const holder = error.reason === 'store_locked' ? holderOf(eventLog) : undefined;
     const why =
       error.reason === 'store_locked'
-        ? `is in use by another relvo-codex or runtime; wait for it to end, or ${PICK_ANOTHER}`
+        ? `is in use by ${holder ?? 'another relvo-codex or runtime'}; wait for it to end, or ${PICK_ANOTHER}`
         : `cannot be used (${error.reason}); ${PICK_ANOTHER}`;
     return new CliExit(EXIT.usage, `event log ${eventLog} ${why}`);
   }

@@ -59,19 +59,59 @@ export class CtrlC {
   }
 }
 
-/** The wiring `demo` and `run` share: Ctrl-C drives the session through its driver. */
-export function ctrlCFor(
-  driver: { interrupt(): Promise<void>; quit(): void },
-  warn: (line: string) => void,
-): CtrlC {
-  return new CtrlC({
-    interrupt: () => {
-      warn('interrupting the turn… (Ctrl-C again to quit)');
-      void driver.interrupt();
-    },
-    quit: () => {
-      warn('quitting: disposing the session');
-      driver.quit();
-    },
-  }).install();
+/** A press or a signal arrived before the session was ready: start-up stops there. */
+export class StartupAborted extends Error {
+  constructor() {
+    super('start-up abandoned by Ctrl-C or a signal');
+    this.name = 'StartupAborted';
+  }
+}
+
+interface Driven {
+  interrupt(): Promise<void>;
+  quit(): void;
+}
+
+/**
+ * The wiring `demo` and `run` share, installed before anything is created: until `attach()`
+ * hands it the session's driver, a press or a signal only marks start-up as abandoned (the next
+ * `checkpoint()` throws `StartupAborted` and the command's own clean-up runs); afterwards
+ * Ctrl-C drives the session through its driver.
+ */
+export class SessionCtrlC extends CtrlC {
+  private readonly target: { driver: Driven | undefined; abandoned: boolean };
+
+  constructor(warn: (line: string) => void) {
+    const target: { driver: Driven | undefined; abandoned: boolean } = {
+      driver: undefined,
+      abandoned: false,
+    };
+    super({
+      interrupt: () => {
+        warn('interrupting the turn… (Ctrl-C again to quit)');
+        if (target.driver === undefined) target.abandoned = true;
+        else void target.driver.interrupt();
+      },
+      quit: () => {
+        warn('quitting: disposing the session');
+        if (target.driver === undefined) target.abandoned = true;
+        else target.driver.quit();
+      },
+    });
+    this.target = target;
+  }
+
+  attach(driver: Driven): void {
+    this.target.driver = driver;
+  }
+
+  /** Throws `StartupAborted` when a press or a signal came before `attach()`. */
+  checkpoint(): void {
+    if (this.target.abandoned) throw new StartupAborted();
+  }
+}
+
+/** Ctrl-C and SIGTERM/SIGHUP handled from now on (see SessionCtrlC). */
+export function ctrlCFor(warn: (line: string) => void): SessionCtrlC {
+  return new SessionCtrlC(warn).install();
 }

@@ -72,6 +72,9 @@ export class SessionDriver {
   private finished: Deferred<RunTermination> | undefined;
   private stats: TurnStats | undefined;
   private lastSequence = 0;
+  /** A turn was submitted and the runtime has not admitted it yet (codex starting). */
+  private admitting = false;
+  private interruptWhenAdmitted = false;
   private gaps = 0;
   private readonly now: () => number;
   private readonly waiting = new Set<string>();
@@ -96,6 +99,11 @@ export class SessionDriver {
 
   /** First Ctrl-C: interrupt the active run, if any. */
   async interrupt(): Promise<void> {
+    if (this.admitting) {
+      // no run to interrupt yet: do it the moment there is one, rather than lose the press
+      this.interruptWhenAdmitted = true;
+      return;
+    }
     try {
       await this.options.session.interrupt('interrupted by the user');
     } catch {
@@ -115,9 +123,16 @@ export class SessionDriver {
     this.stats = stats;
     const finished = deferred<RunTermination>();
     this.finished = finished;
-    const submitted = this.options.session.submitTurn(
-      profile === undefined ? { input: prompt } : { input: prompt, profile },
-    );
+    this.admitting = true;
+    const submitted = this.options.session
+      .submitTurn(profile === undefined ? { input: prompt } : { input: prompt, profile })
+      .finally(() => {
+        this.admitting = false;
+        if (this.interruptWhenAdmitted) {
+          this.interruptWhenAdmitted = false;
+          void this.interrupt();
+        }
+      });
     const outcome = await Promise.race([
       submitted.then(
         () => finished.promise,

@@ -111,7 +111,7 @@ export function createOutput(options: OutputOptions): Output {
         line(text);
         return { ...silentSpinner, succeed: line, fail: line };
       }
-      // the CLI owns SIGINT/SIGTERM (ctrl-c.ts): a spinner must not exit the process on them
+      // its own signal handlers call process.exit: ours must run the clean-up instead
       const spin = yoctoSpinner({ text, stream: stderr, handleSignals: false }).start();
       return {
         update: (t) => {

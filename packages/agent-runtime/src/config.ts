@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { jsonObjectSchema } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
-import { describeIssues, summarise, type ConfigIssue } from './config-issues.js';
+import { closestKey, describeIssues, summarise, type ConfigIssue } from './config-issues.js';
 import { jsonSyntaxPosition } from './config-json.js';
 import { configError, RuntimeError } from './errors.js';
 
@@ -63,9 +63,14 @@ export function parseRuntimeConfig(input: unknown): RuntimeConfig {
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];
   if (first?.code === 'custom' && first.path.join('.') === 'defaultProfile') {
-    throw configError('unknown_profile', 'host config: defaultProfile names no profile', {
-      path: 'defaultProfile',
-    });
+    const profiles = (input as { profiles: Record<string, unknown> }).profiles;
+    const named = (input as { defaultProfile: string }).defaultProfile;
+    const suggestion = closestKey(named, Object.keys(profiles));
+    throw configError(
+      'unknown_profile',
+      `host config: defaultProfile names no profile${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`,
+      { path: 'defaultProfile', details: suggestion === undefined ? {} : { suggestion } },
+    );
   }
   const path = first?.path ?? [];
   const profile = path[0] === 'profiles' && typeof path[1] === 'string' ? path[1] : undefined;

@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import {
   captureJson,
   jsonObjectSchema,
+  workspaceOwnershipSchema,
   type JsonObject,
   type WorkspaceOwnership,
 } from '@relvo-labs/agent-provider';
@@ -77,12 +78,23 @@ function resolveWorkspace(input: OpenSessionOptions['workspace']): {
   ownership: WorkspaceOwnership;
 } {
   const root = typeof input === 'string' ? input : input.root;
-  const ownership = typeof input === 'string' ? 'borrowed' : (input.ownership ?? 'borrowed');
+  const ownership = workspaceOwnershipSchema.safeParse(
+    typeof input === 'string' ? 'borrowed' : (input.ownership ?? 'borrowed'),
+  );
+  if (!ownership.success) {
+    // refused here, not stored: session.opened would not parse on read
+    throw new RuntimeError(
+      'invalid_request',
+      'workspace_invalid',
+      `the workspace ownership must be one of ${workspaceOwnershipSchema.options.join(', ')}`,
+      { details: { path: 'workspace.ownership', allowed: [...workspaceOwnershipSchema.options] } },
+    );
+  }
   try {
     if (!isAbsolute(root)) throw new Error('relative');
     const real = realpathSync(root);
     if (!statSync(real).isDirectory()) throw new Error('not a directory');
-    return { root: real, ownership };
+    return { root: real, ownership: ownership.data };
   } catch {
     throw new RuntimeError(
       'workspace_unavailable',

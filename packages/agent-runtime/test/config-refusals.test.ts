@@ -119,6 +119,19 @@ describe("the runtime's own config", () => {
     });
   });
 
+  it('a defaultProfile that names no profile suggests the closest one', () => {
+    const error = thrown(() =>
+      parseRuntimeConfig({
+        defaultProfile: 'codex-readnly',
+        profiles: { 'codex-readonly': { provider: 'codex' }, other: { provider: 'codex' } },
+      }),
+    );
+    expect([error.reason, error.error.details?.suggestion]).toEqual([
+      'unknown_profile',
+      'codex-readonly',
+    ]);
+  });
+
   it('gives the line and column of a JSON syntax error', () => {
     const path = join(tempDir(), 'relvo.runtime.json');
     writeFileSync(path, '{\n  "defaultProfile": "p",\n  "profiles": {},\n}\n');

@@ -20,7 +20,7 @@ import {
   type RuntimeError,
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
-import { onCleanup, tempDir } from './support.js';
+import { manualRuntime, onCleanup, tempDir, until } from './support.js';
 
 function refusingProvider(refusal: AgentError): AgentProvider {
   const { provider } = createScriptedProvider();
@@ -100,6 +100,29 @@ describe('a provider refusal keeps the provider reason', () => {
       retryable: false,
       details: { path: 'profiles.p.sessionOptions', providerDetails: { issues: ['model'] } },
     });
+  });
+});
+
+describe('a refused interrupt keeps the provider reason too', () => {
+  it('providerCode and details on the error', async () => {
+    const { manual, session } = await manualRuntime();
+    const turn = await session.submitTurn({ input: 'x' });
+    await until(() => manual.sessions[0]?.runs.length === 1, 'run');
+    manual.interruptFailure = new ProviderRejection(
+      agentError('capability_unsupported', 'not now', {
+        providerCode: 'interrupt_refused',
+        details: { phase: 'starting' },
+      }),
+    );
+    const error = await session.interrupt().catch((e: unknown) => e);
+    expect(isRuntimeError(error) && error.error).toMatchObject({
+      code: 'capability_unsupported',
+      providerCode: 'interrupt_refused',
+      retryable: false,
+      details: { reason: 'provider_rejected', providerDetails: { phase: 'starting' } },
+    });
+    manual.sessions[0]!.runs[0]!.complete({ outcome: 'succeeded' });
+    await turn.done;
   });
 });
 

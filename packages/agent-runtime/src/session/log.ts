@@ -1,6 +1,6 @@
 import { WIRE_VERSION } from '@relvo-labs/agent-provider';
 import { isoAt, type RuntimeClock } from '../clock.js';
-import type { EventEnvelope, EventPayload } from '../envelope.js';
+import { eventEnvelopeSchema, type EventEnvelope, type EventPayload } from '../envelope.js';
 import { RuntimeError } from '../errors.js';
 import type { IdFactory } from '../ids.js';
 import type { EventStore } from '../store/types.js';
@@ -137,6 +137,17 @@ export class SessionLog {
       payload,
     };
     if (runId !== undefined) envelope.runId = runId;
+    if (this.failure === undefined && !eventEnvelopeSchema.safeParse(envelope).success) {
+      // never stored: it would not parse on read. The session's log stops here, as after a
+      // store failure, so the stored history keeps no gap
+      this.lastSequence -= 1;
+      this.fail(
+        new RuntimeError('internal', 'envelope_invalid', 'the runtime built an invalid envelope', {
+          details: { type: payload.type.slice(0, 64) },
+        }),
+      );
+      return envelope;
+    }
     if (payload.type === 'session.closed') this.terminal = true;
     // after a store failure nothing more is written for this session (never a gap in the
     // stored history); the failure surfaces through durable() and subscriptions instead

@@ -20,7 +20,7 @@ import {
 } from '@relvo-labs/agent-provider';
 import { isoAt, type RuntimeClock } from '../clock.js';
 import type { EventPayload } from '../envelope.js';
-import { rejection, RuntimeError } from '../errors.js';
+import { providerRefusal, rejection, RuntimeError } from '../errors.js';
 import type { IdFactory } from '../ids.js';
 import {
   contractDiagnostic,
@@ -314,15 +314,7 @@ export class RunDriver {
     } catch (error) {
       if (isProviderRejection(error)) {
         this.fence = false;
-        throw new RuntimeError(
-          'provider_rejected',
-          'provider_rejected',
-          'the provider refused the interrupt',
-          {
-            details: { providerCode: error.agentError.code },
-            cause: error,
-          },
-        );
+        throw providerRefusal(error, 'provider_rejected', 'the provider refused the interrupt', {});
       }
       // unknown outcome: the fence stays until an exact retry succeeds
       throw new RuntimeError(

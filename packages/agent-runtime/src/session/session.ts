@@ -422,15 +422,7 @@ export class SessionImpl implements RuntimeSession {
       }
       delete record.delivery;
       if (isProviderRejection(error)) {
-        throw new RuntimeError(
-          'provider_rejected',
-          'provider_rejected',
-          'the provider refused the response',
-          {
-            details: { providerCode: error.agentError.code },
-            cause: error,
-          },
-        );
+        throw providerRefusal(error, 'provider_rejected', 'the provider refused the response', {});
       }
       throw new RuntimeError(
         'provider_unavailable',

@@ -1,15 +1,18 @@
 import Database from 'better-sqlite3';
 import { checkOptions, sqliteEventStoreOptionsSchema } from '../options.js';
-import { ensureFolder } from './sqlite-open.js';
+import {
+  checkPages,
+  checkSchema,
+  checkStillThere,
+  ensureFolder,
+  fileIdentity,
+  migrate,
+  type FileIdentity,
+} from './sqlite-open.js';
 import { WIRE_VERSION, type SessionState } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventPayload } from '../envelope.js';
 import { RuntimeError, type RuntimeErrorReason } from '../errors.js';
-import {
-  LATEST_SCHEMA_VERSION,
-  MIGRATIONS,
-  SQLITE_APPLICATION_ID,
-  type Migration,
-} from './migrations.js';
+import { LATEST_SCHEMA_VERSION } from './migrations.js';
 import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
 
 export interface SqliteEventStoreOptions {
@@ -101,56 +104,6 @@ function toEnvelope(row: EventRow): EventEnvelope {
   return envelope;
 }
 
-function migrate(db: Database.Database, from: number, to: number): void {
-  const pending: Migration[] = MIGRATIONS.filter((m) => m.version > from && m.version <= to);
-  for (const migration of pending) {
-    db.transaction(() => {
-      db.exec(migration.sql);
-      if (migration.version === 1) db.pragma(`application_id = ${SQLITE_APPLICATION_ID}`);
-      db.pragma(`user_version = ${migration.version}`);
-    }).immediate();
-  }
-}
-
-/** Checks what the file holds before anything is written to it. */
-function checkSchema(db: Database.Database): number {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  const applicationId = db.pragma('application_id', { simple: true }) as number;
-  if (version === 0) {
-    const objects = db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number };
-    if (objects.n > 0 || applicationId !== 0) {
-      throw new RuntimeError(
-        'store_unavailable',
-        'store_foreign',
-        'the database is not a relvo event store',
-        {
-          details: { schemaVersion: version },
-        },
-      );
-    }
-    return 0;
-  }
-  if (applicationId !== SQLITE_APPLICATION_ID) {
-    throw new RuntimeError(
-      'store_unavailable',
-      'store_foreign',
-      'the database is not a relvo event store',
-      {
-        details: { schemaVersion: version },
-      },
-    );
-  }
-  if (version > LATEST_SCHEMA_VERSION) {
-    throw new RuntimeError(
-      'store_unavailable',
-      'store_newer_schema',
-      'the event store was written by a newer runtime; it is left untouched',
-      { details: { schemaVersion: version, supportedVersion: LATEST_SCHEMA_VERSION } },
-    );
-  }
-  return version;
-}
-
 /**
  * Opens (or creates) a SQLite event store in WAL mode and takes an exclusive lock on it for
  * the life of the store: a second process (or a second store in this one) gets `store_locked`.
@@ -161,6 +114,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   checkOptions(sqliteEventStoreOptionsSchema, options, 'openSqliteEventStore options');
   ensureFolder(options.path);
   let db: Database.Database;
+  let opened: FileIdentity | undefined;
   try {
     db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 200 });
   } catch (error) {
@@ -171,16 +125,19 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     // index is used, so nothing else can write (or mark our live sessions failed) meanwhile.
     db.pragma('locking_mode = EXCLUSIVE');
     const version = checkSchema(db);
+    // before journal_mode, which rewrites the header: a corrupt file gets no write at all
+    checkPages(db);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     // take the exclusive lock now rather than at the first append
     db.exec('BEGIN IMMEDIATE; COMMIT;');
     migrate(db, version, options.migrateTo ?? LATEST_SCHEMA_VERSION);
+    opened = fileIdentity(options.path);
   } catch (error) {
     db.close();
     throw storeErrorOf(error);
   }
-  return new SqliteEventStore(db);
+  return new SqliteEventStore(db, options.path, opened);
 }
 
 class SqliteEventStore implements EventStore {
@@ -196,7 +153,14 @@ class SqliteEventStore implements EventStore {
     (batch: readonly EventEnvelope[]) => Map<string, StoredSession>
   >;
 
-  constructor(private readonly db: Database.Database) {
+  /** Set once the file was found removed or replaced: every later append is refused too. */
+  private lost: RuntimeError | undefined;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly path: string,
+    private readonly opened: FileIdentity | undefined,
+  ) {
     this.insertEvent = db.prepare(
       `INSERT INTO events (session_id, sequence, event_id, run_id, occurred_at, wire_version, type, payload)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -266,8 +230,15 @@ class SqliteEventStore implements EventStore {
   append(batch: readonly EventEnvelope[]): Promise<void> {
     try {
       this.guard();
+      if (this.lost !== undefined) throw this.lost;
       // the summaries cache is only updated after the transaction committed
       const next = this.appendTx.immediate(batch);
+      try {
+        checkStillThere(this.path, this.opened);
+      } catch (error) {
+        this.lost = storeErrorOf(error);
+        throw this.lost;
+      }
       for (const [id, summary] of next) this.summaries.set(id, summary);
       return Promise.resolve();
     } catch (error) {

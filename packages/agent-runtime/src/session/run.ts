@@ -1,6 +1,7 @@
 import {
   agentError,
   canInterruptRun,
+  type AgentError,
   isProviderRejection,
   isTerminal,
   RUN_STATE_TABLE,
@@ -28,6 +29,13 @@ import {
   intakeProviderEvent,
   intakeTermination,
 } from './intake.js';
+import {
+  armExpiry,
+  expiredError,
+  expiryAnswer,
+  type ArmedExpiry,
+  type ExpiryPolicy,
+} from './expiry.js';
 import type { SessionLog } from './log.js';
 import { reportTurn, type TurnOutcome, type TurnResult } from './turn-result.js';
 
@@ -47,6 +55,8 @@ export interface InteractionRecord {
   inFlight?: InteractionResponse;
   delivery?: Promise<void>;
   settlement?: InteractionSettlement;
+  /** Set when the profile lets requests expire. */
+  expiry?: ArmedExpiry;
 }
 
 export interface RunContext {
@@ -58,6 +68,8 @@ export interface RunContext {
   readonly profile: string;
   /** Session-wide interaction index (by interactionId). */
   readonly interactions: Map<string, InteractionRecord>;
+  /** The profile's `interactionExpiry`; absent: requests wait for a person without limit. */
+  readonly expiry?: ExpiryPolicy;
   /** Called once, after `run.finished` and `turn.settled` are appended. */
   onFinished(run: RunDriver, uncertainStart: boolean): void;
 }
@@ -248,11 +260,18 @@ export class RunDriver {
     };
     this.refs.set(providerRef, record);
     this.ctx.interactions.set(record.interactionId, record);
+    const policy = this.ctx.expiry;
+    if (policy !== undefined) {
+      record.expiry = armExpiry(this.ctx.clock, policy, () => {
+        this.expire(record, policy);
+      });
+    }
     this.append({
       type: 'interaction.requested',
       interactionId: record.interactionId,
       turnId: this.turnId,
       request,
+      ...(record.expiry === undefined ? {} : { expiresAt: record.expiry.expiresAt }),
     });
     if (this.state === 'running') this.moveTo('awaiting_interaction');
   }
@@ -264,14 +283,39 @@ export class RunDriver {
     this.settle(record, 'withdrawn');
   }
 
+  /**
+   * A request nobody answered in time: settled `expired`, then the provider gets a denial
+   * (`decline`, approvals) or the run is interrupted. An answer already in flight wins.
+   */
+  private expire(record: InteractionRecord, policy: ExpiryPolicy): void {
+    if (this.stale || record.status !== 'pending') return;
+    const answer = expiryAnswer(policy, record.request);
+    const action = answer === undefined ? 'cancelled' : 'declined';
+    this.settle(record, 'expired', undefined, expiredError(action, policy.afterMs));
+    const stop = (): void => {
+      this.interrupt('interaction expired').catch(() => undefined);
+    };
+    if (answer === undefined) {
+      stop();
+      return;
+    }
+    // a provider that refuses the denial would keep waiting for it: interrupt instead
+    Promise.resolve()
+      .then(() => this.ctx.providerSession.respondToInteraction(record.providerRef, answer))
+      .catch(stop);
+  }
+
   /** Records a settlement and lets the run leave `awaiting_interaction` when none is left. */
   settle(
     record: InteractionRecord,
     outcome: SettlementOutcome,
     response?: InteractionResponse,
+    error?: AgentError,
   ): void {
+    record.expiry?.cancel();
     const settlement: InteractionSettlement = { outcome, settledAt: isoAt(this.ctx.clock) };
     if (response !== undefined) settlement.response = response;
+    if (error !== undefined) settlement.error = error;
     record.status = 'settled';
     record.settlement = settlement;
     delete record.inFlight;

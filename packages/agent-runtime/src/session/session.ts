@@ -208,6 +208,9 @@ export class SessionImpl implements RuntimeSession {
         providerSession: entry.session,
         profile,
         interactions: this.interactions,
+        ...(entry.resolved.profile.interactionExpiry === undefined
+          ? {}
+          : { expiry: entry.resolved.profile.interactionExpiry }),
         onFinished: (finished, uncertainStart) => {
           if (this.run === finished) this.run = undefined;
           this.forgetSettledInteractions();
@@ -342,6 +345,7 @@ export class SessionImpl implements RuntimeSession {
         status: 'pending',
         request: r.request,
         requestedAt: r.requestedAt,
+        ...(r.expiry === undefined ? {} : { expiresAt: r.expiry.expiresAt }),
       });
     }
     return out;
@@ -374,7 +378,9 @@ export class SessionImpl implements RuntimeSession {
         if (record.settlement?.outcome === 'responded' && same(record.settlement.response))
           return Promise.resolve();
         throw new RuntimeError(
-          'interaction_already_settled',
+          record.settlement?.outcome === 'expired'
+            ? 'interaction_expired'
+            : 'interaction_already_settled',
           'interaction_settled',
           'the interaction is already settled',
           {

@@ -1,0 +1,49 @@
+import {
+  agentError,
+  type AgentError,
+  type InteractionRequest,
+  type InteractionResponse,
+} from '@relvo-labs/agent-provider';
+import { startTimer, type RuntimeClock } from '../clock.js';
+import type { RuntimeProfile } from '../config.js';
+
+/** A profile's `interactionExpiry`: how long a request may wait for a person, then what. */
+export type ExpiryPolicy = NonNullable<RuntimeProfile['interactionExpiry']>;
+
+/** What the runtime did about an expired request. */
+export type ExpiryAction = 'declined' | 'cancelled';
+
+export interface ArmedExpiry {
+  /** ISO time the request expires at (recorded in `interaction.requested`). */
+  readonly expiresAt: string;
+  cancel(): void;
+}
+
+/** Starts the deadline of one request on the runtime clock. */
+export function armExpiry(
+  clock: RuntimeClock,
+  policy: ExpiryPolicy,
+  onExpired: () => void,
+): ArmedExpiry {
+  const expiresAt = new Date(clock.now() + policy.afterMs).toISOString();
+  return { expiresAt, cancel: startTimer(clock, policy.afterMs, onExpired) };
+}
+
+/**
+ * The answer the provider gets when a request expires: a denial for an approval under
+ * `decline`; otherwise none (the run is interrupted instead — a question has no refusal).
+ */
+export function expiryAnswer(
+  policy: ExpiryPolicy,
+  request: InteractionRequest,
+): InteractionResponse | undefined {
+  if (policy.onExpiry !== 'decline' || request.kind !== 'approval') return undefined;
+  return { kind: 'approval', decision: 'denied' };
+}
+
+/** The settlement error of an expired request: its own code and a bounded reason. */
+export function expiredError(action: ExpiryAction, afterMs: number): AgentError {
+  return agentError('interaction_expired', 'nobody answered before the interaction expired', {
+    details: { reason: 'interaction_expired', action, afterMs },
+  });
+}

@@ -8,6 +8,7 @@ import type { EventEnvelope, EventSubscription, RuntimeSession } from '@relvo-la
 import type { Output } from '../ui/output.js';
 import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
 import { describeResponse, type Answer, type Answerer } from './answers.js';
+import { timeLeftLabel } from './expiry-label.js';
 import { submitErrorToExit } from './submit-errors.js';
 
 export interface TurnStats {
@@ -182,7 +183,7 @@ export class SessionDriver {
         }
         break;
       case 'interaction.requested':
-        this.ask(payload.interactionId, payload.request);
+        this.ask(payload.interactionId, payload.request, payload.expiresAt);
         break;
       case 'interaction.settled': {
         const ac = this.prompts.get(payload.interactionId);
@@ -204,7 +205,7 @@ export class SessionDriver {
     }
   }
 
-  private ask(interactionId: string, request: Parameters<Answerer>[0]): void {
+  private ask(interactionId: string, request: Parameters<Answerer>[0], expiresAt?: string): void {
     const { out, answerer, session } = this.options;
     const ac = new AbortController();
     this.prompts.set(interactionId, ac);
@@ -215,7 +216,10 @@ export class SessionDriver {
           ? request.prompt
           : `${request.questions.length} question(s)`;
     out.note('');
-    out.note(`${out.c.bold(out.c.cyan('?'))} codex asks: ${summary}`);
+    const left = timeLeftLabel(expiresAt, Date.now());
+    out.note(
+      `${out.c.bold(out.c.cyan('?'))} codex asks: ${summary}${left && out.c.dim(` (${left})`)}`,
+    );
     void (async () => {
       let answer: Answer;
       try {

@@ -8,7 +8,6 @@ import {
   type InteractionRequest,
   type InteractionResponse,
   type InteractionSettlement,
-  type ProviderDescriptor,
   type ProviderEventPayload,
   type ProviderEventSink,
   type ProviderRun,
@@ -19,60 +18,23 @@ import {
   type SettlementOutcome,
   type TurnInput,
 } from '@relvo-labs/agent-provider';
-import { isoAt, type RuntimeClock } from '../clock.js';
+import { isoAt } from '../clock.js';
 import type { EventPayload } from '../envelope.js';
 import { rejection, RuntimeError } from '../errors.js';
-import type { IdFactory } from '../ids.js';
 import {
   contractDiagnostic,
   failedWith,
   intakeProviderEvent,
   intakeTermination,
 } from './intake.js';
-import {
-  armExpiry,
-  expiredError,
-  expiryAnswer,
-  type ArmedExpiry,
-  type ExpiryPolicy,
-} from './expiry.js';
-import type { SessionLog } from './log.js';
+import { armExpiry, expiredError, expiryAnswer, type ExpiryPolicy } from './expiry.js';
+import type { InteractionRecord, RunContext } from './run-context.js';
 import { reportTurn, type TurnOutcome, type TurnResult } from './turn-result.js';
 
 /** Emissions kept while a run is starting, drained after it becomes active (docs/spi.md §10.3). */
 export const STAGED_EMISSIONS_LIMIT = 256;
 
-export interface InteractionRecord {
-  readonly interactionId: string;
-  readonly turnId: string;
-  readonly runId: string;
-  readonly providerRef: string;
-  readonly request: InteractionRequest;
-  readonly requestedAt: string;
-  readonly run: RunDriver;
-  status: 'pending' | 'delivering' | 'settled';
-  /** The answer being delivered to the provider (status `delivering`). */
-  inFlight?: InteractionResponse;
-  delivery?: Promise<void>;
-  settlement?: InteractionSettlement;
-  /** Set when the profile lets requests expire. */
-  expiry?: ArmedExpiry;
-}
-
-export interface RunContext {
-  readonly log: SessionLog;
-  readonly clock: RuntimeClock;
-  readonly ids: IdFactory;
-  readonly descriptor: ProviderDescriptor;
-  readonly providerSession: ProviderSession;
-  readonly profile: string;
-  /** Session-wide interaction index (by interactionId). */
-  readonly interactions: Map<string, InteractionRecord>;
-  /** The profile's `interactionExpiry`; absent: requests wait for a person without limit. */
-  readonly expiry?: ExpiryPolicy;
-  /** Called once, after `run.finished` and `turn.settled` are appended. */
-  onFinished(run: RunDriver, uncertainStart: boolean): void;
-}
+export type { InteractionRecord, RunContext } from './run-context.js';
 
 const TURN_STATE_OF: Readonly<Record<ProviderRunTermination['outcome'], TurnOutcome>> = {
   succeeded: 'completed',

@@ -112,6 +112,24 @@ describe('interaction expiry by profile policy', () => {
     }
   });
 
+  it('an answer in flight at the deadline wins; if its delivery fails, the request expires', async () => {
+    const { clock, manual, session, ask } = await setup({ afterMs: AFTER_MS, onExpiry: 'decline' });
+    ask(APPROVAL);
+    const [pending] = session.pendingInteractions();
+    manual.respondFailure = new Error('connection lost');
+    const answering = session
+      .respond(pending!.interactionId, { kind: 'approval', decision: 'approved', mode: 'once' })
+      .catch((e: unknown) => e);
+    clock.advance(AFTER_MS);
+    const failed = await answering;
+    expect(isRuntimeError(failed) && failed.reason).toBe('provider_unknown_outcome');
+    await until(() => session.pendingInteractions().length === 0, 'the overdue request expiring');
+    const late = await session
+      .respond(pending!.interactionId, { kind: 'approval', decision: 'denied' })
+      .catch((e: unknown) => e);
+    expect(isRuntimeError(late) && late.code).toBe('interaction_expired');
+  });
+
   it('an answer in time disarms the deadline; without a policy nothing expires', async () => {
     const timed = await setup({ afterMs: AFTER_MS, onExpiry: 'decline' });
     timed.ask(APPROVAL);

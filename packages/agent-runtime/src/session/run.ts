@@ -250,6 +250,13 @@ export class RunDriver {
    * (`decline`, approvals) or the run is interrupted. An answer already in flight wins.
    */
   private expire(record: InteractionRecord, policy: ExpiryPolicy): void {
+    if (record.status === 'delivering') {
+      // the answer in flight wins; should it fail, the request is still overdue
+      record.delivery?.catch(() => {
+        this.expire(record, policy);
+      });
+      return;
+    }
     if (this.stale || record.status !== 'pending') return;
     const answer = expiryAnswer(policy, record.request);
     const action = answer === undefined ? 'cancelled' : 'declined';

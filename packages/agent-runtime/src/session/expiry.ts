@@ -6,6 +6,8 @@ import {
 } from '@relvo-labs/agent-provider';
 import { startTimer, type RuntimeClock } from '../clock.js';
 import type { RuntimeProfile } from '../config.js';
+import type { InteractionRecord } from './run-context.js';
+import type { RunDriver } from './run.js';
 
 /** A profile's `interactionExpiry`: how long a request may wait for a person, then what. */
 export type ExpiryPolicy = NonNullable<RuntimeProfile['interactionExpiry']>;
@@ -46,4 +48,37 @@ export function expiredError(action: ExpiryAction, afterMs: number): AgentError 
   return agentError('interaction_expired', 'nobody answered before the interaction expired', {
     details: { reason: 'interaction_expired', action, afterMs },
   });
+}
+
+/**
+ * A request nobody answered in time: settled `expired`, then the provider gets a denial
+ * (`decline`, approvals) or the run is interrupted. An answer already in flight wins.
+ */
+export function expireInteraction(
+  run: RunDriver,
+  record: InteractionRecord,
+  policy: ExpiryPolicy,
+): void {
+  if (record.status === 'delivering') {
+    // the answer in flight wins; should it fail, the request is still overdue
+    record.delivery?.catch(() => {
+      expireInteraction(run, record, policy);
+    });
+    return;
+  }
+  if (run.finished || record.status !== 'pending') return;
+  const answer = expiryAnswer(policy, record.request);
+  const action = answer === undefined ? 'cancelled' : 'declined';
+  run.settle(record, 'expired', undefined, expiredError(action, policy.afterMs));
+  const stop = (): void => {
+    run.interrupt('interaction expired').catch(() => undefined);
+  };
+  if (answer === undefined) {
+    stop();
+    return;
+  }
+  // a provider that refuses the denial would keep waiting for it: interrupt instead
+  Promise.resolve()
+    .then(() => run.providerSession.respondToInteraction(record.providerRef, answer))
+    .catch(stop);
 }

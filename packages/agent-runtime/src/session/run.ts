@@ -27,7 +27,7 @@ import {
   intakeProviderEvent,
   intakeTermination,
 } from './intake.js';
-import { armExpiry, expiredError, expiryAnswer, type ExpiryPolicy } from './expiry.js';
+import { armExpiry, expireInteraction } from './expiry.js';
 import type { InteractionRecord, RunContext } from './run-context.js';
 import { reportTurn, type TurnOutcome, type TurnResult } from './turn-result.js';
 
@@ -225,7 +225,7 @@ export class RunDriver {
     const policy = this.ctx.expiry;
     if (policy !== undefined) {
       record.expiry = armExpiry(this.ctx.clock, policy, () => {
-        this.expire(record, policy);
+        expireInteraction(this, record, policy);
       });
     }
     this.append({
@@ -243,35 +243,6 @@ export class RunDriver {
     // disregarded when never raised, already settled, or an answer is already with the provider
     if (record?.status !== 'pending') return;
     this.settle(record, 'withdrawn');
-  }
-
-  /**
-   * A request nobody answered in time: settled `expired`, then the provider gets a denial
-   * (`decline`, approvals) or the run is interrupted. An answer already in flight wins.
-   */
-  private expire(record: InteractionRecord, policy: ExpiryPolicy): void {
-    if (record.status === 'delivering') {
-      // the answer in flight wins; should it fail, the request is still overdue
-      record.delivery?.catch(() => {
-        this.expire(record, policy);
-      });
-      return;
-    }
-    if (this.stale || record.status !== 'pending') return;
-    const answer = expiryAnswer(policy, record.request);
-    const action = answer === undefined ? 'cancelled' : 'declined';
-    this.settle(record, 'expired', undefined, expiredError(action, policy.afterMs));
-    const stop = (): void => {
-      this.interrupt('interaction expired').catch(() => undefined);
-    };
-    if (answer === undefined) {
-      stop();
-      return;
-    }
-    // a provider that refuses the denial would keep waiting for it: interrupt instead
-    Promise.resolve()
-      .then(() => this.ctx.providerSession.respondToInteraction(record.providerRef, answer))
-      .catch(stop);
   }
 
   /** Records a settlement and lets the run leave `awaiting_interaction` when none is left. */

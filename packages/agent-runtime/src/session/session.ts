@@ -160,6 +160,8 @@ export class SessionImpl implements RuntimeSession {
   submitTurn(options: SubmitTurnOptions): Promise<TurnHandle> {
     try {
       this.require('submit_turn');
+      // a log that lost envelopes records nothing more: no turn may run unrecorded
+      if (this.ctx.log.failed !== undefined) throw this.ctx.log.failed;
       if (this.run !== undefined || this.admitting !== undefined) {
         throw new RuntimeError(
           'illegal_state_transition',

@@ -27,6 +27,14 @@ export const runtimeProfileSchema = z.strictObject({
   /** `ProviderSessionInit.options` for each provider session opened on this profile. */
   sessionOptions: jsonObjectSchema.default(() => ({})),
   description: z.string().max(400).optional(),
+  /** How long an approval or question may wait for a person; absent: no limit. */
+  interactionExpiry: z
+    .strictObject({
+      afterMs: z.number().int().positive().max(2_147_483_647),
+      /** `decline`: an approval is denied (a question cannot be: its run is interrupted). */
+      onExpiry: z.enum(['decline', 'cancel']).default('decline'),
+    })
+    .optional(),
 });
 
 export const runtimeConfigSchema = z

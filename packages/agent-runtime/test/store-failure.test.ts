@@ -44,7 +44,7 @@ async function setup() {
   const turn = await session.submitTurn({ input: 'x' });
   await until(() => manual.sessions[0]?.runs.length === 1, 'the run');
   const run = manual.sessions[0]!.runs[0]!;
-  return { runtime, session, turn, run, breakStore };
+  return { manual, runtime, session, turn, run, breakStore };
 }
 
 /** Reads until the subscription settles: its envelopes and how it ended. */
@@ -60,7 +60,7 @@ async function drain(events: AsyncIterable<EventEnvelope>): Promise<unknown> {
 
 describe('a failed append', () => {
   it('wakes every waiting subscriber with a typed error; done does not report completed', async () => {
-    const { runtime, session, turn, run, breakStore } = await setup();
+    const { manual, runtime, session, turn, run, breakStore } = await setup();
     const readers = [drain(session.subscribe()), drain(runtime.subscribe(session.id))];
     run.sink.emit({ payload: { type: 'run.message_delta', text: 'stored' } });
     await until(() => session.state === 'ready', 'a settled tick');
@@ -76,6 +76,9 @@ describe('a failed append', () => {
       outcome: 'failed',
       error: { code: 'store_unavailable' },
     });
+    const refused = await session.submitTurn({ input: 'again' }).catch((e: unknown) => e);
+    expect(isRuntimeError(refused) && refused.reason).toBe('store_io');
+    expect(manual.sessions[0]!.runs).toHaveLength(1);
     const stored = await runtime.readEvents(session.id);
     expect(stored.at(-1)?.sequence).toBe(result.lastSequence);
     expect(stored.some((e) => e.payload.type === 'turn.settled')).toBe(false);

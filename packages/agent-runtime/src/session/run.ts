@@ -1,13 +1,13 @@
 import {
   agentError,
   canInterruptRun,
+  type AgentError,
   isProviderRejection,
   isTerminal,
   RUN_STATE_TABLE,
   type InteractionRequest,
   type InteractionResponse,
   type InteractionSettlement,
-  type ProviderDescriptor,
   type ProviderEventPayload,
   type ProviderEventSink,
   type ProviderRun,
@@ -18,7 +18,7 @@ import {
   type SettlementOutcome,
   type TurnInput,
 } from '@relvo-labs/agent-provider';
-import { isoAt, type RuntimeClock } from '../clock.js';
+import { isoAt } from '../clock.js';
 import type { EventPayload } from '../envelope.js';
 import { providerRefusal, rejection, RuntimeError } from '../errors.js';
 import type { IdFactory } from '../ids.js';
@@ -28,39 +28,14 @@ import {
   intakeProviderEvent,
   intakeTermination,
 } from './intake.js';
-import type { SessionLog } from './log.js';
+import { armExpiry, expireInteraction } from './expiry.js';
+import type { InteractionRecord, RunContext } from './run-context.js';
 import { reportTurn, type TurnOutcome, type TurnResult } from './turn-result.js';
 
 /** Emissions kept while a run is starting, drained after it becomes active (docs/spi.md §10.3). */
 export const STAGED_EMISSIONS_LIMIT = 256;
 
-export interface InteractionRecord {
-  readonly interactionId: string;
-  readonly turnId: string;
-  readonly runId: string;
-  readonly providerRef: string;
-  readonly request: InteractionRequest;
-  readonly requestedAt: string;
-  readonly run: RunDriver;
-  status: 'pending' | 'delivering' | 'settled';
-  /** The answer being delivered to the provider (status `delivering`). */
-  inFlight?: InteractionResponse;
-  delivery?: Promise<void>;
-  settlement?: InteractionSettlement;
-}
-
-export interface RunContext {
-  readonly log: SessionLog;
-  readonly clock: RuntimeClock;
-  readonly ids: IdFactory;
-  readonly descriptor: ProviderDescriptor;
-  readonly providerSession: ProviderSession;
-  readonly profile: string;
-  /** Session-wide interaction index (by interactionId). */
-  readonly interactions: Map<string, InteractionRecord>;
-  /** Called once, after `run.finished` and `turn.settled` are appended. */
-  onFinished(run: RunDriver, uncertainStart: boolean): void;
-}
+export type { InteractionRecord, RunContext } from './run-context.js';
 
 const TURN_STATE_OF: Readonly<Record<ProviderRunTermination['outcome'], TurnOutcome>> = {
   succeeded: 'completed',
@@ -248,11 +223,18 @@ export class RunDriver {
     };
     this.refs.set(providerRef, record);
     this.ctx.interactions.set(record.interactionId, record);
+    const policy = this.ctx.expiry;
+    if (policy !== undefined) {
+      record.expiry = armExpiry(this.ctx.clock, policy, () => {
+        expireInteraction(this, record, policy);
+      });
+    }
     this.append({
       type: 'interaction.requested',
       interactionId: record.interactionId,
       turnId: this.turnId,
       request,
+      ...(record.expiry === undefined ? {} : { expiresAt: record.expiry.expiresAt }),
     });
     if (this.state === 'running') this.moveTo('awaiting_interaction');
   }
@@ -269,9 +251,12 @@ export class RunDriver {
     record: InteractionRecord,
     outcome: SettlementOutcome,
     response?: InteractionResponse,
+    error?: AgentError,
   ): void {
+    record.expiry?.cancel();
     const settlement: InteractionSettlement = { outcome, settledAt: isoAt(this.ctx.clock) };
     if (response !== undefined) settlement.response = response;
+    if (error !== undefined) settlement.error = error;
     record.status = 'settled';
     record.settlement = settlement;
     delete record.inFlight;

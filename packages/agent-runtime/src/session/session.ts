@@ -161,6 +161,8 @@ export class SessionImpl implements RuntimeSession {
   submitTurn(options: SubmitTurnOptions): Promise<TurnHandle> {
     try {
       this.require('submit_turn');
+      // a log that lost envelopes records nothing more: no turn may run unrecorded
+      if (this.ctx.log.failed !== undefined) throw this.ctx.log.failed;
       if (this.run !== undefined || this.admitting !== undefined) {
         throw new RuntimeError(
           'illegal_state_transition',
@@ -209,6 +211,9 @@ export class SessionImpl implements RuntimeSession {
         providerSession: entry.session,
         profile,
         interactions: this.interactions,
+        ...(entry.resolved.profile.interactionExpiry === undefined
+          ? {}
+          : { expiry: entry.resolved.profile.interactionExpiry }),
         onFinished: (finished, uncertainStart) => {
           if (this.run === finished) this.run = undefined;
           this.forgetSettledInteractions();
@@ -350,6 +355,7 @@ export class SessionImpl implements RuntimeSession {
         status: 'pending',
         request: r.request,
         requestedAt: r.requestedAt,
+        ...(r.expiry === undefined ? {} : { expiresAt: r.expiry.expiresAt }),
       });
     }
     return out;
@@ -382,7 +388,9 @@ export class SessionImpl implements RuntimeSession {
         if (record.settlement?.outcome === 'responded' && same(record.settlement.response))
           return Promise.resolve();
         throw new RuntimeError(
-          'interaction_already_settled',
+          record.settlement?.outcome === 'expired'
+            ? 'interaction_expired'
+            : 'interaction_already_settled',
           'interaction_settled',
           'the interaction is already settled',
           {

@@ -10,6 +10,7 @@ import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
 import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
 import { describeResponse, type Answer, type Answerer } from './answers.js';
+import { timeLeftLabel } from './expiry-label.js';
 import { submitErrorToExit } from './submit-errors.js';
 
 export interface TurnStats {
@@ -214,7 +215,7 @@ export class SessionDriver {
         }
         break;
       case 'interaction.requested':
-        this.ask(payload.interactionId, payload.request);
+        this.ask(payload.interactionId, payload.request, payload.expiresAt);
         break;
       case 'interaction.settled': {
         this.stopWaiting(payload.interactionId);
@@ -252,7 +253,7 @@ export class SessionDriver {
     if (this.stats !== undefined) this.stats.waitingMs += this.now() - this.waitingSince;
   }
 
-  private ask(interactionId: string, request: Parameters<Answerer>[0]): void {
+  private ask(interactionId: string, request: Parameters<Answerer>[0], expiresAt?: string): void {
     const { out, answerer, session } = this.options;
     this.startWaiting(interactionId);
     const ac = new AbortController();
@@ -266,7 +267,10 @@ export class SessionDriver {
           : `${request.questions.length} question(s)`,
     );
     out.note('');
-    out.note(`${out.c.bold(out.c.cyan('?'))} codex asks: ${summary}`);
+    const left = timeLeftLabel(expiresAt, Date.now());
+    out.note(
+      `${out.c.bold(out.c.cyan('?'))} codex asks: ${summary}${left && out.c.dim(` (${left})`)}`,
+    );
     void (async () => {
       let answer: Answer;
       try {

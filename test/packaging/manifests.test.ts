@@ -73,4 +73,18 @@ describe('package manifests, as a consumer installs them', () => {
       expect(listed.trim(), `${dir}: bin ${command}`).not.toBe('');
     }
   });
+
+  it.each(manifests)('%s: the lockfile links the bins the manifest names', (dir, m) => {
+    // `npm ci` links bins from the lockfile's copy of each workspace manifest, not the manifest
+    const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { bin?: Record<string, string> }>;
+    };
+    const normalized = Object.fromEntries(
+      Object.entries(m.bin ?? {}).map(([command, target]) => [
+        command,
+        target.replace(/^\.\//, ''),
+      ]),
+    );
+    expect(lock.packages[dir === '.' ? '' : dir]?.bin ?? {}).toEqual(normalized);
+  });
 });

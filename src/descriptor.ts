@@ -73,6 +73,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       bridgedServerRequests: bridged,
       approvalDenialReasonDelivered: false,
       isolatesConfiguredTooling: false,
+      // `provider.readAccount()`: codex's own login state, before any session (src/account.ts)
+      accountStatusProbe: true,
     },
   });
 }

@@ -7,7 +7,6 @@ import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import {
-  isProviderRejection,
   type AgentProvider,
   type ProviderDescriptor,
   type ProviderEventSink,
@@ -17,6 +16,7 @@ import {
   type ProviderSessionInit,
 } from '@relvo-labs/agent-provider';
 import type { z } from 'zod';
+import { readCodexAccount, type CodexAccountStatus, type ReadAccountInit } from './account.js';
 import { approvalPolicyOf } from './approval-policy.js';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
@@ -26,7 +26,7 @@ import {
   type CodexSessionOptions,
   type ResolvedCodexProviderOptions,
 } from './options.js';
-import { CodexConnection } from './rpc/connection.js';
+import { openConnection } from './connect.js';
 import { AbandonedConnections, type ReleaseSummary } from './session/abandoned.js';
 import { handshake } from './session/handshake.js';
 import { placeDigest, readRecoveryRecord, type CodexRecoveryOpaque } from './session/recovery.js';
@@ -36,11 +36,7 @@ import { codexRejection } from './shared/codex-error.js';
 import { issuePaths } from './shared/issue-paths.js';
 import { commandEnvironmentArgs, inheritedEnvironment } from './transport/environment.js';
 import { createCodexStdioTransport } from './transport/stdio.js';
-import type {
-  CodexResourceUsage,
-  CodexTransport,
-  CodexTransportFactory,
-} from './transport/types.js';
+import type { CodexResourceUsage, CodexTransportFactory } from './transport/types.js';
 
 /** The session `createSession` resolves: the SPI session plus host-facing extras. */
 export interface CodexProviderSession extends ProviderSession {
@@ -60,6 +56,12 @@ export interface CodexProvider extends AgentProvider {
     record: ProviderRecoveryRecord,
     init: CodexSessionInit,
   ): Promise<CodexProviderSession>;
+  /**
+   * Whether codex is logged in, asked of codex itself on a connection of its own (initialize,
+   * `account/read`, close); nothing reaches a model. Rejects like `createSession` when codex
+   * cannot be started or is outside the reviewed window.
+   */
+  readAccount(init?: ReadAccountInit): Promise<CodexAccountStatus>;
   /** Retries the teardown of every connection a failed handshake could not close. */
   releaseAbandonedConnections(): Promise<ReleaseSummary>;
   readonly abandonedConnectionCount: number;
@@ -120,6 +122,16 @@ export const createCodexProvider: CodexProviderFactory = (input = {}) => {
     createSession(init: CodexSessionInit): Promise<CodexProviderSession> {
       return openSession(init, options, factory, spawning, abandoned);
     },
+    readAccount: (init = {}) =>
+      readCodexAccount({
+        connect: () => openConnection(factory, init.cwd ?? process.cwd(), options),
+        handshake: {
+          clientName: options.clientName,
+          clientVersion: options.clientVersion,
+          additionalVersions: options.additionalAppServerVersions,
+        },
+        abandoned,
+      }),
     releaseAbandonedConnections: () => abandoned.releaseAll(),
     get abandonedConnectionCount() {
       return abandoned.count;
@@ -223,21 +235,7 @@ async function openSession(
   const recovery: CodexRecoveryOpaque | undefined =
     record === undefined ? undefined : readRecoveryRecord(record, root);
 
-  let transport: CodexTransport;
-  try {
-    transport = await factory({ cwd: root });
-  } catch (error) {
-    if (isProviderRejection(error)) throw error;
-    const token = causeTokenOf(error);
-    throw codexRejection(
-      'provider_unavailable',
-      `codex transport could not be created (${token})`,
-      { details: { cause: token } },
-      { cause: error },
-    );
-  }
-
-  const connection = new CodexConnection(transport, { requestTimeoutMs: options.requestTimeoutMs });
+  const { connection, startup } = await openConnection(factory, root, options);
   const sandboxMode = sessionOptions.data.sandboxMode ?? options.sandboxMode;
   const model = sessionOptions.data.model ?? options.model;
   let thread: { threadId: string; codexHomeDigest: string };
@@ -257,11 +255,7 @@ async function openSession(
           ? { resume: { threadId: recovery.threadId, codexHomeDigest: recovery.codexHome } }
           : {}),
       },
-      {
-        end: () => connection.end,
-        exitStatus: () => transport.exitStatus?.(),
-        requestTimeoutMs: options.requestTimeoutMs,
-      },
+      startup,
     );
   } catch (error) {
     throw await abandoned.tearDownAfterFailedHandshake(connection, error);

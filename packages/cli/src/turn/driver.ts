@@ -7,6 +7,7 @@ import type { RunTermination } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventSubscription, RuntimeSession } from '@relvo-labs/agent-runtime';
 import type { Output } from '../ui/output.js';
 import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
+import { retryLine } from './advice.js';
 import { describeResponse, type Answer, type Answerer } from './answers.js';
 import { submitErrorToExit } from './submit-errors.js';
 
@@ -189,9 +190,12 @@ export class SessionDriver {
         if (s.outcome !== 'responded') out.note(out.c.dim(`  (request ${s.outcome})`));
         break;
       }
-      case 'diagnostic':
-        if (payload.level === 'warning') out.note(out.c.dim(`  codex: ${payload.message}`));
+      case 'diagnostic': {
+        if (payload.level !== 'warning') break;
+        // a retry says how often and why: the same line ten minutes long told nobody anything
+        out.note(out.c.dim(`  ${retryLine(payload.detail) ?? `codex: ${payload.message}`}`));
         break;
+      }
       case 'run.finished':
         if (stats !== undefined) stats.finishedAt = this.now();
         this.finished?.resolve(payload.termination);

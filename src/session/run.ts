@@ -47,6 +47,7 @@ export class CodexRun implements ProviderRun {
   readonly #lifecycle: RunLifecycle;
   #resolve: (t: ProviderRunTermination) => void = () => undefined;
   #settled = false;
+  #finalizing = false;
   /** Shared by concurrent callers; a failed attempt is forgotten so a retry sends afresh. */
   readonly #interruptAttempt = new RetryableAttempt({ once: true });
   #interruptInitiated = false;
@@ -106,9 +107,15 @@ export class CodexRun implements ProviderRun {
     return this.#interruptReason;
   }
 
-  /** Emits on the run's sink unless the run has settled. A throwing host sink is contained. */
+  /**
+   * Emits on the run's sink unless the run has settled; while it settles, only the withdrawal
+   * of what it leaves unanswered still goes out, before `completion`. A throwing host sink is
+   * contained.
+   */
   emit(event: ProviderEventInput): void {
-    if (this.#settled) return;
+    if (this.#settled && !(this.#finalizing && event.payload.type === 'interaction.withdrawn')) {
+      return;
+    }
     // inline rather than callSafely: this runs for every delta, and a closure each costs
     try {
       this.#sink.emit(event);
@@ -121,7 +128,12 @@ export class CodexRun implements ProviderRun {
   settle(termination: ProviderRunTermination): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    this.#lifecycle.finalize(this);
+    this.#finalizing = true;
+    try {
+      this.#lifecycle.finalize(this);
+    } finally {
+      this.#finalizing = false;
+    }
     this.#resolve(termination);
     return true;
   }

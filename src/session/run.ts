@@ -18,6 +18,7 @@ import { codexError } from '../shared/codex-error.js';
 import { redact } from '../shared/redact.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import type { FileChangeMemory } from './file-changes.js';
+import type { HeldInvocations } from './held-invocations.js';
 import type { RunUsage } from './run-usage.js';
 import type { StallWatchdog } from './stall-watchdog.js';
 import type { ToolActivityTracker } from './tool-activity.js';
@@ -62,6 +63,8 @@ export class CodexRun implements ProviderRun {
   failedBeforeBinding = false;
   /** Present when tool activity is published (ADR-0014). */
   toolActivity: ToolActivityTracker | undefined;
+  /** With tool activity: the `invoked` of commands that wait for their approval. */
+  heldInvocations: HeldInvocations | undefined;
   /** Present when file changes are bridged: the patches announced on this run's turn. */
   fileChanges: FileChangeMemory | undefined;
 

@@ -75,6 +75,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       ...(fileChanges ? { outsideWorkspaceChanges: options.outsideWorkspaceChanges } : {}),
       approvalDenialReasonDelivered: false,
       isolatesConfiguredTooling: false,
+      // `provider.readAccount()`: codex's own login state, before any session (src/account.ts)
+      accountStatusProbe: true,
     },
   });
 }

@@ -1,4 +1,9 @@
 export {
+  codexAccountStatusSchema,
+  type CodexAccountStatus,
+  type ReadAccountInit,
+} from './account.js';
+export {
   CODEX_ADAPTER_STATUS,
   CODEX_ADAPTER_VERSION,
   CODEX_APP_SERVER_MAX_VERSION,

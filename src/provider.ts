@@ -7,7 +7,6 @@ import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import {
-  isProviderRejection,
   type AgentProvider,
   type ProviderDescriptor,
   type ProviderEventSink,
@@ -18,6 +17,7 @@ import {
   type ProviderSessionInit,
 } from '@relvo-labs/agent-provider';
 import type { z } from 'zod';
+import { readCodexAccount, type CodexAccountStatus, type ReadAccountInit } from './account.js';
 import { approvalPolicyOf } from './approval-policy.js';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
@@ -27,7 +27,7 @@ import {
   type CodexSessionOptions,
   type ResolvedCodexProviderOptions,
 } from './options.js';
-import { CodexConnection } from './rpc/connection.js';
+import { openConnection } from './connect.js';
 import { AbandonedConnections, type ReleaseSummary } from './session/abandoned.js';
 import { handshake } from './session/handshake.js';
 import {
@@ -41,11 +41,7 @@ import { codexRejection } from './shared/codex-error.js';
 import { issuePaths } from './shared/issue-paths.js';
 import { commandEnvironmentArgs, inheritedEnvironment } from './transport/environment.js';
 import { createCodexStdioTransport } from './transport/stdio.js';
-import type {
-  CodexResourceUsage,
-  CodexTransport,
-  CodexTransportFactory,
-} from './transport/types.js';
+import type { CodexResourceUsage, CodexTransportFactory } from './transport/types.js';
 
 /** The session `createSession` resolves: the SPI session plus host-facing extras. */
 export interface CodexProviderSession extends ProviderSession {
@@ -65,6 +61,12 @@ export interface CodexProvider extends AgentProvider {
     record: ProviderRecoveryRecord,
     init: CodexSessionInit,
   ): Promise<CodexProviderSession>;
+  /**
+   * Whether codex is logged in, asked of codex itself on a connection of its own (initialize,
+   * `account/read`, close); nothing reaches a model. Rejects like `createSession` when codex
+   * cannot be started or is outside the reviewed window.
+   */
+  readAccount(init?: ReadAccountInit): Promise<CodexAccountStatus>;
   /** Retries the teardown of every connection a failed handshake could not close. */
   releaseAbandonedConnections(): Promise<ReleaseSummary>;
   readonly abandonedConnectionCount: number;
@@ -128,6 +130,16 @@ const create = (input: CodexProviderOptions = {}): CodexProvider => {
     createSession(init: CodexSessionInit): Promise<CodexProviderSession> {
       return openSession(init, options, factory, spawning, abandoned);
     },
+    readAccount: (init = {}) =>
+      readCodexAccount({
+        connect: () => openConnection(factory, init.cwd ?? process.cwd(), options),
+        handshake: {
+          clientName: options.clientName,
+          clientVersion: options.clientVersion,
+          additionalVersions: options.additionalAppServerVersions,
+        },
+        abandoned,
+      }),
     releaseAbandonedConnections: () => abandoned.releaseAll(),
     get abandonedConnectionCount() {
       return abandoned.count;
@@ -238,21 +250,7 @@ async function openSession(
   const recovery: CodexRecoveryOpaque | undefined =
     record === undefined ? undefined : readRecoveryRecord(record, root);
 
-  let transport: CodexTransport;
-  try {
-    transport = await factory({ cwd: root });
-  } catch (error) {
-    if (isProviderRejection(error)) throw error;
-    const token = causeTokenOf(error);
-    throw codexRejection(
-      'provider_unavailable',
-      `codex transport could not be created (${token})`,
-      { details: { cause: token } },
-      { cause: error },
-    );
-  }
-
-  const connection = new CodexConnection(transport, { requestTimeoutMs: options.requestTimeoutMs });
+  const { connection, startup } = await openConnection(factory, root, options);
   const sandboxMode = sessionOptions.data.sandboxMode ?? options.sandboxMode;
   const model = sessionOptions.data.model ?? options.model;
   let thread: { threadId: string; codexHomeDigest: string };
@@ -272,11 +270,7 @@ async function openSession(
           ? { resume: { threadId: recovery.threadId, codexHomeDigest: recovery.codexHome } }
           : {}),
       },
-      {
-        end: () => connection.end,
-        exitStatus: () => transport.exitStatus?.(),
-        requestTimeoutMs: options.requestTimeoutMs,
-      },
+      startup,
     );
   } catch (error) {
     throw await abandoned.tearDownAfterFailedHandshake(connection, error);

@@ -305,6 +305,8 @@ export class InteractionRegistry<O extends InteractionOwner> {
       entry.offer.respond(
         entry.kind === 'approval' ? { decision: 'decline' } : emptyNativeAnswers(),
       );
+      // the host must see the request end too, not infer it from the run's completion
+      entry.owner.sink.emit({ payload: { type: 'interaction.withdrawn', providerRef: entry.ref } });
     }
     return entries.length;
   }

@@ -18,6 +18,7 @@ export const CODEX_CLIENT_METHOD = {
   threadResume: 'thread/resume',
   turnStart: 'turn/start',
   turnInterrupt: 'turn/interrupt',
+  accountRead: 'account/read',
 } as const;
 
 /** Notifications the adapter reads. Anything else is ignored (newer servers send more). */

@@ -61,6 +61,12 @@ export const tokenUsageUpdatedSchema = z.looseObject({
   }),
 });
 
+/** `account/read`: only whether codex needs a login and which kind it has (never the email). */
+export const accountReadResultSchema = z.looseObject({
+  account: z.looseObject({ type: z.string(), planType: z.unknown().optional() }).nullable(),
+  requiresOpenaiAuth: z.boolean(),
+});
+
 export const errorNotificationSchema = z.looseObject({
   error: z.looseObject({ codexErrorInfo: z.unknown().optional() }),
   willRetry: z.boolean().optional(),

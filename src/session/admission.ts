@@ -20,6 +20,7 @@ import { nativeInputOf, type NativeUserInput } from './file-refs.js';
 import { CodexRun, type RunLifecycle } from './run.js';
 import { checkRunRequest, oversizedText } from './run-request.js';
 import { RunUsage } from './run-usage.js';
+import { HeldInvocations } from './held-invocations.js';
 import { ToolActivityTracker } from './tool-activity.js';
 import type { SessionState } from './state.js';
 import { watchRun, type StallPolicy } from './stall.js';
@@ -140,6 +141,7 @@ export class TurnAdmission implements RunLifecycle {
     const run = new CodexRun(runRef, sink, this, new RunUsage(state.threadId, state.threadTotal));
     if (features?.toolActivity === true)
       run.toolActivity = new ToolActivityTracker(features.workspaceRoot);
+    run.heldInvocations = new HeldInvocations();
     if (features?.fileChanges === true) run.fileChanges = new FileChangeMemory();
     state.active = run;
     this.#keepAlive(true);

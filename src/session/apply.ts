@@ -27,10 +27,12 @@ export function applyTurnFrame(run: CodexRun, method: string, params: unknown): 
     case CODEX_NOTIFICATION.itemStarted: {
       run.fileChanges?.remember(params);
       const event = run.toolActivity?.started(params);
-      if (event !== undefined) run.emit(event);
+      // a command waiting for its approval is not invoked yet (held-invocations.ts)
+      if (event !== undefined && run.heldInvocations?.hold(params, event) !== true) run.emit(event);
       return;
     }
     case CODEX_NOTIFICATION.itemCompleted: {
+      run.heldInvocations?.forget(params);
       const event = run.toolActivity?.completed(params);
       if (event !== undefined) run.emit(event);
       return;

@@ -37,12 +37,15 @@ export interface HandshakeResult {
   readonly codexHomeDigest: string;
 }
 
-/** Resolves the thread id of the session's single thread and the server's codex home digest. */
-export async function handshake(
+/**
+ * initialize → version gate → initialized: a connection any request may follow. Resolves the
+ * digest of the codex home the server reported.
+ */
+export async function initializeConnection(
   connection: SessionConnection,
-  params: HandshakeParams,
+  params: Pick<HandshakeParams, 'clientName' | 'clientVersion' | 'additionalVersions'>,
   probe?: StartupProbe,
-): Promise<HandshakeResult> {
+): Promise<string> {
   let init: unknown;
   try {
     init = await connection.request(CODEX_CLIENT_METHOD.initialize, {
@@ -78,8 +81,17 @@ export async function handshake(
     );
   }
   const home = parsedInit.data.codexHome;
-  const codexHomeDigest = placeDigest('codex-home', typeof home === 'string' ? home : '');
   connection.notify(CODEX_CLIENT_METHOD.initialized);
+  return placeDigest('codex-home', typeof home === 'string' ? home : '');
+}
+
+/** Resolves the thread id of the session's single thread and the server's codex home digest. */
+export async function handshake(
+  connection: SessionConnection,
+  params: HandshakeParams,
+  probe?: StartupProbe,
+): Promise<HandshakeResult> {
+  const codexHomeDigest = await initializeConnection(connection, params, probe);
   const settings = {
     cwd: params.cwd,
     approvalPolicy: params.approvalPolicy,

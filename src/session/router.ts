@@ -36,8 +36,13 @@ export class InboundRouter implements InboundTraffic {
 
   serverRequest(offer: ServerRequestOffer): boolean {
     // codex spoke: the stall count restarts (a pending answer then pauses it)
-    this.#state.active?.watchdog?.frame(offer.method, undefined);
-    return this.#interactions?.offer(offer) ?? false;
+    const run = this.#state.active;
+    run?.watchdog?.frame(offer.method, undefined);
+    const observed =
+      run?.heldInvocations?.observe(offer, (event) => {
+        run.emit(event);
+      }) ?? offer;
+    return this.#interactions?.offer(observed) ?? false;
   }
 
   notification(method: string, params: unknown): void {

@@ -18,6 +18,7 @@ import { codexError } from '../shared/codex-error.js';
 import { redact } from '../shared/redact.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import type { FileChangeMemory } from './file-changes.js';
+import type { HeldInvocations } from './held-invocations.js';
 import type { RunUsage } from './run-usage.js';
 import type { StallWatchdog } from './stall-watchdog.js';
 import type { ToolActivityTracker } from './tool-activity.js';
@@ -47,6 +48,7 @@ export class CodexRun implements ProviderRun {
   readonly #lifecycle: RunLifecycle;
   #resolve: (t: ProviderRunTermination) => void = () => undefined;
   #settled = false;
+  #finalizing = false;
   /** Shared by concurrent callers; a failed attempt is forgotten so a retry sends afresh. */
   readonly #interruptAttempt = new RetryableAttempt({ once: true });
   #interruptInitiated = false;
@@ -61,6 +63,8 @@ export class CodexRun implements ProviderRun {
   failedBeforeBinding = false;
   /** Present when tool activity is published (ADR-0014). */
   toolActivity: ToolActivityTracker | undefined;
+  /** With tool activity: the `invoked` of commands that wait for their approval. */
+  heldInvocations: HeldInvocations | undefined;
   /** Present when file changes are bridged: the patches announced on this run's turn. */
   fileChanges: FileChangeMemory | undefined;
 
@@ -106,9 +110,15 @@ export class CodexRun implements ProviderRun {
     return this.#interruptReason;
   }
 
-  /** Emits on the run's sink unless the run has settled. A throwing host sink is contained. */
+  /**
+   * Emits on the run's sink unless the run has settled; while it settles, only the withdrawal
+   * of what it leaves unanswered still goes out, before `completion`. A throwing host sink is
+   * contained.
+   */
   emit(event: ProviderEventInput): void {
-    if (this.#settled) return;
+    if (this.#settled && !(this.#finalizing && event.payload.type === 'interaction.withdrawn')) {
+      return;
+    }
     // inline rather than callSafely: this runs for every delta, and a closure each costs
     try {
       this.#sink.emit(event);
@@ -121,7 +131,12 @@ export class CodexRun implements ProviderRun {
   settle(termination: ProviderRunTermination): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    this.#lifecycle.finalize(this);
+    this.#finalizing = true;
+    try {
+      this.#lifecycle.finalize(this);
+    } finally {
+      this.#finalizing = false;
+    }
     this.#resolve(termination);
     return true;
   }

@@ -10,6 +10,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { codexConfigArgs, type CodexConfigArgsOptions } from './codex-config.js';
 import { encodeSseEvent, planFor, type ScriptedStep, type SsePlan } from './sse-script.js';
 
 export interface RecordedRequest {
@@ -28,6 +29,8 @@ export interface RecordedRequest {
 export interface ModelServerOptions {
   /** Delay used for slow streams; inject to control time in tests. Default: setTimeout. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** A fixed port on 127.0.0.1 (e.g. one a host's config names); default 0, any free port. */
+  readonly port?: number;
 }
 
 const defaultSleep = (ms: number): Promise<void> =>
@@ -66,8 +69,12 @@ export class ScriptedModelServer {
     private readonly sleep: (ms: number) => Promise<void>,
   ) {}
 
-  /** Listen on 127.0.0.1 (never another interface) on an ephemeral port. */
+  /** Listen on 127.0.0.1 (never another interface), on `port` or an ephemeral one. */
   static async start(options: ModelServerOptions = {}): Promise<ScriptedModelServer> {
+    const port = options.port ?? 0;
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+      throw new RangeError('ScriptedModelServer: port must be an integer in 0..65535');
+    }
     const server = createServer();
     const instance = new ScriptedModelServer(server, options.sleep ?? defaultSleep);
     server.on('request', (req, res) => {
@@ -77,7 +84,8 @@ export class ScriptedModelServer {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
+      // a port already in use rejects here (EADDRINUSE): never a silent move to another one
+      server.listen(port, '127.0.0.1', () => {
         resolve();
       });
     });
@@ -91,6 +99,11 @@ export class ScriptedModelServer {
   /** The provider base_url codex needs (it appends `/responses`). */
   get baseUrl(): string {
     return `http://127.0.0.1:${this.port}/v1`;
+  }
+
+  /** `codexConfigArgs` pointed at this server: the `-c` overrides for a provider's `extraArgs`. */
+  configArgs(options: Omit<CodexConfigArgsOptions, 'baseUrl'> = {}): string[] {
+    return codexConfigArgs({ ...options, baseUrl: this.baseUrl });
   }
 
   enqueue(...steps: ScriptedStep[]): this {

@@ -64,6 +64,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       ],
       approvalDenialReasonDelivered: false,
       isolatesConfiguredTooling: false,
+      accountStatusProbe: true,
     },
   };
 }

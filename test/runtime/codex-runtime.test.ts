@@ -23,7 +23,9 @@ import {
   scriptedUsage,
   ScriptedModelServer,
   textStep,
+  type IsolatedCodexHome,
 } from '../../src/testing/index.js';
+import { processesWithEnv } from '../support/proc-scan.js';
 import { testEnv } from '../support/processes.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -36,6 +38,7 @@ interface RuntimeHarness {
   readonly session: RuntimeSession;
   readonly server: ScriptedModelServer;
   readonly scripted: ReturnType<typeof createScriptedProvider>;
+  readonly iso: IsolatedCodexHome;
 }
 
 async function harness(): Promise<RuntimeHarness> {
@@ -74,7 +77,7 @@ async function harness(): Promise<RuntimeHarness> {
   });
   cleanups.push(() => runtime.shutdown());
   const session = await runtime.openSession({ workspace: iso.workspace });
-  return { runtime, session, server, scripted };
+  return { runtime, session, server, scripted, iso };
 }
 
 async function waitFor(label: string, predicate: () => boolean | Promise<boolean>): Promise<void> {
@@ -178,6 +181,49 @@ describe('agent runtime with the real codex provider and the scripted provider',
     const result = await turn.done;
     expect(result.turnState).toBe('cancelled');
     expect(result.termination.outcome).toBe('interrupted');
+  });
+
+  /** A turn on the approvals profile whose command waits for an answer that never comes. */
+  async function pendingApproval(h: RuntimeHarness) {
+    h.server.enqueue(execCommandStep('echo never', { escalate: true, justification: 'test' }));
+    const turn = await h.session.submitTurn({
+      input: 'run it',
+      profile: 'codex-workspace-write-with-approvals',
+    });
+    await waitFor('the approval', () => h.session.pendingInteractions().length === 1);
+    return turn;
+  }
+
+  /** `interaction.settled` outcomes and `run.finished`, in log order. */
+  async function settlementTrail(h: RuntimeHarness): Promise<string[]> {
+    return (await stored(h.runtime, h.session.id)).flatMap((e) =>
+      e.payload.type === 'interaction.settled'
+        ? [`settled ${e.payload.settlement.outcome}`]
+        : e.payload.type === 'run.finished'
+          ? [`finished ${e.payload.termination.outcome}`]
+          : [],
+    );
+  }
+
+  it('an interrupt settles the pending approval once, before the run finishes', async () => {
+    const h = await harness();
+    const turn = await pendingApproval(h);
+    await h.session.interrupt('stop');
+    expect((await turn.done).termination.outcome).toBe('interrupted');
+    // the provider's withdrawal of the same request adds nothing: one settlement
+    expect(await settlementTrail(h)).toEqual(['settled cancelled', 'finished interrupted']);
+  });
+
+  it('a settlement the provider made on its own (codex gone) is recorded as withdrawn, before the run fails', async () => {
+    const h = await harness();
+    const turn = await pendingApproval(h);
+    const leaders = processesWithEnv(`CODEX_HOME=${h.iso.codexHome}`).filter(
+      (p) => p.ppid === process.pid && p.cmdline.includes('app-server'),
+    );
+    expect(leaders).toHaveLength(1);
+    process.kill(leaders[0]!.pid, 'SIGKILL');
+    expect((await turn.done).termination.outcome).toBe('failed');
+    expect(await settlementTrail(h)).toEqual(['settled withdrawn', 'finished failed']);
   });
 
   it('refuses codex provider options it does not accept when the runtime is created, naming the profile and key path', async () => {

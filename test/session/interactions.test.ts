@@ -21,6 +21,7 @@ import {
   completed,
   push,
   startBound,
+  userInputRequest,
   THREAD,
   turns,
   openedHarness,
@@ -147,20 +148,7 @@ describe('request_user_input replayed from the real binary', () => {
   });
 });
 
-function question(id: number, turnId: string, questions: unknown[]): Record<string, unknown> {
-  return {
-    id,
-    method: 'item/tool/requestUserInput',
-    params: {
-      threadId: THREAD,
-      turnId,
-      itemId: `call_rui_${id}`,
-      questions,
-      isBlocking: true,
-      autoResolutionMs: null,
-    },
-  };
-}
+const question = userInputRequest;
 
 const COLOR = colorQuestion({
   options: [

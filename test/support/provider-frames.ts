@@ -231,6 +231,26 @@ export function commandApproval(
   };
 }
 
+/** A blocking `item/tool/requestUserInput` on THREAD with the given native questions. */
+export function userInputRequest(
+  id: number,
+  turnId: string,
+  questions: unknown[],
+): Record<string, unknown> {
+  return {
+    id,
+    method: 'item/tool/requestUserInput',
+    params: {
+      threadId: THREAD,
+      turnId,
+      itemId: `call_rui_${String(id)}`,
+      questions,
+      isBlocking: true,
+      autoResolutionMs: null,
+    },
+  };
+}
+
 /** What a turn that failed with no codexErrorInfo the adapter knows terminates as. */
 export const UNCLASSIFIED_FAILURE = {
   outcome: 'failed',

@@ -11,6 +11,7 @@ import {
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
 } from '@relvo-labs/agent-provider-codex';
 import { runCli, survivorsAfter, standInCodex } from './support/cli.js';
+import { apiKeyLoggedInHome, homeEnv } from './support/codex-login.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,7 +33,11 @@ function parseOne(stdout: string): Record<string, unknown> {
 
 describe('relvo-codex doctor --json', () => {
   it('reports the pinned codex in the window, with a handshake time and the app-server group usage', async () => {
+    // a logged-in codex home: the person's own login is never what a test depends on
+    const home = await apiKeyLoggedInHome();
+    dirs.push(home.root);
     const result = await runCli(['doctor', '--json'], {
+      env: homeEnv(home),
       unset: ['RELVO_CODEX_EXECUTABLE'],
     });
     expect(result.stderr).not.toContain('unexpected');

@@ -243,7 +243,8 @@ export class RunDriver {
     const record = this.refs.get(providerRef);
     // disregarded when never raised, already settled, or an answer is already with the provider
     if (record?.status !== 'pending') return;
-    this.settle(record, 'withdrawn');
+    // a provider withdraws what our own interrupt ends: that is the interrupt's cancellation
+    this.settle(record, this.fence ? 'cancelled' : 'withdrawn');
   }
 
   /** Records a settlement and lets the run leave `awaiting_interaction` when none is left. */

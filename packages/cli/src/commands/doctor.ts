@@ -2,13 +2,23 @@
  * `relvo-codex doctor`: which codex, whether it is in the reviewed window, how long a
  * handshake takes, what the app-server group costs, where the event log is — and one next
  * step per problem found. The handshake runs against the scripted model on 127.0.0.1 with a
- * throw-away CODEX_HOME, so doctor never touches the network or the person's login.
+ * throw-away CODEX_HOME, so doctor never touches the network; the login check asks codex itself
+ * (`account/read`, the person's own CODEX_HOME, read only, plugin sync off) and sends nothing to a
+ * model.
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
 import { codexConfigArgs, createIsolatedCodexHome, ScriptedModelServer } from '../kit.js';
 import { CODEX_EXECUTABLE_ENV, findCodex, type CodexSource } from '../codex/locate.js';
+import {
+  accountProvider,
+  checkLogin,
+  describeLogin,
+  loginHint,
+  NOT_LOGGED_IN,
+  type LoginCheck,
+} from '../codex/login.js';
 import {
   describeProbeFailure,
   installHint,
@@ -55,6 +65,7 @@ export interface DoctorReport {
     readonly cpuPercent: number;
     readonly processes: number;
   } | null;
+  readonly login: LoginCheck | { readonly checked: false; readonly skipped: string };
   readonly eventLog: {
     readonly path: string;
     readonly exists: boolean;
@@ -188,6 +199,7 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
       installHint: installHint(),
       handshake: { ok: false, skipped: 'no codex' },
       resources: null,
+      login: { checked: false, skipped: 'no codex' },
       eventLog,
       problems,
     };
@@ -221,7 +233,20 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
     }
   }
 
+  const login: DoctorReport['login'] = inWindow
+    ? await checkLogin(accountProvider(located.path, env, HANDSHAKE_TIMEOUT_MS), process.cwd())
+    : { checked: false, skipped: 'outside the window' };
+  if (login.checked && !login.loggedIn) {
+    problems.push({ problem: NOT_LOGGED_IN, nextStep: loginHint(located.path) });
+  } else if (!login.checked && 'error' in login) {
+    problems.push({
+      problem: `codex could not say whether it is logged in (${login.error})`,
+      nextStep: `run \`${located.path} login status\``,
+    });
+  }
+
   return {
+    login,
     codex: {
       found: true,
       path: located.path,
@@ -269,6 +294,9 @@ export function printDoctorReport(report: DoctorReport, out: Output): void {
       `  resources  ${formatBytes(report.resources.rssBytes)} RSS, ${report.resources.cpuPercent}% CPU over ${report.resources.processes} process(es) of the app-server group`,
     );
   }
+  out.print(
+    `  login      ${'skipped' in report.login ? `skipped (${report.login.skipped})` : describeLogin(report.login)}`,
+  );
   out.print(
     `  event log  ${report.eventLog.path} (${report.eventLog.exists ? 'exists' : 'not created yet'}${report.eventLog.writable ? '' : ', NOT writable'})`,
   );

@@ -9,8 +9,10 @@ import { input } from '@inquirer/prompts';
 import type { AgentRuntime } from '@relvo-labs/agent-runtime';
 import { requireReviewedCodex } from '../codex/gate.js';
 import { CliExit, EXIT } from '../exit-codes.js';
-import { chooseConfig } from '../host/config.js';
-import { openCodexRuntime } from '../host/runtime.js';
+import { checkLogin, loginHint, NOT_LOGGED_IN } from '../codex/login.js';
+import type { LocatedCodex } from '../codex/locate.js';
+import { chooseConfig, type ChosenConfig } from '../host/config.js';
+import { codexFactory, openCodexRuntime } from '../host/runtime.js';
 import { parseCliHostSettings } from '../host/settings.js';
 import { checkEventLogPath, checkWorkspace, startupErrorToExit } from '../host/startup-checks.js';
 import { defaultEventLogPath, EVENT_LOG_ENV } from '../paths.js';
@@ -22,6 +24,7 @@ import { printRunHeader } from '../turn/header.js';
 import { StartupProgress } from '../turn/progress.js';
 import { resolvePrompt } from '../turn/prompt-input.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
+import { failureAdvice } from '../turn/advice.js';
 import { printTurnSummary, timingsOf } from '../turn/summary.js';
 import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
@@ -94,6 +97,8 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
           config: chosen.config,
         });
         ctrlC.checkpoint();
+        await requireLogin(chosen, codex, workspace);
+        ctrlC.checkpoint();
         return await runtime.openSession({ workspace, profile: chosen.profile });
       } catch (error) {
         throw error instanceof StartupAborted ? error : startupErrorToExit(error, eventLog);
@@ -133,6 +138,8 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
         out.text('\n');
         printTurnSummary(out, end.termination, end.stats, timingsOf(end.stats, startedAt));
       }
+      const advice = failureAdvice(end.termination, codex.path);
+      if (advice !== undefined) out.warn(`what to do: ${advice}`);
       code = exitCodeFor(end.termination);
       if (end.termination.outcome !== 'interrupted' || terminal === undefined) break;
       // interrupted, the session stays: the person may go on, or press Ctrl-C again to quit
@@ -156,6 +163,29 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     if (runtime !== undefined) await runtime.shutdown().catch(() => undefined);
   }
   return code;
+}
+
+/**
+ * Asks codex whether it is logged in before a turn that would only retry for minutes. Only a
+ * clear "no" stops the run: a codex that cannot be asked fails the turn with its own reason.
+ */
+async function requireLogin(
+  chosen: ChosenConfig,
+  codex: LocatedCodex,
+  workspace: string,
+): Promise<void> {
+  const profile = chosen.config.profiles[chosen.profile];
+  if (profile?.provider !== 'codex') return;
+  let provider;
+  try {
+    provider = codexFactory(codex)(profile.providerOptions);
+  } catch {
+    return; // refused options: the runtime says which, at the turn
+  }
+  const check = await checkLogin(provider, workspace);
+  if (check.checked && !check.loggedIn) {
+    throw new CliExit(EXIT.failed, `${NOT_LOGGED_IN}: ${loginHint(codex.path)}`);
+  }
 }
 
 /** Asks for a follow-up in the same session; Enter alone ends, Ctrl-C quits. */

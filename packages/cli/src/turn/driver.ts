@@ -9,6 +9,7 @@ import { describeToolActivity } from '../ui/activity.js';
 import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
 import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
+import { retryLine } from './advice.js';
 import { describeResponse, type Answer, type Answerer } from './answers.js';
 import { timeLeftLabel } from './expiry-label.js';
 import { submitErrorToExit } from './submit-errors.js';
@@ -229,10 +230,16 @@ export class SessionDriver {
       case 'run.tool_activity':
         out.note(out.c.dim(`  ${neutraliseLine(describeToolActivity(payload))}`));
         break;
-      case 'diagnostic':
-        if (payload.level === 'warning')
-          out.note(out.c.dim(`  codex: ${neutraliseLine(payload.message)}`));
+      case 'diagnostic': {
+        if (payload.level !== 'warning') break;
+        // a retry says how often and why: the same line ten minutes long told nobody anything
+        out.note(
+          out.c.dim(
+            `  ${retryLine(payload.detail) ?? `codex: ${neutraliseLine(payload.message)}`}`,
+          ),
+        );
         break;
+      }
       case 'run.finished':
         if (stats !== undefined) stats.finishedAt = this.now();
         this.finished?.resolve(payload.termination);

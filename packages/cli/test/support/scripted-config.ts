@@ -22,6 +22,8 @@ export interface ScriptedRunSetup {
 export async function scriptedRunSetup(
   env: Record<string, string>,
   providerOptions: Record<string, unknown> = {},
+  /** More `-c` overrides for codex (e.g. its retry budget). */
+  codexExtra: readonly string[] = [],
 ): Promise<ScriptedRunSetup> {
   const server = await ScriptedModelServer.start();
   const iso = createIsolatedCodexHome('relvo-cli-run-');
@@ -36,7 +38,7 @@ export async function scriptedRunSetup(
         scripted: {
           provider: 'codex',
           providerOptions: {
-            extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
+            extraArgs: codexConfigArgs({ baseUrl: server.baseUrl, extra: codexExtra }),
             // the isolated HOME/CODEX_HOME plus the test's leak marks
             env: iso.env(env),
             approvals: 'bridge',

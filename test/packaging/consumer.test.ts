@@ -142,8 +142,12 @@ describe('consumer check: packed tarballs in a scratch project', () => {
   }, 240_000);
 
   function publishedReadme(): string {
+    return publishedDoc('README.md');
+  }
+
+  function publishedDoc(...path: string[]): string {
     return readFileSync(
-      join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', 'README.md'),
+      join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', ...path),
       'utf8',
     );
   }
@@ -193,23 +197,24 @@ describe('consumer check: packed tarballs in a scratch project', () => {
     }
   });
 
-  it('the README example, as published, runs against the real codex and the scripted model', () => {
+  it('the host guide example, as published, runs against the real codex and the scripted model', () => {
     // the README installs the baseline, and the command it gives finds that install's binary
     expect(codexVersion).toBe(CODEX_APP_SERVER_VERSION);
     const installed = join(scratch, 'node_modules', '@openai', 'codex-linux-x64', 'vendor');
     expect(existsSync(join(installed, 'x86_64-unknown-linux-musl', 'bin', 'codex'))).toBe(true);
-    // only what the installed package's README says: its two titled code blocks and the
+    // only what the installed package's host guide says: its two titled code blocks and the
     // command that runs them, verbatim
-    const readme = publishedReadme();
+    const readme = publishedDoc('docs', 'host-guide.md');
     for (const name of ['host.mjs', 'try-it.mjs']) {
       const block = new RegExp(
         '```js title="' + name.replace('.', '\\.') + '"\\n([\\s\\S]*?)\\n```',
       ).exec(readme);
-      if (block?.[1] === undefined) throw new Error(`README has no \`${name}\` block`);
+      if (block?.[1] === undefined) throw new Error(`the host guide has no \`${name}\` block`);
       writeFileSync(join(scratch, name), block[1] + '\n');
     }
     const command = /```sh\n(CODEX_EXECUTABLE=[^\n]*node try-it\.mjs)\n```/.exec(readme)?.[1];
-    if (command === undefined) throw new Error('README has no command that runs try-it.mjs');
+    if (command === undefined)
+      throw new Error('the host guide has no command that runs try-it.mjs');
     const env = testEnv();
     Reflect.deleteProperty(env, 'CODEX_EXECUTABLE');
     // the scratch project sits outside the repository: require.resolve finds its own codex

@@ -134,7 +134,9 @@ describe('consumer check: packed tarballs in a scratch project', () => {
     );
     // then the codex the published README's Install section names, as it says to install it;
     // `--offline`: from npm's cache (the repository's `npm ci` filled it), never the network
-    const steps = /## Install\n+```sh\n([\s\S]*?)```/.exec(publishedReadme())?.[1] ?? '';
+    const steps =
+      /## Install\n+(?:<!-- check: \w+ -->\n)?```sh\n([\s\S]*?)```/.exec(publishedReadme())?.[1] ??
+      '';
     const install = /npm i -E (@openai\/codex@([^\s`]+))/.exec(steps);
     if (install?.[1] === undefined) throw new Error('the README names no codex to install');
     codexVersion = install[2] ?? '';
@@ -241,7 +243,7 @@ describe('consumer check: packed tarballs in a scratch project', () => {
       join(scratch, 'consumer.ts'),
       `import { createCodexProvider, CODEX_SUPPORTED_APP_SERVER_VERSIONS, type CodexProvider, type CodexTransport } from '@relvo-labs/agent-provider-codex';
 import { checkResponseAgainstRequest, type AgentProvider, type InteractionRequest } from '@relvo-labs/agent-provider';
-const transport = (): CodexTransport => ({ send() {}, incoming: (async function* () {})(), close: async () => {} });
+const transport = (): CodexTransport => ({ send: () => true, incoming: (async function* () {})(), close: async () => {} });
 const provider: CodexProvider = createCodexProvider({ approvals: 'bridge', transport });
 const asSpi: AgentProvider = provider;
 const request: InteractionRequest = { kind: 'approval', subject: { category: 'command', summary: 'run ls' }, allowedModes: ['once'], riskHint: 'high' };

@@ -7,5 +7,7 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
+  // import.meta.url in the CommonJS build (constants.ts reads package.json with it)
+  shims: true,
   external: ['@relvo-labs/agent-provider', 'vitest'],
 });

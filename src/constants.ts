@@ -1,8 +1,15 @@
 /** Product constants of the Codex adapter: identity, reviewed releases, defaults. */
 
+import { createRequire } from 'node:module';
+
 export const CODEX_PROVIDER_ID = 'codex';
-export const CODEX_ADAPTER_VERSION = '0.1.0';
-export const CODEX_ADAPTER_STATUS = 'live';
+/**
+ * This package's own version, read from its package.json (one folder up from both `src/` and
+ * `dist/`): the descriptor and `initialize` report it.
+ */
+export const CODEX_ADAPTER_VERSION = (
+  createRequire(import.meta.url)('../package.json') as { version: string }
+).version;
 
 /**
  * The protocol baseline: the release the repository pins (devDependency), records its

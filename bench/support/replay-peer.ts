@@ -144,7 +144,7 @@ export function replayTransport(options: ReplayPeerOptions): ReplayTransport {
     },
     incoming: queue,
     send(message) {
-      if (closed) return;
+      if (closed) return false;
       const m = message as { id?: unknown; method?: unknown };
       switch (m.method) {
         case 'initialize':
@@ -152,13 +152,13 @@ export function replayTransport(options: ReplayPeerOptions): ReplayTransport {
             frameBytes([{ id: m.id, result: rec.initializeResult }, ...rec.afterInitialize]),
             1 + rec.afterInitialize.length,
           );
-          return;
+          return true;
         case 'thread/start':
           feed(
             frameBytes([{ id: m.id, result: rec.threadStartResult }, ...rec.afterThreadStart]),
             1 + rec.afterThreadStart.length,
           );
-          return;
+          return true;
         case 'turn/start': {
           const turns = options.turns ?? [];
           const turn = turns[Math.min(turnIndex, turns.length - 1)];
@@ -167,12 +167,13 @@ export function replayTransport(options: ReplayPeerOptions): ReplayTransport {
           // the reply, then the pre-built body: the peer copies nothing per turn
           feed(turn.reply(m.id), 1);
           feed(turn.body, turn.frames - 1);
-          return;
+          return true;
         }
         default:
           if (m.id !== undefined && typeof m.method === 'string')
             feed(frameBytes([{ id: m.id, result: {} }]), 1);
       }
+      return true;
     },
     close() {
       if (!closed) {

@@ -3,8 +3,6 @@
  * against a real codex binary. Nothing here imports a test framework.
  */
 export {
-  CODEX_UNDER_TEST_ENV,
-  codexReportedVersion,
   locateCodexBinary,
   requireCodexBinary,
   type CodexBinary,

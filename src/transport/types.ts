@@ -24,12 +24,11 @@ export interface CodexResourceUsage {
 
 export interface CodexTransport {
   /**
-   * Write one frame. Synchronous; never throws. Returns `false` when the frame was not written
-   * (it cannot be serialised, or the transport is closed or its process gone); the request then
-   * fails at once. A transport that returns nothing is taken to have written it.
+   * Write one frame. Synchronous; never throws. Returns `true` when the frame was written and
+   * `false` when it was not (it cannot be serialised, or the transport is closed or its process
+   * gone); the request then fails at once.
    */
-  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- host transports written before this returned void
-  send(message: unknown): boolean | void;
+  send(message: unknown): boolean;
   /**
    * Decoded inbound frames. Normal completion means end of stream; a rejection means the
    * transport failed (the error is a CodexTransportError where the cause is known).

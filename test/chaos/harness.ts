@@ -194,7 +194,7 @@ async function setUp(kind: string, features: Features, settings: ChaosSettings):
         resourceUsage: () => t.resourceUsage(),
         send(message: unknown) {
           setup.beforeSend?.(message as { method?: unknown });
-          t.send(message);
+          return t.send(message);
         },
       };
     };

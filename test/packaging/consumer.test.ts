@@ -120,7 +120,9 @@ describe('consumer check: packed tarballs in a scratch project', () => {
     );
     // then the codex the published README's Install section names, as it says to install it;
     // `npm ci` cached its tarball but not the registry's metadata, which a fresh cache lacks
-    const steps = /## Install\n+```sh\n([\s\S]*?)```/.exec(publishedReadme())?.[1] ?? '';
+    const steps =
+      /## Install\n+(?:<!-- check: \w+ -->\n)?```sh\n([\s\S]*?)```/.exec(publishedReadme())?.[1] ??
+      '';
     const install = /npm i -E (@openai\/codex@([^\s`]+))/.exec(steps);
     if (install?.[1] === undefined) throw new Error('the README names no codex to install');
     codexVersion = install[2] ?? '';
@@ -128,8 +130,12 @@ describe('consumer check: packed tarballs in a scratch project', () => {
   }, 240_000);
 
   function publishedReadme(): string {
+    return publishedDoc('README.md');
+  }
+
+  function publishedDoc(...path: string[]): string {
     return readFileSync(
-      join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', 'README.md'),
+      join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', ...path),
       'utf8',
     );
   }
@@ -179,23 +185,24 @@ describe('consumer check: packed tarballs in a scratch project', () => {
     }
   });
 
-  it('the README example, as published, runs against the real codex and the scripted model', () => {
+  it('the host guide example, as published, runs against the real codex and the scripted model', () => {
     // the README installs the baseline, and the command it gives finds that install's binary
     expect(codexVersion).toBe(CODEX_APP_SERVER_VERSION);
     const installed = join(scratch, 'node_modules', '@openai', 'codex-linux-x64', 'vendor');
     expect(existsSync(join(installed, 'x86_64-unknown-linux-musl', 'bin', 'codex'))).toBe(true);
-    // only what the installed package's README says: its two titled code blocks and the
+    // only what the installed package's host guide says: its two titled code blocks and the
     // command that runs them, verbatim
-    const readme = publishedReadme();
+    const readme = publishedDoc('docs', 'host-guide.md');
     for (const name of ['host.mjs', 'try-it.mjs']) {
       const block = new RegExp(
         '```js title="' + name.replace('.', '\\.') + '"\\n([\\s\\S]*?)\\n```',
       ).exec(readme);
-      if (block?.[1] === undefined) throw new Error(`README has no \`${name}\` block`);
+      if (block?.[1] === undefined) throw new Error(`the host guide has no \`${name}\` block`);
       writeFileSync(join(scratch, name), block[1] + '\n');
     }
     const command = /```sh\n(CODEX_EXECUTABLE=[^\n]*node try-it\.mjs)\n```/.exec(readme)?.[1];
-    if (command === undefined) throw new Error('README has no command that runs try-it.mjs');
+    if (command === undefined)
+      throw new Error('the host guide has no command that runs try-it.mjs');
     const env = testEnv();
     Reflect.deleteProperty(env, 'CODEX_EXECUTABLE');
     // the scratch project sits outside the repository: require.resolve finds its own codex
@@ -222,7 +229,7 @@ describe('consumer check: packed tarballs in a scratch project', () => {
       join(scratch, 'consumer.ts'),
       `import { createCodexProvider, CODEX_SUPPORTED_APP_SERVER_VERSIONS, type CodexProvider, type CodexTransport } from '@relvo-labs/agent-provider-codex';
 import { checkResponseAgainstRequest, type AgentProvider, type InteractionRequest } from '@relvo-labs/agent-provider';
-const transport = (): CodexTransport => ({ send() {}, incoming: (async function* () {})(), close: async () => {} });
+const transport = (): CodexTransport => ({ send: () => true, incoming: (async function* () {})(), close: async () => {} });
 const provider: CodexProvider = createCodexProvider({ approvals: 'bridge', transport });
 const asSpi: AgentProvider = provider;
 const request: InteractionRequest = { kind: 'approval', subject: { category: 'command', summary: 'run ls' }, allowedModes: ['once'], riskHint: 'high' };

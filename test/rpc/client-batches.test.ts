@@ -11,7 +11,7 @@ function start(onNotification: (method: string) => void) {
   const incoming = new FrameQueue();
   const diagnostics: RpcDiagnostic[] = [];
   const client = createJsonRpcClient({
-    transport: { send: () => undefined, incoming, close: () => Promise.resolve() },
+    transport: { send: () => true, incoming, close: () => Promise.resolve() },
     requestTimeoutMs: 0,
     onServerRequest: () => false,
     onNotification: ({ method }) => {

@@ -5,13 +5,12 @@ import {
 } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import {
-  CODEX_APP_SERVER_MAX_VERSION,
-  CODEX_APP_SERVER_MIN_VERSION,
   createCodexProvider,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
   type CodexProvider,
   type CodexTransport,
 } from '../../src/index.js';
+import { CODEX_APP_SERVER_MAX_VERSION, CODEX_APP_SERVER_MIN_VERSION } from '../../src/constants.js';
 import { useFakeTransport, type FakeTransport } from '../support/fake-transport.js';
 import {
   createProviderHarness,
@@ -69,9 +68,7 @@ function closeFailing(
   const wrapped = {
     closeAttempts: 0,
     incoming: t.incoming,
-    send: (m: unknown) => {
-      t.send(m);
-    },
+    send: (m: unknown) => t.send(m),
     close: async () => {
       wrapped.closeAttempts += 1;
       if (left > 0) {
@@ -287,9 +284,7 @@ describe('handshake: thread/start and teardown', () => {
     const transports: CodexTransport[] = [
       {
         incoming: fakes[0]!.incoming,
-        send: (m) => {
-          fakes[0]!.send(m);
-        },
+        send: (m) => fakes[0]!.send(m),
         close: () => {
           if (failFirst > 0) {
             failFirst -= 1;

@@ -123,9 +123,7 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
         });
         effects.sessions += 1;
         return {
-          send: (message) => {
-            fake.send(message);
-          },
+          send: (message) => fake.send(message),
           incoming: fake.incoming,
           async close() {
             if (failNextClose) {

@@ -229,13 +229,15 @@ export function createFakeTransport(): FakeTransport {
   return {
     incoming,
     send(message) {
-      if (closed) return;
+      // like the stdio transport: nothing is written once closed
+      if (closed) return false;
       try {
         check(message);
       } catch (err) {
         violations.push(`validator crashed: ${String(err)}`);
       }
       sentRaw.push(message);
+      return true;
     },
     async close() {
       closeCalls += 1;

@@ -67,9 +67,7 @@ export function createProviderHarness(
       ? transport
       : {
           incoming: transport.incoming,
-          send: (message) => {
-            transport.send(message);
-          },
+          send: (message) => transport.send(message),
           close: () => transport.close(),
           ...override(transport),
         };

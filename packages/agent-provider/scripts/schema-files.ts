@@ -3,13 +3,10 @@
  * source of truth). Shared by the generator script and the drift test.
  */
 import { z } from 'zod';
-import {
-  PUBLIC_SCHEMAS,
-  WIRE_VERSION,
-  jsonObjectSchema,
-  jsonValueSchema,
-  schemaId,
-} from '../src/index.js';
+import { WIRE_VERSION, jsonObjectSchema } from '../src/index.js';
+import { jsonValueSchema } from '../src/schemas/json.js';
+import { PUBLIC_SCHEMAS } from '../src/schemas/public.js';
+import { schemaId } from '../src/wire.js';
 
 type JsonSchemaNode = Record<string, unknown>;
 

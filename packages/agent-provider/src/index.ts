@@ -1,17 +1,124 @@
-// Public entry of @relvo-labs/agent-provider (wire 0.5).
-export * from './wire.js';
-export * from './json.js';
-export * from './schemas/json.js';
-export * from './schemas/error.js';
-export * from './schemas/turn.js';
-export * from './schemas/interaction.js';
-export * from './schemas/events.js';
-export * from './schemas/descriptor.js';
-export * from './schemas/recovery.js';
-export * from './schemas/termination.js';
-export * from './schemas/public.js';
-export * from './errors.js';
-export * from './descriptor.js';
-export * from './check-response.js';
-export * from './state.js';
-export type * from './interfaces.js';
+// Public entry of @relvo-labs/agent-provider (wire 0.5). Each name here is listed in the README;
+// every type of the modules is public, their other values are internal.
+export { WIRE_STABILITY, WIRE_VERSION } from './wire.js';
+export { canonicalJson, captureJson } from './json.js';
+export { jsonObjectSchema } from './schemas/json.js';
+export { AGENT_ERROR_CODES, agentErrorSchema } from './schemas/error.js';
+export { turnInputSchema } from './schemas/turn.js';
+export {
+  approvalRequestSchema,
+  interactionRequestSchema,
+  interactionResponseSchema,
+  questionSetRequestSchema,
+} from './schemas/interaction.js';
+export {
+  diagnosticPayloadSchema,
+  messageDeltaPayloadSchema,
+  providerEventInputSchema,
+  toolActivityPayloadSchema,
+  usagePayloadSchema,
+} from './schemas/events.js';
+export { providerDescriptorSchema, workspaceOwnershipSchema } from './schemas/descriptor.js';
+export { providerRecoveryRecordSchema } from './schemas/recovery.js';
+export {
+  interactionIdSchema,
+  interactionSettlementSchema,
+  providerRunTerminationSchema,
+  runIdSchema,
+  runTerminationSchema,
+  sessionIdSchema,
+  timestampSchema,
+  turnIdSchema,
+} from './schemas/termination.js';
+export {
+  agentError,
+  AgentRuntimeError,
+  isProviderRejection,
+  ProviderRejection,
+  toAgentError,
+} from './errors.js';
+export {
+  canAcceptWorkspace,
+  canAskQuestionSet,
+  canInterruptRun,
+  canRaiseApproval,
+  checkWireCompatibility,
+  defineProviderDescriptor,
+  interruptPreservesSession,
+} from './descriptor.js';
+export { checkResponseAgainstRequest } from './check-response.js';
+export {
+  canTransition,
+  isCommandAllowed,
+  isTerminal,
+  nextStates,
+  RUN_STATE_TABLE,
+  runStateSchema,
+  SESSION_STATE_TABLE,
+  sessionStateSchema,
+  TURN_STATE_TABLE,
+  turnStateSchema,
+} from './state.js';
+export type { WireVersion } from './wire.js';
+export type { CaptureResult, JsonObject, JsonPrimitive, JsonValue } from './json.js';
+
+export type { AgentError, AgentErrorCode, AgentErrorInput } from './schemas/error.js';
+export type { FileRefPart, TextPart, TurnInput, TurnInputPart } from './schemas/turn.js';
+export type {
+  ApprovalMode,
+  ApprovalRequest,
+  ApprovalResponse,
+  InteractionKind,
+  InteractionRequest,
+  InteractionRequestInput,
+  InteractionResponse,
+  QuestionAnswer,
+  QuestionChoice,
+  QuestionItem,
+  QuestionKey,
+  QuestionRequest,
+  QuestionResponse,
+  QuestionSetRequest,
+  QuestionSetResponse,
+} from './schemas/interaction.js';
+export type {
+  ProviderEventInput,
+  ProviderEventPayload,
+  ProviderEventType,
+} from './schemas/events.js';
+export type {
+  InteractionCapability,
+  InterruptCapability,
+  InterruptMode,
+  ProviderDescriptor,
+  ProviderDescriptorInput,
+  RecoveryCapability,
+  RunCapability,
+  WorkspaceCapability,
+  WorkspaceOwnership,
+} from './schemas/descriptor.js';
+export type { ProviderRecoveryRecord } from './schemas/recovery.js';
+export type {
+  AgentInteraction,
+  InteractionSettlement,
+  InteractionStatus,
+  ProviderRunTermination,
+  RunOutcome,
+  RunTermination,
+  SettlementOutcome,
+  Timestamp,
+} from './schemas/termination.js';
+export type { PublicSchemaName } from './schemas/public.js';
+export type { AgentErrorOptions } from './errors.js';
+export type { CapabilityCheck, DefineProviderDescriptorInput } from './descriptor.js';
+
+export type { RunState, SessionCommand, SessionState, StateTable, TurnState } from './state.js';
+export type {
+  AgentProvider,
+  ProviderEventSink,
+  ProviderRun,
+  ProviderRunRequest,
+  ProviderSession,
+  ProviderSessionInit,
+  ProviderWorkspaceView,
+} from './interfaces.js';

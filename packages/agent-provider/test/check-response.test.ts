@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   approvalRequestSchema,
   checkResponseAgainstRequest,
-  questionRequestSchema,
   questionSetRequestSchema,
   type InteractionRequest,
   type InteractionResponse,
 } from '../src/index.js';
+import { questionRequestSchema } from '../src/schemas/interaction.js';
 
 // Responses arrive unparsed in practice; the check must cope with any shape.
 const check = (request: InteractionRequest, response: unknown) =>

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  INTERACTION_BOUNDS,
   interactionRequestSchema,
-  questionAnswerSchema,
-  questionResponseSchema,
   questionSetRequestSchema,
-  questionSetResponseSchema,
   type QuestionChoice,
 } from '../src/index.js';
+import {
+  INTERACTION_BOUNDS,
+  questionAnswerSchema,
+  questionResponseSchema,
+  questionSetResponseSchema,
+} from '../src/schemas/interaction.js';
 
 const s = (n: number): string => 'x'.repeat(n);
 

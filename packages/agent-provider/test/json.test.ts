@@ -1,15 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  CAPTURE_REASONS,
   agentErrorSchema,
   canonicalJson,
   captureJson,
-  isJsonObject,
-  isJsonValue,
   jsonObjectSchema,
   type JsonObject,
 } from '../src/index.js';
+import { CAPTURE_REASONS, isJsonObject, isJsonValue } from '../src/json.js';
 
 class Box {
   readonly n = 1;

@@ -5,7 +5,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { buildSchemaFiles } from '../scripts/schema-files.js';
-import { PUBLIC_SCHEMAS, schemaId } from '../src/index.js';
+import {} from '../src/index.js';
+import { PUBLIC_SCHEMAS } from '../src/schemas/public.js';
+import { schemaId } from '../src/wire.js';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object
 const addFormats = formatsModule.default;

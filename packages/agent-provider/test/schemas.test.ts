@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
-  PROVIDER_EMITTABLE_EVENT_TYPES,
   agentErrorSchema,
-  agentInteractionSchema,
   approvalRequestSchema,
   captureJson,
   interactionSettlementSchema,
   providerDescriptorSchema,
   providerEventInputSchema,
-  providerEventPayloadSchema,
   providerRecoveryRecordSchema,
   providerRunTerminationSchema,
-  questionRequestSchema,
   runTerminationSchema,
   turnInputSchema,
 } from '../src/index.js';
+import {
+  PROVIDER_EMITTABLE_EVENT_TYPES,
+  providerEventPayloadSchema,
+} from '../src/schemas/events.js';
+import { questionRequestSchema } from '../src/schemas/interaction.js';
+import { agentInteractionSchema } from '../src/schemas/termination.js';
 
 const base = {
   providerId: 'demo',

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  RUN_STATES,
   RUN_STATE_TABLE,
-  SESSION_COMMANDS,
-  SESSION_COMMAND_MATRIX,
-  SESSION_STATES,
   SESSION_STATE_TABLE,
-  TURN_STATES,
   TURN_STATE_TABLE,
   canTransition,
   isCommandAllowed,
@@ -14,6 +9,13 @@ import {
   nextStates,
   type StateTable,
 } from '../src/index.js';
+import {
+  RUN_STATES,
+  SESSION_COMMANDS,
+  SESSION_COMMAND_MATRIX,
+  SESSION_STATES,
+  TURN_STATES,
+} from '../src/state.js';
 
 function edgeSet<S extends string>(table: StateTable<S>): string[] {
   return Object.entries<readonly string[]>(table)

@@ -8,21 +8,24 @@ export type {
   ReadEventsOptions,
 } from './runtime.js';
 export type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './session/session.js';
-export { STAGED_EMISSIONS_LIMIT } from './session/run.js';
 export type { TurnOutcome, TurnResult } from './session/turn-result.js';
 export type { ProviderFactory } from './registry.js';
 export {
   loadRuntimeConfig,
   parseRuntimeConfig,
-  profileNameSchema,
-  providerIdSchema,
   runtimeConfigSchema,
-  runtimeProfileSchema,
   type RuntimeConfig,
   type RuntimeConfigInput,
   type RuntimeProfile,
 } from './config.js';
-export * from './envelope.js';
+export {
+  eventEnvelopeSchema,
+  parseEventEnvelope,
+  type EventEnvelope,
+  type EventPayload,
+  type EventType,
+  type PayloadOf,
+} from './envelope.js';
 export {
   isConfigRefusal,
   isRetryableReason,
@@ -40,16 +43,9 @@ export {
   sqliteEventStoreOptionsSchema,
   subscribeOptionsSchema,
 } from './options.js';
-export { systemClock, type RuntimeClock } from './clock.js';
-export { ID_PREFIXES, randomId, type IdFactory, type IdPrefix } from './ids.js';
+export type { RuntimeClock } from './clock.js';
+export type { IdFactory, IdPrefix } from './ids.js';
 export type { EventStore, ReadOptions, StoredSession } from './store/types.js';
 export { createMemoryEventStore } from './store/memory.js';
 export { openSqliteEventStore, type SqliteEventStoreOptions } from './store/sqlite.js';
-export {
-  LATEST_SCHEMA_VERSION,
-  MIGRATIONS,
-  SQLITE_APPLICATION_ID,
-  type Migration,
-} from './store/migrations.js';
 export type { EventSubscription, SubscribeOptions } from './subscription.js';
-export { PROCESS_ENDED_ERROR } from './recovery.js';

@@ -1,9 +1,6 @@
 import { agentError, ProviderRejection } from '@relvo-labs/agent-provider';
-import {
-  isRuntimeError,
-  STAGED_EMISSIONS_LIMIT,
-  type EventEnvelope,
-} from '@relvo-labs/agent-runtime';
+import { isRuntimeError, type EventEnvelope } from '@relvo-labs/agent-runtime';
+import { STAGED_EMISSIONS_LIMIT } from '../src/session/run.js';
 import { describe, expect, it } from 'vitest';
 import {
   expectGapless,

@@ -5,11 +5,10 @@ import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
 import {
   createAgentRuntime,
   isRuntimeError,
-  LATEST_SCHEMA_VERSION,
   openSqliteEventStore,
-  SQLITE_APPLICATION_ID,
   type RuntimeError,
 } from '@relvo-labs/agent-runtime';
+import { LATEST_SCHEMA_VERSION, SQLITE_APPLICATION_ID } from '../src/store/migrations.js';
 import { describe, expect, it } from 'vitest';
 import {
   expectGapless,

@@ -8,12 +8,9 @@ import {
   type ProviderRunTermination,
   type ProviderSession,
 } from '../../src/index.js';
-import {
-  createScriptedProvider,
-  MAX_DRAIN_PASSES,
-  SCRIPTED_DISPOSE_REASON,
-  type ScriptedProviderOptions,
-} from '../../src/testing/index.js';
+import { createScriptedProvider, type ScriptedProviderOptions } from '../../src/testing/index.js';
+import { MAX_DRAIN_PASSES } from '../../src/testing/scripted/provider.js';
+import { SCRIPTED_DISPOSE_REASON } from '../../src/testing/scripted/session.js';
 import { APPROVAL } from './scripted-harness.js';
 
 function sink() {

@@ -116,6 +116,7 @@ export type { RunState, SessionCommand, SessionState, StateTable, TurnState } fr
 export type {
   AgentProvider,
   ProviderEventSink,
+  ProviderOptionSchemas,
   ProviderRun,
   ProviderRunRequest,
   ProviderSession,

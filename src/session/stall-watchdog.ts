@@ -31,7 +31,7 @@ const WORK_ITEM_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /** codex's own retry notice: an `error` notification with `willRetry: true`. */
-export function isRetryNotice(method: string, params: unknown): boolean {
+function isRetryNotice(method: string, params: unknown): boolean {
   return (
     method === CODEX_NOTIFICATION.error &&
     typeof params === 'object' &&

@@ -55,6 +55,8 @@ describe('allowlist and review reports agree', () => {
 
   it('the window ends and the baseline come from the allowlist and the pinned devDependency', () => {
     const sorted = [...ALLOWLIST].sort(byVersion);
+    // kept in release order: its first and last entries are the window's ends
+    expect(ALLOWLIST).toEqual(sorted);
     expect(CODEX_APP_SERVER_MIN_VERSION).toBe(sorted[0]);
     expect(CODEX_APP_SERVER_MAX_VERSION).toBe(sorted.at(-1));
     expect(ALLOWLIST).toContain(CODEX_APP_SERVER_VERSION);

@@ -9,11 +9,11 @@ import {
   createMemoryEventStore,
   isRuntimeError,
   parseEventEnvelope,
-  systemClock,
-  randomId,
   type EventPayload,
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../src/clock.js';
+import { randomId } from '../src/ids.js';
 import { EventWriter, SessionLog } from '../src/session/log.js';
 import { history, onCleanup, tempDir, TWO_SCRIPTED_PROFILES } from './support.js';
 

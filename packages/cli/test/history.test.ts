@@ -26,9 +26,15 @@ describe('session listings', () => {
     });
     cleanups.push(() => runtime.shutdown().catch(() => undefined));
     const workspace = mkdtempSync(join(tmpdir(), 'relvo-cli-history-'));
-    cleanups.push(() => { rmSync(workspace, { recursive: true, force: true }); });
-    const pump = setInterval(() => { scripted.controller.drain(); }, 2);
-    cleanups.push(() => { clearInterval(pump); });
+    cleanups.push(() => {
+      rmSync(workspace, { recursive: true, force: true });
+    });
+    const pump = setInterval(() => {
+      scripted.controller.drain();
+    }, 2);
+    cleanups.push(() => {
+      clearInterval(pump);
+    });
 
     const open = await runtime.openSession({ workspace });
     await (

@@ -21,7 +21,6 @@ import {
 import { isoAt } from '../clock.js';
 import type { EventPayload } from '../envelope.js';
 import { providerRefusal, rejection, RuntimeError } from '../errors.js';
-import type { IdFactory } from '../ids.js';
 import {
   contractDiagnostic,
   failedWith,

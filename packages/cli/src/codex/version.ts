@@ -4,8 +4,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
-  CODEX_APP_SERVER_MAX_VERSION,
-  CODEX_APP_SERVER_MIN_VERSION,
   CODEX_APP_SERVER_VERSION,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
 } from '@relvo-labs/agent-provider-codex';
@@ -115,8 +113,9 @@ export function windowSummary(): {
 } {
   return {
     baseline: CODEX_APP_SERVER_VERSION,
-    min: CODEX_APP_SERVER_MIN_VERSION,
-    max: CODEX_APP_SERVER_MAX_VERSION,
+    // the allowlist is kept in release order (a test holds it so): its ends are the window's
+    min: REVIEWED_WINDOW[0] ?? CODEX_APP_SERVER_VERSION,
+    max: REVIEWED_WINDOW.at(-1) ?? CODEX_APP_SERVER_VERSION,
     supported: REVIEWED_WINDOW,
   };
 }

@@ -3,9 +3,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { CODEX_APP_SERVER_VERSION } from '@relvo-labs/agent-provider-codex';
 import { cliEnv, REPO_ROOT, runCli, survivorsAfter, standInCodex } from './support/cli.js';
+import { apiKeyLoggedInHome, homeEnv } from './support/codex-login.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -84,10 +85,15 @@ describe('relvo-codex usage and exit codes', () => {
     expect(missing.stderr).toContain('RELVO_CODEX_EXECUTABLE');
   });
 
-  it('the built bin (npm run build) runs: --version and doctor --json', () => {
+  it('the built bin (npm run build) runs: --version and doctor --json', async () => {
     const bin = join(REPO_ROOT, 'packages/cli/dist/bin.js');
     expect(existsSync(bin), 'packages/cli/dist/bin.js is missing: run `npm run build`').toBe(true);
-    const { env } = cliEnv();
+    // doctor checks codex's login: a throw-away logged-in home, never the person's own
+    const home = await apiKeyLoggedInHome();
+    onTestFinished(() => {
+      home.dispose();
+    });
+    const { env } = cliEnv({ env: homeEnv(home) });
     const version = spawnSync(process.execPath, [bin, '--version'], {
       env,
       encoding: 'utf8',

@@ -79,7 +79,8 @@ describe('signals in a terminal (tmux)', { timeout: 150_000 }, () => {
     const setup = await scriptedRunSetup(env);
     cleanups.push(() => setup.cleanup());
     setup.server.enqueue(textStep('the turn ran on', { usage: scriptedUsage(5, 3, 0, 0) }));
-    const held = heldCodex();
+    // the login check's codex goes through; the turn's is held
+    const held = heldCodex(30, 1);
     cleanups.push(() => {
       held.release();
       held.cleanup();

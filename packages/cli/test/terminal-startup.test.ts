@@ -2,9 +2,13 @@
  * What a person sees while `relvo-codex run` starts, in a real terminal (tmux): the ✔ only once
  * codex is ready and the turn started, and a status line (not silence) until the first token.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CODEX_APP_SERVER_VERSION } from '@relvo-labs/agent-provider-codex';
 import { scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
-import { cliArgv, cliEnv, REPO_ROOT, survivorsAfter } from './support/cli.js';
+import { cliArgv, cliEnv, REPO_ROOT, standInCodex, survivorsAfter } from './support/cli.js';
 import { scriptedRunSetup } from './support/scripted-config.js';
 import { openTerminal, type Terminal } from './support/tmux.js';
 
@@ -50,12 +54,17 @@ describe('relvo-codex run starting up, in a terminal (tmux)', { timeout: 150_000
 
   it('no ✔ when codex never got to a turn: the spinner ends with ✖', async () => {
     const { env, mark } = cliEnv();
-    const setup = await scriptedRunSetup(env, { bogus: true });
+    const setup = await scriptedRunSetup(env);
     cleanups.push(() => setup.cleanup());
-    const term = await terminal(['run', 'hi', ...setup.runArgs], env);
-    expect(await term.exitStatus(60_000)).toBe(2);
+    // a codex that names a reviewed release but exits instead of serving the app-server
+    const dir = mkdtempSync(join(tmpdir(), 'relvo-cli-broken-'));
+    cleanups.push(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const broken = standInCodex(dir, `codex-cli ${CODEX_APP_SERVER_VERSION}`);
+    const term = await terminal(['run', 'hi', ...setup.runArgs, '--codex', broken], env);
+    expect(await term.exitStatus(60_000)).not.toBe(0);
     const screen = await term.screen();
-    expect(screen).toContain('provider_options_refused');
     expect(screen).not.toContain('✔');
     expect(screen).toMatch(/✖ codex \S+ \(\w+\) did not start a turn/);
     await term.close();

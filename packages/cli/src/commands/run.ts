@@ -97,7 +97,8 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
           config: chosen.config,
         });
         ctrlC.checkpoint();
-        await requireLogin(chosen, codex, workspace);
+        // the login check starts a codex of its own: a signal must not wait for its answer
+        await ctrlC.unlessAbandoned(requireLogin(chosen, codex, workspace));
         ctrlC.checkpoint();
         return await runtime.openSession({ workspace, profile: chosen.profile });
       } catch (error) {
@@ -169,6 +170,9 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
  * Asks codex whether it is logged in before a turn that would only retry for minutes. Only a
  * clear "no" stops the run: a codex that cannot be asked fails the turn with its own reason.
  */
+/** How long the login check may wait for codex to answer. */
+const LOGIN_CHECK_TIMEOUT_MS = 15_000;
+
 async function requireLogin(
   chosen: ChosenConfig,
   codex: LocatedCodex,
@@ -178,7 +182,11 @@ async function requireLogin(
   if (profile?.provider !== 'codex') return;
   let provider;
   try {
-    provider = codexFactory(codex)(profile.providerOptions);
+    // bounded: a codex that never answers must not hold the run before its turn even starts
+    provider = codexFactory(codex)({
+      ...profile.providerOptions,
+      requestTimeoutMs: LOGIN_CHECK_TIMEOUT_MS,
+    });
   } catch {
     return; // refused options: the runtime says which, at the turn
   }

@@ -80,25 +80,42 @@ interface Driven {
  */
 export class SessionCtrlC extends CtrlC {
   private readonly target: { driver: Driven | undefined; abandoned: boolean };
+  private readonly abandon: Promise<never>;
 
   constructor(warn: (line: string) => void) {
+    let reject: (error: StartupAborted) => void = () => undefined;
+    const abandon = new Promise<never>((_resolve, rejectWith) => {
+      reject = rejectWith;
+    });
+    // nobody may be waiting on it: an abandoned start-up is reported through checkpoint() too
+    abandon.catch(() => undefined);
     const target: { driver: Driven | undefined; abandoned: boolean } = {
       driver: undefined,
       abandoned: false,
     };
+    const abandonStartup = (): void => {
+      target.abandoned = true;
+      reject(new StartupAborted());
+    };
     super({
       interrupt: () => {
         warn('interrupting the turn… (Ctrl-C again to quit)');
-        if (target.driver === undefined) target.abandoned = true;
+        if (target.driver === undefined) abandonStartup();
         else void target.driver.interrupt();
       },
       quit: () => {
         warn('quitting: disposing the session');
-        if (target.driver === undefined) target.abandoned = true;
+        if (target.driver === undefined) abandonStartup();
         else target.driver.quit();
       },
     });
     this.target = target;
+    this.abandon = abandon;
+  }
+
+  /** `work`, unless start-up is abandoned first: then `StartupAborted`, without waiting for it. */
+  unlessAbandoned<T>(work: Promise<T>): Promise<T> {
+    return Promise.race([work, this.abandon]);
   }
 
   attach(driver: Driven): void {

@@ -71,7 +71,8 @@ export function createOutput(options: OutputOptions): Output {
   const c = picocolors.createColors(colored);
   const stdoutColored = colored && colorEnabled(stdout, options.color, env);
   const stderrTty: unknown = stderr.isTTY;
-  const interactive = stderrTty === true;
+  // the spinner library's own test: in a CI log or a dumb terminal it would draw a line per frame
+  const interactive = stderrTty === true && env.TERM !== 'dumb' && !('CI' in env);
   let midLine = false;
   const line = (text: string): void => {
     if (midLine && !options.json) {

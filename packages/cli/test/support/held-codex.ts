@@ -1,6 +1,7 @@
 /**
  * A codex whose start-up the test holds: anything but `--version` waits (bounded) until `release()`, so a
- * signal can be sent while the CLI is starting codex. `--version` answers at once.
+ * signal can be sent while the CLI is starting codex. `--version` answers at once, and so do the
+ * first `passFirst` other starts (`run` asks a codex of its own about the login before the turn's).
  */
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ export interface HeldCodex {
   cleanup(): void;
 }
 
-export function heldCodex(holdSeconds = 30): HeldCodex {
+export function heldCodex(holdSeconds = 30, passFirst = 0): HeldCodex {
   const real = findCodex({ env: {} });
   if (!real.found) throw new Error('the pinned codex is missing: run npm ci');
   const dir = mkdtempSync(join(tmpdir(), 'relvo-held-codex-'));
@@ -27,9 +28,12 @@ export function heldCodex(holdSeconds = 30): HeldCodex {
       '#!/bin/sh',
       // codex's own config flags come before `app-server`: hold everything but the version probe
       'if [ "$1" != "--version" ]; then',
+      `  echo >> '${dir}/starts'`,
+      `  if [ "$(wc -l < '${dir}/starts')" -gt ${passFirst} ]; then`,
       `  : > '${dir}/starting'`,
       '  i=0',
       `  while [ ! -e '${dir}/go' ] && [ $i -lt ${polls} ]; do sleep 0.1; i=$((i+1)); done`,
+      '  fi',
       'fi',
       `exec '${real.path}' "$@"`,
       '',

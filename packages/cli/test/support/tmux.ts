@@ -70,6 +70,9 @@ export async function openTerminal(
   const dir = mkdtempSync(join(tmpdir(), 'relvo-tmux-'));
   const socket = join(dir, 'sock');
   const command = argv.map(shellQuote).join(' ');
+  // a person's terminal, not a CI log: CI=true (set when the suite runs in CI) would make the
+  // CLI, rightly, draw no spinner or status line
+  env = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'CI'));
   // -f /dev/null: no user tmux.conf; the server and the pane inherit `env` (with the leak marks)
   await tmux(
     socket,

@@ -22,7 +22,8 @@ export const sessionChecks: readonly CheckDefinition[] = [
       const key = ctx.marker('option');
       const sink = recorder('session (unknown options)');
       const base = ctx.subject.sessionInit();
-      const options: JsonObject = { ...base.options, [key]: true };
+      const value = ctx.marker('value');
+      const options: JsonObject = { ...base.options, [key]: value };
       const result = await ctx.call('createSession with an unknown option key', () =>
         ctx.subject.provider.createSession(ctx.init(sink, options)),
       );
@@ -33,12 +34,14 @@ export const sessionChecks: readonly CheckDefinition[] = [
       const error = ctx.rejection('createSession with an unknown option key', result, [
         'invalid_request',
       ]);
-      const echoed = [
-        error.message,
-        JSON.stringify(error.details ?? {}),
-        error.providerCode ?? '',
-      ].some((t) => t.includes(key));
-      if (echoed) fail('the invalid_request rejection echoes the unknown option key');
+      const said = [error.message, JSON.stringify(error.details ?? {}), error.providerCode ?? ''];
+      // a key is the host's own word, not a secret: naming it is how the host finds its typo
+      if (!said.some((t) => t.includes(key))) {
+        fail('the invalid_request rejection does not name the unknown option key');
+      }
+      if (said.some((t) => t.includes(value))) {
+        fail('the invalid_request rejection echoes the refused value');
+      }
       await ctx.idle();
       if (driver.effects().sessions !== before)
         fail('a native session was opened before the options were rejected');

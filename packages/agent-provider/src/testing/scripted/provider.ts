@@ -79,9 +79,17 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
     createSession(init: ProviderSessionInit): Promise<ProviderSession> {
       // Strict options: this provider defines none, so any key is unknown.
       if (!isJsonObject(init.options) || Object.keys(init.options).length > 0) {
+        // keys are the host's own words: named so a typo can be found; values are never copied
+        const keys = isJsonObject(init.options) ? Object.keys(init.options).slice(0, 16) : [];
         return Promise.reject(
           new ProviderRejection(
-            agentError('invalid_request', 'the scripted provider accepts no session options'),
+            agentError(
+              'invalid_request',
+              keys.length === 0
+                ? 'the scripted provider accepts no session options'
+                : `the scripted provider accepts no session options (unknown: ${keys.join(', ')})`,
+              { details: { unknownKeys: keys } },
+            ),
           ),
         );
       }

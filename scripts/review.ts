@@ -27,6 +27,7 @@ import {
 import { runRealBinarySuite } from './lib/review/e2e.js';
 import { measureHandshake } from './lib/review/handshake-timing.js';
 import { pinSchema, schemaJsonDir } from './lib/review/pin.js';
+import { usePrivateTmp } from './lib/review/private-tmp.js';
 import {
   isPassing,
   readReport,
@@ -222,6 +223,7 @@ function readdirJson(): string[] {
 }
 
 async function main(): Promise<void> {
+  usePrivateTmp();
   const args = process.argv.slice(2).filter((a) => a !== '--');
   const remeasure = args.includes('--remeasure');
   const rest = args.filter((a) => a !== '--remeasure');

@@ -45,7 +45,7 @@ export interface Scenario {
   /** false: a persisted thread (`ephemeral: false`), needed by `resume`. Default true. */
   readonly ephemeral?: boolean;
   /**
-   * Resume (issue 14): after the turns, the first app-server is closed and a second one with the
+   * Resume: after the turns, the first app-server is closed and a second one with the
    * same CODEX_HOME resumes the thread (`thread/resume`, `excludeTurns: true`) and runs these
    * turns. Only the second process is recorded; the first is set-up.
    */
@@ -113,7 +113,7 @@ const approvalScenario = (name: string, value: string, followUp: boolean): Scena
   turns: [{ text: 'run the echo', answer: decision(value) }],
 });
 
-// Issue 14: tool activity and file-change approvals. Canary values let the redaction tests
+// Tool activity and file-change approvals. Canary values let the redaction tests
 // prove that command lines, output and paths never leave the adapter unredacted.
 export const CANARY_SECRET = 'sk-canaryTOOLSECRET0123456789abcdef';
 export const CANARY_OUTPUT = 'CANARY-OUTPUT-7f3a9';
@@ -458,7 +458,7 @@ export const SCENARIOS: readonly Scenario[] = [
       },
     ],
   },
-  // Upstream failures a host must be able to act on (issue 10 item 2): each recorded on the
+  // Upstream failures a host must be able to act on: each recorded on the
   // baseline so the classification is tested on what the binary really sends.
   {
     name: 'http_401',

@@ -177,7 +177,7 @@ export const UPSTREAM_PROVIDER_CODES = [
 export type UpstreamProviderCode = (typeof UPSTREAM_PROVIDER_CODES)[number];
 export const RETRYABLE_UPSTREAM_PROVIDER_CODES = UPSTREAM_PROVIDER_CODES.slice(0, 4);
 
-/** Why `createSession` failed before a session existed (issue 10 item 1). */
+/** Why `createSession` failed before a session existed. */
 // prettier-ignore
 export const STARTUP_PROVIDER_CODES = [
   'spawn_failed', 'workspace_missing', 'workspace_inaccessible', 'workspace_not_directory',
@@ -185,7 +185,7 @@ export const STARTUP_PROVIDER_CODES = [
 ] as const;
 export type StartupProviderCode = (typeof STARTUP_PROVIDER_CODES)[number];
 
-/** Why a call was refused before anything was sent (issue 10 items 4–6). */
+/** Why a call was refused before anything was sent. */
 // prettier-ignore
 export const REQUEST_PROVIDER_CODES = [
   'invalid_options', 'invalid_input', 'input_too_large', 'run_ref_missing', 'run_ref_conflict',

@@ -42,7 +42,7 @@ export interface TurnAdmissionParams {
   readonly stall?: StallPolicy | undefined;
   /** Hold the host's event loop open while a run is active. */
   readonly keepAlive?: (on: boolean) => void;
-  /** Per-run opt-ins (issue 14): what each new run tracks. */
+  /** Per-run opt-ins: what each new run tracks. */
   readonly runFeatures?: RunFeatures;
 }
 

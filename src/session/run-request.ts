@@ -1,5 +1,5 @@
 /**
- * Everything `startRun` checks before anything is sent (issue 10 items 4–5): the sink, the
+ * Everything `startRun` checks before anything is sent: the sink, the
  * runRef, the SPI's input bounds, the most codex accepts, and the input's fingerprint that makes
  * `runRef` an idempotency key rather than a way to get another run's outcome.
  */

@@ -1,5 +1,5 @@
 /**
- * Why `initialize` got no usable answer (issue 10 item 1): the executable could not be started,
+ * Why `initialize` got no usable answer: the executable could not be started,
  * the process exited (with its exit code or signal), it answered something that is not codex,
  * or it never answered. Bounded tokens and numbers only: no stderr, path or upstream text.
  */

@@ -33,7 +33,7 @@ export const CODEX_INHERITED_ENV = [
   'https_proxy',
   'all_proxy',
   'no_proxy',
-  // the owner marker of every process the transport starts (lifetimes, issue 15)
+  // the owner marker of every process the transport starts (ADR-0006)
   'RELVO_CODEX_OWNER',
 ] as const;
 

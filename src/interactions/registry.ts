@@ -23,7 +23,7 @@ import {
 import { requestIdKey, type CodexRequestId } from '../protocol/wire.js';
 import type { ServerRequestOffer } from '../rpc/server-requests.js';
 import { callSafely } from '../shared/call-safely.js';
-import { OldestFirstMemory } from '../shared/oldest-first-memory.js';
+import { OldestFirstMemory, SPI_LIMITS } from '@relvo-labs/agent-provider';
 import { translateCommandApproval, type InteractionCorrelation } from './native-approval.js';
 import { translateFileChangeApproval, type FileChangeBridgeOptions } from './native-file-change.js';
 import { emptyNativeAnswers, translateUserInput, type QuestionPlan } from './native-question.js';
@@ -52,7 +52,7 @@ export interface RegistryDiagnostic {
 
 export const MAX_TRACKED_INTERACTIONS = 256;
 /** How many answered refs of ended runs are remembered for idempotent redelivery. */
-export const MAX_REMEMBERED_ANSWERS = 1024;
+export const MAX_REMEMBERED_ANSWERS = SPI_LIMITS.rememberedSettlements;
 
 export interface InteractionRegistryOptions<O extends InteractionOwner> {
   readonly bridges: {

@@ -10,7 +10,7 @@ import type { SessionConnection } from '../rpc/connection.js';
 import { agentErrorOf, isAuthoritativeFailure } from '../rpc/errors.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexError, codexRejection } from '../shared/codex-error.js';
-import { OldestFirstMemory } from '../shared/oldest-first-memory.js';
+import { OldestFirstMemory } from '@relvo-labs/agent-provider';
 import { applyTurnFrame } from './apply.js';
 import type { TurnCorrelator } from './correlator.js';
 import { preBindingOutputLost } from './diagnostics.js';

@@ -4,7 +4,7 @@
  * Holds no I/O; the session applies what this hands back.
  */
 import { CODEX_NOTIFICATION } from '../protocol/vocabulary.js';
-import { OldestFirstMemory } from '../shared/oldest-first-memory.js';
+import { OldestFirstMemory } from '@relvo-labs/agent-provider';
 
 export interface Correlation {
   readonly threadId: string;

@@ -8,7 +8,7 @@ import {
   fileChangeItemSchema,
   type CodexFileChangeItem,
 } from '../protocol/items.js';
-import { OldestFirstMemory } from '../shared/oldest-first-memory.js';
+import { OldestFirstMemory } from '@relvo-labs/agent-provider';
 
 export const MAX_REMEMBERED_FILE_CHANGES = 256;
 

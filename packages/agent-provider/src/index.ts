@@ -47,6 +47,8 @@ export {
   interruptPreservesSession,
 } from './descriptor.js';
 export { checkResponseAgainstRequest } from './check-response.js';
+export { SPI_LIMITS } from './limits.js';
+export { OldestFirstMemory } from './oldest-first-memory.js';
 export {
   canTransition,
   isCommandAllowed,
@@ -110,6 +112,7 @@ export type {
 } from './schemas/termination.js';
 export type { PublicSchemaName } from './schemas/public.js';
 export type { AgentErrorOptions } from './errors.js';
+export type { SpiLimits } from './limits.js';
 export type { CapabilityCheck, DefineProviderDescriptorInput } from './descriptor.js';
 
 export type { RunState, SessionCommand, SessionState, StateTable, TurnState } from './state.js';

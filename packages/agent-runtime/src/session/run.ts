@@ -4,6 +4,7 @@ import {
   type AgentError,
   isProviderRejection,
   isTerminal,
+  SPI_LIMITS,
   RUN_STATE_TABLE,
   type InteractionRequest,
   type InteractionResponse,
@@ -32,7 +33,7 @@ import type { InteractionRecord, RunContext } from './run-context.js';
 import { reportTurn, type TurnOutcome, type TurnResult } from './turn-result.js';
 
 /** Emissions kept while a run is starting, drained after it becomes active (docs/spi.md §10.3). */
-export const STAGED_EMISSIONS_LIMIT = 256;
+export const STAGED_EMISSIONS_LIMIT = SPI_LIMITS.preBindingEmissions;
 
 export type { InteractionRecord, RunContext } from './run-context.js';
 

@@ -6,6 +6,7 @@ import {
   interruptPreservesSession,
   isCommandAllowed,
   isProviderRejection,
+  SPI_LIMITS,
   turnInputSchema,
   canonicalJson,
   type AgentInteraction,
@@ -83,7 +84,7 @@ export interface SessionContext {
 }
 
 /** Settled interactions remembered per session after their run ended. */
-export const SETTLED_INTERACTIONS_KEPT = 1024;
+export const SETTLED_INTERACTIONS_KEPT = SPI_LIMITS.rememberedSettlements;
 
 function notAllowed(state: SessionState, command: SessionCommand): RuntimeError {
   const closed = state === 'closed' || state === 'failed' || state === 'closing';

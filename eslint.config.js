@@ -40,7 +40,7 @@ export default defineConfig(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['eslint.config.js', 'packages/cli/bin/*.js'],
+          allowDefaultProject: ['eslint.config.js', 'packages/cli/bin/*.js', 'scripts/*.mjs'],
         },
         tsconfigRootDir: import.meta.dirname,
       },

@@ -1,14 +1,10 @@
 import {
   canAcceptWorkspace,
   captureJson,
-  checkResponseAgainstRequest,
-  interactionResponseSchema,
   interruptPreservesSession,
   isCommandAllowed,
   isProviderRejection,
-  SPI_LIMITS,
   turnInputSchema,
-  canonicalJson,
   type AgentInteraction,
   type InteractionResponse,
   type JsonObject,
@@ -33,7 +29,8 @@ import {
 import { contractDiagnostic, intakeProviderEvent } from './intake.js';
 import { checkedProviderSession } from './provider-session.js';
 import type { SessionLog } from './log.js';
-import { RunDriver, type InteractionRecord } from './run.js';
+import { InteractionLifecycle } from './interactions.js';
+import { RunDriver } from './run.js';
 import type { TurnResult } from './turn-result.js';
 
 export interface SubmitTurnOptions {
@@ -83,9 +80,6 @@ export interface SessionContext {
   onClosed(session: SessionImpl): void;
 }
 
-/** Settled interactions remembered per session after their run ended. */
-export const SETTLED_INTERACTIONS_KEPT = SPI_LIMITS.rememberedSettlements;
-
 function notAllowed(state: SessionState, command: SessionCommand): RuntimeError {
   const closed = state === 'closed' || state === 'failed' || state === 'closing';
   return new RuntimeError(
@@ -94,11 +88,6 @@ function notAllowed(state: SessionState, command: SessionCommand): RuntimeError 
     `the session does not accept ${command} while ${state}`,
     { details: { state } },
   );
-}
-
-function canonicalOf(value: InteractionResponse): string {
-  const captured = captureJson(value);
-  return captured.ok ? canonicalJson(captured.value) : '';
 }
 
 function toTurnInput(input: string | TurnInput): TurnInput {
@@ -120,7 +109,7 @@ export class SessionImpl implements RuntimeSession {
   private current: SessionState = 'ready';
   private readonly providerSessions = new Map<string, ProviderSessionEntry>();
   private readonly opening = new Map<string, Promise<ProviderSessionEntry>>();
-  private readonly interactions = new Map<string, InteractionRecord>();
+  private readonly interactions: InteractionLifecycle;
   private run: RunDriver | undefined;
   private admitting: Promise<unknown> | undefined;
   private closingAttempt: Promise<void> | undefined;
@@ -131,6 +120,8 @@ export class SessionImpl implements RuntimeSession {
   });
 
   constructor(private readonly ctx: SessionContext) {
+    const { id: sessionId, log, clock, ids } = ctx;
+    this.interactions = new InteractionLifecycle({ sessionId, log, clock, ids });
     this.abandoned.catch(() => undefined);
   }
 
@@ -207,7 +198,6 @@ export class SessionImpl implements RuntimeSession {
       {
         log,
         clock: this.ctx.clock,
-        ids: this.ctx.ids,
         descriptor: entry.resolved.descriptor,
         providerSession: entry.session,
         profile,
@@ -217,7 +207,6 @@ export class SessionImpl implements RuntimeSession {
           : { expiry: entry.resolved.profile.interactionExpiry }),
         onFinished: (finished, uncertainStart) => {
           if (this.run === finished) this.run = undefined;
-          this.forgetSettledInteractions();
           // an uncertain start leaves the provider session in an unknown state: use a fresh one
           if (uncertainStart) this.discard(profile, entry);
         },
@@ -321,22 +310,6 @@ export class SessionImpl implements RuntimeSession {
     return entry;
   }
 
-  /**
-   * Settled interactions stay answerable as "already settled" (an exact retry of the applied
-   * answer stays a no-op) for the last SETTLED_INTERACTIONS_KEPT of them; older ones are forgotten.
-   */
-  private forgetSettledInteractions(): void {
-    let settled = 0;
-    for (const record of this.interactions.values()) if (record.status === 'settled') settled += 1;
-    for (const [id, record] of this.interactions) {
-      if (settled <= SETTLED_INTERACTIONS_KEPT) return;
-      if (record.status === 'settled') {
-        this.interactions.delete(id);
-        settled -= 1;
-      }
-    }
-  }
-
   private discard(profile: string, entry: ProviderSessionEntry): void {
     if (this.providerSessions.get(profile) !== entry) return;
     this.providerSessions.delete(profile);
@@ -345,105 +318,16 @@ export class SessionImpl implements RuntimeSession {
   }
 
   pendingInteractions(): AgentInteraction[] {
-    const out: AgentInteraction[] = [];
-    for (const r of this.interactions.values()) {
-      if (r.status === 'settled') continue;
-      out.push({
-        interactionId: r.interactionId,
-        sessionId: this.id,
-        turnId: r.turnId,
-        runId: r.runId,
-        status: 'pending',
-        request: r.request,
-        requestedAt: r.requestedAt,
-        ...(r.expiry === undefined ? {} : { expiresAt: r.expiry.expiresAt }),
-      });
-    }
-    return out;
+    return this.interactions.pending();
   }
 
   respond(interactionId: string, response: InteractionResponse): Promise<void> {
     try {
       this.require('respond_to_interaction');
-      const record = this.interactions.get(interactionId);
-      if (record === undefined) {
-        throw new RuntimeError(
-          'unknown_interaction',
-          'unknown_interaction',
-          'no pending interaction with that id in this session',
-        );
-      }
-      const captured = captureJson(response);
-      const parsed = captured.ok ? interactionResponseSchema.safeParse(captured.value) : undefined;
-      if (parsed?.success !== true) {
-        throw new RuntimeError(
-          'invalid_request',
-          'response_invalid',
-          'the response does not parse as an InteractionResponse',
-        );
-      }
-      const answer = parsed.data;
-      const same = (other: InteractionResponse | undefined): boolean =>
-        other !== undefined && canonicalOf(other) === canonicalOf(answer);
-      if (record.status === 'settled') {
-        if (record.settlement?.outcome === 'responded' && same(record.settlement.response))
-          return Promise.resolve();
-        throw new RuntimeError(
-          record.settlement?.outcome === 'expired'
-            ? 'interaction_expired'
-            : 'interaction_already_settled',
-          'interaction_settled',
-          'the interaction is already settled',
-          {
-            details: { outcome: record.settlement?.outcome ?? 'responded' },
-          },
-        );
-      }
-      if (record.status === 'delivering') {
-        if (same(record.inFlight) && record.delivery !== undefined) return record.delivery;
-        throw new RuntimeError(
-          'interaction_already_settled',
-          'interaction_settled',
-          'another answer to this interaction is being delivered',
-        );
-      }
-      const reason = checkResponseAgainstRequest(record.request, answer);
-      if (reason !== undefined) {
-        // stopped here: a response that does not fit its request never reaches the provider
-        throw new RuntimeError('invalid_request', 'response_invalid', reason);
-      }
-      record.status = 'delivering';
-      record.inFlight = answer;
-      record.delivery = this.deliver(record, answer);
-      return record.delivery;
     } catch (error) {
       return rejection(error);
     }
-  }
-
-  private async deliver(record: InteractionRecord, answer: InteractionResponse): Promise<void> {
-    try {
-      await record.run.providerSession.respondToInteraction(record.providerRef, answer);
-    } catch (error) {
-      if (record.status === 'delivering') {
-        record.status = 'pending';
-        delete record.inFlight;
-      }
-      delete record.delivery;
-      if (isProviderRejection(error)) {
-        throw providerRefusal(error, 'provider_rejected', 'the provider refused the response', {});
-      }
-      throw new RuntimeError(
-        'provider_unavailable',
-        'provider_unknown_outcome',
-        'the response outcome is unknown; retry it',
-        {
-          cause: error,
-        },
-      );
-    }
-    if (record.status === 'delivering') record.run.settle(record, 'responded', answer);
-    await this.ctx.log.durable();
+    return this.interactions.respond(interactionId, response);
   }
 
   interrupt(reason?: string): Promise<void> {

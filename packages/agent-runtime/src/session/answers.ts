@@ -1,7 +1,9 @@
 import {
   captureJson,
   canonicalJson,
+  checkResponseAgainstRequest,
   interactionResponseSchema,
+  type InteractionRequest,
   type InteractionResponse,
   type InteractionSettlement,
 } from '@relvo-labs/agent-provider';
@@ -58,5 +60,24 @@ export function anotherAnswerInFlight(): RuntimeError {
     'interaction_already_settled',
     'interaction_settled',
     'another answer to this interaction is being delivered',
+  );
+}
+
+/** An answer that does not fit its request (kind, mode, questions): the refusal to throw. */
+export function answerMisfit(
+  request: InteractionRequest,
+  answer: InteractionResponse,
+): RuntimeError | undefined {
+  const reason = checkResponseAgainstRequest(request, answer);
+  return reason === undefined
+    ? undefined
+    : new RuntimeError('invalid_request', 'response_invalid', reason);
+}
+
+export function unknownInteraction(): RuntimeError {
+  return new RuntimeError(
+    'unknown_interaction',
+    'unknown_interaction',
+    'no pending interaction with that id in this session',
   );
 }

@@ -1,5 +1,4 @@
 import {
-  checkResponseAgainstRequest,
   OldestFirstMemory,
   SPI_LIMITS,
   type AgentError,
@@ -11,7 +10,7 @@ import {
   type SettlementOutcome,
 } from '@relvo-labs/agent-provider';
 import { isoAt, type RuntimeClock } from '../clock.js';
-import { rejection, RuntimeError } from '../errors.js';
+import { rejection } from '../errors.js';
 import type { IdFactory } from '../ids.js';
 import {
   armExpiry,
@@ -24,8 +23,10 @@ import {
 import {
   answerAfterSettlement,
   anotherAnswerInFlight,
+  answerMisfit,
   parseAnswer,
   sameAnswer,
+  unknownInteraction,
 } from './answers.js';
 import { contractDiagnostic } from './intake.js';
 import { providerCallError } from './provider-call.js';
@@ -63,6 +64,10 @@ interface RunRefs {
   readonly settled: OldestFirstMemory<string, true>;
 }
 
+function newRunRefs(): RunRefs {
+  return { open: new Map(), settled: new OldestFirstMemory(SPI_LIMITS.rememberedSettlements) };
+}
+
 export interface InteractionDeps {
   readonly sessionId: string;
   readonly log: SessionLog;
@@ -97,11 +102,8 @@ export class InteractionLifecycle {
     policy: ExpiryPolicy | undefined,
   ): boolean {
     const { log, clock, ids } = this.#deps;
-    let refs = this.#runs.get(run.runId);
-    if (refs === undefined) {
-      refs = { open: new Map(), settled: new OldestFirstMemory(SPI_LIMITS.rememberedSettlements) };
-      this.#runs.set(run.runId, refs);
-    }
+    const refs = this.#runs.get(run.runId) ?? newRunRefs();
+    this.#runs.set(run.runId, refs);
     if (refs.open.has(providerRef) || refs.settled.has(providerRef)) {
       log.append(contractDiagnostic('duplicate_provider_ref'), run.runId);
       return false;
@@ -121,16 +123,12 @@ export class InteractionLifecycle {
         this.#expire(record, policy);
       });
     }
-    const expiresAt = record.expiry?.expiresAt;
+    const { interactionId, expiry } = record;
+    const expiresAt = expiry === undefined ? {} : { expiresAt: expiry.expiresAt };
+    const { turnId, runId } = run;
     log.append(
-      {
-        type: 'interaction.requested',
-        interactionId: record.interactionId,
-        turnId: run.turnId,
-        request,
-        ...(expiresAt === undefined ? {} : { expiresAt }),
-      },
-      run.runId,
+      { type: 'interaction.requested', interactionId, turnId, request, ...expiresAt },
+      runId,
     );
     return true;
   }
@@ -172,13 +170,7 @@ export class InteractionLifecycle {
   respond(interactionId: string, response: InteractionResponse): Promise<void> {
     try {
       const record = this.#open.get(interactionId) ?? this.#settled.get(interactionId);
-      if (record === undefined) {
-        throw new RuntimeError(
-          'unknown_interaction',
-          'unknown_interaction',
-          'no pending interaction with that id in this session',
-        );
-      }
+      if (record === undefined) throw unknownInteraction();
       const answer = parseAnswer(response);
       if (record.status === 'settled') {
         const refusal = answerAfterSettlement(record.settlement, answer);
@@ -190,10 +182,9 @@ export class InteractionLifecycle {
         if (joined !== undefined && sameAnswer(answer, record.inFlight)) return joined;
         throw anotherAnswerInFlight();
       }
-      const reason = checkResponseAgainstRequest(record.request, answer);
       // stopped here: a response that does not fit its request never reaches the provider
-      if (reason !== undefined)
-        throw new RuntimeError('invalid_request', 'response_invalid', reason);
+      const misfit = answerMisfit(record.request, answer);
+      if (misfit !== undefined) throw misfit;
       record.status = 'delivering';
       record.inFlight = answer;
       record.delivery = this.#deliver(record, answer);

@@ -3,11 +3,10 @@ import {
   type AgentError,
   type InteractionRequest,
   type InteractionResponse,
+  type ProviderSession,
 } from '@relvo-labs/agent-provider';
 import { startTimer, type RuntimeClock } from '../clock.js';
 import type { RuntimeProfile } from '../config.js';
-import type { InteractionRecord } from './run-context.js';
-import type { RunDriver } from './run.js';
 
 /** A profile's `interactionExpiry`: how long a request may wait for a person, then what. */
 export type ExpiryPolicy = NonNullable<RuntimeProfile['interactionExpiry']>;
@@ -50,26 +49,21 @@ export function expiredError(action: ExpiryAction, afterMs: number): AgentError 
   });
 }
 
+/** What an expiry hands the run: its provider session and its interrupt. */
+export interface ExpiringRun {
+  readonly providerSession: ProviderSession;
+  interrupt(reason?: string): Promise<void>;
+}
+
 /**
- * A request nobody answered in time: settled `expired`, then the provider gets a denial
- * (`decline`, approvals) or the run is interrupted. An answer already in flight wins.
+ * After a request expired: the provider gets the denial, or (no denial, or a provider that
+ * refuses it and would keep waiting) the run is interrupted.
  */
-export function expireInteraction(
-  run: RunDriver,
-  record: InteractionRecord,
-  policy: ExpiryPolicy,
+export function handOffExpiry(
+  run: ExpiringRun,
+  providerRef: string,
+  answer: InteractionResponse | undefined,
 ): void {
-  if (record.status === 'delivering') {
-    // the answer in flight wins; should it fail, the request is still overdue
-    record.delivery?.catch(() => {
-      expireInteraction(run, record, policy);
-    });
-    return;
-  }
-  if (run.finished || record.status !== 'pending') return;
-  const answer = expiryAnswer(policy, record.request);
-  const action = answer === undefined ? 'cancelled' : 'declined';
-  run.settle(record, 'expired', undefined, expiredError(action, policy.afterMs));
   const stop = (): void => {
     run.interrupt('interaction expired').catch(() => undefined);
   };
@@ -77,8 +71,7 @@ export function expireInteraction(
     stop();
     return;
   }
-  // a provider that refuses the denial would keep waiting for it: interrupt instead
   Promise.resolve()
-    .then(() => run.providerSession.respondToInteraction(record.providerRef, answer))
+    .then(() => run.providerSession.respondToInteraction(providerRef, answer))
     .catch(stop);
 }

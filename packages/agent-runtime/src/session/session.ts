@@ -1,74 +1,27 @@
 import {
-  canAcceptWorkspace,
   captureJson,
-  checkResponseAgainstRequest,
-  interactionResponseSchema,
-  interruptPreservesSession,
   isCommandAllowed,
-  isProviderRejection,
-  SPI_LIMITS,
   turnInputSchema,
-  canonicalJson,
   type AgentInteraction,
   type InteractionResponse,
-  type JsonObject,
-  type ProviderEventSink,
-  type ProviderSession,
   type SessionCommand,
   type SessionState,
   type TurnInput,
   type WorkspaceOwnership,
 } from '@relvo-labs/agent-provider';
 import { within, type RuntimeClock } from '../clock.js';
-import { providerRefusal, rejection, RuntimeError } from '../errors.js';
+import { rejection, RuntimeError } from '../errors.js';
 import type { IdFactory } from '../ids.js';
 import type { ProviderRegistry } from '../registry.js';
 import type { EventSubscription, SubscribeOptions } from '../subscription.js';
-import {
-  disposeAll,
-  settleAfterDispose,
-  type Grace,
-  type ProviderSessionEntry,
-} from './closing.js';
-import { contractDiagnostic, intakeProviderEvent } from './intake.js';
-import { checkedProviderSession } from './provider-session.js';
+import { settleAfterDispose, type Grace } from './closing.js';
 import type { SessionLog } from './log.js';
-import { RunDriver, type InteractionRecord } from './run.js';
-import type { TurnResult } from './turn-result.js';
+import { InteractionLifecycle } from './interactions.js';
+import { ProviderSessionPool } from './pool.js';
+import { RunDriver } from './run.js';
+import type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './api.js';
 
-export interface SubmitTurnOptions {
-  /** A plain string is sent as one text part. */
-  readonly input: string | TurnInput;
-  /** Runs this turn on that profile; default: the session's, else the config's default. */
-  readonly profile?: string;
-}
-
-export interface TurnHandle {
-  readonly turnId: string;
-  readonly runId: string;
-  readonly profile: string;
-  readonly providerId: string;
-  /** Settles once the run finished and its events are durable; never rejects. */
-  readonly done: Promise<TurnResult>;
-}
-
-export interface RuntimeSession {
-  readonly id: string;
-  readonly state: SessionState;
-  readonly defaultProfile: string;
-  /** The run in flight, if any (at most one per session). */
-  readonly activeRunId: string | undefined;
-  submitTurn(options: SubmitTurnOptions): Promise<TurnHandle>;
-  /** Interactions not yet settled, in the order they were raised. */
-  pendingInteractions(): AgentInteraction[];
-  /** Validated against the request before the provider sees it; durable before it resolves. */
-  respond(interactionId: string, response: InteractionResponse): Promise<void>;
-  /** Interrupts the active run. */
-  interrupt(reason?: string): Promise<void>;
-  /** Disposes every provider session of this session; retryable after a failed dispose. */
-  close(): Promise<void>;
-  subscribe(options?: SubscribeOptions): EventSubscription;
-}
+export type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './api.js';
 
 export interface SessionContext {
   readonly id: string;
@@ -83,9 +36,6 @@ export interface SessionContext {
   onClosed(session: SessionImpl): void;
 }
 
-/** Settled interactions remembered per session after their run ended. */
-export const SETTLED_INTERACTIONS_KEPT = SPI_LIMITS.rememberedSettlements;
-
 function notAllowed(state: SessionState, command: SessionCommand): RuntimeError {
   const closed = state === 'closed' || state === 'failed' || state === 'closing';
   return new RuntimeError(
@@ -94,11 +44,6 @@ function notAllowed(state: SessionState, command: SessionCommand): RuntimeError 
     `the session does not accept ${command} while ${state}`,
     { details: { state } },
   );
-}
-
-function canonicalOf(value: InteractionResponse): string {
-  const captured = captureJson(value);
-  return captured.ok ? canonicalJson(captured.value) : '';
 }
 
 function toTurnInput(input: string | TurnInput): TurnInput {
@@ -118,20 +63,21 @@ function toTurnInput(input: string | TurnInput): TurnInput {
 
 export class SessionImpl implements RuntimeSession {
   private current: SessionState = 'ready';
-  private readonly providerSessions = new Map<string, ProviderSessionEntry>();
-  private readonly opening = new Map<string, Promise<ProviderSessionEntry>>();
-  private readonly interactions = new Map<string, InteractionRecord>();
+  private readonly pool: ProviderSessionPool;
+  private readonly interactions: InteractionLifecycle;
   private run: RunDriver | undefined;
   private admitting: Promise<unknown> | undefined;
   private closingAttempt: Promise<void> | undefined;
-  /** Rejects a submitTurn still waiting for its provider session once close gave up on it. */
-  private abandonOpening!: (error: RuntimeError) => void;
-  private readonly abandoned = new Promise<never>((_resolve, reject) => {
-    this.abandonOpening = reject;
-  });
-
   constructor(private readonly ctx: SessionContext) {
-    this.abandoned.catch(() => undefined);
+    const { id: sessionId, log, clock, ids } = ctx;
+    this.interactions = new InteractionLifecycle({ sessionId, log, clock, ids });
+    this.pool = new ProviderSessionPool({
+      registry: ctx.registry,
+      log,
+      workspace: ctx.workspace,
+      refusal: () =>
+        this.current === 'ready' ? undefined : notAllowed(this.current, 'submit_turn'),
+    });
   }
 
   get id(): string {
@@ -169,23 +115,17 @@ export class SessionImpl implements RuntimeSession {
           'illegal_state_transition',
           'session_busy',
           'the session already has an active run',
-          {
-            details: this.run === undefined ? {} : { activeRunId: this.run.runId },
-          },
+          { details: this.run === undefined ? {} : { activeRunId: this.run.runId } },
         );
       }
       const input = toTurnInput(options.input);
       const profile = options.profile ?? this.ctx.defaultProfile;
       const admission = this.admit(input, profile);
       this.admitting = admission;
-      void admission.then(
-        () => {
-          this.admitting = undefined;
-        },
-        () => {
-          this.admitting = undefined;
-        },
-      );
+      const admitted = (): void => {
+        this.admitting = undefined;
+      };
+      admission.then(admitted, admitted);
       return admission;
     } catch (error) {
       return rejection(error);
@@ -194,7 +134,7 @@ export class SessionImpl implements RuntimeSession {
 
   private async admit(input: TurnInput, profile: string): Promise<TurnHandle> {
     // provider, options and session are settled before the turn exists: a refusal is never mid-turn
-    const entry = await Promise.race([this.providerSession(profile), this.abandoned]);
+    const entry = await this.pool.get(profile);
     this.require('submit_turn');
     const turnId = this.ctx.ids('trn');
     const runId = this.ctx.ids('run');
@@ -207,7 +147,6 @@ export class SessionImpl implements RuntimeSession {
       {
         log,
         clock: this.ctx.clock,
-        ids: this.ctx.ids,
         descriptor: entry.resolved.descriptor,
         providerSession: entry.session,
         profile,
@@ -217,9 +156,8 @@ export class SessionImpl implements RuntimeSession {
           : { expiry: entry.resolved.profile.interactionExpiry }),
         onFinished: (finished, uncertainStart) => {
           if (this.run === finished) this.run = undefined;
-          this.forgetSettledInteractions();
           // an uncertain start leaves the provider session in an unknown state: use a fresh one
-          if (uncertainStart) this.discard(profile, entry);
+          if (uncertainStart) this.pool.discard(profile, entry.session);
         },
       },
       runId,
@@ -231,219 +169,17 @@ export class SessionImpl implements RuntimeSession {
     return { turnId, runId, profile, providerId, done: run.done };
   }
 
-  /** One provider session per profile per runtime session, opened on first use and reused. */
-  private providerSession(profile: string): Promise<ProviderSessionEntry> {
-    const known = this.providerSessions.get(profile);
-    if (known !== undefined) return Promise.resolve(known);
-    let opening = this.opening.get(profile);
-    if (opening === undefined) {
-      opening = this.openProviderSession(profile).finally(() => this.opening.delete(profile));
-      this.opening.set(profile, opening);
-    }
-    return opening;
-  }
-
-  private async openProviderSession(profile: string): Promise<ProviderSessionEntry> {
-    const resolved = this.ctx.registry.resolve(profile);
-    const where = { profile, path: `profiles.${profile}.sessionOptions` };
-    const workspaceCheck = canAcceptWorkspace(resolved.descriptor, this.ctx.workspace.ownership);
-    if (!workspaceCheck.ok) {
-      throw new RuntimeError(
-        'workspace_ownership_violation',
-        'workspace_invalid',
-        `profile "${profile}": the provider does not accept this workspace ownership`,
-        {
-          details: { profile },
-        },
-      );
-    }
-    const sinkState = { stale: false };
-    const sink: ProviderEventSink = {
-      emit: (input) => {
-        try {
-          if (sinkState.stale) return;
-          const intake = intakeProviderEvent(input);
-          if (intake.ok && intake.value.type === 'diagnostic') this.ctx.log.append(intake.value);
-          else
-            this.ctx.log.append(
-              contractDiagnostic(intake.ok ? 'not_a_session_payload' : intake.reason),
-            );
-        } catch {
-          // the sink never throws
-        }
-      },
-    };
-    let created: unknown;
-    try {
-      created = await resolved.provider.createSession({
-        options: structuredClone<JsonObject>(resolved.profile.sessionOptions),
-        workspace: { root: this.ctx.workspace.root, ownership: this.ctx.workspace.ownership },
-        sink,
-      });
-    } catch (error) {
-      sinkState.stale = true;
-      if (isProviderRejection(error)) {
-        const refused = error.agentError.code === 'invalid_request';
-        throw providerRefusal(
-          error,
-          refused ? 'session_options_refused' : 'provider_rejected',
-          refused
-            ? `profile "${profile}": provider "${resolved.profile.provider}" refused its sessionOptions`
-            : `profile "${profile}": provider "${resolved.profile.provider}" refused to open a session`,
-          refused ? where : { profile },
-        );
-      }
-      throw new RuntimeError(
-        'provider_unavailable',
-        'provider_unknown_outcome',
-        `profile "${profile}": the provider session could not be opened`,
-        {
-          details: { profile },
-          cause: error,
-        },
-      );
-    }
-    let session: ProviderSession;
-    try {
-      session = checkedProviderSession(created, profile);
-    } catch (error) {
-      sinkState.stale = true;
-      throw error;
-    }
-    const entry: ProviderSessionEntry = { resolved, session, sink: sinkState };
-    if (this.current !== 'ready') {
-      // the session began closing meanwhile: do not keep (or leak) the new provider session
-      sinkState.stale = true;
-      await session.dispose().catch(() => undefined);
-      throw notAllowed(this.current, 'submit_turn');
-    }
-    this.providerSessions.set(profile, entry);
-    return entry;
-  }
-
-  /**
-   * Settled interactions stay answerable as "already settled" (an exact retry of the applied
-   * answer stays a no-op) for the last SETTLED_INTERACTIONS_KEPT of them; older ones are forgotten.
-   */
-  private forgetSettledInteractions(): void {
-    let settled = 0;
-    for (const record of this.interactions.values()) if (record.status === 'settled') settled += 1;
-    for (const [id, record] of this.interactions) {
-      if (settled <= SETTLED_INTERACTIONS_KEPT) return;
-      if (record.status === 'settled') {
-        this.interactions.delete(id);
-        settled -= 1;
-      }
-    }
-  }
-
-  private discard(profile: string, entry: ProviderSessionEntry): void {
-    if (this.providerSessions.get(profile) !== entry) return;
-    this.providerSessions.delete(profile);
-    entry.sink.stale = true;
-    entry.session.dispose().catch(() => undefined);
-  }
-
   pendingInteractions(): AgentInteraction[] {
-    const out: AgentInteraction[] = [];
-    for (const r of this.interactions.values()) {
-      if (r.status === 'settled') continue;
-      out.push({
-        interactionId: r.interactionId,
-        sessionId: this.id,
-        turnId: r.turnId,
-        runId: r.runId,
-        status: 'pending',
-        request: r.request,
-        requestedAt: r.requestedAt,
-        ...(r.expiry === undefined ? {} : { expiresAt: r.expiry.expiresAt }),
-      });
-    }
-    return out;
+    return this.interactions.pending();
   }
 
   respond(interactionId: string, response: InteractionResponse): Promise<void> {
     try {
       this.require('respond_to_interaction');
-      const record = this.interactions.get(interactionId);
-      if (record === undefined) {
-        throw new RuntimeError(
-          'unknown_interaction',
-          'unknown_interaction',
-          'no pending interaction with that id in this session',
-        );
-      }
-      const captured = captureJson(response);
-      const parsed = captured.ok ? interactionResponseSchema.safeParse(captured.value) : undefined;
-      if (parsed?.success !== true) {
-        throw new RuntimeError(
-          'invalid_request',
-          'response_invalid',
-          'the response does not parse as an InteractionResponse',
-        );
-      }
-      const answer = parsed.data;
-      const same = (other: InteractionResponse | undefined): boolean =>
-        other !== undefined && canonicalOf(other) === canonicalOf(answer);
-      if (record.status === 'settled') {
-        if (record.settlement?.outcome === 'responded' && same(record.settlement.response))
-          return Promise.resolve();
-        throw new RuntimeError(
-          record.settlement?.outcome === 'expired'
-            ? 'interaction_expired'
-            : 'interaction_already_settled',
-          'interaction_settled',
-          'the interaction is already settled',
-          {
-            details: { outcome: record.settlement?.outcome ?? 'responded' },
-          },
-        );
-      }
-      if (record.status === 'delivering') {
-        if (same(record.inFlight) && record.delivery !== undefined) return record.delivery;
-        throw new RuntimeError(
-          'interaction_already_settled',
-          'interaction_settled',
-          'another answer to this interaction is being delivered',
-        );
-      }
-      const reason = checkResponseAgainstRequest(record.request, answer);
-      if (reason !== undefined) {
-        // stopped here: a response that does not fit its request never reaches the provider
-        throw new RuntimeError('invalid_request', 'response_invalid', reason);
-      }
-      record.status = 'delivering';
-      record.inFlight = answer;
-      record.delivery = this.deliver(record, answer);
-      return record.delivery;
     } catch (error) {
       return rejection(error);
     }
-  }
-
-  private async deliver(record: InteractionRecord, answer: InteractionResponse): Promise<void> {
-    try {
-      await record.run.providerSession.respondToInteraction(record.providerRef, answer);
-    } catch (error) {
-      if (record.status === 'delivering') {
-        record.status = 'pending';
-        delete record.inFlight;
-      }
-      delete record.delivery;
-      if (isProviderRejection(error)) {
-        throw providerRefusal(error, 'provider_rejected', 'the provider refused the response', {});
-      }
-      throw new RuntimeError(
-        'provider_unavailable',
-        'provider_unknown_outcome',
-        'the response outcome is unknown; retry it',
-        {
-          cause: error,
-        },
-      );
-    }
-    if (record.status === 'delivering') record.run.settle(record, 'responded', answer);
-    await this.ctx.log.durable();
+    return this.interactions.respond(interactionId, response);
   }
 
   interrupt(reason?: string): Promise<void> {
@@ -453,18 +189,8 @@ export class SessionImpl implements RuntimeSession {
       if (run === undefined) {
         throw new RuntimeError('unknown_run', 'no_active_run', 'the session has no active run');
       }
-      const profile = run.profile;
       return run.interrupt(reason).then(() => {
-        const entry = this.providerSessions.get(profile);
-        // docs/spi.md §4.6: an interrupt that does not preserve the provider session retires it
-        if (
-          entry?.session === run.providerSession &&
-          !interruptPreservesSession(entry.resolved.descriptor)
-        ) {
-          void run.done.then(() => {
-            this.discard(profile, entry);
-          });
-        }
+        this.pool.retireAfterInterrupt(run.profile, run.providerSession, run.done);
       });
     } catch (error) {
       return rejection(error);
@@ -484,22 +210,20 @@ export class SessionImpl implements RuntimeSession {
     // every wait of close is bounded: a provider that never answers cannot hold it
     const grace: Grace = (work) => within(this.ctx.clock, this.ctx.closeGraceMs, work);
     if (this.admitting !== undefined && !(await grace(this.admitting.catch(() => 0))).ok) {
-      // a provider session still opening is disposed when it arrives (openProviderSession)
-      this.abandonOpening(notAllowed(this.current, 'submit_turn'));
+      // a provider session still opening is disposed when it arrives
+      this.pool.abandonOpening(notAllowed(this.current, 'submit_turn'));
     }
     const run = this.run;
     if (run !== undefined && !run.finished)
       await grace(run.interrupt('session closing').catch(() => 0));
-    const failures = await disposeAll(this.providerSessions, grace);
+    const failures = await this.pool.disposeAll(grace);
     if (failures.length > 0) {
       await this.ctx.log.durable();
       throw new RuntimeError(
         'provider_unavailable',
         'dispose_failed',
         'a provider session could not be disposed; retry close',
-        {
-          details: { failures },
-        },
+        { details: { failures } },
       );
     }
     if (run !== undefined && !run.finished) await settleAfterDispose(run, grace);

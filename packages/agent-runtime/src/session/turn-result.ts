@@ -1,8 +1,34 @@
-import { toAgentError, type RunTermination } from '@relvo-labs/agent-provider';
+import {
+  toAgentError,
+  type ProviderRunTermination,
+  type RunTermination,
+} from '@relvo-labs/agent-provider';
 import { isoAt, within, type RuntimeClock } from '../clock.js';
 import type { SessionLog } from './log.js';
 
+/** The run a turn settles with. */
+export interface SettlingRun {
+  readonly turnId: string;
+  readonly runId: string;
+  readonly profile: string;
+}
+
 export type TurnOutcome = 'completed' | 'failed' | 'cancelled';
+
+const TURN_STATE_OF: Readonly<Record<ProviderRunTermination['outcome'], TurnOutcome>> = {
+  succeeded: 'completed',
+  failed: 'failed',
+  interrupted: 'cancelled',
+};
+
+/** The termination a run records: the provider's, stamped with the runtime's time. */
+export function storedTermination(termination: ProviderRunTermination, at: string): RunTermination {
+  if (termination.outcome === 'failed') return { outcome: 'failed', at, error: termination.error };
+  if (termination.outcome === 'succeeded') return { outcome: 'succeeded', at };
+  return termination.reason === undefined
+    ? { outcome: 'interrupted', at }
+    : { outcome: 'interrupted', at, reason: termination.reason };
+}
 
 export interface TurnResult {
   readonly turnId: string;
@@ -15,6 +41,26 @@ export interface TurnResult {
    * the store failed before it was durable: the last stored sequence (and `turnState` is `failed`).
    */
   readonly lastSequence: number;
+}
+
+/** Appends `run.finished` and `turn.settled` of a run that ended; the result `done` reports. */
+export function recordSettlement(
+  log: SessionLog,
+  clock: RuntimeClock,
+  run: SettlingRun,
+  termination: ProviderRunTermination,
+): TurnResult {
+  const { turnId, runId, profile } = run;
+  const stored = storedTermination(termination, isoAt(clock));
+  log.append({ type: 'run.finished', termination: stored }, runId);
+  const turnState = TURN_STATE_OF[termination.outcome];
+  const settled = log.append(
+    termination.outcome === 'failed'
+      ? { type: 'turn.settled', turnId, state: turnState, error: termination.error }
+      : { type: 'turn.settled', turnId, state: turnState },
+    runId,
+  );
+  return { turnId, runId, profile, turnState, termination: stored, lastSequence: settled.sequence };
 }
 
 /**

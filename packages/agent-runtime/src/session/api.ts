@@ -1,0 +1,44 @@
+import type {
+  AgentInteraction,
+  InteractionResponse,
+  SessionState,
+  TurnInput,
+} from '@relvo-labs/agent-provider';
+import type { EventSubscription, SubscribeOptions } from '../subscription.js';
+import type { TurnResult } from './turn-result.js';
+
+/* What a host holds of a runtime session (public types of the package entry). */
+
+export interface SubmitTurnOptions {
+  /** A plain string is sent as one text part. */
+  readonly input: string | TurnInput;
+  /** Runs this turn on that profile; default: the session's, else the config's default. */
+  readonly profile?: string;
+}
+
+export interface TurnHandle {
+  readonly turnId: string;
+  readonly runId: string;
+  readonly profile: string;
+  readonly providerId: string;
+  /** Settles once the run finished and its events are durable; never rejects. */
+  readonly done: Promise<TurnResult>;
+}
+
+export interface RuntimeSession {
+  readonly id: string;
+  readonly state: SessionState;
+  readonly defaultProfile: string;
+  /** The run in flight, if any (at most one per session). */
+  readonly activeRunId: string | undefined;
+  submitTurn(options: SubmitTurnOptions): Promise<TurnHandle>;
+  /** Interactions not yet settled, in the order they were raised. */
+  pendingInteractions(): AgentInteraction[];
+  /** Validated against the request before the provider sees it; durable before it resolves. */
+  respond(interactionId: string, response: InteractionResponse): Promise<void>;
+  /** Interrupts the active run. */
+  interrupt(reason?: string): Promise<void>;
+  /** Disposes every provider session of this session; retryable after a failed dispose. */
+  close(): Promise<void>;
+  subscribe(options?: SubscribeOptions): EventSubscription;
+}

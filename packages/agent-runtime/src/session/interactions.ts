@@ -1,0 +1,256 @@
+import {
+  OldestFirstMemory,
+  SPI_LIMITS,
+  type AgentError,
+  type AgentInteraction,
+  type InteractionRequest,
+  type InteractionResponse,
+  type InteractionSettlement,
+  type ProviderSession,
+  type SettlementOutcome,
+} from '@relvo-labs/agent-provider';
+import { isoAt, type RuntimeClock } from '../clock.js';
+import { rejection } from '../errors.js';
+import type { IdFactory } from '../ids.js';
+import {
+  armExpiry,
+  expiredError,
+  expiryAnswer,
+  handOffExpiry,
+  type ArmedExpiry,
+  type ExpiryPolicy,
+} from './expiry.js';
+import {
+  answerAfterSettlement,
+  anotherAnswerInFlight,
+  answerMisfit,
+  parseAnswer,
+  sameAnswer,
+  unknownInteraction,
+} from './answers.js';
+import { contractDiagnostic } from './intake.js';
+import { providerCallError } from './provider-call.js';
+import type { SessionLog } from './log.js';
+
+/** What the lifecycle needs of the run an interaction belongs to. */
+export interface InteractionRun {
+  readonly runId: string;
+  readonly turnId: string;
+  readonly providerSession: ProviderSession;
+  readonly finished: boolean;
+  interrupt(reason?: string): Promise<void>;
+  /** One of its interactions settled; `open` of them are still unsettled. */
+  interactionSettled(open: number): void;
+}
+
+/** One interaction, from its request to its settlement; never leaves this module. */
+interface InteractionRecord {
+  readonly interactionId: string;
+  readonly providerRef: string;
+  readonly request: InteractionRequest;
+  readonly requestedAt: string;
+  readonly run: InteractionRun;
+  status: 'pending' | 'delivering' | 'settled';
+  /** The answer being delivered to the provider (status `delivering`). */
+  inFlight?: InteractionResponse;
+  delivery?: Promise<void>;
+  settlement?: InteractionSettlement;
+  expiry?: ArmedExpiry;
+}
+
+/** A run's provider refs: the open ones, and a bounded memory of settled ones (duplicates). */
+interface RunRefs {
+  readonly open: Map<string, InteractionRecord>;
+  readonly settled: OldestFirstMemory<string, true>;
+}
+
+function newRunRefs(): RunRefs {
+  return { open: new Map(), settled: new OldestFirstMemory(SPI_LIMITS.rememberedSettlements) };
+}
+
+export interface InteractionDeps {
+  readonly sessionId: string;
+  readonly log: SessionLog;
+  readonly clock: RuntimeClock;
+  readonly ids: IdFactory;
+}
+
+/**
+ * The one owner of a session's interactions: raise, withdraw, deliver, settle, cancel at run end
+ * and expiry. Unsettled ones are kept until they settle; the last `rememberedSettlements`
+ * settled ones stay answerable as "already settled" (an exact retry of the applied answer is a
+ * no-op), older ones are forgotten.
+ */
+export class InteractionLifecycle {
+  readonly #deps: InteractionDeps;
+  /** Pending or delivering, in the order they were raised. */
+  readonly #open = new Map<string, InteractionRecord>();
+  readonly #settled = new OldestFirstMemory<string, InteractionRecord>(
+    SPI_LIMITS.rememberedSettlements,
+  );
+  readonly #runs = new Map<string, RunRefs>();
+
+  constructor(deps: InteractionDeps) {
+    this.#deps = deps;
+  }
+
+  /** Raises a request of `run`; false (and a contract diagnostic) for a repeated provider ref. */
+  raise(
+    run: InteractionRun,
+    providerRef: string,
+    request: InteractionRequest,
+    policy: ExpiryPolicy | undefined,
+  ): boolean {
+    const { log, clock, ids } = this.#deps;
+    const refs = this.#runs.get(run.runId) ?? newRunRefs();
+    this.#runs.set(run.runId, refs);
+    if (refs.open.has(providerRef) || refs.settled.has(providerRef)) {
+      log.append(contractDiagnostic('duplicate_provider_ref'), run.runId);
+      return false;
+    }
+    const record: InteractionRecord = {
+      interactionId: ids('int'),
+      providerRef,
+      request,
+      requestedAt: isoAt(clock),
+      run,
+      status: 'pending',
+    };
+    refs.open.set(providerRef, record);
+    this.#open.set(record.interactionId, record);
+    if (policy !== undefined) {
+      record.expiry = armExpiry(clock, policy, () => {
+        this.#expire(record, policy);
+      });
+    }
+    const { interactionId, expiry } = record;
+    const expiresAt = expiry === undefined ? {} : { expiresAt: expiry.expiresAt };
+    const { turnId, runId } = run;
+    log.append(
+      { type: 'interaction.requested', interactionId, turnId, request, ...expiresAt },
+      runId,
+    );
+    return true;
+  }
+
+  /** Disregarded when never raised, already settled, or an answer is already with the provider. */
+  withdraw(run: InteractionRun, providerRef: string, outcome: 'withdrawn' | 'cancelled'): void {
+    const record = this.#runs.get(run.runId)?.open.get(providerRef);
+    if (record?.status === 'pending') this.#settle(record, outcome);
+  }
+
+  /** At run end: an answer already with the provider counts as responded, the rest cancelled. */
+  endRun(run: InteractionRun): void {
+    const refs = this.#runs.get(run.runId);
+    if (refs === undefined) return;
+    for (const record of [...refs.open.values()]) {
+      if (record.status === 'delivering' && record.inFlight !== undefined) {
+        this.#settle(record, 'responded', record.inFlight);
+      } else {
+        this.#settle(record, 'cancelled');
+      }
+    }
+    this.#runs.delete(run.runId);
+  }
+
+  pending(): AgentInteraction[] {
+    return [...this.#open.values()].map((r) => ({
+      interactionId: r.interactionId,
+      sessionId: this.#deps.sessionId,
+      turnId: r.run.turnId,
+      runId: r.run.runId,
+      status: 'pending',
+      request: r.request,
+      requestedAt: r.requestedAt,
+      ...(r.expiry === undefined ? {} : { expiresAt: r.expiry.expiresAt }),
+    }));
+  }
+
+  /** Validated against the request before the provider sees it; durable before it resolves. */
+  respond(interactionId: string, response: InteractionResponse): Promise<void> {
+    try {
+      const record = this.#open.get(interactionId) ?? this.#settled.get(interactionId);
+      if (record === undefined) throw unknownInteraction();
+      const answer = parseAnswer(response);
+      if (record.status === 'settled') {
+        const refusal = answerAfterSettlement(record.settlement, answer);
+        if (refusal !== undefined) throw refusal;
+        return Promise.resolve();
+      }
+      if (record.status === 'delivering') {
+        const joined = record.delivery;
+        if (joined !== undefined && sameAnswer(answer, record.inFlight)) return joined;
+        throw anotherAnswerInFlight();
+      }
+      // stopped here: a response that does not fit its request never reaches the provider
+      const misfit = answerMisfit(record.request, answer);
+      if (misfit !== undefined) throw misfit;
+      record.status = 'delivering';
+      record.inFlight = answer;
+      record.delivery = this.#deliver(record, answer);
+      return record.delivery;
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  async #deliver(record: InteractionRecord, answer: InteractionResponse): Promise<void> {
+    try {
+      await record.run.providerSession.respondToInteraction(record.providerRef, answer);
+    } catch (error) {
+      if (record.status === 'delivering') {
+        record.status = 'pending';
+        delete record.inFlight;
+      }
+      delete record.delivery;
+      throw providerCallError(error, 'response');
+    }
+    if (record.status === 'delivering') this.#settle(record, 'responded', answer);
+    await this.#deps.log.durable();
+  }
+
+  /**
+   * A request nobody answered in time: settled `expired`, then the provider gets a denial
+   * (`decline`, approvals) or the run is interrupted. An answer already in flight wins.
+   */
+  #expire(record: InteractionRecord, policy: ExpiryPolicy): void {
+    if (record.status === 'delivering') {
+      // should the answer in flight fail, the request is still overdue
+      record.delivery?.catch(() => {
+        this.#expire(record, policy);
+      });
+      return;
+    }
+    if (record.run.finished || record.status !== 'pending') return;
+    const answer = expiryAnswer(policy, record.request);
+    const action = answer === undefined ? 'cancelled' : 'declined';
+    this.#settle(record, 'expired', undefined, expiredError(action, policy.afterMs));
+    handOffExpiry(record.run, record.providerRef, answer);
+  }
+
+  #settle(
+    record: InteractionRecord,
+    outcome: SettlementOutcome,
+    response?: InteractionResponse,
+    error?: AgentError,
+  ): void {
+    record.expiry?.cancel();
+    const settlement: InteractionSettlement = { outcome, settledAt: isoAt(this.#deps.clock) };
+    if (response !== undefined) settlement.response = response;
+    if (error !== undefined) settlement.error = error;
+    record.status = 'settled';
+    record.settlement = settlement;
+    delete record.inFlight;
+    this.#open.delete(record.interactionId);
+    this.#settled.set(record.interactionId, record);
+    const refs = this.#runs.get(record.run.runId);
+    refs?.open.delete(record.providerRef);
+    refs?.settled.set(record.providerRef, true);
+    const { interactionId } = record;
+    this.#deps.log.append(
+      { type: 'interaction.settled', interactionId, settlement },
+      record.run.runId,
+    );
+    record.run.interactionSettled(refs?.open.size ?? 0);
+  }
+}

@@ -1,0 +1,197 @@
+import {
+  canAcceptWorkspace,
+  interruptPreservesSession,
+  isProviderRejection,
+  toAgentError,
+  type JsonObject,
+  type ProviderEventSink,
+  type ProviderSession,
+  type WorkspaceOwnership,
+} from '@relvo-labs/agent-provider';
+import { providerRefusal, RuntimeError } from '../errors.js';
+import type { ProviderRegistry, ResolvedProvider } from '../registry.js';
+import type { Grace } from './closing.js';
+import { contractDiagnostic, intakeProviderEvent } from './intake.js';
+import type { SessionLog } from './log.js';
+import { checkedProviderSession } from './provider-session.js';
+
+/** A provider session of the pool, as its users see it. */
+export interface PooledSession {
+  readonly resolved: ResolvedProvider;
+  readonly session: ProviderSession;
+}
+
+interface PoolEntry extends PooledSession {
+  /** Once stale, the session-level sink records nothing more. */
+  readonly sink: { stale: boolean };
+  /** A dispose still in flight: a retried close awaits it again instead of calling it twice. */
+  disposing?: Promise<void>;
+}
+
+export interface PoolContext {
+  readonly registry: ProviderRegistry;
+  readonly log: SessionLog;
+  readonly workspace: { readonly root: string; readonly ownership: WorkspaceOwnership };
+  /** Undefined while the runtime session takes turns, else what a late opening is refused with. */
+  refusal(): RuntimeError | undefined;
+}
+
+/** A refusal of createSession, or an unknown outcome: typed for the host. */
+function openingError(error: unknown, resolved: ResolvedProvider, profile: string): RuntimeError {
+  const provider = resolved.profile.provider;
+  if (isProviderRejection(error)) {
+    const refused = error.agentError.code === 'invalid_request';
+    return providerRefusal(
+      error,
+      refused ? 'session_options_refused' : 'provider_rejected',
+      refused
+        ? `profile "${profile}": provider "${provider}" refused its sessionOptions`
+        : `profile "${profile}": provider "${provider}" refused to open a session`,
+      refused ? { profile, path: `profiles.${profile}.sessionOptions` } : { profile },
+    );
+  }
+  return new RuntimeError(
+    'provider_unavailable',
+    'provider_unknown_outcome',
+    `profile "${profile}": the provider session could not be opened`,
+    { details: { profile }, cause: error },
+  );
+}
+
+/**
+ * The one owner of a runtime session's provider sessions: one per profile, opened on first use
+ * and reused; discarded after an uncertain start or an interrupt that does not preserve it;
+ * disposed on close.
+ */
+export class ProviderSessionPool {
+  readonly #ctx: PoolContext;
+  readonly #entries = new Map<string, PoolEntry>();
+  readonly #opening = new Map<string, Promise<PoolEntry>>();
+  /** Rejects a caller still waiting for its provider session once close gave up on it. */
+  #abandon!: (error: RuntimeError) => void;
+  readonly #abandoned = new Promise<never>((_resolve, reject) => {
+    this.#abandon = reject;
+  });
+
+  constructor(ctx: PoolContext) {
+    this.#ctx = ctx;
+    this.#abandoned.catch(() => undefined);
+  }
+
+  get(profile: string): Promise<PooledSession> {
+    const known = this.#entries.get(profile);
+    if (known !== undefined) return Promise.resolve(known);
+    let opening = this.#opening.get(profile);
+    if (opening === undefined) {
+      opening = this.#open(profile).finally(() => this.#opening.delete(profile));
+      this.#opening.set(profile, opening);
+    }
+    return Promise.race([opening, this.#abandoned]);
+  }
+
+  /** Close gave up waiting: every `get` still pending rejects; a late session is disposed. */
+  abandonOpening(error: RuntimeError): void {
+    this.#abandon(error);
+  }
+
+  /** Forgets and disposes the profile's session if it still is `session`. */
+  discard(profile: string, session: ProviderSession): void {
+    const entry = this.#entries.get(profile);
+    if (entry?.session !== session) return;
+    this.#entries.delete(profile);
+    entry.sink.stale = true;
+    entry.session.dispose().catch(() => undefined);
+  }
+
+  /** docs/spi.md §4.6: an interrupt that does not preserve the session retires it after the run. */
+  retireAfterInterrupt(profile: string, session: ProviderSession, runDone: Promise<unknown>): void {
+    const entry = this.#entries.get(profile);
+    if (entry?.session !== session || interruptPreservesSession(entry.resolved.descriptor)) return;
+    void runDone.then(() => {
+      this.discard(profile, session);
+    });
+  }
+
+  /**
+   * Disposes every provider session, each wait bounded: one that fails or does not settle in
+   * time stays in the pool (a retried close disposes only what is left) and is reported.
+   */
+  async disposeAll(grace: Grace): Promise<JsonObject[]> {
+    const failures: JsonObject[] = [];
+    for (const [profile, entry] of [...this.#entries]) {
+      try {
+        entry.disposing ??= Promise.resolve().then(() => entry.session.dispose());
+        if (!(await grace(entry.disposing)).ok) {
+          failures.push({
+            phase: 'dispose',
+            profile,
+            code: 'provider_unavailable',
+            timedOut: true,
+          });
+          continue;
+        }
+        entry.sink.stale = true;
+        this.#entries.delete(profile);
+      } catch (error) {
+        delete entry.disposing;
+        const code = toAgentError(error, 'provider_unavailable').code;
+        failures.push({ phase: 'dispose', profile, code });
+      }
+    }
+    return failures;
+  }
+
+  async #open(profile: string): Promise<PoolEntry> {
+    const { registry, workspace, log } = this.#ctx;
+    const resolved = registry.resolve(profile);
+    if (!canAcceptWorkspace(resolved.descriptor, workspace.ownership).ok) {
+      throw new RuntimeError(
+        'workspace_ownership_violation',
+        'workspace_invalid',
+        `profile "${profile}": the provider does not accept this workspace ownership`,
+        { details: { profile } },
+      );
+    }
+    const sinkState = { stale: false };
+    const sink: ProviderEventSink = {
+      emit: (input) => {
+        try {
+          if (sinkState.stale) return;
+          const intake = intakeProviderEvent(input);
+          if (intake.ok && intake.value.type === 'diagnostic') log.append(intake.value);
+          else log.append(contractDiagnostic(intake.ok ? 'not_a_session_payload' : intake.reason));
+        } catch {
+          // the sink never throws
+        }
+      },
+    };
+    let created: unknown;
+    try {
+      created = await resolved.provider.createSession({
+        options: structuredClone<JsonObject>(resolved.profile.sessionOptions),
+        workspace: { root: workspace.root, ownership: workspace.ownership },
+        sink,
+      });
+    } catch (error) {
+      sinkState.stale = true;
+      throw openingError(error, resolved, profile);
+    }
+    let session: ProviderSession;
+    try {
+      session = checkedProviderSession(created, profile);
+    } catch (error) {
+      sinkState.stale = true;
+      throw error;
+    }
+    const refusal = this.#ctx.refusal();
+    if (refusal !== undefined) {
+      // the session began closing meanwhile: do not keep (or leak) the new provider session
+      sinkState.stale = true;
+      await session.dispose().catch(() => undefined);
+      throw refusal;
+    }
+    const entry: PoolEntry = { resolved, session, sink: sinkState };
+    this.#entries.set(profile, entry);
+    return entry;
+  }
+}

@@ -1,0 +1,18 @@
+import { isProviderRejection } from '@relvo-labs/agent-provider';
+import { providerRefusal, RuntimeError } from '../errors.js';
+
+/**
+ * What a provider call that threw means to the host: a definite refusal stays a typed refusal;
+ * anything else is an unknown outcome the host may retry with the same request.
+ */
+export function providerCallError(error: unknown, what: 'response' | 'interrupt'): RuntimeError {
+  if (isProviderRejection(error)) {
+    return providerRefusal(error, 'provider_rejected', `the provider refused the ${what}`, {});
+  }
+  return new RuntimeError(
+    'provider_unavailable',
+    'provider_unknown_outcome',
+    `the ${what} outcome is unknown; retry it`,
+    { cause: error },
+  );
+}

@@ -121,10 +121,6 @@ export type WireClassification = (typeof WIRE_CLASSIFICATIONS)[number];
 export const CLIENT_PROVIDER_CODES = ['request_timeout', 'connection_lost', 'connection_closed'] as const;
 export type ClientProviderCode = (typeof CLIENT_PROVIDER_CODES)[number];
 
-/** Uncertain failures: the request may or may not have been admitted by the server. */
-export const UNCERTAIN_RPC_CODES = ['request_timeout', 'connection_lost'] as const;
-export type UncertainRpcCode = (typeof UNCERTAIN_RPC_CODES)[number];
-
 // prettier-ignore
 export const SESSION_PROVIDER_CODES = [
   'session_fenced', 'pre_binding_terminal_overflow', 'turn_stalled',

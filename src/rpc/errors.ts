@@ -5,18 +5,17 @@
  * the few measured refusals that are told apart by their text (mapped to a bounded token).
  */
 import {
-  isProviderRejection,
+  agentErrorSchema,
+  certaintyOf,
+  classBrand,
+  fixedField,
+  fixField,
   type AgentError,
   type AgentErrorCode,
   type ProviderRejection,
 } from '@relvo-labs/agent-provider';
-import {
-  JSON_RPC_ERROR,
-  WIRE_CLASSIFICATIONS,
-  type UncertainRpcCode,
-  type WireClassification,
-} from '../protocol/vocabulary.js';
-import { codexError, codexRejection } from '../shared/codex-error.js';
+import { JSON_RPC_ERROR, type WireClassification } from '../protocol/vocabulary.js';
+import { CODEX_PACKAGE, codexError, codexRejection } from '../shared/codex-error.js';
 
 export interface WireErrorClass {
   readonly classification: WireClassification;
@@ -122,40 +121,56 @@ export function writeFailedRejection(method: string): ProviderRejection {
   });
 }
 
-/** A timeout or lost connection. Not a `ProviderRejection`: the outcome is unknown. */
+/** The failures after which the request may or may not have been admitted by the server. */
+const UNCERTAIN_RPC_CODES = ['request_timeout', 'connection_lost'] as const;
+export type UncertainRpcCode = (typeof UNCERTAIN_RPC_CODES)[number];
+
+const RPC_ERROR = classBrand(CODEX_PACKAGE, 'CodexRpcError');
+
+/**
+ * A timeout or lost connection: the outcome is unknown, so this is deliberately not a
+ * `ProviderRejection`, and says so in `certainty`.
+ */
 export class CodexRpcError extends Error {
   override readonly name = 'CodexRpcError';
-  readonly agentError: AgentError;
-  readonly providerCode: UncertainRpcCode;
-  readonly authoritative = false;
+  declare readonly agentError: AgentError;
+  declare readonly providerCode: UncertainRpcCode;
+  declare readonly certainty: 'unknown';
+
+  // the brand, and `instanceof` answered by it (so by any copy of this package)
+  static {
+    RPC_ERROR.mark(this, isCodexRpcError);
+  }
 
   constructor(providerCode: UncertainRpcCode, message: string) {
     const error = codexError('provider_unavailable', message, { providerCode });
     super(error.message);
-    this.agentError = error;
-    this.providerCode = providerCode;
+    fixField(this, 'agentError', error);
+    fixField(this, 'providerCode', providerCode);
+    fixField(this, 'certainty', 'unknown');
   }
 }
 
+/** By brand, from any copy of this package, with its fields checked. Never throws. */
 export function isCodexRpcError(value: unknown): value is CodexRpcError {
-  return value instanceof CodexRpcError;
+  return RPC_ERROR.recognises(value, (branded) => {
+    const error = fixedField(branded, 'agentError');
+    return (
+      fixedField(branded, 'certainty') === 'unknown' &&
+      (UNCERTAIN_RPC_CODES as readonly unknown[]).includes(fixedField(branded, 'providerCode')) &&
+      Object.isFrozen(error) &&
+      agentErrorSchema.safeParse(error).success
+    );
+  });
 }
 
-const AUTHORITATIVE_CODES: ReadonlySet<string> = new Set<string>([
-  ...WIRE_CLASSIFICATIONS,
-  'connection_closed',
-  'write_failed',
-]);
-
 /**
- * True only when the request provably was not admitted: a `ProviderRejection` carrying a wire
- * classification or `connection_closed`. Timeouts, lost connections and anything else are
- * uncertain.
+ * True only when the request provably was not admitted. That is decided where the error is made
+ * (a `ProviderRejection` is definite; a timeout or a lost connection is a `CodexRpcError`,
+ * unknown) and read here from the error itself, never from its providerCode.
  */
 export function isAuthoritativeFailure(err: unknown): boolean {
-  if (!isProviderRejection(err)) return false;
-  const code = err.agentError.providerCode;
-  return code !== undefined && AUTHORITATIVE_CODES.has(code);
+  return certaintyOf(err) === 'definite';
 }
 
 /** The `AgentError` a failed request carries (a rejection or a `CodexRpcError`), if any. */

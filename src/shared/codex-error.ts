@@ -6,12 +6,23 @@
  */
 import {
   agentError,
+  classBrand,
+  fixedField,
+  fixField,
   ProviderRejection,
   type AgentError,
   type AgentErrorCode,
   type JsonObject,
 } from '@relvo-labs/agent-provider';
-import type { CodexTransportErrorCode, ProviderCode } from '../protocol/vocabulary.js';
+import {
+  CODEX_TRANSPORT_ERROR_CODES,
+  type CodexTransportErrorCode,
+  type ProviderCode,
+} from '../protocol/vocabulary.js';
+
+/** The package the adapter's error brands are keyed by (`Symbol.for('<package>/<Class>')`). */
+export const CODEX_PACKAGE = '@relvo-labs/agent-provider-codex';
+const TRANSPORT_ERROR = classBrand(CODEX_PACKAGE, 'CodexTransportError');
 
 export interface CodexErrorOptions {
   readonly providerCode?: ProviderCode;
@@ -42,9 +53,14 @@ export function codexRejection(
 /** A typed transport failure. `message` is fixed per code and never carries child output. */
 export class CodexTransportError extends Error {
   override readonly name = 'CodexTransportError';
-  readonly code: CodexTransportErrorCode;
+  declare readonly code: CodexTransportErrorCode;
   /** Bounded detail tokens (cause token, discovery-doubt token); never paths or output. */
-  readonly detail: Readonly<Record<string, string | number | boolean>>;
+  declare readonly detail: Readonly<Record<string, string | number | boolean>>;
+
+  // the brand, and `instanceof` answered by it (so by any copy of this package)
+  static {
+    TRANSPORT_ERROR.mark(this, isCodexTransportError);
+  }
 
   constructor(
     code: CodexTransportErrorCode,
@@ -52,11 +68,21 @@ export class CodexTransportError extends Error {
     options?: { cause?: unknown },
   ) {
     super(`codex transport: ${code}`, options);
-    this.code = code;
-    this.detail = detail;
+    fixField(this, 'code', code);
+    fixField(this, 'detail', Object.freeze({ ...detail }));
   }
 }
 
+/** By brand, from any copy of this package: a known code and frozen scalar details. Never throws. */
 export function isCodexTransportError(value: unknown): value is CodexTransportError {
-  return value instanceof CodexTransportError;
+  return TRANSPORT_ERROR.recognises(value, (branded) => {
+    const detail = fixedField(branded, 'detail');
+    return (
+      (CODEX_TRANSPORT_ERROR_CODES as readonly unknown[]).includes(fixedField(branded, 'code')) &&
+      typeof detail === 'object' &&
+      detail !== null &&
+      Object.isFrozen(detail) &&
+      Object.values(detail).every((v) => ['string', 'number', 'boolean'].includes(typeof v))
+    );
+  });
 }

@@ -70,10 +70,6 @@ describe('isAuthoritativeFailure', () => {
     const uncertain: unknown[] = [
       new CodexRpcError('request_timeout', 'codex turn/start timed out'),
       new CodexRpcError('connection_lost', 'codex connection lost during turn/start'),
-      new ProviderRejection(
-        agentError('provider_unavailable', 'x', { providerCode: 'session_fenced' }),
-      ),
-      new ProviderRejection(agentError('provider_rejected', 'x')),
       new AgentRuntimeError('provider_rejected', 'x', { providerCode: 'invalid_request' }),
       {
         agentError: {
@@ -90,10 +86,26 @@ describe('isAuthoritativeFailure', () => {
     for (const value of uncertain) expect(isAuthoritativeFailure(value)).toBe(false);
   });
 
+  it('reads the certainty the error was made with, not its providerCode', () => {
+    // a rejection is definite whatever it carries; the same code on an unknown outcome is not
+    const definite = [
+      new ProviderRejection(
+        agentError('provider_unavailable', 'x', { providerCode: 'session_fenced' }),
+      ),
+      new ProviderRejection(agentError('provider_rejected', 'x')),
+    ];
+    for (const value of definite) expect(isAuthoritativeFailure(value)).toBe(true);
+    const timeout = new CodexRpcError('request_timeout', 'codex turn/start timed out');
+    expect(isAuthoritativeFailure(timeout)).toBe(false);
+    expect(isAuthoritativeFailure({ agentError: timeout.agentError, certainty: 'definite' })).toBe(
+      false,
+    );
+  });
+
   it('marks timeouts and lost connections as retryable provider_unavailable, not rejections', () => {
     const timeout = new CodexRpcError('request_timeout', 'codex turn/start timed out');
     expect(isProviderRejection(timeout)).toBe(false);
-    expect(timeout.authoritative).toBe(false);
+    expect(timeout.certainty).toBe('unknown');
     expect(timeout.agentError).toMatchObject({
       code: 'provider_unavailable',
       retryable: true,

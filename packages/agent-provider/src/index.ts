@@ -33,10 +33,13 @@ export {
 export {
   agentError,
   AgentRuntimeError,
+  certaintyOf,
+  isAgentRuntimeError,
   isProviderRejection,
   ProviderRejection,
   toAgentError,
 } from './errors.js';
+export { classBrand, fixedField, fixField } from './brand.js';
 export {
   canAcceptWorkspace,
   canAskQuestionSet,
@@ -111,7 +114,8 @@ export type {
   Timestamp,
 } from './schemas/termination.js';
 export type { PublicSchemaName } from './schemas/public.js';
-export type { AgentErrorOptions } from './errors.js';
+export type { AgentErrorOptions, OutcomeCertainty } from './errors.js';
+export type { ClassBrand } from './brand.js';
 export type { SpiLimits } from './limits.js';
 export type { CapabilityCheck, DefineProviderDescriptorInput } from './descriptor.js';
 

@@ -126,7 +126,7 @@ describe('ProviderRejection', () => {
     expect(isProviderRejection(rejection)).toBe(true);
   });
 
-  it('isProviderRejection is an instanceof test', () => {
+  it('isProviderRejection wants the brand, not a look-alike', () => {
     const lookalike = {
       name: 'ProviderRejection',
       message: 'x',

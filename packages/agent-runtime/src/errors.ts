@@ -1,6 +1,10 @@
 import {
   AgentRuntimeError,
   agentError,
+  classBrand,
+  fixedField,
+  fixField,
+  isAgentRuntimeError,
   type AgentError,
   type AgentErrorCode,
   type JsonObject,
@@ -124,9 +128,16 @@ export interface RuntimeErrorOptions {
   retryable?: boolean;
 }
 
+const RUNTIME_ERROR = classBrand('@relvo-labs/agent-runtime', 'RuntimeError');
+
 /** The one throwable of the runtime: an SPI `AgentRuntimeError` plus a bounded `reason`. */
 export class RuntimeError extends AgentRuntimeError {
-  readonly reason: RuntimeErrorReason;
+  declare readonly reason: RuntimeErrorReason;
+
+  // the brand, and `instanceof` answered by it (so by any copy of this package)
+  static {
+    RUNTIME_ERROR.mark(this, isRuntimeError);
+  }
 
   constructor(
     code: AgentErrorCode,
@@ -144,12 +155,21 @@ export class RuntimeError extends AgentRuntimeError {
     };
     super(error, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'RuntimeError';
-    this.reason = reason;
+    fixField(this, 'reason', reason);
   }
 }
 
+/**
+ * Whether `value` is a `RuntimeError` of any copy of this package (its ESM or CommonJS build):
+ * the brand, a valid SPI error, and a known `reason` fixed beside it. Never throws.
+ */
 export function isRuntimeError(value: unknown): value is RuntimeError {
-  return value instanceof RuntimeError;
+  return (
+    isAgentRuntimeError(value) &&
+    RUNTIME_ERROR.recognises(value, (branded) =>
+      (RUNTIME_ERROR_REASONS as readonly unknown[]).includes(fixedField(branded, 'reason')),
+    )
+  );
 }
 
 /** Whether `value` is a runtime refusal of the host's request (RUNTIME_CONFIG_REFUSALS). */

@@ -1,7 +1,7 @@
 import { WIRE_VERSION } from '@relvo-labs/agent-provider';
 import { isoAt, type RuntimeClock } from '../clock.js';
 import { eventEnvelopeSchema, type EventEnvelope, type EventPayload } from '../envelope.js';
-import { RuntimeError } from '../errors.js';
+import { isRuntimeError, RuntimeError } from '../errors.js';
 import type { IdFactory } from '../ids.js';
 import type { EventStore } from '../store/types.js';
 
@@ -89,15 +89,11 @@ export class EventWriter {
         for (const { log, envelope } of batch) log.committed(envelope);
         done.resolve();
       } catch (cause) {
-        const error =
-          cause instanceof RuntimeError
-            ? cause
-            : new RuntimeError(
-                'store_unavailable',
-                'store_io',
-                'the event store refused an append',
-                { cause },
-              );
+        const error = isRuntimeError(cause)
+          ? cause
+          : new RuntimeError('store_unavailable', 'store_io', 'the event store refused an append', {
+              cause,
+            });
         for (const { log } of batch) log.fail(error);
         done.reject(error);
       } finally {

@@ -11,7 +11,7 @@ import {
 } from './sqlite-open.js';
 import { WIRE_VERSION, type SessionState } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventPayload } from '../envelope.js';
-import { RuntimeError, type RuntimeErrorReason } from '../errors.js';
+import { isRuntimeError, RuntimeError, type RuntimeErrorReason } from '../errors.js';
 import { LATEST_SCHEMA_VERSION } from './migrations.js';
 import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
 
@@ -44,7 +44,7 @@ function sqliteCode(error: unknown): string | undefined {
 
 /** Maps a better-sqlite3 failure to a typed store error; no SQLite prose is carried over. */
 export function storeErrorOf(error: unknown): RuntimeError {
-  if (error instanceof RuntimeError) return error;
+  if (isRuntimeError(error)) return error;
   const code = sqliteCode(error) ?? 'unknown';
   let reason: RuntimeErrorReason = 'store_io';
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) reason = 'store_locked';

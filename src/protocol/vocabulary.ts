@@ -21,17 +21,7 @@ export const CODEX_CLIENT_METHOD = {
   accountRead: 'account/read',
 } as const;
 
-/** Notifications the adapter reads. Anything else is ignored (newer servers send more). */
-export const CODEX_NOTIFICATION = {
-  turnStarted: 'turn/started',
-  turnCompleted: 'turn/completed',
-  agentMessageDelta: 'item/agentMessage/delta',
-  itemStarted: 'item/started',
-  itemCompleted: 'item/completed',
-  tokenUsageUpdated: 'thread/tokenUsage/updated',
-  error: 'error',
-  serverRequestResolved: 'serverRequest/resolved',
-} as const;
+/** The notifications the adapter reads are decoded in `inbound.ts`, one schema per method. */
 
 /** Every server-request method of the stable surface (the same in every reviewed release). */
 // prettier-ignore
@@ -127,7 +117,7 @@ export type UncertainRpcCode = (typeof UNCERTAIN_RPC_CODES)[number];
 
 // prettier-ignore
 export const SESSION_PROVIDER_CODES = [
-  'session_fenced', 'pre_binding_terminal_overflow', 'turn_stalled',
+  'session_fenced', 'pre_binding_terminal_overflow', 'pre_binding_overflow', 'turn_stalled',
 ] as const;
 
 export const TURN_STATUS_PROVIDER_CODES = ['inProgress', 'unknown_status'] as const;
@@ -230,7 +220,7 @@ export function isProviderCode(value: unknown): value is ProviderCode {
 // prettier-ignore
 export const FENCE_REASONS = [
   'turn_start_unacknowledged', 'turn_start_unusable_id', 'unattributable_terminal_overflow',
-  'server_request_ledger_overflow', 'turn_stalled_unresponsive',
+  'server_request_ledger_overflow', 'turn_stalled_unresponsive', 'pre_binding_overflow',
 ] as const;
 export type FenceReason = (typeof FENCE_REASONS)[number];
 

@@ -1,18 +1,18 @@
 /**
  * The JSON-RPC client over a `CodexTransport` (docs/behaviour.md §4). Owns outbound ids and
- * deadlines, routes inbound frames, and reduces everything it reports to bounded tokens.
+ * deadlines, routes inbound frames to one listener, and reduces everything it reports to bounded
+ * tokens. It is the one owner of how the stream ended and whether it is fenced: a listener that
+ * takes over later (`listen`) is told both at once, like a settled promise.
  */
 import { unrefClock, type TimerClock } from '../shared/unref-clock.js';
 import type {
   CauseToken,
   ThrownCauseToken,
   DropReason,
-  FenceReason,
   UnclassifiableReason,
 } from '../protocol/vocabulary.js';
 import { causeTokenOf, spawnCauseOf } from '../shared/cause-token.js';
 import { callSafely } from '../shared/call-safely.js';
-import { FrameQueue } from '../transport/frame-queue.js';
 import type { CodexTransport } from '../transport/types.js';
 import {
   CodexRpcError,
@@ -24,10 +24,16 @@ import { classifyFrame } from './frames.js';
 import {
   createServerRequestLedger,
   type RpcDiagnostic,
+  type RpcFenceReason,
   type ServerRequestHandler,
 } from './server-requests.js';
 
-export type { RpcDiagnostic, ServerRequestHandler, ServerRequestOffer } from './server-requests.js';
+export type {
+  RpcDiagnostic,
+  RpcFenceReason,
+  ServerRequestHandler,
+  ServerRequestOffer,
+} from './server-requests.js';
 
 /** How the inbound stream ended: normal completion, or a failure reduced to a cause token. */
 export type RpcEnd =
@@ -47,18 +53,25 @@ export interface RpcNotification {
 /** Injectable timers; the default unrefs every timer so a deadline never keeps a process alive. */
 export type RpcClock = TimerClock;
 
-export interface JsonRpcClientOptions {
-  readonly transport: CodexTransport;
-  /** Default per-request deadline; ≤0 or non-finite disables it. */
-  readonly requestTimeoutMs: number;
+/** Who hears the inbound traffic. Every call is made inside the read loop. */
+export interface RpcListener<N = RpcNotification> {
   readonly onServerRequest: ServerRequestHandler;
-  readonly onNotification: (notification: RpcNotification) => void;
+  readonly onNotification: (notification: N) => void;
   /** A dropped inbound frame; `detail` says why an `unclassifiable` frame was refused. */
   readonly onDrop: (reason: DropReason, detail?: UnclassifiableReason) => void;
   readonly onDiagnostic: (diagnostic: RpcDiagnostic) => void;
   readonly onEnd: (end: RpcEnd) => void;
   /** The connection can no longer be trusted; the session fails the active run. */
-  readonly onFence: (reason: FenceReason) => void;
+  readonly onFence: (reason: RpcFenceReason) => void;
+}
+
+/** The first listener is given with the options; `listen` hands the traffic to another. */
+export interface JsonRpcClientOptions<N = RpcNotification> extends RpcListener<N> {
+  readonly transport: CodexTransport;
+  /** Default per-request deadline; ≤0 or non-finite disables it. */
+  readonly requestTimeoutMs: number;
+  /** Decodes a notification once, before any listener sees it (default: method and params). */
+  readonly decode?: (method: string, params: unknown) => N;
   readonly clock?: RpcClock;
 }
 
@@ -67,7 +80,7 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
 }
 
-export interface JsonRpcClient {
+export interface JsonRpcClient<N = RpcNotification> {
   request(method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
   /** Fire-and-forget; silently dropped once the stream has ended. */
   notify(method: string, params?: unknown): void;
@@ -75,7 +88,13 @@ export interface JsonRpcClient {
   readonly ended: Promise<RpcEnd>;
   readonly isEnded: boolean;
   readonly isFenced: boolean;
+  /** How the inbound stream ended, once it has. */
+  readonly end: RpcEnd | undefined;
+  /** Why the connection can no longer be trusted, once it cannot. */
+  readonly fence: RpcFenceReason | undefined;
   readonly pendingCount: number;
+  /** From now on `listener` hears the traffic; a fence, then an end, already reached are told at once. */
+  listen(listener: RpcListener<N>): void;
 }
 
 // setTimeout rejects delays above a signed 32-bit millisecond count (it fires at once).
@@ -88,22 +107,31 @@ interface Pending {
   timer: unknown;
 }
 
-export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClient {
+function plainNotification(method: string, params: unknown): RpcNotification {
+  return { method, params };
+}
+
+export function createJsonRpcClient<N = RpcNotification>(
+  options: JsonRpcClientOptions<N>,
+): JsonRpcClient<N> {
   const { transport } = options;
   const clock = options.clock ?? unrefClock;
+  // without a decoder, N is the plain notification (the default type argument)
+  const decode = options.decode ?? (plainNotification as (method: string, params: unknown) => N);
   const pending = new Map<number, Pending>();
+  let listener: RpcListener<N> = options;
   let nextId = 1;
-  let isEnded = false;
-  let isFenced = false;
+  let ended: RpcEnd | undefined;
+  let fence: RpcFenceReason | undefined;
   let resolveEnded: (end: RpcEnd) => void = () => undefined;
-  const ended = new Promise<RpcEnd>((resolve) => {
+  const endedPromise = new Promise<RpcEnd>((resolve) => {
     resolveEnded = resolve;
   });
 
   // A failing diagnostic sink must not disturb the connection.
   function diagnose(diagnostic: RpcDiagnostic): void {
     callSafely(() => {
-      options.onDiagnostic(diagnostic);
+      listener.onDiagnostic(diagnostic);
     });
   }
 
@@ -118,17 +146,17 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     send: (frame) => {
       transport.send(frame);
     },
-    handler: options.onServerRequest,
+    handler: (offer) => listener.onServerRequest(offer),
     drop: (reason) => {
       guarded(() => {
-        options.onDrop(reason);
+        listener.onDrop(reason);
       });
     },
     diagnose,
     fence: (reason) => {
-      isFenced = true;
+      fence ??= reason;
       guarded(() => {
-        options.onFence(reason);
+        listener.onFence(reason);
       });
     },
   });
@@ -152,7 +180,7 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     params: unknown,
     requestOptions?: RequestOptions,
   ): Promise<unknown> {
-    if (isEnded) return Promise.reject(connectionClosedRejection(method));
+    if (ended !== undefined) return Promise.reject(connectionClosedRejection(method));
     const id = nextId;
     nextId += 1;
     return new Promise<unknown>((resolve, reject) => {
@@ -179,67 +207,49 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
   }
 
   function notify(method: string, params?: unknown): void {
-    if (isEnded) return;
+    if (ended !== undefined) return;
     transport.send(params === undefined ? { method } : { method, params });
   }
 
-  /** Handles one frame; true when it was a notification (nothing awaited can have resumed). */
-  function handleFrame(raw: unknown): boolean {
+  /** Handles one frame, synchronously. */
+  function handleFrame(raw: unknown): void {
     const frame = classifyFrame(raw);
     switch (frame.kind) {
       case 'unclassifiable':
         guarded(() => {
-          options.onDrop('unclassifiable', frame.reason);
+          listener.onDrop('unclassifiable', frame.reason);
         });
-        return false;
+        return;
       case 'notification':
         try {
-          options.onNotification({ method: frame.method, params: frame.params });
+          listener.onNotification(decode(frame.method, frame.params));
         } catch {
           diagnose({ token: 'callback_failed', level: 'warning' });
         }
-        return true;
+        return;
       case 'request':
         ledger.receive(frame.id, frame.method, frame.params);
-        return false;
+        return;
       case 'response':
       case 'error': {
         // Our ids are numbers; a string id (even "1") names no pending request.
         const entry = typeof frame.id === 'number' ? settle(frame.id) : undefined;
         if (entry === undefined) {
           guarded(() => {
-            options.onDrop('unknown_reply');
+            listener.onDrop('unknown_reply');
           });
-          return false;
+          return;
         }
         if (frame.kind === 'response') entry.resolve(frame.result);
         else entry.reject(wireRejection(entry.method, frame.error));
-        return false;
-      }
-    }
-  }
-
-  /**
-   * Our own queue is drained a burst at a time: a run of notifications is handled in one
-   * synchronous pass, not one await per frame. After any other frame the loop yields once,
-   * exactly as `for await` would, so whatever awaited a reply (binding a turn, say) resumes
-   * before the frames behind it are routed.
-   */
-  async function drain(queue: FrameQueue): Promise<void> {
-    for (
-      let batch = await queue.nextBatch();
-      batch !== undefined;
-      batch = await queue.nextBatch()
-    ) {
-      for (let i = 0; i < batch.length; i += 1) {
-        if (!handleFrame(batch[i]) && i + 1 < batch.length) await Promise.resolve();
+        return;
       }
     }
   }
 
   function finish(end: RpcEnd): void {
-    if (isEnded) return;
-    isEnded = true;
+    if (ended !== undefined) return;
+    ended = end;
     for (const id of [...pending.keys()]) {
       const entry = settle(id);
       entry?.reject(
@@ -247,16 +257,19 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
       );
     }
     guarded(() => {
-      options.onEnd(end);
+      listener.onEnd(end);
     });
     resolveEnded(end);
   }
 
+  /**
+   * One stream, one direction: every transport's `incoming` is read the same way, a frame at a
+   * time, so whatever awaited a reply (binding a turn, say) resumes before the frames behind it
+   * are routed.
+   */
   async function pump(): Promise<void> {
     try {
-      const incoming = transport.incoming;
-      if (incoming instanceof FrameQueue) await drain(incoming);
-      else for await (const raw of incoming) handleFrame(raw);
+      for await (const raw of transport.incoming) handleFrame(raw);
     } catch (err) {
       const causeToken = causeTokenOf(err);
       const spawnCause = causeToken === 'spawn_failed' ? spawnCauseOf(err) : undefined;
@@ -268,15 +281,38 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
 
   void pump();
 
+  function listen(next: RpcListener<N>): void {
+    listener = next;
+    if (fence !== undefined) {
+      const reason = fence;
+      guarded(() => {
+        next.onFence(reason);
+      });
+    }
+    if (ended !== undefined) {
+      const end = ended;
+      guarded(() => {
+        next.onEnd(end);
+      });
+    }
+  }
+
   return {
     request,
     notify,
-    ended,
+    listen,
+    ended: endedPromise,
     get isEnded() {
-      return isEnded;
+      return ended !== undefined;
     },
     get isFenced() {
-      return isFenced;
+      return fence !== undefined;
+    },
+    get end() {
+      return ended;
+    },
+    get fence() {
+      return fence;
     },
     get pendingCount() {
       return pending.size;

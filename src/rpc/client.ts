@@ -13,6 +13,7 @@ import type {
 } from '../protocol/vocabulary.js';
 import { causeTokenOf, spawnCauseOf } from '../shared/cause-token.js';
 import { callSafely } from '../shared/call-safely.js';
+import { frameBursts } from '../transport/frame-queue.js';
 import type { CodexTransport } from '../transport/types.js';
 import {
   CodexRpcError,
@@ -211,25 +212,25 @@ export function createJsonRpcClient<N = RpcNotification>(
     transport.send(params === undefined ? { method } : { method, params });
   }
 
-  /** Handles one frame, synchronously. */
-  function handleFrame(raw: unknown): void {
+  /** Handles one frame; true when it was a notification (nothing awaited can have resumed). */
+  function handleFrame(raw: unknown): boolean {
     const frame = classifyFrame(raw);
     switch (frame.kind) {
       case 'unclassifiable':
         guarded(() => {
           listener.onDrop('unclassifiable', frame.reason);
         });
-        return;
+        return false;
       case 'notification':
         try {
           listener.onNotification(decode(frame.method, frame.params));
         } catch {
           diagnose({ token: 'callback_failed', level: 'warning' });
         }
-        return;
+        return true;
       case 'request':
         ledger.receive(frame.id, frame.method, frame.params);
-        return;
+        return false;
       case 'response':
       case 'error': {
         // Our ids are numbers; a string id (even "1") names no pending request.
@@ -238,11 +239,11 @@ export function createJsonRpcClient<N = RpcNotification>(
           guarded(() => {
             listener.onDrop('unknown_reply');
           });
-          return;
+          return false;
         }
         if (frame.kind === 'response') entry.resolve(frame.result);
         else entry.reject(wireRejection(entry.method, frame.error));
-        return;
+        return false;
       }
     }
   }
@@ -263,13 +264,18 @@ export function createJsonRpcClient<N = RpcNotification>(
   }
 
   /**
-   * One stream, one direction: every transport's `incoming` is read the same way, a frame at a
-   * time, so whatever awaited a reply (binding a turn, say) resumes before the frames behind it
-   * are routed.
+   * One stream, one direction: every transport's `incoming` is read as bursts of frames
+   * (`frameBursts`). A run of notifications is handled in one synchronous pass; after any other
+   * frame the loop yields once, exactly as `for await` would, so whatever awaited a reply
+   * (binding a turn, say) resumes before the frames behind it are routed.
    */
   async function pump(): Promise<void> {
     try {
-      for await (const raw of transport.incoming) handleFrame(raw);
+      for await (const burst of frameBursts(transport.incoming)) {
+        for (let i = 0; i < burst.length; i += 1) {
+          if (!handleFrame(burst[i]) && i + 1 < burst.length) await Promise.resolve();
+        }
+      }
     } catch (err) {
       const causeToken = causeTokenOf(err);
       const spawnCause = causeToken === 'spawn_failed' ? spawnCauseOf(err) : undefined;

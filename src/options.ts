@@ -8,10 +8,13 @@ import {
   CODEX_DEFAULT_STALL_TIMEOUT_MS,
 } from './constants.js';
 import { OUTSIDE_WORKSPACE_CHANGE_MODES } from './interactions/native-file-change.js';
-import { CODEX_BRIDGE_MODES, CODEX_SANDBOX_MODES } from './protocol/vocabulary.js';
+import { CODEX_SANDBOX_MODES } from './protocol/vocabulary.js';
 import { TOOL_ACTIVITY_MODES } from './session/tool-activity.js';
 import { COMMAND_ENVIRONMENTS } from './transport/environment.js';
 import type { CodexTransportFactory } from './transport/types.js';
+
+export const CODEX_BRIDGE_MODES = ['none', 'bridge'] as const;
+export type CodexBridgeMode = (typeof CODEX_BRIDGE_MODES)[number];
 
 export const codexSandboxModeSchema = z.enum(CODEX_SANDBOX_MODES);
 export const codexBridgeModeSchema = z.enum(CODEX_BRIDGE_MODES);

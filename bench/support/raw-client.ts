@@ -4,7 +4,7 @@
  * process-group ownership: the baseline the adapter's overhead is measured against.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { CODEX_APP_SERVER_ARGV } from '../../src/protocol/vocabulary.js';
+import { CODEX_APP_SERVER_ARGV } from '../../src/transport/stdio.js';
 
 type Frame = Record<string, unknown>;
 interface Watcher {

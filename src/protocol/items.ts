@@ -58,13 +58,6 @@ export const toolItemSchema = z.discriminatedUnion('type', [
 export type CodexToolItem = z.infer<typeof toolItemSchema>;
 export type CodexFileChangeItem = z.infer<typeof fileChangeItemSchema>;
 
-/** `item/started` / `item/completed` params: the item plus its thread and turn. */
-export const itemNotificationSchema = z.looseObject({
-  threadId: id,
-  turnId: id,
-  item: z.looseObject({ type: z.string(), id }),
-});
-
 export const TOOL_ITEM_TYPES = [
   'commandExecution',
   'fileChange',

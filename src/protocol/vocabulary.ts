@@ -1,14 +1,13 @@
 /**
- * The protocol vocabulary: every method name, JSON-RPC error code and bounded token the adapter
- * sends, reads or publishes. Data only, and it imports nothing, so every layer may depend on it.
- * Everything the adapter publishes in a `providerCode`, a diagnostic or a drop report comes from
- * one of these lists, never from upstream text (docs/behaviour.md §10).
+ * The protocol vocabulary: the wire method names the adapter sends and answers, the JSON-RPC
+ * error codes, and the published codes (docs/errors.md, docs/behaviour.md §10): everything the
+ * adapter publishes in a `providerCode`, a diagnostic or a drop report comes from one of these
+ * lists, never from upstream text. Data only; it imports nothing, so every layer may depend on
+ * it. A list with one user lives beside that user; the notifications the adapter reads are
+ * decoded in `inbound.ts`.
  */
 
 // ---- methods -----------------------------------------------------------------------------
-
-/** Subcommand arguments placed after `extraArgs`. */
-export const CODEX_APP_SERVER_ARGV = ['app-server', '--stdio'] as const;
 
 /** Requests and notifications the adapter sends. */
 export const CODEX_CLIENT_METHOD = {
@@ -21,17 +20,11 @@ export const CODEX_CLIENT_METHOD = {
   accountRead: 'account/read',
 } as const;
 
-/** Notifications the adapter reads. Anything else is ignored (newer servers send more). */
-export const CODEX_NOTIFICATION = {
-  turnStarted: 'turn/started',
-  turnCompleted: 'turn/completed',
-  agentMessageDelta: 'item/agentMessage/delta',
-  itemStarted: 'item/started',
-  itemCompleted: 'item/completed',
-  tokenUsageUpdated: 'thread/tokenUsage/updated',
-  error: 'error',
-  serverRequestResolved: 'serverRequest/resolved',
-} as const;
+/** The notifications the adapter reads are decoded in `inbound.ts`, one schema per method. */
+
+/** The `sandbox` values `thread/start` takes. */
+export const CODEX_SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
+export type CodexSandboxMode = (typeof CODEX_SANDBOX_MODES)[number];
 
 /** Every server-request method of the stable surface (the same in every reviewed release). */
 // prettier-ignore
@@ -52,12 +45,6 @@ export function isPinnedServerRequest(method: string): method is CodexServerRequ
 export const CODEX_BRIDGED_APPROVAL = 'item/commandExecution/requestApproval';
 export const CODEX_BRIDGED_QUESTION = 'item/tool/requestUserInput';
 export const CODEX_BRIDGED_FILE_CHANGE = 'item/fileChange/requestApproval';
-
-export const CODEX_SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
-export type CodexSandboxMode = (typeof CODEX_SANDBOX_MODES)[number];
-
-export const CODEX_BRIDGE_MODES = ['none', 'bridge'] as const;
-export type CodexBridgeMode = (typeof CODEX_BRIDGE_MODES)[number];
 
 // ---- JSON-RPC error codes ----------------------------------------------------------------
 
@@ -123,7 +110,7 @@ export type ClientProviderCode = (typeof CLIENT_PROVIDER_CODES)[number];
 
 // prettier-ignore
 export const SESSION_PROVIDER_CODES = [
-  'session_fenced', 'pre_binding_terminal_overflow', 'turn_stalled',
+  'session_fenced', 'pre_binding_terminal_overflow', 'pre_binding_overflow', 'turn_stalled',
 ] as const;
 
 export const TURN_STATUS_PROVIDER_CODES = ['inProgress', 'unknown_status'] as const;
@@ -171,7 +158,6 @@ export const UPSTREAM_PROVIDER_CODES = [
   'other',
 ] as const;
 export type UpstreamProviderCode = (typeof UPSTREAM_PROVIDER_CODES)[number];
-export const RETRYABLE_UPSTREAM_PROVIDER_CODES = UPSTREAM_PROVIDER_CODES.slice(0, 4);
 
 /** Why `createSession` failed before a session existed. */
 // prettier-ignore
@@ -226,7 +212,7 @@ export function isProviderCode(value: unknown): value is ProviderCode {
 // prettier-ignore
 export const FENCE_REASONS = [
   'turn_start_unacknowledged', 'turn_start_unusable_id', 'unattributable_terminal_overflow',
-  'server_request_ledger_overflow', 'turn_stalled_unresponsive',
+  'server_request_ledger_overflow', 'turn_stalled_unresponsive', 'pre_binding_overflow',
 ] as const;
 export type FenceReason = (typeof FENCE_REASONS)[number];
 

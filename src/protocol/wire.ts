@@ -29,61 +29,10 @@ export const turnStartResultSchema = z.looseObject({
   turn: z.looseObject({ id: nonEmpty }),
 });
 
-/**
- * The body of `item/agentMessage/delta` beyond its turn scope (`threadId`, `turnId`). A delta
- * must name its item to be published. The correlator has checked the scope
- * before a delta is translated, so the hot path parses only this part, once per frame —
- * `z.object` (unknown members accepted, not copied), not a loose object whose copy of every
- * extra member cost more than the check itself.
- */
-export const agentMessageDeltaBodySchema = z.object({
-  itemId: nonEmpty,
-  delta: nonEmpty,
-});
-
-/** The whole agent-message delta as the adapter checks it: its turn scope plus the body. */
-export const agentMessageDeltaSchema = agentMessageDeltaBodySchema.extend({
-  threadId: nonEmpty,
-  turnId: nonEmpty,
-});
-
-const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-
-/** Only the thread's running `total` is read (docs/adr/ADR-0012-run-usage.md). */
-export const tokenUsageUpdatedSchema = z.looseObject({
-  threadId: nonEmpty,
-  tokenUsage: z.looseObject({
-    total: z.looseObject({
-      inputTokens: tokenCount,
-      outputTokens: tokenCount,
-      totalTokens: tokenCount,
-    }),
-  }),
-});
-
 /** `account/read`: only whether codex needs a login and which kind it has (never the email). */
 export const accountReadResultSchema = z.looseObject({
   account: z.looseObject({ type: z.string(), planType: z.unknown().optional() }).nullable(),
   requiresOpenaiAuth: z.boolean(),
-});
-
-export const errorNotificationSchema = z.looseObject({
-  error: z.looseObject({ codexErrorInfo: z.unknown().optional() }),
-  willRetry: z.boolean().optional(),
-});
-
-export const turnCompletedSchema = z.looseObject({
-  threadId: nonEmpty,
-  turn: z.looseObject({
-    id: nonEmpty,
-    status: z.unknown().optional(),
-    error: z.unknown().optional(),
-  }),
-});
-
-export const serverRequestResolvedSchema = z.looseObject({
-  threadId: nonEmpty,
-  requestId: requestIdSchema,
 });
 
 /** The one map key for a request id, wherever ids are remembered: `1` and `"1"` differ. */

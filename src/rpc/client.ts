@@ -1,19 +1,13 @@
 /**
  * The JSON-RPC client over a `CodexTransport` (docs/behaviour.md §4). Owns outbound ids and
- * deadlines, routes inbound frames, and reduces everything it reports to bounded tokens.
+ * deadlines, routes inbound frames to one listener, and reduces everything it reports to bounded
+ * tokens. It is the one owner of how the stream ended and whether it is fenced: a listener that
+ * takes over later (`listen`) is told both at once, like a settled promise.
  */
-import { unrefClock, type TimerClock } from '../shared/unref-clock.js';
-import type {
-  CauseToken,
-  ThrownCauseToken,
-  DropReason,
-  FenceReason,
-  UnclassifiableReason,
-} from '../protocol/vocabulary.js';
+import { unrefClock } from '../shared/unref-clock.js';
 import { causeTokenOf, spawnCauseOf } from '../shared/cause-token.js';
 import { callSafely } from '../shared/call-safely.js';
-import { FrameQueue } from '../transport/frame-queue.js';
-import type { CodexTransport } from '../transport/types.js';
+import { frameBursts } from '../transport/frame-queue.js';
 import {
   CodexRpcError,
   connectionClosedRejection,
@@ -21,62 +15,35 @@ import {
   writeFailedRejection,
 } from './errors.js';
 import { classifyFrame } from './frames.js';
+import type {
+  JsonRpcClient,
+  JsonRpcClientOptions,
+  RequestOptions,
+  RpcEnd,
+  RpcListener,
+  RpcNotification,
+} from './client-types.js';
 import {
   createServerRequestLedger,
   type RpcDiagnostic,
-  type ServerRequestHandler,
+  type RpcFenceReason,
 } from './server-requests.js';
 
-export type { RpcDiagnostic, ServerRequestHandler, ServerRequestOffer } from './server-requests.js';
-
-/** How the inbound stream ended: normal completion, or a failure reduced to a cause token. */
-export type RpcEnd =
-  | { readonly kind: 'eof' }
-  | {
-      readonly kind: 'failed';
-      readonly causeToken: CauseToken;
-      /** Why a `spawn_failed` transport could not start its process (ENOENT, EACCES, …). */
-      readonly spawnCause?: ThrownCauseToken;
-    };
-
-export interface RpcNotification {
-  readonly method: string;
-  readonly params: unknown;
-}
-
-/** Injectable timers; the default unrefs every timer so a deadline never keeps a process alive. */
-export type RpcClock = TimerClock;
-
-export interface JsonRpcClientOptions {
-  readonly transport: CodexTransport;
-  /** Default per-request deadline; ≤0 or non-finite disables it. */
-  readonly requestTimeoutMs: number;
-  readonly onServerRequest: ServerRequestHandler;
-  readonly onNotification: (notification: RpcNotification) => void;
-  /** A dropped inbound frame; `detail` says why an `unclassifiable` frame was refused. */
-  readonly onDrop: (reason: DropReason, detail?: UnclassifiableReason) => void;
-  readonly onDiagnostic: (diagnostic: RpcDiagnostic) => void;
-  readonly onEnd: (end: RpcEnd) => void;
-  /** The connection can no longer be trusted; the session fails the active run. */
-  readonly onFence: (reason: FenceReason) => void;
-  readonly clock?: RpcClock;
-}
-
-export interface RequestOptions {
-  /** Overrides the client's default deadline for this request. */
-  readonly timeoutMs?: number;
-}
-
-export interface JsonRpcClient {
-  request(method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
-  /** Fire-and-forget; silently dropped once the stream has ended. */
-  notify(method: string, params?: unknown): void;
-  /** Settles once, after `onEnd` has been called. */
-  readonly ended: Promise<RpcEnd>;
-  readonly isEnded: boolean;
-  readonly isFenced: boolean;
-  readonly pendingCount: number;
-}
+export type {
+  RpcDiagnostic,
+  RpcFenceReason,
+  ServerRequestHandler,
+  ServerRequestOffer,
+} from './server-requests.js';
+export type {
+  JsonRpcClient,
+  JsonRpcClientOptions,
+  RequestOptions,
+  RpcClock,
+  RpcEnd,
+  RpcListener,
+  RpcNotification,
+} from './client-types.js';
 
 // setTimeout rejects delays above a signed 32-bit millisecond count (it fires at once).
 const MAX_TIMER_MS = 2_147_483_647;
@@ -88,22 +55,31 @@ interface Pending {
   timer: unknown;
 }
 
-export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClient {
+function plainNotification(method: string, params: unknown): RpcNotification {
+  return { method, params };
+}
+
+export function createJsonRpcClient<N = RpcNotification>(
+  options: JsonRpcClientOptions<N>,
+): JsonRpcClient<N> {
   const { transport } = options;
   const clock = options.clock ?? unrefClock;
+  // without a decoder, N is the plain notification (the default type argument)
+  const decode = options.decode ?? (plainNotification as (method: string, params: unknown) => N);
   const pending = new Map<number, Pending>();
+  let listener: RpcListener<N> = options;
   let nextId = 1;
-  let isEnded = false;
-  let isFenced = false;
+  let ended: RpcEnd | undefined;
+  let fence: RpcFenceReason | undefined;
   let resolveEnded: (end: RpcEnd) => void = () => undefined;
-  const ended = new Promise<RpcEnd>((resolve) => {
+  const endedPromise = new Promise<RpcEnd>((resolve) => {
     resolveEnded = resolve;
   });
 
   // A failing diagnostic sink must not disturb the connection.
   function diagnose(diagnostic: RpcDiagnostic): void {
     callSafely(() => {
-      options.onDiagnostic(diagnostic);
+      listener.onDiagnostic(diagnostic);
     });
   }
 
@@ -118,17 +94,17 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     send: (frame) => {
       transport.send(frame);
     },
-    handler: options.onServerRequest,
+    handler: (offer) => listener.onServerRequest(offer),
     drop: (reason) => {
       guarded(() => {
-        options.onDrop(reason);
+        listener.onDrop(reason);
       });
     },
     diagnose,
     fence: (reason) => {
-      isFenced = true;
+      fence ??= reason;
       guarded(() => {
-        options.onFence(reason);
+        listener.onFence(reason);
       });
     },
   });
@@ -152,7 +128,7 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     params: unknown,
     requestOptions?: RequestOptions,
   ): Promise<unknown> {
-    if (isEnded) return Promise.reject(connectionClosedRejection(method));
+    if (ended !== undefined) return Promise.reject(connectionClosedRejection(method));
     const id = nextId;
     nextId += 1;
     return new Promise<unknown>((resolve, reject) => {
@@ -179,7 +155,7 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
   }
 
   function notify(method: string, params?: unknown): void {
-    if (isEnded) return;
+    if (ended !== undefined) return;
     transport.send(params === undefined ? { method } : { method, params });
   }
 
@@ -189,12 +165,12 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     switch (frame.kind) {
       case 'unclassifiable':
         guarded(() => {
-          options.onDrop('unclassifiable', frame.reason);
+          listener.onDrop('unclassifiable', frame.reason);
         });
         return false;
       case 'notification':
         try {
-          options.onNotification({ method: frame.method, params: frame.params });
+          listener.onNotification(decode(frame.method, frame.params));
         } catch {
           diagnose({ token: 'callback_failed', level: 'warning' });
         }
@@ -208,7 +184,7 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
         const entry = typeof frame.id === 'number' ? settle(frame.id) : undefined;
         if (entry === undefined) {
           guarded(() => {
-            options.onDrop('unknown_reply');
+            listener.onDrop('unknown_reply');
           });
           return false;
         }
@@ -219,27 +195,9 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     }
   }
 
-  /**
-   * Our own queue is drained a burst at a time: a run of notifications is handled in one
-   * synchronous pass, not one await per frame. After any other frame the loop yields once,
-   * exactly as `for await` would, so whatever awaited a reply (binding a turn, say) resumes
-   * before the frames behind it are routed.
-   */
-  async function drain(queue: FrameQueue): Promise<void> {
-    for (
-      let batch = await queue.nextBatch();
-      batch !== undefined;
-      batch = await queue.nextBatch()
-    ) {
-      for (let i = 0; i < batch.length; i += 1) {
-        if (!handleFrame(batch[i]) && i + 1 < batch.length) await Promise.resolve();
-      }
-    }
-  }
-
   function finish(end: RpcEnd): void {
-    if (isEnded) return;
-    isEnded = true;
+    if (ended !== undefined) return;
+    ended = end;
     for (const id of [...pending.keys()]) {
       const entry = settle(id);
       entry?.reject(
@@ -247,16 +205,24 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
       );
     }
     guarded(() => {
-      options.onEnd(end);
+      listener.onEnd(end);
     });
     resolveEnded(end);
   }
 
+  /**
+   * One stream, one direction: every transport's `incoming` is read as bursts of frames
+   * (`frameBursts`). A run of notifications is handled in one synchronous pass; after any other
+   * frame the loop yields once, exactly as `for await` would, so whatever awaited a reply
+   * (binding a turn, say) resumes before the frames behind it are routed.
+   */
   async function pump(): Promise<void> {
     try {
-      const incoming = transport.incoming;
-      if (incoming instanceof FrameQueue) await drain(incoming);
-      else for await (const raw of incoming) handleFrame(raw);
+      for await (const burst of frameBursts(transport.incoming)) {
+        for (let i = 0; i < burst.length; i += 1) {
+          if (!handleFrame(burst[i]) && i + 1 < burst.length) await Promise.resolve();
+        }
+      }
     } catch (err) {
       const causeToken = causeTokenOf(err);
       const spawnCause = causeToken === 'spawn_failed' ? spawnCauseOf(err) : undefined;
@@ -268,15 +234,38 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
 
   void pump();
 
+  function listen(next: RpcListener<N>): void {
+    listener = next;
+    if (fence !== undefined) {
+      const reason = fence;
+      guarded(() => {
+        next.onFence(reason);
+      });
+    }
+    if (ended !== undefined) {
+      const end = ended;
+      guarded(() => {
+        next.onEnd(end);
+      });
+    }
+  }
+
   return {
     request,
     notify,
-    ended,
+    listen,
+    ended: endedPromise,
     get isEnded() {
-      return isEnded;
+      return ended !== undefined;
     },
     get isFenced() {
-      return isFenced;
+      return fence !== undefined;
+    },
+    get end() {
+      return ended;
+    },
+    get fence() {
+      return fence;
     },
     get pendingCount() {
       return pending.size;

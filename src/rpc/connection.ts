@@ -1,31 +1,24 @@
 /**
- * One connection to `codex app-server`: the transport, its JSON-RPC client, and who hears the
- * inbound traffic. It is built before the handshake, which speaks through it; then a session
- * takes the inbound traffic over (`deliverTo`). Until then nothing is published: notifications
- * are ignored, server requests declined, drops and diagnostics discarded. The end of the stream
- * and a fence are facts of the connection, kept here and told to the session when it takes over.
+ * One connection to `codex app-server`: the transport and its JSON-RPC client, which decodes
+ * every notification once (`src/protocol/inbound.ts`) and owns how the stream ended and whether
+ * it is fenced. It is built before the handshake, which speaks through it; until a session takes
+ * the inbound traffic over (`deliverTo`), nothing is published: notifications are ignored
+ * (but for the thread's usage, which codex replays on resume), server requests declined, drops
+ * and diagnostics discarded.
  */
-import { CODEX_NOTIFICATION, type DropReason, type FenceReason } from '../protocol/vocabulary.js';
+import { decodeNotification, type InboundNotification } from '../protocol/inbound.js';
 import type { CodexResourceUsage, CodexTransport } from '../transport/types.js';
 import {
   createJsonRpcClient,
   type JsonRpcClient,
   type RpcClock,
-  type RpcDiagnostic,
   type RpcEnd,
-  type ServerRequestOffer,
+  type RpcFenceReason,
+  type RpcListener,
 } from './client.js';
 
-/** Who hears a connection's inbound traffic. Every call is made inside the read loop. */
-export interface InboundTraffic {
-  /** True takes the request (answered later through the offer); anything else declines it. */
-  serverRequest(offer: ServerRequestOffer): boolean;
-  notification(method: string, params: unknown): void;
-  drop(reason: DropReason): void;
-  diagnostic(diagnostic: RpcDiagnostic): void;
-  end(end: RpcEnd): void;
-  fence(reason: FenceReason): void;
-}
+/** Who hears a connection's inbound traffic, decoded. Every call is made inside the read loop. */
+export type InboundTraffic = RpcListener<InboundNotification>;
 
 /** The connection as the handshake and the session use it. */
 export interface SessionConnection {
@@ -33,18 +26,26 @@ export interface SessionConnection {
   notify(method: string, params?: unknown): void;
 }
 
-const noop = (): void => undefined;
-const TOKEN_USAGE_UPDATED: string = CODEX_NOTIFICATION.tokenUsageUpdated;
+export type ThreadUsageUpdate = Extract<
+  InboundNotification,
+  { method: 'thread/tokenUsage/updated' }
+>;
 
-/** Inbound traffic before a session exists: nothing is published. */
-const BEFORE_SESSION: InboundTraffic = {
-  serverRequest: () => false,
-  notification: noop,
-  drop: noop,
-  diagnostic: noop,
-  end: noop,
-  fence: noop,
-};
+const noop = (): void => undefined;
+
+/** Inbound traffic before a session exists: nothing is published; the last usage is kept. */
+class BeforeSession implements InboundTraffic {
+  lastUsage: ThreadUsageUpdate | undefined;
+  readonly onServerRequest = (): boolean => false;
+  readonly onNotification = (notification: InboundNotification): void => {
+    // codex replays a resumed thread's last usage, possibly before a session exists
+    if (notification.method === 'thread/tokenUsage/updated') this.lastUsage = notification;
+  };
+  readonly onDrop = noop;
+  readonly onDiagnostic = noop;
+  readonly onEnd = noop;
+  readonly onFence = noop;
+}
 
 export interface CodexConnectionOptions {
   /** Default per-request deadline; ≤0 or non-finite disables it. */
@@ -54,56 +55,38 @@ export interface CodexConnectionOptions {
 
 export class CodexConnection implements SessionConnection {
   readonly #transport: CodexTransport;
-  readonly #client: JsonRpcClient;
-  #inbound: InboundTraffic = BEFORE_SESSION;
-  #end: RpcEnd | undefined;
-  #fence: FenceReason | undefined;
-  #usageBeforeSession: unknown;
+  readonly #client: JsonRpcClient<InboundNotification>;
+  readonly #beforeSession = new BeforeSession();
 
   constructor(transport: CodexTransport, options: CodexConnectionOptions) {
     this.#transport = transport;
-    this.#client = createJsonRpcClient({
+    this.#client = createJsonRpcClient<InboundNotification>({
       transport,
       requestTimeoutMs: options.requestTimeoutMs,
+      decode: decodeNotification,
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
-      onServerRequest: (offer) => this.#inbound.serverRequest(offer),
-      onNotification: ({ method, params }) => {
-        // codex replays a resumed thread's last usage, possibly before a session exists
-        if (this.#inbound === BEFORE_SESSION && method === TOKEN_USAGE_UPDATED) {
-          this.#usageBeforeSession = params;
-        }
-        this.#inbound.notification(method, params);
-      },
-      onDrop: (reason) => {
-        this.#inbound.drop(reason);
-      },
-      onDiagnostic: (diagnostic) => {
-        this.#inbound.diagnostic(diagnostic);
-      },
-      onEnd: (end) => {
-        this.#end = end;
-        this.#inbound.end(end);
-      },
-      onFence: (reason) => {
-        this.#fence ??= reason;
-        this.#inbound.fence(reason);
-      },
+      onServerRequest: this.#beforeSession.onServerRequest,
+      onNotification: this.#beforeSession.onNotification,
+      onDrop: noop,
+      onDiagnostic: noop,
+      onEnd: noop,
+      onFence: noop,
     });
   }
 
   /** How the inbound stream ended, once it has. */
   get end(): RpcEnd | undefined {
-    return this.#end;
-  }
-
-  /** The params of the last `thread/tokenUsage/updated` heard before a session took over. */
-  get usageBeforeSession(): unknown {
-    return this.#usageBeforeSession;
+    return this.#client.end;
   }
 
   /** Why the connection can no longer be trusted, once it cannot. */
-  get fence(): FenceReason | undefined {
-    return this.#fence;
+  get fence(): RpcFenceReason | undefined {
+    return this.#client.fence;
+  }
+
+  /** The last `thread/tokenUsage/updated` heard before a session took over. */
+  get usageBeforeSession(): ThreadUsageUpdate | undefined {
+    return this.#beforeSession.lastUsage;
   }
 
   request(method: string, params: unknown): Promise<unknown> {
@@ -119,9 +102,7 @@ export class CodexConnection implements SessionConnection {
    * already fenced or has already ended tells its new listener so at once (fence first).
    */
   deliverTo(inbound: InboundTraffic): void {
-    this.#inbound = inbound;
-    if (this.#fence !== undefined) inbound.fence(this.#fence);
-    if (this.#end !== undefined) inbound.end(this.#end);
+    this.#client.listen(inbound);
   }
 
   /** Whether the connection holds the host's event loop open (a transport may not support it). */

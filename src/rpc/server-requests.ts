@@ -8,13 +8,15 @@ import {
   JSON_RPC_ERROR,
   type CodexServerRequestMethod,
   type DropReason,
-  type FenceReason,
   type RpcDiagnosticToken,
 } from '../protocol/vocabulary.js';
 import { requestIdKey, type CodexRequestId as RequestId } from '../protocol/wire.js';
 
 /** The most unique server-request ids one connection may ever carry; never evicted. */
 export const SERVER_REQUEST_LEDGER_LIMIT = 4096;
+
+/** Why the client stops trusting its connection: its ledger of server requests is full. */
+export type RpcFenceReason = 'server_request_ledger_overflow';
 
 /** Codes the client itself answers server requests with. */
 const DECLINED_CODE = JSON_RPC_ERROR.methodNotFound;
@@ -52,7 +54,7 @@ export interface ServerRequestLedgerDeps {
   readonly handler: ServerRequestHandler;
   readonly drop: (reason: DropReason) => void;
   readonly diagnose: (diagnostic: RpcDiagnostic) => void;
-  readonly fence: (reason: FenceReason) => void;
+  readonly fence: (reason: RpcFenceReason) => void;
   readonly limit?: number;
 }
 

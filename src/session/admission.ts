@@ -11,19 +11,14 @@ import { agentErrorOf, isAuthoritativeFailure } from '../rpc/errors.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexError, codexRejection } from '../shared/codex-error.js';
 import { OldestFirstMemory } from '@relvo-labs/agent-provider';
-import { applyTurnFrame } from './apply.js';
-import type { TurnCorrelator } from './correlator.js';
-import { preBindingOutputLost } from './diagnostics.js';
 import type { SessionInteractions } from './interactions.js';
-import { FileChangeMemory } from './file-changes.js';
 import { nativeInputOf, type NativeUserInput } from './file-refs.js';
-import { CodexRun, type RunLifecycle } from './run.js';
+import { CodexRun, type RunFeatures, type RunLifecycle } from './run.js';
 import { checkRunRequest, oversizedText } from './run-request.js';
-import { RunUsage } from './run-usage.js';
-import { HeldInvocations } from './held-invocations.js';
-import { ToolActivityTracker } from './tool-activity.js';
 import type { SessionState } from './state.js';
 import { watchRun, type StallPolicy } from './stall.js';
+
+export type { RunFeatures } from './run.js';
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
 export const MAX_REMEMBERED_RUN_REFS = 64;
@@ -37,20 +32,10 @@ interface RememberedRun {
 export interface TurnAdmissionParams {
   readonly state: SessionState;
   readonly connection: SessionConnection;
-  readonly correlator: TurnCorrelator;
   readonly interactions: SessionInteractions | undefined;
   readonly stall?: StallPolicy | undefined;
-  /** Hold the host's event loop open while a run is active. */
-  readonly keepAlive?: (on: boolean) => void;
   /** Per-run opt-ins: what each new run tracks. */
   readonly runFeatures?: RunFeatures;
-}
-
-export interface RunFeatures {
-  readonly workspaceRoot: string;
-  readonly toolActivity: boolean;
-  readonly fileChanges: boolean;
-  readonly fileReferences?: boolean;
 }
 
 function refused(...args: Parameters<typeof codexRejection>): Promise<never> {
@@ -67,10 +52,8 @@ function providerCodeOf(error: unknown): ProviderCode | undefined {
 export class TurnAdmission implements RunLifecycle {
   readonly #state: SessionState;
   readonly #connection: SessionConnection;
-  readonly #correlator: TurnCorrelator;
   readonly #interactions: SessionInteractions | undefined;
   readonly #stall: StallPolicy | undefined;
-  readonly #keepAlive: (on: boolean) => void;
   readonly #runFeatures: RunFeatures | undefined;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
   readonly #runsByRef = new OldestFirstMemory<string, RememberedRun>(MAX_REMEMBERED_RUN_REFS);
@@ -80,10 +63,8 @@ export class TurnAdmission implements RunLifecycle {
   constructor(params: TurnAdmissionParams) {
     this.#state = params.state;
     this.#connection = params.connection;
-    this.#correlator = params.correlator;
     this.#interactions = params.interactions;
     this.#stall = params.stall;
-    this.#keepAlive = params.keepAlive ?? (() => undefined);
     this.#runFeatures = params.runFeatures;
   }
 
@@ -138,14 +119,14 @@ export class TurnAdmission implements RunLifecycle {
     const sentText = native.input[0]?.type === 'text' ? native.input[0].text : '';
     const tooLarge = oversizedText(sentText);
     if (tooLarge !== undefined) return Promise.reject(tooLarge);
-    const run = new CodexRun(runRef, sink, this, new RunUsage(state.threadId, state.threadTotal));
-    if (features?.toolActivity === true)
-      run.toolActivity = new ToolActivityTracker(features.workspaceRoot);
-    run.heldInvocations = new HeldInvocations();
-    if (features?.fileChanges === true) run.fileChanges = new FileChangeMemory();
-    state.active = run;
-    this.#keepAlive(true);
-    this.#correlator.beginRun();
+    const run = new CodexRun({
+      runRef,
+      sink,
+      lifecycle: this,
+      threadTotal: state.threadTotal,
+      features,
+    });
+    state.beginRun(run);
     const started = this.#startTurn(run, native.input);
     this.#runsByRef.set(run.runRef, { started, fingerprint });
     return started;
@@ -167,15 +148,7 @@ export class TurnAdmission implements RunLifecycle {
   }
 
   finalize(run: CodexRun): void {
-    if (run.turnId !== undefined) this.#state.lastTurnId = run.turnId;
-    run.watchdog?.stop();
-    if (this.#state.active === run) {
-      this.#state.active = undefined;
-      this.#keepAlive(false);
-      this.#correlator.endRun();
-    } else if (run.turnId !== undefined) {
-      this.#correlator.retire(run.turnId);
-    }
+    this.#state.endRun(run);
     this.#interactions?.retireRun(run);
   }
 
@@ -199,11 +172,7 @@ export class TurnAdmission implements RunLifecycle {
       if (authoritative) {
         // the server provably admitted nothing: forget the run, the session stays usable
         this.#runsByRef.delete(run.runRef);
-        if (state.active === run) {
-          state.active = undefined;
-          this.#keepAlive(false);
-          this.#correlator.endRun();
-        }
+        state.endRun(run);
         throw error;
       }
       // disposal owns this run: it ends interrupted once a teardown attempt succeeds (docs/behaviour.md §6.6)
@@ -235,7 +204,7 @@ export class TurnAdmission implements RunLifecycle {
     const turnId = parsed.data.turn.id;
     if (run.settled) {
       // failed before binding (terminal overflow, connection end): stop the native turn once
-      this.#correlator.retire(turnId);
+      state.retire(turnId);
       if (run.failedBeforeBinding && !this.#orphanedTurnStarts.has(run)) {
         this.#orphanedTurnStarts.add(run);
         this.#connection
@@ -244,19 +213,26 @@ export class TurnAdmission implements RunLifecycle {
       }
       return run;
     }
-    run.turnId = turnId;
-    if (this.#stall !== undefined) {
-      const interactions = this.#interactions;
-      run.watchdog = watchRun(run, this.#stall, state, () => interactions?.waitingOn(run) ?? false);
-    }
-    const bound = this.#correlator.bind(turnId);
-    if (bound.outputLost) run.emit(preBindingOutputLost());
+    const stall = this.#stall;
+    const interactions = this.#interactions;
+    run.bind(
+      turnId,
+      stall === undefined
+        ? undefined
+        : (bound) =>
+            watchRun(
+              bound,
+              stall,
+              () => {
+                state.fenceSession('turn_stalled_unresponsive');
+              },
+              () => interactions?.waitingOn(bound) ?? false,
+            ),
+    );
+    const bound = state.bind(turnId);
     if (bound.foreignDropped > 0) state.reportForeign();
-    // applyTurnFrame ignores frames once the run has settled (e.g. a buffered turn/completed)
-    for (const frame of bound.frames) {
-      run.watchdog?.frame(frame.method, frame.params);
-      applyTurnFrame(run, frame.method, frame.params);
-    }
+    // a run ignores frames once it has settled (e.g. after a held turn/completed)
+    for (const frame of bound.frames) run.receive(frame);
     return run;
   }
 }

@@ -47,13 +47,6 @@ export function turnStalledWarning(stallTimeoutMs: number): ProviderEventInput {
   );
 }
 
-export function preBindingOutputLost(): ProviderEventInput {
-  return diagnostic(
-    'warning',
-    'codex output arrived before the turn was bound and some was lost; the outcome was not',
-  );
-}
-
 export function frameDropped(reason: DropReason): ProviderEventInput {
   return diagnostic('debug', `codex frame dropped (${reason})`, { reason });
 }

@@ -3,12 +3,8 @@
  * `item/fileChange/requestApproval` that follows (which carries no file list) can be matched to
  * its item by `itemId` (ADR-0015). Bounded; the oldest entry goes first.
  */
-import {
-  itemNotificationSchema,
-  fileChangeItemSchema,
-  type CodexFileChangeItem,
-} from '../protocol/items.js';
 import { OldestFirstMemory } from '@relvo-labs/agent-provider';
+import type { CodexFileChangeItem, CodexToolItem } from '../protocol/items.js';
 
 export const MAX_REMEMBERED_FILE_CHANGES = 256;
 
@@ -17,13 +13,10 @@ export class FileChangeMemory {
     MAX_REMEMBERED_FILE_CHANGES,
   );
 
-  /** `item/started` params; anything but a well-formed fileChange item is ignored. */
-  remember(params: unknown): void {
-    const envelope = itemNotificationSchema.safeParse(params);
-    if (!envelope.success) return;
-    const item = fileChangeItemSchema.safeParse(envelope.data.item);
-    if (!item.success) return;
-    this.#turnItems.set(`${envelope.data.turnId}\u0000${item.data.id}`, item.data);
+  /** The tool item of an `item/started` on `turnId`; anything but a fileChange is ignored. */
+  remember(turnId: string, item: CodexToolItem | undefined): void {
+    if (item?.type !== 'fileChange') return;
+    this.#turnItems.set(`${turnId}\u0000${item.id}`, item);
   }
 
   find(turnId: string, itemId: string): CodexFileChangeItem | undefined {

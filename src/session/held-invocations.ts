@@ -7,6 +7,7 @@
  */
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
 import { CODEX_BRIDGED_APPROVAL } from '../protocol/vocabulary.js';
+import type { ServerRequestScope } from '../protocol/inbound.js';
 import type { ServerRequestOffer } from '../rpc/client.js';
 
 /** As many as the registry can track at once; beyond it a command is simply not held. */
@@ -15,14 +16,6 @@ const MAX_HELD = 256;
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null
     ? (value as Record<string, unknown>)
-    : undefined;
-}
-
-/** The command item of an `item/started` that codex has not started a process for yet. */
-function unstartedCommand(params: unknown): string | undefined {
-  const item = record(record(params)?.item);
-  return item?.type === 'commandExecution' && item.processId === null && typeof item.id === 'string'
-    ? item.id
     : undefined;
 }
 
@@ -35,18 +28,19 @@ function isApproval(result: unknown): boolean {
 export class HeldInvocations {
   readonly #held = new Map<string, ProviderEventInput>();
 
-  /** `item/started`: true when its `invoked` is held until an approval. */
-  hold(params: unknown, invoked: ProviderEventInput): boolean {
-    const itemId = unstartedCommand(params);
-    if (itemId === undefined || this.#held.size >= MAX_HELD) return false;
+  /**
+   * `item/started` of a command codex has started no process for yet (decoded at the edge):
+   * true when its `invoked` is held until an approval.
+   */
+  hold(itemId: string, invoked: ProviderEventInput): boolean {
+    if (this.#held.size >= MAX_HELD) return false;
     this.#held.set(itemId, invoked);
     return true;
   }
 
   /** `item/completed`: a command that ends without an approval was never invoked. */
-  forget(params: unknown): void {
-    const itemId = record(record(params)?.item)?.id;
-    if (typeof itemId === 'string') this.#held.delete(itemId);
+  forget(itemId: string): void {
+    this.#held.delete(itemId);
   }
 
   /**
@@ -55,11 +49,11 @@ export class HeldInvocations {
    */
   observe(
     offer: ServerRequestOffer,
+    scope: ServerRequestScope,
     publish: (event: ProviderEventInput) => void,
   ): ServerRequestOffer {
-    const itemId =
-      offer.method === CODEX_BRIDGED_APPROVAL ? record(offer.params)?.itemId : undefined;
-    if (typeof itemId !== 'string' || !this.#held.has(itemId)) return offer;
+    const itemId = offer.method === CODEX_BRIDGED_APPROVAL ? scope.itemId : undefined;
+    if (itemId === undefined || !this.#held.has(itemId)) return offer;
     const settle = (approved: boolean): void => {
       const invoked = this.#held.get(itemId);
       this.#held.delete(itemId);

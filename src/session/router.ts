@@ -1,65 +1,48 @@
 /**
- * Routing of one session's inbound traffic, in the order the connection delivers it:
- * notifications through the correlator to the active run, server requests to the interaction
- * bridges, drops and client diagnostics onto the session sink, and the connection's end or
- * fence onto the session's state and its active run.
+ * Routing of one session's inbound traffic, decoded at the edge, in the order the connection
+ * delivers it: notifications through the correlator to the active run (`run.receive`), server
+ * requests to the interaction bridges, drops and client diagnostics onto the session sink, and
+ * the connection's end or fence onto the session's state and its active run.
  */
-import type { FenceReason, DropReason } from '../protocol/vocabulary.js';
-import { CODEX_NOTIFICATION } from '../protocol/vocabulary.js';
-import { serverRequestResolvedSchema } from '../protocol/wire.js';
-import type { RpcDiagnostic, RpcEnd, ServerRequestOffer } from '../rpc/client.js';
+import type { InboundNotification, InboundOf } from '../protocol/inbound.js';
+import { decodeServerRequestScope } from '../protocol/inbound.js';
+import type { DropReason } from '../protocol/vocabulary.js';
+import type { RpcDiagnostic, RpcEnd, RpcFenceReason, ServerRequestOffer } from '../rpc/client.js';
 import type { InboundTraffic } from '../rpc/connection.js';
 import { codexError } from '../shared/codex-error.js';
-import { applyTurnFrame } from './apply.js';
-import { threadTotalOf } from './run-usage.js';
-import type { TurnCorrelator } from './correlator.js';
+import type { RouteDecision } from './correlator.js';
 import { connectionEnded, frameDropped, fromRpc } from './diagnostics.js';
 import type { SessionInteractions } from './interactions.js';
 import type { SessionState } from './state.js';
 
 export interface InboundRouterParams {
   readonly state: SessionState;
-  readonly correlator: TurnCorrelator;
   readonly interactions: SessionInteractions | undefined;
 }
 
 export class InboundRouter implements InboundTraffic {
   readonly #state: SessionState;
-  readonly #correlator: TurnCorrelator;
   readonly #interactions: SessionInteractions | undefined;
 
   constructor(params: InboundRouterParams) {
     this.#state = params.state;
-    this.#correlator = params.correlator;
     this.#interactions = params.interactions;
   }
 
-  serverRequest(offer: ServerRequestOffer): boolean {
+  readonly onServerRequest = (offer: ServerRequestOffer): boolean => {
     // codex spoke: the stall count restarts (a pending answer then pauses it)
     const run = this.#state.active;
-    run?.watchdog?.frame(offer.method, undefined);
-    const observed =
-      run?.heldInvocations?.observe(offer, (event) => {
-        run.emit(event);
-      }) ?? offer;
+    const observed = run?.serverRequest(offer, decodeServerRequestScope(offer.params)) ?? offer;
     return this.#interactions?.offer(observed) ?? false;
-  }
+  };
 
-  notification(method: string, params: unknown): void {
-    if (method === CODEX_NOTIFICATION.serverRequestResolved) {
-      this.#serverRequestResolved(params);
+  readonly onNotification = (frame: InboundNotification): void => {
+    if (frame.method === 'serverRequest/resolved') {
+      this.#serverRequestResolved(frame);
       return;
     }
-    const decision = this.#correlator.route(method, params);
-    // the thread total moves on whoever the update belongs to; runs measure from it
-    if (method === CODEX_NOTIFICATION.tokenUsageUpdated) {
-      const total = threadTotalOf(params, this.#state.threadId);
-      if (total !== undefined) {
-        this.#state.threadTotal = total;
-        // an earlier (retired or replayed) turn's figure predates the active run
-        if (decision.kind === 'foreign') this.#state.active?.usage.rebase(total);
-      }
-    }
+    const decision = this.#state.route(frame);
+    if (frame.method === 'thread/tokenUsage/updated') this.usage(frame, decision);
     switch (decision.kind) {
       case 'ignore':
       case 'buffered':
@@ -68,45 +51,57 @@ export class InboundRouter implements InboundTraffic {
         this.#state.reportForeign();
         return;
       case 'terminal_overflow':
-        this.#terminalOverflow();
+        this.#preBindingOverflow('unattributable_terminal_overflow');
         return;
-      case 'apply': {
-        const run = this.#state.active;
-        if (run === undefined) return;
-        run.watchdog?.frame(method, params);
-        applyTurnFrame(run, method, params);
+      case 'output_overflow':
+        this.#preBindingOverflow('pre_binding_overflow');
         return;
-      }
+      case 'apply':
+        this.#state.active?.receive(frame);
+        return;
     }
+  };
+
+  /**
+   * The one place a `thread/tokenUsage/updated` moves the thread's total, whoever the update
+   * belongs to; runs measure from it. Its own turn's update reaches the run through `receive`,
+   * another turn's is never the run's. Also called with the update heard before the session.
+   */
+  usage(frame: InboundOf<'thread/tokenUsage/updated'>, decision?: RouteDecision): void {
+    if (frame.threadId !== this.#state.threadId) return;
+    this.#state.noteThreadTotal(frame.total);
+    if (decision?.kind === 'foreign') this.#state.active?.otherTurnUsage(frame.total);
   }
 
-  drop(reason: DropReason): void {
+  readonly onDrop = (reason: DropReason): void => {
     this.#state.emit(frameDropped(reason));
-  }
+  };
 
-  diagnostic(diagnostic: RpcDiagnostic): void {
+  readonly onDiagnostic = (diagnostic: RpcDiagnostic): void => {
     this.#state.emit(fromRpc(diagnostic));
-  }
+  };
 
-  end(end: RpcEnd): void {
+  readonly onEnd = (end: RpcEnd): void => {
     const state = this.#state;
-    if (state.ended !== undefined) return;
-    state.ended = end;
+    if (!state.noteEnd(end)) return;
     this.#interactions?.retireAll('stream_end');
     if (state.closing) return;
     const token = end.kind === 'eof' ? 'eof' : end.causeToken;
     state.emit(connectionEnded(end.kind, token));
     // EOF never implies success or interruption
-    state.active?.settle({
-      outcome: 'failed',
-      error: codexError('provider_unavailable', `codex connection ended (${token})`, {
-        providerCode: 'connection_lost',
-      }),
-    });
-  }
+    state.active?.settle(
+      {
+        outcome: 'failed',
+        error: codexError('provider_unavailable', `codex connection ended (${token})`, {
+          providerCode: 'connection_lost',
+        }),
+      },
+      'connection_end',
+    );
+  };
 
   /** The client's server-request ledger overflowed: no run can be trusted on this connection. */
-  fence(reason: FenceReason): void {
+  readonly onFence = (reason: RpcFenceReason): void => {
     this.#state.fenceSession(reason);
     this.#state.active?.settle({
       outcome: 'failed',
@@ -116,30 +111,30 @@ export class InboundRouter implements InboundTraffic {
         { providerCode: 'session_fenced' },
       ),
     });
-  }
+  };
 
-  #terminalOverflow(): void {
+  /** More held before the turn id is known than a run may hold: the run fails, typed. */
+  #preBindingOverflow(reason: 'unattributable_terminal_overflow' | 'pre_binding_overflow'): void {
     const run = this.#state.active;
-    this.#state.fenceSession('unattributable_terminal_overflow');
-    if (run === undefined || run.settled) return;
-    run.failedBeforeBinding = true;
-    run.settle({
+    this.#state.fenceSession(reason);
+    const terminal = reason === 'unattributable_terminal_overflow';
+    run?.failBeforeBinding({
       outcome: 'failed',
       error: codexError(
         'provider_contract_violation',
-        'too many codex turn completions arrived before the turn was bound',
-        { providerCode: 'pre_binding_terminal_overflow' },
+        terminal
+          ? 'too many codex turn completions arrived before the turn was bound'
+          : 'more codex output arrived before the turn was bound than a run may hold',
+        { providerCode: terminal ? 'pre_binding_terminal_overflow' : 'pre_binding_overflow' },
       ),
     });
   }
 
-  #serverRequestResolved(params: unknown): void {
-    const parsed = serverRequestResolvedSchema.safeParse(params);
-    if (!parsed.success) return;
-    if (parsed.data.threadId !== this.#state.threadId) {
+  #serverRequestResolved(frame: InboundOf<'serverRequest/resolved'>): void {
+    if (frame.threadId !== this.#state.threadId) {
       this.#state.reportForeign();
       return;
     }
-    this.#interactions?.resolved(parsed.data.requestId);
+    this.#interactions?.resolved(frame.requestId);
   }
 }

@@ -1,7 +1,10 @@
 /**
- * One run = one native turn. Owns the single settlement of `completion` and the shared
- * interrupt attempt; the session decides when frames settle it. The run knows nothing above
- * it: what follows a settlement or an interrupt goes through the `RunLifecycle` it is given.
+ * One run = one native turn, owned from admission to settlement: its turn id once bound, its
+ * stall watchdog, its output (tool activity, file changes, usage: `turn-output.ts`), the single
+ * settlement of `completion` and the shared interrupt attempt. Every frame of the turn enters
+ * through `receive` — the watchdog hears it, then it is applied — and nothing outside writes the
+ * run's state. What follows a settlement or an interrupt goes through the `RunLifecycle` it is
+ * given.
  */
 import {
   AgentRuntimeError,
@@ -11,25 +14,21 @@ import {
   type ProviderRun,
   type ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
-import { causeTokenOf } from '../shared/cause-token.js';
-import { isProviderCode, type UpstreamProviderCode } from '../protocol/vocabulary.js';
+import type { InboundNotification, ServerRequestScope, UsageTotals } from '../protocol/inbound.js';
+import type { CodexFileChangeItem } from '../protocol/items.js';
+import { isProviderCode } from '../protocol/vocabulary.js';
+import type { ServerRequestOffer } from '../rpc/client.js';
 import { agentErrorOf } from '../rpc/errors.js';
+import { causeTokenOf } from '../shared/cause-token.js';
 import { codexError } from '../shared/codex-error.js';
-import { redact } from '../shared/redact.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
-import type { FileChangeMemory } from './file-changes.js';
-import type { HeldInvocations } from './held-invocations.js';
-import type { RunUsage } from './run-usage.js';
+import { redactInteraction } from './interaction-redaction.js';
 import type { StallWatchdog } from './stall-watchdog.js';
-import type { ToolActivityTracker } from './tool-activity.js';
+import { TurnOutput, type RunFeatures, type RunRetries } from './turn-output.js';
+
+export type { RunFeatures, RunRetries } from './turn-output.js';
 
 export const MAX_INTERRUPT_REASON = 300;
-
-/** codex's retry notices in this run: how many, and the last one's upstream code. */
-export interface RunRetries {
-  readonly count: number;
-  readonly lastCause: UpstreamProviderCode | undefined;
-}
 
 /** What the owner of a run does when the run settles or is interrupted; passed down to it. */
 export interface RunLifecycle {
@@ -41,43 +40,45 @@ export interface RunLifecycle {
   finalize(run: CodexRun): void;
 }
 
+export interface CodexRunParams {
+  readonly runRef: string;
+  readonly sink: ProviderEventSink;
+  readonly lifecycle: RunLifecycle;
+  /** The thread's token total when the run was admitted (ADR-0012). */
+  readonly threadTotal: UsageTotals;
+  readonly features?: RunFeatures | undefined;
+}
+
+const SERVER_REQUEST = Object.freeze({ method: 'serverRequest' as const });
+
 export class CodexRun implements ProviderRun {
   readonly completion: Promise<ProviderRunTermination>;
   readonly runRef: string;
   readonly #sink: ProviderEventSink;
   readonly #lifecycle: RunLifecycle;
+  readonly #output: TurnOutput;
   #resolve: (t: ProviderRunTermination) => void = () => undefined;
+  /** Resolves a pending `interrupt()` once the run settled while codex could still answer. */
+  #releaseInterrupt: () => void = () => undefined;
+  readonly #interruptReleased: Promise<void>;
   #settled = false;
   #finalizing = false;
   /** Shared by concurrent callers; a failed attempt is forgotten so a retry sends afresh. */
   readonly #interruptAttempt = new RetryableAttempt({ once: true });
   #interruptInitiated = false;
   #interruptReason: string | undefined;
+  /** The native turn id once `turn/start` answered. Never published. */
+  #turnId: string | undefined;
+  #watchdog: StallWatchdog | undefined;
+  #failedBeforeBinding = false;
   /** The run's sink as interactions see it: silent once the run has settled. */
   readonly sink: ProviderEventSink;
-  /** The native turn id once `turn/start` answered. Never published. */
-  turnId: string | undefined;
-  /** The bound turn's stall watchdog, when one is configured (ADR-0008). */
-  watchdog: StallWatchdog | undefined;
-  /** Set when a pre-binding terminal overflow failed the run before its id was known. */
-  failedBeforeBinding = false;
-  /** Present when tool activity is published (ADR-0014). */
-  toolActivity: ToolActivityTracker | undefined;
-  /** With tool activity: the `invoked` of commands that wait for their approval. */
-  heldInvocations: HeldInvocations | undefined;
-  /** Present when file changes are bridged: the patches announced on this run's turn. */
-  fileChanges: FileChangeMemory | undefined;
 
-  #retries: RunRetries = { count: 0, lastCause: undefined };
-
-  /** The run's own cumulative usage (docs/adr/ADR-0012-run-usage.md). */
-  readonly usage: RunUsage;
-
-  constructor(runRef: string, sink: ProviderEventSink, lifecycle: RunLifecycle, usage: RunUsage) {
-    this.runRef = runRef;
-    this.usage = usage;
-    this.#sink = sink;
-    this.#lifecycle = lifecycle;
+  constructor(params: CodexRunParams) {
+    this.runRef = params.runRef;
+    this.#sink = params.sink;
+    this.#lifecycle = params.lifecycle;
+    this.#output = new TurnOutput(this, params.threadTotal, params.features);
     this.sink = {
       emit: (event) => {
         this.emit(redactInteraction(event));
@@ -86,10 +87,22 @@ export class CodexRun implements ProviderRun {
     this.completion = new Promise((resolve) => {
       this.#resolve = resolve;
     });
+    this.#interruptReleased = new Promise((resolve) => {
+      this.#releaseInterrupt = resolve;
+    });
   }
 
   get settled(): boolean {
     return this.#settled;
+  }
+
+  get turnId(): string | undefined {
+    return this.#turnId;
+  }
+
+  /** Failed before its turn id was known: that turn is interrupted once when the id shows up. */
+  get failedBeforeBinding(): boolean {
+    return this.#failedBeforeBinding;
   }
 
   /** Interactions are refused for the rest of the run's life once an interrupt began. */
@@ -98,16 +111,42 @@ export class CodexRun implements ProviderRun {
   }
 
   get retries(): RunRetries {
-    return this.#retries;
-  }
-
-  /** codex announced it retries a failed model request (an `error` with `willRetry`). */
-  noteRetry(cause: UpstreamProviderCode): void {
-    this.#retries = { count: this.#retries.count + 1, lastCause: cause };
+    return this.#output.retries;
   }
 
   get interruptReason(): string | undefined {
     return this.#interruptReason;
+  }
+
+  get stalled(): boolean {
+    return this.#watchdog?.stalled === true;
+  }
+
+  /** `turn/start` answered: the run owns this turn, watched by `watch` when a policy is set. */
+  bind(turnId: string, watch?: (run: CodexRun) => StallWatchdog): void {
+    this.#turnId = turnId;
+    if (watch !== undefined) this.#watchdog = watch(this);
+  }
+
+  /** One notification of the run's turn: the watchdog hears it, then it is applied. */
+  receive(frame: InboundNotification): void {
+    if (this.#settled) return;
+    this.#watchdog?.frame(frame);
+    this.#output.apply(frame);
+  }
+
+  /** A server request of the session while the run is active (codex spoke: progress). */
+  serverRequest(offer: ServerRequestOffer, scope: ServerRequestScope): ServerRequestOffer {
+    this.#watchdog?.frame(SERVER_REQUEST);
+    return this.#output.observe(offer, scope);
+  }
+
+  otherTurnUsage(threadTotal: UsageTotals): void {
+    this.#output.otherTurnUsage(threadTotal);
+  }
+
+  fileChange(turnId: string, itemId: string): CodexFileChangeItem | undefined {
+    return this.#turnId === turnId ? this.#output.fileChange(turnId, itemId) : undefined;
   }
 
   /**
@@ -127,10 +166,22 @@ export class CodexRun implements ProviderRun {
     }
   }
 
-  /** First caller wins; later settlements are ignored. */
-  settle(termination: ProviderRunTermination): boolean {
+  /** Fails the run before its turn id is known; its turn is interrupted once when bound. */
+  failBeforeBinding(termination: ProviderRunTermination): void {
+    if (this.#settled) return;
+    this.#failedBeforeBinding = true;
+    this.settle(termination);
+  }
+
+  /**
+   * First caller wins; later settlements are ignored. The watchdog stops with it, and a pending
+   * `interrupt()` resolves — unless the connection ended, which answers that call itself (it
+   * rejects as uncertain: the interrupt may have been applied).
+   */
+  settle(termination: ProviderRunTermination, cause?: 'connection_end'): boolean {
     if (this.#settled) return false;
     this.#settled = true;
+    this.#watchdog?.stop();
     this.#finalizing = true;
     try {
       this.#lifecycle.finalize(this);
@@ -138,12 +189,17 @@ export class CodexRun implements ProviderRun {
       this.#finalizing = false;
     }
     this.#resolve(termination);
+    if (cause !== 'connection_end') this.#releaseInterrupt();
     return true;
   }
 
+  /**
+   * Shared by concurrent callers. Never waits on a frozen app-server: once the run has settled
+   * (its own turn/completed, the stall watchdog, a fence, disposal), a pending call resolves.
+   */
   interrupt(reason?: string): Promise<void> {
     if (this.#settled) return Promise.resolve();
-    return this.#interruptAttempt.run(() => {
+    const attempt = this.#interruptAttempt.run(() => {
       if (reason !== undefined && this.#interruptReason === undefined) {
         this.#interruptReason = reason.slice(0, MAX_INTERRUPT_REASON);
       }
@@ -151,55 +207,31 @@ export class CodexRun implements ProviderRun {
         this.#interruptInitiated = true;
         this.#lifecycle.beginInterrupt(this);
       }
-      return this.#lifecycle.sendInterrupt(this).catch((error: unknown) => {
-        // a refusal proves nothing was applied; anything else may still apply (docs/spi.md §15)
-        if (isProviderRejection(error)) throw error;
-        const known = agentErrorOf(error);
-        if (known !== undefined) {
-          throw new AgentRuntimeError(
-            codexError(
-              known.code,
-              `codex did not answer the interrupt (${known.providerCode ?? known.code})`,
-              {
-                ...(isProviderCode(known.providerCode) ? { providerCode: known.providerCode } : {}),
-              },
-            ),
-            { cause: error },
-          );
-        }
-        const token = causeTokenOf(error);
-        throw new AgentRuntimeError(
-          codexError('provider_unavailable', `codex interrupt failed (${token})`, {
-            details: { cause: token },
-          }),
-          { cause: error },
-        );
-      });
+      return this.#lifecycle.sendInterrupt(this).catch(interruptFailure);
     });
+    return Promise.race([attempt, this.#interruptReleased]);
   }
 }
 
-/** Deep copy with every string passed through the redactor. */
-function redactStrings(value: unknown): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map(redactStrings);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v)]));
+/** A refusal proves nothing was applied; anything else may still apply (docs/spi.md §15). */
+function interruptFailure(error: unknown): never {
+  if (isProviderRejection(error)) throw error;
+  const known = agentErrorOf(error);
+  if (known !== undefined) {
+    throw new AgentRuntimeError(
+      codexError(
+        known.code,
+        `codex did not answer the interrupt (${known.providerCode ?? known.code})`,
+        { ...(isProviderCode(known.providerCode) ? { providerCode: known.providerCode } : {}) },
+      ),
+      { cause: error },
+    );
   }
-  return value;
-}
-
-/**
- * Interaction requests publish upstream text (approval subjects, question prose); the
- * credential redactor (docs/behaviour.md §10.5) is the backstop for them. Redaction only shortens text, so
- * every bound the request was checked against still holds.
- */
-function redactInteraction(event: ProviderEventInput): ProviderEventInput {
-  if (event.payload.type !== 'interaction.requested') return event;
-  return {
-    payload: {
-      ...event.payload,
-      request: redactStrings(event.payload.request) as typeof event.payload.request,
-    },
-  };
+  const token = causeTokenOf(error);
+  throw new AgentRuntimeError(
+    codexError('provider_unavailable', `codex interrupt failed (${token})`, {
+      details: { cause: token },
+    }),
+    { cause: error },
+  );
 }

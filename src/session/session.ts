@@ -19,7 +19,6 @@ import { codexRejection } from '../shared/codex-error.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import type { CodexResourceUsage } from '../transport/types.js';
 import { TurnAdmission } from './admission.js';
-import { TurnCorrelator } from './correlator.js';
 import {
   openSessionInteractions,
   type SessionBridges,
@@ -28,7 +27,6 @@ import {
 import { resolveInteractionOwner } from './owner-check.js';
 import { buildRecoveryRecord } from './recovery.js';
 import { InboundRouter } from './router.js';
-import { threadTotalOf, ZERO_USAGE } from './run-usage.js';
 import { SessionState } from './state.js';
 import type { StallPolicy } from './stall.js';
 
@@ -67,13 +65,15 @@ export class CodexSession implements ProviderSession {
   declare exportRecoveryRecord?: () => Promise<ProviderRecoveryRecord>;
 
   constructor(params: CodexSessionParams) {
-    const state = new SessionState(params.threadId, params.sink);
-    // a resumed thread's total so far, when codex replayed it during the handshake (ADR-0012)
-    state.threadTotal =
-      threadTotalOf(params.connection.usageBeforeSession, params.threadId) ?? ZERO_USAGE;
-    const correlator = new TurnCorrelator(params.threadId);
     const recovery = params.recovery;
-    if (recovery?.replayedTurnId !== undefined) correlator.retire(recovery.replayedTurnId);
+    const state = new SessionState({
+      threadId: params.threadId,
+      sink: params.sink,
+      keepAlive: (on) => {
+        params.connection.keepAlive(on);
+      },
+      replayedTurnId: recovery?.replayedTurnId,
+    });
     const workspaceRoot = params.workspaceRoot ?? '';
     const interactions = openSessionInteractions({
       bridges: params.bridges,
@@ -82,10 +82,7 @@ export class CodexSession implements ProviderSession {
             fileChanges: {
               workspaceRoot,
               outsideChanges: params.bridges.outsideWorkspaceChanges ?? 'decline',
-              lookup: (turnId: string, itemId: string) =>
-                state.active?.turnId === turnId
-                  ? state.active.fileChanges?.find(turnId, itemId)
-                  : undefined,
+              lookup: (turnId: string, itemId: string) => state.active?.fileChange(turnId, itemId),
             },
           }
         : {}),
@@ -101,12 +98,8 @@ export class CodexSession implements ProviderSession {
     this.#admission = new TurnAdmission({
       state,
       connection: params.connection,
-      correlator,
       interactions,
       stall: params.stall,
-      keepAlive: (on) => {
-        params.connection.keepAlive(on);
-      },
       runFeatures: {
         workspaceRoot,
         toolActivity: params.toolActivity === true,
@@ -115,7 +108,6 @@ export class CodexSession implements ProviderSession {
       },
     });
     if (recovery !== undefined) {
-      state.lastTurnId = recovery.replayedTurnId;
       this.exportRecoveryRecord = () =>
         Promise.resolve(
           buildRecoveryRecord({
@@ -128,7 +120,11 @@ export class CodexSession implements ProviderSession {
     }
     // an idle session does not hold the host's event loop open (ADR-0009)
     params.connection.keepAlive(false);
-    params.connection.deliverTo(new InboundRouter({ state, correlator, interactions }));
+    const router = new InboundRouter({ state, interactions });
+    // a resumed thread's total so far, when codex replayed it during the handshake (ADR-0012)
+    const before = params.connection.usageBeforeSession;
+    if (before !== undefined) router.usage(before);
+    params.connection.deliverTo(router);
   }
 
   startRun(request: ProviderRunRequest): Promise<ProviderRun> {
@@ -154,7 +150,7 @@ export class CodexSession implements ProviderSession {
 
   dispose(): Promise<void> {
     return this.#disposal.run(() => {
-      this.#state.disposing = true;
+      this.#state.beginDisposal();
       this.#interactions?.retireAll('dispose');
       return this.#tearDown();
     });
@@ -182,8 +178,8 @@ export class CodexSession implements ProviderSession {
         { cause: error },
       );
     }
-    this.#state.disposed = true;
-    this.#state.active?.watchdog?.stop();
+    this.#state.markDisposed();
+    // settling stops the run's watchdog
     this.#state.active?.settle({ outcome: 'interrupted', reason: CODEX_DISPOSED_REASON });
   }
 }

@@ -7,10 +7,13 @@
  * frame settled the run within the grace period after that. Pure timing: no I/O, an injected
  * clock.
  */
+import type { InboundNotification } from '../protocol/inbound.js';
 import type { TimerClock } from '../shared/unref-clock.js';
-import { CODEX_NOTIFICATION } from '../protocol/vocabulary.js';
 
 export type WatchdogClock = TimerClock;
+
+/** What the watchdog hears: a decoded notification of the turn, or a server request for it. */
+export type WatchdogFrame = InboundNotification | { readonly method: 'serverRequest' };
 
 export interface StallWatchdogParams {
   readonly stallTimeoutMs: number;
@@ -29,24 +32,6 @@ const WORK_ITEM_TYPES: ReadonlySet<string> = new Set([
   'dynamicToolCall',
   'collabAgentToolCall',
 ]);
-
-/** codex's own retry notice: an `error` notification with `willRetry: true`. */
-function isRetryNotice(method: string, params: unknown): boolean {
-  return (
-    method === CODEX_NOTIFICATION.error &&
-    typeof params === 'object' &&
-    params !== null &&
-    (params as { willRetry?: unknown }).willRetry === true
-  );
-}
-
-function itemOf(params: unknown): { id: string; type: string } | undefined {
-  if (typeof params !== 'object' || params === null) return undefined;
-  const item = (params as { item?: unknown }).item;
-  if (typeof item !== 'object' || item === null) return undefined;
-  const { id, type } = item as { id?: unknown; type?: unknown };
-  return typeof id === 'string' && typeof type === 'string' ? { id, type } : undefined;
-}
 
 export class StallWatchdog {
   readonly #params: StallWatchdogParams;
@@ -71,23 +56,22 @@ export class StallWatchdog {
   }
 
   /** A frame of this turn arrived: the count restarts; work items open and close. */
-  frame(method: string, params: unknown): void {
+  frame(frame: WatchdogFrame): void {
     if (this.#stopped || this.#stalled) return;
-    const item =
-      method === CODEX_NOTIFICATION.itemStarted || method === CODEX_NOTIFICATION.itemCompleted
-        ? itemOf(params)
-        : undefined;
-    const work = item !== undefined && WORK_ITEM_TYPES.has(item.type);
+    const started = frame.method === 'item/started';
+    const work =
+      (started || frame.method === 'item/completed') && WORK_ITEM_TYPES.has(frame.itemType);
     if (work) {
-      if (method === CODEX_NOTIFICATION.itemStarted) this.#working.add(item.id);
-      else this.#working.delete(item.id);
+      if (started) this.#working.add(frame.itemId);
+      else this.#working.delete(frame.itemId);
     }
-    if (isRetryNotice(method, params)) {
+    // codex's own retry notice: an `error` notification with `willRetry: true`
+    if (frame.method === 'error' && frame.retryNotice) {
       this.#retrying = true;
       return;
     }
     // a retried request re-announces its (still empty) message: that is not output yet
-    if (this.#retrying && method === CODEX_NOTIFICATION.itemStarted && !work) return;
+    if (this.#retrying && started && !work) return;
     this.#retrying = false;
     this.#restart();
   }

@@ -8,9 +8,9 @@ import type { ProviderRunTermination } from '@relvo-labs/agent-provider';
 import { codexError } from '../shared/codex-error.js';
 import { unrefClock } from '../shared/unref-clock.js';
 import { turnStalledWarning } from './diagnostics.js';
-import type { CodexRun, RunRetries } from './run.js';
+import type { CodexRun } from './run.js';
 import { StallWatchdog, type WatchdogClock } from './stall-watchdog.js';
-import type { SessionState } from './state.js';
+import type { RunRetries } from './turn-output.js';
 
 export interface StallPolicy {
   readonly timeoutMs: number;
@@ -38,11 +38,11 @@ export function turnStalled(retries: RunRetries): ProviderRunTermination {
   };
 }
 
-/** Arms the watchdog of a freshly bound run. */
+/** Arms the watchdog of a freshly bound run; `fence` fences its session when codex is frozen. */
 export function watchRun(
   run: CodexRun,
   policy: StallPolicy,
-  state: SessionState,
+  fence: () => void,
   waitingOnPerson: () => boolean,
 ): StallWatchdog {
   return new StallWatchdog({
@@ -57,7 +57,7 @@ export function watchRun(
     },
     onUnresponsive: () => {
       if (run.settled) return;
-      state.fenceSession('turn_stalled_unresponsive');
+      fence();
       run.settle(turnStalled(run.retries));
     },
   });

@@ -1,15 +1,18 @@
 /**
- * The facts of one session, in one place: its thread, the active run, why it is fenced, how
- * its connection ended, whether it is closing. The other session modules read and change them
- * here; `snapshot()` is the one read the interaction owner check makes.
+ * The facts of one session, owned here and changed only through what they mean: its thread and
+ * turn routing (the correlator), the active run, why it is fenced, how its connection ended,
+ * whether it is closing, the thread's token total. `snapshot()` is the one read the interaction
+ * owner check makes.
  */
 import type { ProviderEventInput, ProviderEventSink } from '@relvo-labs/agent-provider';
+import type { InboundNotification, UsageTotals } from '../protocol/inbound.js';
 import type { FenceReason } from '../protocol/vocabulary.js';
 import type { RpcEnd } from '../rpc/client.js';
 import { callSafely } from '../shared/call-safely.js';
+import { TurnCorrelator, type BindResult, type RouteDecision } from './correlator.js';
 import { foreignTrafficDropped, sessionFenced } from './diagnostics.js';
 import type { CodexRun } from './run.js';
-import { ZERO_USAGE, type UsageTotals } from './run-usage.js';
+import { ZERO_USAGE } from './run-usage.js';
 
 /** The session as the interaction owner check sees it, read at once. */
 export interface SessionSnapshot {
@@ -20,39 +23,76 @@ export interface SessionSnapshot {
   readonly run: CodexRun | undefined;
 }
 
+export interface SessionStateParams {
+  readonly threadId: string;
+  readonly sink: ProviderEventSink;
+  /** Hold the host's event loop open while a run is active. */
+  readonly keepAlive?: (on: boolean) => void;
+  /** A resumed thread's total so far, when codex replayed it during the handshake (ADR-0012). */
+  readonly threadTotal?: UsageTotals | undefined;
+  /** After a resume, codex replays this (earlier) turn's frames: never a run's. */
+  readonly replayedTurnId?: string | undefined;
+}
+
 export class SessionState {
   readonly threadId: string;
   readonly #sink: ProviderEventSink;
-  active: CodexRun | undefined;
-  ended: RpcEnd | undefined;
-  /** The thread's running token total as of the last update seen (ADR-0012). */
-  threadTotal: UsageTotals = ZERO_USAGE;
-  disposing = false;
-  disposed = false;
+  readonly #keepAlive: (on: boolean) => void;
+  readonly #correlator: TurnCorrelator;
+  #active: CodexRun | undefined;
+  #end: RpcEnd | undefined;
+  #threadTotal: UsageTotals;
+  #disposing = false;
+  #disposed = false;
   /** The last turn bound on this thread (exported in a recovery record). Never published. */
-  lastTurnId: string | undefined;
+  #lastTurnId: string | undefined;
   #fence: FenceReason | undefined;
   #foreignReported = false;
 
-  constructor(threadId: string, sink: ProviderEventSink) {
-    this.threadId = threadId;
-    this.#sink = sink;
+  constructor(params: SessionStateParams) {
+    this.threadId = params.threadId;
+    this.#sink = params.sink;
+    this.#keepAlive = params.keepAlive ?? (() => undefined);
+    this.#threadTotal = params.threadTotal ?? ZERO_USAGE;
+    this.#correlator = new TurnCorrelator(params.threadId);
+    this.#lastTurnId = params.replayedTurnId;
+    if (params.replayedTurnId !== undefined) this.#correlator.retire(params.replayedTurnId);
+  }
+
+  get active(): CodexRun | undefined {
+    return this.#active;
+  }
+
+  get ended(): RpcEnd | undefined {
+    return this.#end;
   }
 
   get fence(): FenceReason | undefined {
     return this.#fence;
   }
 
+  get threadTotal(): UsageTotals {
+    return this.#threadTotal;
+  }
+
+  get lastTurnId(): string | undefined {
+    return this.#lastTurnId;
+  }
+
   get closing(): boolean {
-    return this.disposing || this.disposed;
+    return this.#disposing || this.#disposed;
+  }
+
+  get disposed(): boolean {
+    return this.#disposed;
   }
 
   snapshot(): SessionSnapshot {
     return {
       threadId: this.threadId,
-      closing: this.closing || this.ended !== undefined,
+      closing: this.closing || this.#end !== undefined,
       fenced: this.#fence !== undefined,
-      run: this.active,
+      run: this.#active,
     };
   }
 
@@ -75,5 +115,57 @@ export class SessionState {
     if (this.#foreignReported) return;
     this.#foreignReported = true;
     this.emit(foreignTrafficDropped());
+  }
+
+  /** The first end of the connection; false for a later one. */
+  noteEnd(end: RpcEnd): boolean {
+    if (this.#end !== undefined) return false;
+    this.#end = end;
+    return true;
+  }
+
+  noteThreadTotal(total: UsageTotals): void {
+    this.#threadTotal = total;
+  }
+
+  beginDisposal(): void {
+    this.#disposing = true;
+  }
+
+  markDisposed(): void {
+    this.#disposed = true;
+  }
+
+  route(frame: InboundNotification): RouteDecision {
+    return this.#correlator.route(frame);
+  }
+
+  /** Admitted: the run is active before `turn/start` goes out, so early frames are held. */
+  beginRun(run: CodexRun): void {
+    this.#active = run;
+    this.#keepAlive(true);
+    this.#correlator.beginRun();
+  }
+
+  /** `turn/start` answered for the active run: its held frames, in order. */
+  bind(turnId: string): BindResult {
+    return this.#correlator.bind(turnId);
+  }
+
+  /** A turn whose run already settled: its late frames are foreign. */
+  retire(turnId: string): void {
+    this.#correlator.retire(turnId);
+  }
+
+  /** The one place the active run is cleared: its turn retired, the event loop let go. */
+  endRun(run: CodexRun): void {
+    if (run.turnId !== undefined) this.#lastTurnId = run.turnId;
+    if (this.#active === run) {
+      this.#active = undefined;
+      this.#keepAlive(false);
+      this.#correlator.endRun();
+    } else if (run.turnId !== undefined) {
+      this.#correlator.retire(run.turnId);
+    }
   }
 }

@@ -7,7 +7,7 @@
  * argument values are never copied.
  */
 import type { JsonObject, ProviderEventInput } from '@relvo-labs/agent-provider';
-import { itemNotificationSchema, toolItemSchema, type CodexToolItem } from '../protocol/items.js';
+import type { CodexToolItem } from '../protocol/items.js';
 import { bounded, redactToolText, workspacePath } from '../shared/workspace-redaction.js';
 
 export const TOOL_ACTIVITY_MODES = ['none', 'redacted'] as const;
@@ -48,9 +48,8 @@ export class ToolActivityTracker {
     this.#root = workspaceRoot;
   }
 
-  /** `item/started`: at most one `invoked` per item. */
-  started(params: unknown): ProviderEventInput | undefined {
-    const item = parseToolItem(params);
+  /** The tool item of an `item/started` (decoded at the edge): at most one `invoked` per item. */
+  started(item: CodexToolItem | undefined): ProviderEventInput | undefined {
     if (item === undefined) return undefined;
     const tracked = this.#track(item.id);
     if (tracked.invoked || tracked.ended) return undefined;
@@ -58,9 +57,8 @@ export class ToolActivityTracker {
     return this.#event(item, 'invoked', tracked.activityId, false);
   }
 
-  /** `item/completed`: at most one terminal phase per item, only for a terminal status. */
-  completed(params: unknown): ProviderEventInput | undefined {
-    const item = parseToolItem(params);
+  /** The tool item of an `item/completed`: at most one terminal phase, for a terminal status. */
+  completed(item: CodexToolItem | undefined): ProviderEventInput | undefined {
     if (item === undefined) return undefined;
     const phase = terminalPhase(item);
     if (phase === undefined) return undefined;
@@ -88,13 +86,6 @@ export class ToolActivityTracker {
       },
     };
   }
-}
-
-function parseToolItem(params: unknown): CodexToolItem | undefined {
-  const envelope = itemNotificationSchema.safeParse(params);
-  if (!envelope.success) return undefined;
-  const item = toolItemSchema.safeParse(envelope.data.item);
-  return item.success ? item.data : undefined;
 }
 
 function terminalPhase(item: CodexToolItem): Phase | undefined {

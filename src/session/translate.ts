@@ -7,7 +7,7 @@ import type {
   ProviderEventInput,
   ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
-import { agentMessageDeltaBodySchema, errorNotificationSchema } from '../protocol/wire.js';
+import type { InboundOf } from '../protocol/inbound.js';
 import { codexError } from '../shared/codex-error.js';
 import { classifyUpstreamFailure, type UpstreamFailure } from './upstream-failure.js';
 
@@ -17,10 +17,10 @@ export const MAX_DELTA_CHUNK = 100_000;
  * One native delta → one or more `run.message_delta` events that rejoin exactly. Called only for
  * a frame the correlator attributed to the run, i.e. whose turn scope is already checked.
  */
-export function translateAgentMessageDelta(params: unknown): ProviderEventInput[] {
-  const parsed = agentMessageDeltaBodySchema.safeParse(params);
-  if (!parsed.success) return [];
-  const text = parsed.data.delta;
+export function translateAgentMessageDelta(
+  frame: InboundOf<'item/agentMessage/delta'>,
+): ProviderEventInput[] {
+  const text = frame.delta;
   if (text.length <= MAX_DELTA_CHUNK) return [{ payload: { type: 'run.message_delta', text } }];
   const events: ProviderEventInput[] = [];
   for (let i = 0; i < text.length;) {
@@ -49,24 +49,20 @@ function upstreamError(error: unknown): AgentError {
   });
 }
 
-/** What one mid-turn `error` says: the classified failure and whether codex retries. */
-export function midTurnFailure(params: unknown): {
-  readonly failure: UpstreamFailure;
-  readonly retrying: boolean;
-} {
-  const parsed = errorNotificationSchema.safeParse(params);
-  return {
-    failure: classifyUpstreamFailure(parsed.success ? parsed.data.error : undefined),
-    retrying: parsed.success && parsed.data.willRetry === true,
-  };
+/** The classified failure one mid-turn `error` reports. */
+export function midTurnFailure(frame: InboundOf<'error'>): UpstreamFailure {
+  return classifyUpstreamFailure(frame.error);
 }
 
 /**
  * A mid-turn `error` is progress information, not an outcome. `retry` numbers codex's retry
  * notices within the run, counted here: codex's own "n/max" is prose and is not read.
  */
-export function translateMidTurnError(params: unknown, retry?: number): ProviderEventInput {
-  const { failure, retrying } = midTurnFailure(params);
+export function translateMidTurnError(
+  failure: UpstreamFailure,
+  retrying: boolean,
+  retry?: number,
+): ProviderEventInput {
   return {
     payload: {
       type: 'diagnostic',
@@ -85,8 +81,8 @@ export function translateMidTurnError(params: unknown, retry?: number): Provider
 
 /** `turn/completed` → the run's single termination. Status is read from the frame only. */
 export function terminationOfCompletedTurn(turn: {
-  status?: unknown;
-  error?: unknown;
+  readonly status?: unknown;
+  readonly error?: unknown;
 }): ProviderRunTermination {
   switch (turn.status) {
     case 'completed':

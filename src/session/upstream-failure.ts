@@ -5,8 +5,8 @@
  */
 import type { AgentErrorCode } from '@relvo-labs/agent-provider';
 import {
-  RETRYABLE_UPSTREAM_PROVIDER_CODES,
   TURN_ERROR_CLASSIFICATIONS,
+  UPSTREAM_PROVIDER_CODES,
   type TurnErrorClassification,
   type UpstreamProviderCode,
 } from '../protocol/vocabulary.js';
@@ -20,7 +20,8 @@ export interface UpstreamFailure {
   readonly httpStatus?: number;
 }
 
-const RETRYABLE: ReadonlySet<UpstreamProviderCode> = new Set(RETRYABLE_UPSTREAM_PROVIDER_CODES);
+/** The first four upstream codes are the retryable ones (ADR-0011). */
+const RETRYABLE: ReadonlySet<UpstreamProviderCode> = new Set(UPSTREAM_PROVIDER_CODES.slice(0, 4));
 
 /** codex's names → provider code; the HTTP-carrying ones may be refined by their status. */
 const BY_CLASSIFICATION: Readonly<Record<TurnErrorClassification, UpstreamProviderCode>> = {

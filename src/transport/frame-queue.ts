@@ -136,3 +136,33 @@ export class FrameQueue implements AsyncIterable<unknown> {
     return this.#iterator;
   }
 }
+
+/** An inbound stream that can hand over every frame queued at once (our transports' queue). */
+interface BatchingStream {
+  nextBatch(): Promise<readonly unknown[] | undefined>;
+}
+
+function batches(
+  incoming: AsyncIterable<unknown>,
+): incoming is AsyncIterable<unknown> & BatchingStream {
+  return typeof (incoming as Partial<BatchingStream>).nextBatch === 'function';
+}
+
+/**
+ * Any transport's `incoming` as one stream of bursts: every frame queued at once when the stream
+ * can hand them over (a `FrameQueue`: one await per burst instead of one per frame), else one
+ * frame at a time, for a host's own async iterable. A failure rejects once, after the frames
+ * queued before it.
+ */
+export async function* frameBursts(
+  incoming: AsyncIterable<unknown>,
+): AsyncGenerator<readonly unknown[], void, undefined> {
+  if (batches(incoming)) {
+    for (let batch = await incoming.nextBatch(); batch !== undefined;) {
+      yield batch;
+      batch = await incoming.nextBatch();
+    }
+    return;
+  }
+  for await (const frame of incoming) yield [frame];
+}

@@ -11,11 +11,13 @@ import { z } from 'zod';
 import { JsonlDecoder } from '../jsonl/decoder.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { issuePaths } from '../shared/issue-paths.js';
-import { CODEX_APP_SERVER_ARGV } from '../protocol/vocabulary.js';
 import { callSafely } from '../shared/call-safely.js';
 import { causeTokenOf as causeToken } from '../shared/cause-token.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import { FrameQueue } from './frame-queue.js';
+
+/** Subcommand arguments placed after `extraArgs`. */
+export const CODEX_APP_SERVER_ARGV = ['app-server', '--stdio'] as const;
 import { OwnedGroup } from './process-group.js';
 import { createOwnerId, MarkedProcesses, withOwnerMarker } from './owner-marker.js';
 import { trackUntilClosed } from './host-exit.js';

@@ -1,4 +1,5 @@
-import { isProviderRejection, type ProviderSession } from '@relvo-labs/agent-provider';
+import { isProviderRejection, SPI_LIMITS, type ProviderSession } from '@relvo-labs/agent-provider';
+import { MAX_DELTA_CHUNK } from '../../src/session/translate.js';
 import { describe, expect, it } from 'vitest';
 import {
   recordingSink,
@@ -124,32 +125,53 @@ describe('correlation: the pre-binding buffer', () => {
     await session.dispose();
   });
 
-  it('512 output frames are kept; beyond that output is lost with a warning, the outcome is not', async () => {
+  it('SPI_LIMITS.preBindingEmissions output frames are held; one more fails the run, typed, and its turn is interrupted once', async () => {
     const { h, session } = await openedHarness();
     const { sink, starting, answer } = await pendingStart(h, session);
-    const frames = Array.from({ length: 520 }, (_, i) => delta('t1', `${i},`));
-    await push(h.transport, ...frames, completed('t1', 'completed'));
+    const frames = Array.from({ length: SPI_LIMITS.preBindingEmissions + 1 }, (_, i) =>
+      delta('t1', `${i},`),
+    );
+    await push(h.transport, ...frames);
+    expect(fenceDiagnostics(h, 'pre_binding_overflow')).toBe(1);
     await answer('t1');
     const run = await starting;
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
-    const got = sink.ofType('run.message_delta').map((d) => d.text);
-    // 512 buffered, the terminal evicted the oldest output frame to make room
-    expect(got).toHaveLength(511);
-    expect(got[0]).toBe('1,');
-    expect(got.at(-1)).toBe('511,');
-    const warnings = sink.ofType('diagnostic').filter((d) => d.level === 'warning');
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]!.message).toMatch(/lost/);
+    expect(await run.completion).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'provider_contract_violation', providerCode: 'pre_binding_overflow' },
+    });
+    // nothing was published before the failure: no partial answer reads as a whole one
+    expect(sink.ofType('run.message_delta')).toHaveLength(0);
+    const interrupt = await waitForRequest(h.transport, 'turn/interrupt');
+    expect(interrupt.params).toEqual({ threadId: THREAD, turnId: 't1' });
     await session.dispose();
   });
 
-  it('exactly 512 output frames and no terminal lose nothing and warn nothing', async () => {
+  it('a delta longer than one chunk counts as the emissions it makes', async () => {
     const { h, session } = await openedHarness();
-    const { sink, starting, answer } = await pendingStart(h, session);
-    await push(h.transport, ...Array.from({ length: 512 }, () => delta('t1', 'x')));
+    const { starting, answer } = await pendingStart(h, session);
+    const long = 'y'.repeat(MAX_DELTA_CHUNK + 1);
+    const frames = Array.from({ length: SPI_LIMITS.preBindingEmissions - 1 }, () =>
+      delta('t1', 'x'),
+    );
+    await push(h.transport, ...frames, delta('t1', long));
+    expect(fenceDiagnostics(h, 'pre_binding_overflow')).toBe(1);
     await answer('t1');
     const run = await starting;
-    expect(texts(sink)).toBe('x'.repeat(512));
+    expect(await run.completion).toMatchObject({
+      outcome: 'failed',
+      error: { providerCode: 'pre_binding_overflow' },
+    });
+    await session.dispose();
+  });
+
+  it('exactly SPI_LIMITS.preBindingEmissions output frames and no terminal lose nothing and warn nothing', async () => {
+    const { h, session } = await openedHarness();
+    const { sink, starting, answer } = await pendingStart(h, session);
+    const bound = SPI_LIMITS.preBindingEmissions;
+    await push(h.transport, ...Array.from({ length: bound }, () => delta('t1', 'x')));
+    await answer('t1');
+    const run = await starting;
+    expect(texts(sink)).toBe('x'.repeat(bound));
     expect(sink.ofType('diagnostic')).toHaveLength(0);
     await push(h.transport, completed('t1', 'completed'));
     expect(await run.completion).toEqual({ outcome: 'succeeded' });

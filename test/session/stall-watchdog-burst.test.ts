@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { StallWatchdog, type WatchdogClock } from '../../src/session/stall-watchdog.js';
+import { scoped } from '../support/inbound.js';
 
 class RefreshableClock implements WatchdogClock {
   now = 0;
@@ -59,7 +60,7 @@ describe('StallWatchdog with a refreshable clock', () => {
   it('restarts the count once per burst of frames, after the burst', async () => {
     const { clock, dog } = setup();
     clock.advance(500);
-    for (let i = 0; i < 200; i += 1) dog.frame('item/agentMessage/delta', {});
+    for (let i = 0; i < 200; i += 1) dog.frame(scoped('item/agentMessage/delta', {}));
     expect(clock.refreshes).toBe(0);
     await microtasks();
     expect(clock.refreshes).toBe(1);
@@ -69,8 +70,8 @@ describe('StallWatchdog with a refreshable clock', () => {
   it('fires stallTimeoutMs after the burst, not after the first arming', async () => {
     const { clock, calls, dog } = setup();
     clock.advance(500);
-    dog.frame('item/agentMessage/delta', {});
-    dog.frame('item/agentMessage/delta', {});
+    dog.frame(scoped('item/agentMessage/delta', {}));
+    dog.frame(scoped('item/agentMessage/delta', {}));
     await microtasks();
     clock.advance(999);
     expect(calls).toEqual([]);
@@ -80,11 +81,11 @@ describe('StallWatchdog with a refreshable clock', () => {
 
   it('work items opened in a burst still hold the count; closing them lets it expire', async () => {
     const { clock, calls, dog } = setup();
-    dog.frame('item/started', { item: { id: 'c1', type: 'commandExecution' } });
+    dog.frame(scoped('item/started', { item: { id: 'c1', type: 'commandExecution' } }));
     await microtasks();
     clock.advance(5000);
     expect(calls).toEqual([]);
-    dog.frame('item/completed', { item: { id: 'c1', type: 'commandExecution' } });
+    dog.frame(scoped('item/completed', { item: { id: 'c1', type: 'commandExecution' } }));
     await microtasks();
     clock.advance(1000);
     expect(calls).toEqual([`stall@${String(clock.now)}`]);
@@ -92,7 +93,7 @@ describe('StallWatchdog with a refreshable clock', () => {
 
   it('a burst after stop() re-arms nothing', async () => {
     const { clock, calls, dog } = setup();
-    dog.frame('item/agentMessage/delta', {});
+    dog.frame(scoped('item/agentMessage/delta', {}));
     dog.stop();
     await microtasks();
     clock.advance(10_000);

@@ -1,6 +1,7 @@
 /** The stall watchdog's timing on an injected clock (ADR-0008): no wall time involved. */
 import { describe, expect, it } from 'vitest';
 import { StallWatchdog, type WatchdogClock } from '../../src/session/stall-watchdog.js';
+import { scoped } from '../support/inbound.js';
 
 class ManualClock implements WatchdogClock {
   now = 0;
@@ -66,7 +67,7 @@ describe('StallWatchdog', () => {
     const { clock, calls, dog } = setup();
     for (let i = 0; i < 10; i += 1) {
       clock.advance(900);
-      dog.frame('item/agentMessage/delta', {});
+      dog.frame(scoped('item/agentMessage/delta', {}));
     }
     expect(calls).toEqual([]);
     clock.advance(1000);
@@ -75,10 +76,10 @@ describe('StallWatchdog', () => {
 
   it('a running command does not expire the count, however long; its completion restarts it', () => {
     const { clock, calls, dog } = setup();
-    dog.frame('item/started', item('cmd1', 'commandExecution'));
+    dog.frame(scoped('item/started', item('cmd1', 'commandExecution')));
     clock.advance(60_000);
     expect(calls).toEqual([]);
-    dog.frame('item/completed', item('cmd1', 'commandExecution'));
+    dog.frame(scoped('item/completed', item('cmd1', 'commandExecution')));
     clock.advance(999);
     expect(calls).toEqual([]);
     clock.advance(1);
@@ -87,8 +88,8 @@ describe('StallWatchdog', () => {
 
   it('other items (a message, reasoning) do not pause it', () => {
     const { clock, calls, dog } = setup();
-    dog.frame('item/started', item('m1', 'agentMessage'));
-    dog.frame('item/started', item('r1', 'reasoning'));
+    dog.frame(scoped('item/started', item('m1', 'agentMessage')));
+    dog.frame(scoped('item/started', item('r1', 'reasoning')));
     clock.advance(1000);
     expect(calls).toEqual(['stall@1000']);
   });
@@ -122,7 +123,7 @@ describe('StallWatchdog', () => {
   it('frames after the stall do not restart the count', () => {
     const { clock, calls, dog } = setup();
     clock.advance(1000);
-    dog.frame('item/agentMessage/delta', {});
+    dog.frame(scoped('item/agentMessage/delta', {}));
     clock.advance(200);
     expect(calls).toEqual(['stall@1000', 'unresponsive@1200']);
   });
@@ -132,12 +133,12 @@ describe('StallWatchdog', () => {
 
   it('retry notices are not progress: the count runs on from the last output however many arrive', () => {
     const { clock, calls, dog } = setup();
-    dog.frame('item/agentMessage/delta', {});
+    dog.frame(scoped('item/agentMessage/delta', {}));
     for (let i = 0; i < 12; i += 1) {
       clock.advance(90);
-      dog.frame('error', retryNotice);
+      dog.frame(scoped('error', retryNotice));
       // a retried stream re-announces its empty message before failing again
-      dog.frame('item/started', item(`m${String(i)}`, 'agentMessage'));
+      dog.frame(scoped('item/started', item(`m${String(i)}`, 'agentMessage')));
     }
     clock.advance(1000 - 12 * 90);
     expect(calls).toEqual(['stall@1000']);
@@ -146,12 +147,12 @@ describe('StallWatchdog', () => {
   it('output after a retry is progress again, and a final error (no retry) restarts the count', () => {
     const { clock, calls, dog } = setup();
     clock.advance(600);
-    dog.frame('error', retryNotice);
-    dog.frame('item/started', item('m1', 'agentMessage'));
-    dog.frame('item/agentMessage/delta', {});
+    dog.frame(scoped('error', retryNotice));
+    dog.frame(scoped('item/started', item('m1', 'agentMessage')));
+    dog.frame(scoped('item/agentMessage/delta', {}));
     clock.advance(999);
     expect(calls).toEqual([]);
-    dog.frame('error', { error: { message: 'x' }, willRetry: false });
+    dog.frame(scoped('error', { error: { message: 'x' }, willRetry: false }));
     clock.advance(999);
     expect(calls).toEqual([]);
     clock.advance(1);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ToolActivityTracker, TOOL_ACTIVITY_BOUNDS } from '../../src/session/tool-activity.js';
+import { toolItemOf } from '../support/inbound.js';
 import {
   OUTSIDE_WORKSPACE,
   redactToolText,
@@ -60,8 +61,10 @@ describe('rule 1: output is never copied', () => {
     const tracker = new ToolActivityTracker(ROOT);
     const output = `${CANARY_OUTPUT} ${CANARY_SECRET} ${CANARY_OUTSIDE}\n`;
     const done = tracker.completed(
-      itemFrame(
-        command({ status: 'completed', exitCode: 0, durationMs: 66, aggregatedOutput: output }),
+      toolItemOf(
+        itemFrame(
+          command({ status: 'completed', exitCode: 0, durationMs: 66, aggregatedOutput: output }),
+        ),
       ),
     );
     expect(done?.payload).toMatchObject({
@@ -81,30 +84,34 @@ describe('rule 1: output is never copied', () => {
   it('patch diffs and MCP results and error text are not copied', () => {
     const tracker = new ToolActivityTracker(ROOT);
     const patch = tracker.completed(
-      itemFrame({
-        type: 'fileChange',
-        id: 'p1',
-        status: 'completed',
-        changes: [
-          {
-            path: `${ROOT}/a.txt`,
-            kind: { type: 'add' },
-            diff: `${CANARY_OUTPUT} ${CANARY_SECRET}`,
-          },
-        ],
-      }),
+      toolItemOf(
+        itemFrame({
+          type: 'fileChange',
+          id: 'p1',
+          status: 'completed',
+          changes: [
+            {
+              path: `${ROOT}/a.txt`,
+              kind: { type: 'add' },
+              diff: `${CANARY_OUTPUT} ${CANARY_SECRET}`,
+            },
+          ],
+        }),
+      ),
     );
     const mcp = tracker.completed(
-      itemFrame({
-        type: 'mcpToolCall',
-        id: 'm1',
-        server: 'fs',
-        tool: 'read',
-        status: 'failed',
-        arguments: {},
-        result: { content: [{ type: 'text', text: CANARY_OUTPUT }] },
-        error: { message: `${CANARY_SECRET} at ${CANARY_OUTSIDE}` },
-      }),
+      toolItemOf(
+        itemFrame({
+          type: 'mcpToolCall',
+          id: 'm1',
+          server: 'fs',
+          tool: 'read',
+          status: 'failed',
+          arguments: {},
+          result: { content: [{ type: 'text', text: CANARY_OUTPUT }] },
+          error: { message: `${CANARY_SECRET} at ${CANARY_OUTSIDE}` },
+        }),
+      ),
     );
     expect(patch?.payload).toMatchObject({ phase: 'succeeded' });
     expect(mcp?.payload).toMatchObject({ phase: 'failed', detail: { status: 'failed' } });
@@ -140,7 +147,7 @@ describe('rule 3: paths are workspace-relative; outside is replaced', () => {
 
   it('command lines: the root is stripped and every other absolute path is replaced', () => {
     const tracker = new ToolActivityTracker(ROOT);
-    const started = tracker.started(itemFrame(command()));
+    const started = tracker.started(toolItemOf(itemFrame(command())));
     expect(started?.payload).toMatchObject({
       phase: 'invoked',
       detail: { command: `cat ${OUTSIDE_WORKSPACE} src/a.ts`, cwd: '.' },
@@ -165,16 +172,18 @@ describe('rule 3: paths are workspace-relative; outside is replaced', () => {
   it('file changes list workspace-relative paths, kinds and moves; outside paths are replaced', () => {
     const tracker = new ToolActivityTracker(ROOT);
     const started = tracker.started(
-      itemFrame({
-        type: 'fileChange',
-        id: 'p1',
-        status: 'inProgress',
-        changes: [
-          { path: `${ROOT}/notes/hello.txt`, kind: { type: 'add' }, diff: CANARY_OUTPUT },
-          { path: CANARY_OUTSIDE, kind: { type: 'delete' }, diff: '' },
-          { path: `${ROOT}/a.ts`, kind: { type: 'update', move_path: `${ROOT}/b.ts` }, diff: '' },
-        ],
-      }),
+      toolItemOf(
+        itemFrame({
+          type: 'fileChange',
+          id: 'p1',
+          status: 'inProgress',
+          changes: [
+            { path: `${ROOT}/notes/hello.txt`, kind: { type: 'add' }, diff: CANARY_OUTPUT },
+            { path: CANARY_OUTSIDE, kind: { type: 'delete' }, diff: '' },
+            { path: `${ROOT}/a.ts`, kind: { type: 'update', move_path: `${ROOT}/b.ts` }, diff: '' },
+          ],
+        }),
+      ),
     );
     expect(started?.payload).toMatchObject({
       toolName: 'file_change',
@@ -203,7 +212,7 @@ describe('rule 4: credential shapes are redacted', () => {
     ['a password flag with =', `tool --api-key=${CANARY_BARE}`],
   ])('%s in a command line', (_name, cmd) => {
     const tracker = new ToolActivityTracker(ROOT);
-    const event = tracker.started(itemFrame(command({ command: cmd })));
+    const event = tracker.started(toolItemOf(itemFrame(command({ command: cmd }))));
     expect(allText(event)).toContain('[redacted]');
     expectNoCanary(event);
   });
@@ -211,7 +220,7 @@ describe('rule 4: credential shapes are redacted', () => {
   it('a secret in a web search query and in a file path', () => {
     const tracker = new ToolActivityTracker(ROOT);
     const search = tracker.completed(
-      itemFrame({ type: 'webSearch', id: 'ws', query: `how to use ${CANARY_SECRET}` }),
+      toolItemOf(itemFrame({ type: 'webSearch', id: 'ws', query: `how to use ${CANARY_SECRET}` })),
     );
     expect(search?.payload).toMatchObject({
       toolName: 'web_search',
@@ -227,19 +236,21 @@ describe('rule 5: MCP argument values are never copied', () => {
   it('only top-level argument names, redacted and bounded', () => {
     const tracker = new ToolActivityTracker(ROOT);
     const started = tracker.started(
-      itemFrame({
-        type: 'mcpToolCall',
-        id: 'm1',
-        server: 'files',
-        tool: 'read_file',
-        status: 'inProgress',
-        arguments: {
-          path: CANARY_OUTSIDE,
-          token: CANARY_SECRET,
-          nested: { deeper: CANARY_BARE },
-          [CANARY_SECRET]: 1,
-        },
-      }),
+      toolItemOf(
+        itemFrame({
+          type: 'mcpToolCall',
+          id: 'm1',
+          server: 'files',
+          tool: 'read_file',
+          status: 'inProgress',
+          arguments: {
+            path: CANARY_OUTSIDE,
+            token: CANARY_SECRET,
+            nested: { deeper: CANARY_BARE },
+            [CANARY_SECRET]: 1,
+          },
+        }),
+      ),
     );
     expect(started?.payload).toMatchObject({
       toolName: 'mcp_tool',
@@ -258,7 +269,7 @@ describe('rule 6: everything is bounded, after redaction', () => {
   it('a long command is cut to the bound with a mark, never splitting a surrogate pair', () => {
     const tracker = new ToolActivityTracker(ROOT);
     const long = `echo ${'😀'.repeat(2000)}`;
-    const event = tracker.started(itemFrame(command({ command: long })));
+    const event = tracker.started(toolItemOf(itemFrame(command({ command: long }))));
     const text = (event?.payload as unknown as { detail: { command: string } }).detail.command;
     expect(text.length).toBeLessThanOrEqual(TOOL_ACTIVITY_BOUNDS.command);
     expect(text.endsWith('…')).toBe(true);
@@ -279,7 +290,7 @@ describe('rule 6: everything is bounded, after redaction', () => {
       diff: '',
     }));
     const event = tracker.started(
-      itemFrame({ type: 'fileChange', id: 'p', status: 'inProgress', changes }),
+      toolItemOf(itemFrame({ type: 'fileChange', id: 'p', status: 'inProgress', changes })),
     );
     const detail = (
       event?.payload as unknown as { detail: { changes: unknown[]; changeCount: number } }
@@ -292,9 +303,9 @@ describe('rule 6: everything is bounded, after redaction', () => {
 describe('rule 7: no native ids', () => {
   it('invoked and terminal phases pair by a per-run activityId, never codex item ids', () => {
     const tracker = new ToolActivityTracker(ROOT);
-    const a = tracker.started(itemFrame(command({ id: 'call_native_canary' })));
+    const a = tracker.started(toolItemOf(itemFrame(command({ id: 'call_native_canary' }))));
     const b = tracker.completed(
-      itemFrame(command({ id: 'call_native_canary', status: 'failed', exitCode: 2 })),
+      toolItemOf(itemFrame(command({ id: 'call_native_canary', status: 'failed', exitCode: 2 }))),
     );
     expect(a?.payload).toMatchObject({ detail: { activityId: 'tool-1' } });
     expect(b?.payload).toMatchObject({
@@ -308,27 +319,39 @@ describe('rule 7: no native ids', () => {
 describe('rule 8: no invented phases', () => {
   it('one invoked and one terminal per item; repeats are dropped', () => {
     const tracker = new ToolActivityTracker(ROOT);
-    expect(tracker.started(itemFrame(command()))).toBeDefined();
-    expect(tracker.started(itemFrame(command()))).toBeUndefined();
-    expect(tracker.completed(itemFrame(command({ status: 'completed' })))).toBeDefined();
-    expect(tracker.completed(itemFrame(command({ status: 'completed' })))).toBeUndefined();
+    expect(tracker.started(toolItemOf(itemFrame(command())))).toBeDefined();
+    expect(tracker.started(toolItemOf(itemFrame(command())))).toBeUndefined();
+    expect(
+      tracker.completed(toolItemOf(itemFrame(command({ status: 'completed' })))),
+    ).toBeDefined();
+    expect(
+      tracker.completed(toolItemOf(itemFrame(command({ status: 'completed' })))),
+    ).toBeUndefined();
   });
 
   it('a completion without a start gives only the terminal phase; a non-terminal status gives none', () => {
     const tracker = new ToolActivityTracker(ROOT);
-    expect(tracker.completed(itemFrame(command({ status: 'inProgress' })))).toBeUndefined();
-    const done = tracker.completed(itemFrame(command({ status: 'declined' })));
+    expect(
+      tracker.completed(toolItemOf(itemFrame(command({ status: 'inProgress' })))),
+    ).toBeUndefined();
+    const done = tracker.completed(toolItemOf(itemFrame(command({ status: 'declined' }))));
     expect(done?.payload).toMatchObject({ phase: 'failed', detail: { status: 'declined' } });
   });
 
   it('non-tool items and malformed frames give nothing; a web search start has no query', () => {
     const tracker = new ToolActivityTracker(ROOT);
     expect(
-      tracker.started(itemFrame({ type: 'agentMessage', id: 'm', text: CANARY_OUTPUT })),
+      tracker.started(
+        toolItemOf(itemFrame({ type: 'agentMessage', id: 'm', text: CANARY_OUTPUT })),
+      ),
     ).toBeUndefined();
-    expect(tracker.started({ item: command() })).toBeUndefined();
-    expect(tracker.started(itemFrame({ type: 'commandExecution', id: 'c' }))).toBeUndefined();
-    const search = tracker.started(itemFrame({ type: 'webSearch', id: 'ws', query: '' }));
+    expect(tracker.started(toolItemOf({ item: command() }))).toBeUndefined();
+    expect(
+      tracker.started(toolItemOf(itemFrame({ type: 'commandExecution', id: 'c' }))),
+    ).toBeUndefined();
+    const search = tracker.started(
+      toolItemOf(itemFrame({ type: 'webSearch', id: 'ws', query: '' })),
+    );
     expect(search?.payload).toMatchObject({ phase: 'invoked', detail: { activityId: 'tool-1' } });
     expect((search?.payload as { detail: Record<string, unknown> }).detail).not.toHaveProperty(
       'query',

@@ -14,8 +14,8 @@ import {
   CODEX_BRIDGED_FILE_CHANGE,
   CODEX_BRIDGED_QUESTION,
   CODEX_CLIENT_METHOD,
-  CODEX_NOTIFICATION,
 } from '../../../src/protocol/vocabulary.js';
+import { INBOUND_METHODS } from '../../../src/protocol/inbound.js';
 
 type Schema = Record<string, unknown>;
 
@@ -34,7 +34,7 @@ export const ADAPTER_SURFACE: {
 } = {
   clientRequests: Object.values(clientRequests),
   clientNotifications: [initialized],
-  notifications: Object.values(CODEX_NOTIFICATION),
+  notifications: [...INBOUND_METHODS],
   bridgedServerRequests: [
     CODEX_BRIDGED_APPROVAL,
     CODEX_BRIDGED_QUESTION,

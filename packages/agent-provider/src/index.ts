@@ -15,6 +15,7 @@ export {
   diagnosticPayloadSchema,
   messageDeltaPayloadSchema,
   providerEventInputSchema,
+  runExtensionPayloadSchema,
   toolActivityPayloadSchema,
   usagePayloadSchema,
 } from './schemas/events.js';

@@ -8,6 +8,7 @@ import {
   jsonObjectSchema,
   messageDeltaPayloadSchema,
   runIdSchema,
+  runExtensionPayloadSchema,
   runStateSchema,
   runTerminationSchema,
   sessionIdSchema,
@@ -123,6 +124,7 @@ export const eventPayloadSchema = z.discriminatedUnion('type', [
   messageDeltaPayloadSchema,
   toolActivityPayloadSchema,
   usagePayloadSchema,
+  runExtensionPayloadSchema,
   diagnosticPayloadSchema,
 ]);
 export type EventPayload = z.infer<typeof eventPayloadSchema>;

@@ -7,6 +7,9 @@ export const EVENT_BOUNDS = {
   toolName: 200,
   providerRef: 200,
   diagnosticMessage: 4000,
+  extensionName: 64,
+  /** Characters of the extension's `data` as canonical JSON. */
+  extensionData: 200_000,
 } as const;
 
 export const TOOL_PHASES = ['invoked', 'succeeded', 'failed'] as const;
@@ -54,6 +57,26 @@ export const interactionWithdrawnPayloadSchema = z.strictObject({
   providerRef: providerRefSchema,
 });
 
+const extensionNameSchema = z
+  .string()
+  .max(EVENT_BOUNDS.extensionName)
+  .regex(/^[a-z][a-z0-9_.-]*$/);
+
+/**
+ * What a provider publishes that the SPI has no shape for (a plan, a diff, a structured answer):
+ * `namespace` says who defines `kind` and `data` (a provider's id), and the provider documents
+ * each kind. A host that does not know a kind ignores it; the runtime stores it like any event.
+ */
+export const runExtensionPayloadSchema = z.strictObject({
+  type: z.literal('run.extension'),
+  namespace: extensionNameSchema,
+  kind: extensionNameSchema,
+  data: jsonObjectSchema.refine(
+    (data) => JSON.stringify(data).length <= EVENT_BOUNDS.extensionData,
+    { message: `data is over ${EVENT_BOUNDS.extensionData} characters as JSON` },
+  ),
+});
+
 export const providerEventPayloadSchema = z.discriminatedUnion('type', [
   messageDeltaPayloadSchema,
   toolActivityPayloadSchema,
@@ -61,6 +84,7 @@ export const providerEventPayloadSchema = z.discriminatedUnion('type', [
   interactionRequestedPayloadSchema,
   diagnosticPayloadSchema,
   interactionWithdrawnPayloadSchema,
+  runExtensionPayloadSchema,
 ]);
 
 /** Strict: identity and ordering members are the runtime's to add, never the provider's. */
@@ -79,4 +103,5 @@ export const PROVIDER_EMITTABLE_EVENT_TYPES: readonly ProviderEventType[] = Obje
   'interaction.requested',
   'diagnostic',
   'interaction.withdrawn',
+  'run.extension',
 ] as const satisfies readonly ProviderEventType[]);

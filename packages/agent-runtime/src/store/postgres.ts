@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import type { EventEnvelope } from '../envelope.js';
+import { RuntimeError } from '../errors.js';
+import { checkOptions, postgresEventStoreOptionsSchema } from '../options.js';
+import { pgStoreError } from './postgres-errors.js';
+import { Leases, type LeaseChange } from './postgres-lease.js';
+import { AppendWatcher } from './postgres-listen.js';
+import { migratePg, PG_LATEST_SCHEMA_VERSION } from './postgres-schema.js';
+import { toEnvelope, toSummary, type EventRow, type SessionRow } from './sqlite.js';
+import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
+
+export interface PostgresEventStoreOptions {
+  /** `postgres://…`; never logged nor repeated in an error. Exactly one of this and `pool`. */
+  readonly connectionString?: string;
+  /** A pool the host owns (`new pg.Pool(…)`): the store uses it and never ends it. */
+  readonly pool?: Pool;
+  /** The PostgreSQL schema the store's tables live in (created when absent). Default `relvo`. */
+  readonly schema?: string;
+  /**
+   * How long a session stays this runtime's without a renewal (ms, database clock). Renewed
+   * every third of it and at every append. After it lapses another runtime may take the session
+   * over, and this one's appends are refused (`lease_lost`). Default 30 000.
+   */
+  readonly leaseMs?: number;
+  /** Size of the pool the store creates from `connectionString`. Default 10. */
+  readonly maxConnections?: number;
+  /** Bound on establishing a connection (ms). Default 5 000. */
+  readonly connectTimeoutMs?: number;
+  /** Only for tests of migrations: stop at this schema version. */
+  readonly migrateTo?: number;
+}
+
+const EVENT_COLUMNS = `session_id, sequence::float8 AS sequence, event_id, run_id, occurred_at,
+  wire_version, payload`;
+const SESSION_COLUMNS = `session_id, state, default_profile, opened_at, updated_at,
+  last_sequence::float8 AS last_sequence`;
+
+function closedError(): RuntimeError {
+  return new RuntimeError('store_unavailable', 'store_closed', 'the event store is closed');
+}
+
+/** The batch's envelopes by session, each session's in order. */
+function bySession(batch: readonly EventEnvelope[]): Map<string, EventEnvelope[]> {
+  const groups = new Map<string, EventEnvelope[]>();
+  for (const e of batch) {
+    const group = groups.get(e.sessionId);
+    if (group === undefined) groups.set(e.sessionId, [e]);
+    else group.push(e);
+  }
+  return groups;
+}
+
+/**
+ * Opens a PostgreSQL event store; nothing connects until the first call. Many runtimes, on one
+ * host or many, share the database: each session belongs to one runtime at a time through a
+ * lease with a fencing token, taken at the session's first append (or by `takeOver`), and every
+ * append checks it in its own transaction. Appends are durable on the server (its
+ * `synchronous_commit`) before they resolve, and a NOTIFY sent at commit wakes subscribers in
+ * every runtime. Throws synchronously only on invalid options.
+ */
+export function openPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
+  checkOptions(postgresEventStoreOptionsSchema, options, 'openPostgresEventStore options');
+  return new PostgresEventStore(options);
+}
+
+class PostgresEventStore implements EventStore {
+  readonly kind = 'postgres';
+  readonly #pool: Pool;
+  readonly #ownsPool: boolean;
+  readonly #schema: string;
+  readonly #leases: Leases;
+  readonly #watcher: AppendWatcher;
+  readonly #migrateTo: number;
+  #ready: Promise<void> | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #claimed = false;
+  #closed = false;
+
+  constructor(options: PostgresEventStoreOptions) {
+    this.#ownsPool = options.pool === undefined;
+    this.#pool =
+      options.pool ??
+      new pg.Pool({
+        connectionString: options.connectionString,
+        max: options.maxConnections ?? 10,
+        connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      });
+    // an idle client's failure (server restart) must not crash the host; the next query reports
+    if (this.#ownsPool) this.#pool.on('error', () => undefined);
+    this.#schema = options.schema ?? 'relvo';
+    this.#leases = new Leases(this.#schema, randomUUID(), options.leaseMs ?? 30_000);
+    this.#watcher = new AppendWatcher(this.#pool, `${this.#schema}_appended`);
+    this.#migrateTo = options.migrateTo ?? PG_LATEST_SCHEMA_VERSION;
+  }
+
+  /** Connects, migrates and checks the schema once; a failure is retried on the next call. */
+  async #open(): Promise<void> {
+    if (this.#closed) throw closedError();
+    this.#ready ??= this.#withClient((c) => migratePg(c, this.#schema, this.#migrateTo));
+    this.#ready.catch(() => {
+      this.#ready = undefined;
+    });
+    await this.#ready;
+  }
+
+  async #withClient<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    let client: PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw pgStoreError(error);
+    }
+    try {
+      return await fn(client);
+    } catch (error) {
+      throw pgStoreError(error);
+    } finally {
+      client.release();
+    }
+  }
+
+  async #query<R extends object>(sql: string, params: unknown[]): Promise<R[]> {
+    await this.#open();
+    return this.#withClient(async (c) => (await c.query<R>(sql, params)).rows);
+  }
+
+  async claim(): Promise<void> {
+    if (this.#claimed && !this.#closed) {
+      throw new RuntimeError(
+        'store_unavailable',
+        'store_locked',
+        'the event store is claimed by another runtime',
+      );
+    }
+    await this.#open();
+    this.#claimed = true;
+    const every = Math.max(50, Math.floor(this.#leases.leaseMs / 3));
+    this.#heartbeat = setInterval(() => {
+      // a failed renewal is not fatal here: the lapsed leases refuse the next append
+      if (this.#leases.size > 0) this.#withClient((c) => this.#leases.renew(c)).catch(() => 0);
+    }, every).unref();
+  }
+
+  async append(batch: readonly EventEnvelope[]): Promise<void> {
+    await this.#open();
+    if (batch.length === 0) return;
+    const changes = await this.#withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const done: LeaseChange[] = [];
+        for (const [sessionId, envelopes] of bySession(batch)) {
+          done.push(await this.#appendSession(client, sessionId, envelopes));
+        }
+        await client.query('COMMIT');
+        return done;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+    this.#leases.apply(changes);
+  }
+
+  async #appendSession(
+    client: PoolClient,
+    sessionId: string,
+    envelopes: readonly EventEnvelope[],
+  ): Promise<LeaseChange> {
+    const s = this.#schema;
+    let lease = await this.#leases.fence(client, sessionId);
+    const found = await client.query<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM ${s}.sessions WHERE session_id = $1 FOR UPDATE`,
+      [sessionId],
+    );
+    const row = found.rows[0];
+    let summary: StoredSession | undefined = row === undefined ? undefined : toSummary(row);
+    for (const e of envelopes) summary = nextSummary(summary, e);
+    const last = summary as StoredSession;
+    const column = <T>(pick: (e: EventEnvelope) => T): T[] => envelopes.map(pick);
+    // events, summary and notification in one statement; NOTIFY is delivered at commit
+    await client.query(
+      `WITH ev AS (
+         INSERT INTO ${s}.events
+           (session_id, sequence, event_id, run_id, occurred_at, wire_version, type, payload)
+         SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
+           $7::text[], $8::text[])
+       ), up AS (
+         INSERT INTO ${s}.sessions AS x
+           (session_id, state, default_profile, opened_at, updated_at, last_sequence)
+         VALUES ($1, $9, $10, $11, $12, $13)
+         ON CONFLICT (session_id) DO UPDATE SET state = EXCLUDED.state,
+           updated_at = EXCLUDED.updated_at, last_sequence = EXCLUDED.last_sequence
+         RETURNING x.last_sequence
+       )
+       SELECT pg_notify($14, $1 || ' ' || last_sequence) FROM up`,
+      [
+        sessionId,
+        column((e) => e.sequence),
+        column((e) => e.eventId),
+        column((e) => e.runId ?? null),
+        column((e) => e.occurredAt),
+        column((e) => e.wireVersion),
+        column((e) => e.payload.type),
+        column((e) => JSON.stringify(e.payload)),
+        last.state,
+        last.defaultProfile,
+        last.openedAt,
+        last.updatedAt,
+        last.lastSequence,
+        `${s}_appended`,
+      ],
+    );
+    if (envelopes.some((e) => e.payload.type === 'session.closed')) {
+      lease = await this.#leases.release(client, lease);
+    }
+    return lease;
+  }
+
+  async read(sessionId: string, options: ReadOptions): Promise<readonly EventEnvelope[]> {
+    const rows = await this.#query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM ${this.#schema}.events
+       WHERE session_id = $1 AND sequence >= $2 ORDER BY sequence LIMIT $3`,
+      [sessionId, options.fromSequence, options.limit],
+    );
+    return rows.map(toEnvelope);
+  }
+
+  async getSession(sessionId: string): Promise<StoredSession | undefined> {
+    const rows = await this.#query<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM ${this.#schema}.sessions WHERE session_id = $1`,
+      [sessionId],
+    );
+    return rows[0] === undefined ? undefined : toSummary(rows[0]);
+  }
+
+  async listSessions(): Promise<readonly StoredSession[]> {
+    const rows = await this.#query<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM ${this.#schema}.sessions ORDER BY opened_at, session_id`,
+      [],
+    );
+    return rows.map(toSummary);
+  }
+
+  async takeOver(sessionId: string): Promise<boolean> {
+    await this.#open();
+    return this.#withClient((c) => this.#leases.takeOver(c, sessionId));
+  }
+
+  async watch(sessionId: string, onAppend: () => void): Promise<() => void> {
+    await this.#open();
+    try {
+      return await this.#watcher.watch(sessionId, onAppend);
+    } catch (error) {
+      throw pgStoreError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#claimed = false;
+    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
+    await this.#watcher.close();
+    // best effort: a lease not released lapses on its own
+    await this.#withClient((c) => this.#leases.releaseAll(c)).catch(() => undefined);
+    if (this.#ownsPool) await this.#pool.end().catch(() => undefined);
+  }
+}

@@ -28,8 +28,11 @@ export const sqliteEventStoreOptionsSchema = z.strictObject({
   migrateTo: z.number().int().nonnegative().optional(),
 });
 
-/** A SQL identifier the store may interpolate: lower case, digits, underscores. */
-const pgSchemaNameSchema = z.string().regex(/^[a-z_][a-z0-9_]{0,39}$/);
+/** A SQL identifier the store may interpolate: lower case, digits, underscores; `pg_` is the server's. */
+const pgSchemaNameSchema = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_]{0,39}$/)
+  .refine((name) => !name.startsWith('pg_'));
 
 export const postgresEventStoreOptionsSchema = z
   .strictObject({

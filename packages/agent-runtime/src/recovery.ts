@@ -58,7 +58,8 @@ export async function failAbandonedSessions(
     // on a shared store a session still leased by a live runtime is that runtime's, not ours
     if (store.takeOver !== undefined && !(await store.takeOver(summary.sessionId))) continue;
     // read again under the lease: the previous owner may have appended until it lapsed
-    const current = store.takeOver === undefined ? summary : await store.getSession(summary.sessionId);
+    const current =
+      store.takeOver === undefined ? summary : await store.getSession(summary.sessionId);
     if (current === undefined || isTerminal(SESSION_STATE_TABLE, current.state)) continue;
     await failSession(store, writer, current);
     abandoned.push(current);

@@ -55,6 +55,8 @@ export function subscribeToSession(
   let log: SessionLog | undefined;
   /** Following another runtime's appends through the store (no live log here). */
   let watching = false;
+  // a watched commit may land during any await above: a function, so no narrowing hides it
+  const woken = (): boolean => !caughtUp;
 
   const signal = (): void => {
     const w = wake;
@@ -190,7 +192,7 @@ export function subscribeToSession(
         if (s.log?.failed !== undefined) throw s.log.failed;
         if (s.log === undefined && !watching) return { done: true, value: undefined };
       }
-      if (watching && !caughtUp) continue;
+      if (watching && woken()) continue;
       await new Promise<void>((resolve) => {
         wake = resolve;
       });

@@ -10,6 +10,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface PgCluster {
   /** `postgresql://…?host=<socket folder>`; trust auth, the folder is private to the test. */
@@ -22,7 +23,8 @@ export interface PgCluster {
 export function findPgBin(): string | undefined {
   const has = (dir: string): boolean =>
     existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres'));
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir !== '' && has(dir)) return dir;
+  for (const dir of (process.env.PATH ?? '').split(delimiter))
+    if (dir !== '' && has(dir)) return dir;
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root)
@@ -59,12 +61,20 @@ function unprivileged(dir: string): string[] {
 
 function exitOf(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve) => {
+    child.once('exit', () => {
+      resolve();
+    });
+  });
 }
 
 async function bounded(p: Promise<void>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(false);
+    }, ms);
+  });
   const done = await Promise.race([p.then(() => true as const), timeout]);
   clearTimeout(timer);
   return done;
@@ -87,7 +97,7 @@ export async function startPgCluster(options: { readyMs?: number } = {}): Promis
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().slice(-2000) ?? '';
-    throw new Error(`initdb failed: ${String(error)} ${stderr}`);
+    throw new Error(`initdb failed: ${stderr}`, { cause: error });
   }
   const [cmd, args] = run(join(bin, 'postgres'), [
     ...['-D', data, '-k', dir, '-p', '5432', '-c', 'listen_addresses='],
@@ -95,7 +105,7 @@ export async function startPgCluster(options: { readyMs?: number } = {}): Promis
   ]);
   const server = spawn(cmd, args, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
-  server.stderr?.on('data', (chunk: Buffer) => {
+  server.stderr.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4000);
   });
   const exited = exitOf(server);
@@ -129,4 +139,26 @@ export async function startPgCluster(options: { readyMs?: number } = {}): Promis
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * One cluster for the calling test file: started before its tests, stopped after them.
+ * `skip` is the reason it cannot run here (outside CI only; under CI the file fails instead).
+ */
+export function usePgCluster(): { readonly skip: string | undefined; cluster(): PgCluster } {
+  const skip = pgUnavailable();
+  let cluster: PgCluster | undefined;
+  beforeAll(async () => {
+    if (skip === undefined) cluster = await startPgCluster();
+  }, 90_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  }, 30_000);
+  return {
+    skip,
+    cluster() {
+      if (cluster === undefined) throw new Error('the PostgreSQL cluster is not running');
+      return cluster;
+    },
+  };
 }

@@ -50,8 +50,12 @@ export class AppendWatcher {
   async #connect(): Promise<PoolClient> {
     const attempt = (async () => {
       const client = await this.pool.connect();
-      client.on('notification', (n) => this.#notified(n));
-      client.on('error', (error) => this.#dropped(client, error));
+      client.on('notification', (n) => {
+        this.#notified(n);
+      });
+      client.on('error', (error) => {
+        this.#dropped(client, error);
+      });
       await client.query(`LISTEN "${this.channel}"`);
       return client;
     })();
@@ -75,7 +79,9 @@ export class AppendWatcher {
       this.#retry = undefined;
       if (this.#closed || this.#watchers.size === 0) return;
       this.#listening().then(
-        () => this.#wakeAll(),
+        () => {
+          this.#wakeAll();
+        },
         () => {
           this.#retry = setTimeout(again, RETRY_MS).unref();
         },

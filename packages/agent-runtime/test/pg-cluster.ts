@@ -162,3 +162,37 @@ export function usePgCluster(): { readonly skip: string | undefined; cluster(): 
     },
   };
 }
+
+/** One statement on a connection of its own (for checks from outside any store). */
+export async function pgQuery<R extends object>(
+  connectionString: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<R[]> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Bounded: until the database's own clock says the session's lease has lapsed. */
+export async function untilLeaseLapsed(
+  connectionString: string,
+  schema: string,
+  sessionId: string,
+  ms = 15_000,
+): Promise<void> {
+  for (const deadline = Date.now() + ms; ;) {
+    const rows = await pgQuery<{ live: boolean }>(
+      connectionString,
+      `SELECT expires_at > clock_timestamp() AS live FROM ${schema}.leases WHERE session_id = $1`,
+      [sessionId],
+    );
+    if (rows[0]?.live === false) return;
+    if (Date.now() > deadline) throw new Error(`the lease did not lapse within ${String(ms)} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -15,7 +15,7 @@ import {
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PG_LATEST_SCHEMA_VERSION } from '../src/store/postgres-schema.js';
-import { usePgCluster } from './pg-cluster.js';
+import { pgQuery, untilLeaseLapsed, usePgCluster } from './pg-cluster.js';
 import { closed, opened, stateChanged } from './store-envelopes.js';
 import { expectGapless, onCleanup, tempDir, TWO_SCRIPTED_PROFILES, until } from './support.js';
 
@@ -37,14 +37,8 @@ function database(extra: Partial<PostgresEventStoreOptions> = {}): () => EventSt
   };
 }
 
-async function sql<R extends object>(text: string, params: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url() });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
+function sql<R extends object>(text: string, params: unknown[] = []): Promise<R[]> {
+  return pgQuery<R>(server.cluster().connectionString, text, params);
 }
 
 async function reasonOf(p: Promise<unknown>): Promise<unknown> {
@@ -56,16 +50,8 @@ async function reasonOf(p: Promise<unknown>): Promise<unknown> {
 }
 
 /** Bounded: until the database's own clock says no live lease is left on the session. */
-async function untilLapsed(schema: string, sessionId: string): Promise<void> {
-  for (const deadline = Date.now() + 10_000; ;) {
-    const rows = await sql<{ live: boolean }>(
-      `SELECT expires_at > clock_timestamp() AS live FROM ${schema}.leases WHERE session_id = $1`,
-      [sessionId],
-    );
-    if (rows[0]?.live === false) return;
-    if (Date.now() > deadline) throw new Error('the lease did not lapse within 10 s');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+function untilLapsed(schema: string, sessionId: string): Promise<void> {
+  return untilLeaseLapsed(server.cluster().connectionString, schema, sessionId);
 }
 
 describe.skipIf(pgSkip !== undefined)('PostgreSQL event store', () => {

@@ -79,6 +79,7 @@ class PostgresEventStore implements EventStore {
   #closed = false;
 
   constructor(options: PostgresEventStoreOptions) {
+    const leaseMs = options.leaseMs ?? 30_000;
     this.#ownsPool = options.pool === undefined;
     this.#pool =
       options.pool ??
@@ -86,11 +87,13 @@ class PostgresEventStore implements EventStore {
         connectionString: options.connectionString,
         max: options.maxConnections ?? 10,
         connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+        // a paused owner must not hold its lease row locked past the lease: the server ends it
+        options: `-c idle_in_transaction_session_timeout=${leaseMs}`,
       });
     // an idle client's failure (server restart) must not crash the host; the next query reports
     if (this.#ownsPool) this.#pool.on('error', () => undefined);
     this.#schema = options.schema ?? 'relvo';
-    this.#leases = new Leases(this.#schema, randomUUID(), options.leaseMs ?? 30_000);
+    this.#leases = new Leases(this.#schema, randomUUID(), leaseMs);
     this.#watcher = new AppendWatcher(this.#pool, `${this.#schema}_appended`);
     this.#migrateTo = options.migrateTo ?? PG_LATEST_SCHEMA_VERSION;
   }
@@ -112,12 +115,20 @@ class PostgresEventStore implements EventStore {
     } catch (error) {
       throw pgStoreError(error);
     }
+    // a checked-out client's error (the server ended the connection) would otherwise crash the
+    // host; the query in flight rejects with it, and release discards the broken client
+    let broken: Error | undefined;
+    const onError = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', onError);
     try {
       return await fn(client);
     } catch (error) {
       throw pgStoreError(error);
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken);
     }
   }
 

@@ -10,7 +10,6 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
 
 export interface PgCluster {
   /** `postgresql://…?host=<socket folder>`; trust auth, the folder is private to the test. */
@@ -139,28 +138,6 @@ export async function startPgCluster(options: { readyMs?: number } = {}): Promis
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/**
- * One cluster for the calling test file: started before its tests, stopped after them.
- * `skip` is the reason it cannot run here (outside CI only; under CI the file fails instead).
- */
-export function usePgCluster(): { readonly skip: string | undefined; cluster(): PgCluster } {
-  const skip = pgUnavailable();
-  let cluster: PgCluster | undefined;
-  beforeAll(async () => {
-    if (skip === undefined) cluster = await startPgCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  }, 30_000);
-  return {
-    skip,
-    cluster() {
-      if (cluster === undefined) throw new Error('the PostgreSQL cluster is not running');
-      return cluster;
-    },
-  };
 }
 
 /** One statement on a connection of its own (for checks from outside any store). */

@@ -6,7 +6,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { pgQuery, untilLeaseLapsed, usePgCluster } from './pg-cluster.js';
+import { pgQuery, untilLeaseLapsed } from './pg-cluster.js';
+import { usePgCluster } from './pg-suite.js';
 import { onCleanup, tempDir } from './support.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/pg-runtime-child.ts', import.meta.url));

@@ -15,7 +15,8 @@ import {
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PG_LATEST_SCHEMA_VERSION } from '../src/store/postgres-schema.js';
-import { pgQuery, untilLeaseLapsed, usePgCluster } from './pg-cluster.js';
+import { pgQuery, untilLeaseLapsed } from './pg-cluster.js';
+import { usePgCluster } from './pg-suite.js';
 import { closed, opened, stateChanged } from './store-envelopes.js';
 import { expectGapless, onCleanup, tempDir, TWO_SCRIPTED_PROFILES, until } from './support.js';
 

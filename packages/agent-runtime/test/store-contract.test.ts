@@ -14,7 +14,7 @@ import {
   type EventStore,
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
-import { usePgCluster } from './pg-cluster.js';
+import { usePgCluster } from './pg-suite.js';
 import { opened, stateChanged } from './store-envelopes.js';
 import {
   expectGapless,

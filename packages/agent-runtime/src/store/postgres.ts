@@ -8,6 +8,13 @@ import { pgStoreError } from './postgres-errors.js';
 import { Leases, type LeaseChange } from './postgres-lease.js';
 import { AppendWatcher } from './postgres-listen.js';
 import { migratePg, PG_LATEST_SCHEMA_VERSION } from './postgres-schema.js';
+import {
+  bySession,
+  EVENT_COLUMNS,
+  lockedSummary,
+  SESSION_COLUMNS,
+  writeSession,
+} from './postgres-append.js';
 import { toEnvelope, toSummary, type EventRow, type SessionRow } from './sqlite.js';
 import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
 
@@ -32,24 +39,8 @@ export interface PostgresEventStoreOptions {
   readonly migrateTo?: number;
 }
 
-const EVENT_COLUMNS = `session_id, sequence::float8 AS sequence, event_id, run_id, occurred_at,
-  wire_version, payload`;
-const SESSION_COLUMNS = `session_id, state, default_profile, opened_at, updated_at,
-  last_sequence::float8 AS last_sequence`;
-
 function closedError(): RuntimeError {
   return new RuntimeError('store_unavailable', 'store_closed', 'the event store is closed');
-}
-
-/** The batch's envelopes by session, each session's in order. */
-function bySession(batch: readonly EventEnvelope[]): Map<string, EventEnvelope[]> {
-  const groups = new Map<string, EventEnvelope[]>();
-  for (const e of batch) {
-    const group = groups.get(e.sessionId);
-    if (group === undefined) groups.set(e.sessionId, [e]);
-    else group.push(e);
-  }
-  return groups;
 }
 
 /**
@@ -77,6 +68,8 @@ class PostgresEventStore implements EventStore {
   #heartbeat: NodeJS.Timeout | undefined;
   #claimed = false;
   #closed = false;
+  /** Summaries of the sessions this store holds, with the token they were written under. */
+  readonly #summaries = new Map<string, { token: string; summary: StoredSession }>();
 
   constructor(options: PostgresEventStoreOptions) {
     const leaseMs = options.leaseMs ?? 30_000;
@@ -157,76 +150,55 @@ class PostgresEventStore implements EventStore {
   async append(batch: readonly EventEnvelope[]): Promise<void> {
     await this.#open();
     if (batch.length === 0) return;
-    const changes = await this.#withClient(async (client) => {
-      await client.query('BEGIN');
-      try {
-        const done: LeaseChange[] = [];
-        for (const [sessionId, envelopes] of bySession(batch)) {
-          done.push(await this.#appendSession(client, sessionId, envelopes));
+    const groups = bySession(batch);
+    let done: { lease: LeaseChange; summary: StoredSession }[];
+    try {
+      done = await this.#withClient(async (client) => {
+        await client.query('BEGIN');
+        try {
+          const results = [];
+          for (const [sessionId, envelopes] of groups) {
+            results.push(await this.#appendSession(client, sessionId, envelopes));
+          }
+          await client.query('COMMIT');
+          return results;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
         }
-        await client.query('COMMIT');
-        return done;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    });
-    this.#leases.apply(changes);
+      });
+    } catch (error) {
+      // the outcome of a failed commit is unknown: read the summaries again next time
+      for (const sessionId of groups.keys()) this.#summaries.delete(sessionId);
+      throw error;
+    }
+    this.#leases.apply(done.map((d) => d.lease));
+    for (const { lease, summary } of done) {
+      if (lease.token === undefined) this.#summaries.delete(lease.sessionId);
+      else this.#summaries.set(lease.sessionId, { token: lease.token, summary });
+    }
   }
 
   async #appendSession(
     client: PoolClient,
     sessionId: string,
     envelopes: readonly EventEnvelope[],
-  ): Promise<LeaseChange> {
+  ): Promise<{ lease: LeaseChange; summary: StoredSession }> {
     const s = this.#schema;
     let lease = await this.#leases.fence(client, sessionId);
-    const found = await client.query<SessionRow>(
-      `SELECT ${SESSION_COLUMNS} FROM ${s}.sessions WHERE session_id = $1 FOR UPDATE`,
-      [sessionId],
-    );
-    const row = found.rows[0];
-    let summary: StoredSession | undefined = row === undefined ? undefined : toSummary(row);
+    const held = this.#summaries.get(sessionId);
+    // while this store held the lease nobody else could write: its own summary is current
+    let summary =
+      held !== undefined && held.token === lease.token
+        ? held.summary
+        : await lockedSummary(client, s, sessionId);
     for (const e of envelopes) summary = nextSummary(summary, e);
     const last = summary as StoredSession;
-    const column = <T>(pick: (e: EventEnvelope) => T): T[] => envelopes.map(pick);
-    // events, summary and notification in one statement; NOTIFY is delivered at commit
-    await client.query(
-      `WITH ev AS (
-         INSERT INTO ${s}.events
-           (session_id, sequence, event_id, run_id, occurred_at, wire_version, type, payload)
-         SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
-           $7::text[], $8::text[])
-       ), up AS (
-         INSERT INTO ${s}.sessions AS x
-           (session_id, state, default_profile, opened_at, updated_at, last_sequence)
-         VALUES ($1, $9, $10, $11, $12, $13)
-         ON CONFLICT (session_id) DO UPDATE SET state = EXCLUDED.state,
-           updated_at = EXCLUDED.updated_at, last_sequence = EXCLUDED.last_sequence
-         RETURNING x.last_sequence
-       )
-       SELECT pg_notify($14, $1 || ' ' || last_sequence) FROM up`,
-      [
-        sessionId,
-        column((e) => e.sequence),
-        column((e) => e.eventId),
-        column((e) => e.runId ?? null),
-        column((e) => e.occurredAt),
-        column((e) => e.wireVersion),
-        column((e) => e.payload.type),
-        column((e) => JSON.stringify(e.payload)),
-        last.state,
-        last.defaultProfile,
-        last.openedAt,
-        last.updatedAt,
-        last.lastSequence,
-        `${s}_appended`,
-      ],
-    );
+    await writeSession(client, s, envelopes, last);
     if (envelopes.some((e) => e.payload.type === 'session.closed')) {
       lease = await this.#leases.release(client, lease);
     }
-    return lease;
+    return { lease, summary: last };
   }
 
   async read(sessionId: string, options: ReadOptions): Promise<readonly EventEnvelope[]> {

@@ -96,6 +96,24 @@ export class Leases {
     return { sessionId: change.sessionId, token: undefined };
   }
 
+  /**
+   * After an append failed for another reason (its connection was ended, say): whether this store
+   * still owns the session. A lease found gone is lost for good, as in `fence`.
+   */
+  async confirm(q: Queryable, sessionId: string): Promise<boolean> {
+    const token = this.#held.get(sessionId);
+    if (token === undefined) return !this.#lost.has(sessionId);
+    const result = await q.query(
+      `SELECT 1 FROM ${this.#table} WHERE session_id = $1 AND owner = $2 AND token = $3
+       AND expires_at > clock_timestamp()`,
+      [sessionId, this.owner, token],
+    );
+    if (result.rowCount === 1) return true;
+    this.#lost.add(sessionId);
+    this.#held.delete(sessionId);
+    return false;
+  }
+
   /** After a commit. */
   apply(changes: readonly LeaseChange[]): void {
     for (const c of changes) {

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import type { EventEnvelope } from '../envelope.js';
-import { RuntimeError } from '../errors.js';
+import { isRuntimeError, RuntimeError } from '../errors.js';
 import { checkOptions, postgresEventStoreOptionsSchema } from '../options.js';
 import { pgStoreError } from './postgres-errors.js';
-import { Leases, type LeaseChange } from './postgres-lease.js';
+import { leaseLost, Leases, type LeaseChange } from './postgres-lease.js';
 import { AppendWatcher } from './postgres-listen.js';
+import type { PostgresEventStoreOptions } from './postgres-options.js';
 import { migratePg, PG_LATEST_SCHEMA_VERSION } from './postgres-schema.js';
 import {
   bySession,
@@ -17,27 +18,6 @@ import {
 } from './postgres-append.js';
 import { toEnvelope, toSummary, type EventRow, type SessionRow } from './sqlite.js';
 import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
-
-export interface PostgresEventStoreOptions {
-  /** `postgres://…`; never logged nor repeated in an error. Exactly one of this and `pool`. */
-  readonly connectionString?: string;
-  /** A pool the host owns (`new pg.Pool(…)`): the store uses it and never ends it. */
-  readonly pool?: Pool;
-  /** The PostgreSQL schema the store's tables live in (created when absent). Default `relvo`. */
-  readonly schema?: string;
-  /**
-   * How long a session stays this runtime's without a renewal (ms, database clock). Renewed
-   * every third of it and at every append. After it lapses another runtime may take the session
-   * over, and this one's appends are refused (`lease_lost`). Default 30 000.
-   */
-  readonly leaseMs?: number;
-  /** Size of the pool the store creates from `connectionString`. Default 10. */
-  readonly maxConnections?: number;
-  /** Bound on establishing a connection (ms). Default 5 000. */
-  readonly connectTimeoutMs?: number;
-  /** Only for tests of migrations: stop at this schema version. */
-  readonly migrateTo?: number;
-}
 
 function closedError(): RuntimeError {
   return new RuntimeError('store_unavailable', 'store_closed', 'the event store is closed');
@@ -170,12 +150,25 @@ class PostgresEventStore implements EventStore {
     } catch (error) {
       // the outcome of a failed commit is unknown: read the summaries again next time
       for (const sessionId of groups.keys()) this.#summaries.delete(sessionId);
-      throw error;
+      throw await this.#leaseLostOr(error, [...groups.keys()]);
     }
     this.#leases.apply(done.map((d) => d.lease));
     for (const { lease, summary } of done) {
       if (lease.token === undefined) this.#summaries.delete(lease.sessionId);
       else this.#summaries.set(lease.sessionId, { token: lease.token, summary });
+    }
+  }
+
+  /** A failure that hides a lost lease (a paused owner's connection ended) is `lease_lost`. */
+  async #leaseLostOr(error: unknown, sessionIds: readonly string[]): Promise<unknown> {
+    if (!isRuntimeError(error) || error.reason !== 'store_io') return error;
+    try {
+      return await this.#withClient(async (c) => {
+        for (const id of sessionIds) if (!(await this.#leases.confirm(c, id))) return leaseLost();
+        return error;
+      });
+    } catch {
+      return error;
     }
   }
 
@@ -251,3 +244,5 @@ class PostgresEventStore implements EventStore {
     if (this.#ownsPool) await this.#pool.end().catch(() => undefined);
   }
 }
+
+export type { PostgresEventStoreOptions };

@@ -7,6 +7,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
-  // a native addon: loaded from node_modules at run time, never bundled
-  external: ['better-sqlite3'],
+  // a native addon and the PostgreSQL driver: loaded from node_modules at run time, never bundled
+  external: ['better-sqlite3', 'pg'],
 });

@@ -61,6 +61,8 @@ export const RUNTIME_ERROR_REASONS = [
   'envelope_invalid',
   'store_closed',
   'store_conflict',
+  'session_leased',
+  'lease_lost',
   'subscriber_overflow',
   'cursor_out_of_range',
 ] as const;
@@ -110,6 +112,10 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   envelope_invalid: false,
   store_closed: false,
   store_conflict: false,
+  // another runtime holds the session's lease; it may lapse
+  session_leased: true,
+  // this runtime's lease lapsed or was taken over: its view of the session is stale
+  lease_lost: false,
   subscriber_overflow: false,
   cursor_out_of_range: false,
 };

@@ -41,6 +41,7 @@ export { toAgentError } from '@relvo-labs/agent-provider';
 export {
   agentRuntimeOptionsSchema,
   sqliteEventStoreOptionsSchema,
+  postgresEventStoreOptionsSchema,
   subscribeOptionsSchema,
 } from './options.js';
 export type { RuntimeClock } from './clock.js';
@@ -48,4 +49,5 @@ export type { IdFactory, IdPrefix } from './ids.js';
 export type { EventStore, ReadOptions, StoredSession } from './store/types.js';
 export { createMemoryEventStore } from './store/memory.js';
 export { openSqliteEventStore, type SqliteEventStoreOptions } from './store/sqlite.js';
+export { openPostgresEventStore, type PostgresEventStoreOptions } from './store/postgres.js';
 export type { EventSubscription, SubscribeOptions } from './subscription.js';

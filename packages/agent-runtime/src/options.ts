@@ -28,6 +28,40 @@ export const sqliteEventStoreOptionsSchema = z.strictObject({
   migrateTo: z.number().int().nonnegative().optional(),
 });
 
+/** A SQL identifier the store may interpolate: lower case, digits, underscores; `pg_` is the server's. */
+const pgSchemaNameSchema = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_]{0,39}$/)
+  .refine((name) => !name.startsWith('pg_'));
+
+export const postgresEventStoreOptionsSchema = z
+  .strictObject({
+    connectionString: z.string().min(1).optional(),
+    /** A `pg.Pool` the host owns: used, never ended by the store. */
+    pool: z
+      .custom<object>(
+        (v) =>
+          typeof v === 'object' &&
+          v !== null &&
+          typeof (v as { connect?: unknown }).connect === 'function',
+      )
+      .optional(),
+    schema: pgSchemaNameSchema.optional(),
+    leaseMs: z.number().int().min(100).max(3_600_000).optional(),
+    maxConnections: z.number().int().positive().max(1_000).optional(),
+    connectTimeoutMs: delayMsSchema.optional(),
+    migrateTo: z.number().int().nonnegative().optional(),
+  })
+  .superRefine((o, ctx) => {
+    if ((o.connectionString === undefined) === (o.pool === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['connectionString'],
+        message: 'exactly one of connectionString and pool is required',
+      });
+    }
+  });
+
 /** Parses `value` or throws `option_invalid` naming each refused key (never its value). */
 export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const parsed = schema.safeParse(value ?? {});

@@ -52,8 +52,18 @@ export async function failAbandonedSessions(
   writer: EventWriter,
 ): Promise<readonly string[]> {
   const sessions = await store.listSessions();
-  const abandoned = sessions.filter((s) => !isTerminal(SESSION_STATE_TABLE, s.state));
-  for (const summary of abandoned) await failSession(store, writer, summary);
+  const open = sessions.filter((s) => !isTerminal(SESSION_STATE_TABLE, s.state));
+  const abandoned: StoredSession[] = [];
+  for (const summary of open) {
+    // on a shared store a session still leased by a live runtime is that runtime's, not ours
+    if (store.takeOver !== undefined && !(await store.takeOver(summary.sessionId))) continue;
+    // read again under the lease: the previous owner may have appended until it lapsed
+    const current =
+      store.takeOver === undefined ? summary : await store.getSession(summary.sessionId);
+    if (current === undefined || isTerminal(SESSION_STATE_TABLE, current.state)) continue;
+    await failSession(store, writer, current);
+    abandoned.push(current);
+  }
   return abandoned.map((s) => s.sessionId);
 }
 

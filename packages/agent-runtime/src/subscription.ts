@@ -53,6 +53,10 @@ export function subscribeToSession(
   let unlisten: (() => void) | undefined;
   let ready: Promise<Source> | undefined;
   let log: SessionLog | undefined;
+  /** Following another runtime's appends through the store (no live log here). */
+  let watching = false;
+  // a watched commit may land during any await above: a function, so no narrowing hides it
+  const woken = (): boolean => !caughtUp;
 
   const signal = (): void => {
     const w = wake;
@@ -86,6 +90,16 @@ export function subscribeToSession(
         signal();
       },
     });
+    if (s.log === undefined && s.store.watch !== undefined) {
+      // another runtime may be writing: each of its commits sends this reader back to the store
+      const unwatch = await s.store.watch(sessionId, () => {
+        caughtUp = false;
+        signal();
+      });
+      if (closed) unwatch();
+      else unlisten = unwatch;
+      watching = true;
+    }
     const summary = await s.store.getSession(sessionId);
     const last = Math.max(summary?.lastSequence ?? 0, s.log?.committedSequence ?? 0);
     if (summary === undefined && s.log === undefined) {
@@ -168,12 +182,17 @@ export function subscribeToSession(
           throw failed ?? error;
         });
         const over = s.log === undefined || s.log.failed !== undefined;
+        if (watching && summary !== undefined && summary.lastSequence >= next) {
+          caughtUp = false; // committed after this reader's last read
+          continue;
+        }
         if (over && summary !== undefined && isTerminal(SESSION_STATE_TABLE, summary.state)) {
           return { done: true, value: undefined };
         }
         if (s.log?.failed !== undefined) throw s.log.failed;
-        if (s.log === undefined) return { done: true, value: undefined };
+        if (s.log === undefined && !watching) return { done: true, value: undefined };
       }
+      if (watching && woken()) continue;
       await new Promise<void>((resolve) => {
         wake = resolve;
       });

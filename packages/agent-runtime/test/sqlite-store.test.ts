@@ -190,32 +190,4 @@ describe('SQLite event store', () => {
     ).toBeDefined();
     check.close();
   });
-
-  it('refuses an append that would leave a gap, atomically', async () => {
-    const store = openSqliteEventStore({ path: join(tempDir(), 'events.db') });
-    onCleanup(() => store.close());
-    const envelope = {
-      eventId: 'evt_1',
-      sessionId: 'ses_1',
-      sequence: 1,
-      occurredAt: new Date(0).toISOString(),
-      wireVersion: '0.5',
-      payload: {
-        type: 'session.opened',
-        defaultProfile: 'a',
-        workspace: { root: '/', ownership: 'borrowed' },
-      },
-    } as const;
-    const gap = {
-      ...envelope,
-      eventId: 'evt_3',
-      sequence: 3,
-      payload: { type: 'session.state_changed', from: 'opening', to: 'ready' },
-    } as const;
-    const error = await store.append([envelope, gap]).catch((e: unknown) => e);
-    expect(isRuntimeError(error) && error.reason).toBe('store_conflict');
-    expect(await store.read('ses_1', { fromSequence: 1, limit: 10 })).toEqual([]);
-    await store.append([envelope]);
-    expect(await store.read('ses_1', { fromSequence: 1, limit: 10 })).toHaveLength(1);
-  });
 });

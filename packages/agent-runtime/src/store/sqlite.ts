@@ -61,7 +61,7 @@ export function storeErrorOf(error: unknown): RuntimeError {
   });
 }
 
-interface EventRow {
+export interface EventRow {
   session_id: string;
   sequence: number;
   event_id: string;
@@ -71,7 +71,7 @@ interface EventRow {
   payload: string;
 }
 
-interface SessionRow {
+export interface SessionRow {
   session_id: string;
   state: string;
   default_profile: string;
@@ -80,7 +80,7 @@ interface SessionRow {
   last_sequence: number;
 }
 
-function toSummary(row: SessionRow): StoredSession {
+export function toSummary(row: SessionRow): StoredSession {
   return {
     sessionId: row.session_id,
     state: row.state as SessionState,
@@ -91,7 +91,7 @@ function toSummary(row: SessionRow): StoredSession {
   };
 }
 
-function toEnvelope(row: EventRow): EventEnvelope {
+export function toEnvelope(row: EventRow): EventEnvelope {
   const envelope: EventEnvelope = {
     eventId: row.event_id,
     sessionId: row.session_id,

@@ -41,6 +41,17 @@ export interface EventStore {
   listSessions(): Promise<readonly StoredSession[]>;
   /** Idempotent. Releases the claim; later calls refuse with `store_closed`. */
   close(): Promise<void>;
+  /**
+   * Stores shared by many runtimes: takes the session's lease for this runtime when no live
+   * runtime holds it, false when one does. Absent where the claim covers every session.
+   */
+  takeOver?(sessionId: string): Promise<boolean>;
+  /**
+   * Stores shared by many runtimes: calls `onAppend` after each append to the session that any
+   * runtime committed; resolves (with the way to stop) once watching. Absent where only this
+   * runtime writes, so its own log is the live source.
+   */
+  watch?(sessionId: string, onAppend: () => void): Promise<() => void>;
 }
 
 /** The part of a session summary an envelope changes (shared by both stores). */

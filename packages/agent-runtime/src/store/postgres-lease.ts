@@ -1,0 +1,167 @@
+/**
+ * Session leases of the PostgreSQL store: one owner per session at a time, decided by the
+ * database's clock alone (no host clock is compared with another). Every acquisition bumps the
+ * session's fencing token; an append checks owner, token and expiry in its own transaction, so a
+ * runtime whose lease lapsed (paused, partitioned, killed) can never interleave with the next
+ * owner. A lease once lost stays lost for this store: its view of the session is stale.
+ */
+import type { PoolClient } from 'pg';
+import { RuntimeError } from '../errors.js';
+
+type Queryable = Pick<PoolClient, 'query'>;
+
+/** What an append changed about this store's leases; applied only after its commit. */
+export interface LeaseChange {
+  readonly sessionId: string;
+  /** The token now held, or undefined when the lease was released. */
+  readonly token: string | undefined;
+}
+
+export function leaseLost(): RuntimeError {
+  return new RuntimeError(
+    'store_unavailable',
+    'lease_lost',
+    "this runtime's lease on the session lapsed or was taken over; its appends are refused",
+  );
+}
+
+function leased(): RuntimeError {
+  return new RuntimeError(
+    'store_unavailable',
+    'session_leased',
+    'another runtime holds the lease on this session',
+  );
+}
+
+export class Leases {
+  readonly #held = new Map<string, string>();
+  readonly #lost = new Set<string>();
+  readonly #table: string;
+
+  constructor(
+    schema: string,
+    readonly owner: string,
+    readonly leaseMs: number,
+  ) {
+    this.#table = `${schema}.leases`;
+  }
+
+  /** Takes the lease when it is free or lapsed; undefined when a live owner holds it. */
+  async acquire(q: Queryable, sessionId: string): Promise<string | undefined> {
+    const result = await q.query<{ token: string }>(
+      `INSERT INTO ${this.#table} AS l (session_id, owner, token, expires_at)
+       VALUES ($1, $2, 1, clock_timestamp() + $3 * interval '1 millisecond')
+       ON CONFLICT (session_id) DO UPDATE
+         SET owner = EXCLUDED.owner, token = l.token + 1, expires_at = EXCLUDED.expires_at
+         WHERE l.expires_at <= clock_timestamp()
+       RETURNING token::text AS token`,
+      [sessionId, this.owner, this.leaseMs],
+    );
+    return result.rows[0]?.token;
+  }
+
+  /**
+   * Inside an append's transaction: checks this store still owns the session and extends the
+   * lease (locking its row until commit), or takes a free one. Throws `lease_lost` or
+   * `session_leased`.
+   */
+  async fence(q: Queryable, sessionId: string): Promise<LeaseChange> {
+    if (this.#lost.has(sessionId)) throw leaseLost();
+    const token = this.#held.get(sessionId);
+    if (token === undefined) {
+      const taken = await this.acquire(q, sessionId);
+      if (taken === undefined) throw leased();
+      return { sessionId, token: taken };
+    }
+    const result = await q.query(
+      `UPDATE ${this.#table} SET expires_at = clock_timestamp() + $4 * interval '1 millisecond'
+       WHERE session_id = $1 AND owner = $2 AND token = $3 AND expires_at > clock_timestamp()`,
+      [sessionId, this.owner, token, this.leaseMs],
+    );
+    if (result.rowCount !== 1) {
+      this.#lost.add(sessionId);
+      this.#held.delete(sessionId);
+      throw leaseLost();
+    }
+    return { sessionId, token };
+  }
+
+  /** Inside the append that closes the session: the next owner need not wait for expiry. */
+  async release(q: Queryable, change: LeaseChange): Promise<LeaseChange> {
+    await q.query(
+      `UPDATE ${this.#table} SET expires_at = clock_timestamp()
+       WHERE session_id = $1 AND owner = $2 AND token = $3`,
+      [change.sessionId, this.owner, change.token],
+    );
+    return { sessionId: change.sessionId, token: undefined };
+  }
+
+  /**
+   * After an append failed for another reason (its connection was ended, say): whether this store
+   * still owns the session. A lease found gone is lost for good, as in `fence`.
+   */
+  async confirm(q: Queryable, sessionId: string): Promise<boolean> {
+    const token = this.#held.get(sessionId);
+    if (token === undefined) return !this.#lost.has(sessionId);
+    const result = await q.query(
+      `SELECT 1 FROM ${this.#table} WHERE session_id = $1 AND owner = $2 AND token = $3
+       AND expires_at > clock_timestamp()`,
+      [sessionId, this.owner, token],
+    );
+    if (result.rowCount === 1) return true;
+    this.#lost.add(sessionId);
+    this.#held.delete(sessionId);
+    return false;
+  }
+
+  /** After a commit. */
+  apply(changes: readonly LeaseChange[]): void {
+    for (const c of changes) {
+      if (c.token === undefined) this.#held.delete(c.sessionId);
+      else this.#held.set(c.sessionId, c.token);
+    }
+  }
+
+  /** An explicit takeover: a lease this store lost may be taken again, with a new token. */
+  async takeOver(q: Queryable, sessionId: string): Promise<boolean> {
+    if (this.#held.has(sessionId)) return true;
+    const token = await this.acquire(q, sessionId);
+    if (token === undefined) return false;
+    this.#lost.delete(sessionId);
+    this.#held.set(sessionId, token);
+    return true;
+  }
+
+  get size(): number {
+    return this.#held.size;
+  }
+
+  /** Extends every live lease of this store; the ones that lapsed meanwhile are lost. */
+  async renew(q: Queryable): Promise<void> {
+    if (this.#held.size === 0) return;
+    const before = new Map(this.#held);
+    const result = await q.query<{ session_id: string; token: string }>(
+      `UPDATE ${this.#table} SET expires_at = clock_timestamp() + $2 * interval '1 millisecond'
+       WHERE owner = $1 AND expires_at > clock_timestamp()
+       RETURNING session_id, token::text AS token`,
+      [this.owner, this.leaseMs],
+    );
+    const alive = new Set(result.rows.map((r) => `${r.session_id}\u0000${r.token}`));
+    for (const [sessionId, token] of before) {
+      if (alive.has(`${sessionId}\u0000${token}`) || this.#held.get(sessionId) !== token) continue;
+      this.#held.delete(sessionId);
+      this.#lost.add(sessionId);
+    }
+  }
+
+  /** On close: the sessions become free at once rather than after expiry. */
+  async releaseAll(q: Queryable): Promise<void> {
+    if (this.#held.size === 0) return;
+    await q.query(
+      `UPDATE ${this.#table} SET expires_at = clock_timestamp()
+       WHERE owner = $1 AND expires_at > clock_timestamp()`,
+      [this.owner],
+    );
+    this.#held.clear();
+  }
+}

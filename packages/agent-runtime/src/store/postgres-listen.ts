@@ -1,0 +1,114 @@
+/**
+ * Live appends from any runtime on the database: one LISTEN connection per store, shared by
+ * every watcher. A notification carries a session id and a sequence, never content; a watcher
+ * only learns "read again". NOTIFY is delivered after commit, so what it announces is durable.
+ * A dropped connection is re-established and every watcher is woken, since notifications sent
+ * meanwhile are gone.
+ */
+import type { Notification, Pool, PoolClient } from 'pg';
+
+const RETRY_MS = 1_000;
+
+export class AppendWatcher {
+  readonly #watchers = new Map<string, Set<() => void>>();
+  #client: Promise<PoolClient> | undefined;
+  #closed = false;
+  #retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly channel: string,
+  ) {}
+
+  /** Resolves once listening: an append committed after that wakes `onAppend`. */
+  async watch(sessionId: string, onAppend: () => void): Promise<() => void> {
+    let set = this.#watchers.get(sessionId);
+    if (set === undefined) {
+      set = new Set();
+      this.#watchers.set(sessionId, set);
+    }
+    set.add(onAppend);
+    const unwatch = (): void => {
+      const s = this.#watchers.get(sessionId);
+      s?.delete(onAppend);
+      if (s?.size === 0) this.#watchers.delete(sessionId);
+    };
+    try {
+      await this.#listening();
+    } catch (error) {
+      unwatch();
+      throw error;
+    }
+    return unwatch;
+  }
+
+  #listening(): Promise<PoolClient> {
+    this.#client ??= this.#connect();
+    return this.#client;
+  }
+
+  async #connect(): Promise<PoolClient> {
+    const attempt = (async () => {
+      const client = await this.pool.connect();
+      client.on('notification', (n) => {
+        this.#notified(n);
+      });
+      client.on('error', (error) => {
+        this.#dropped(client, error);
+      });
+      await client.query(`LISTEN "${this.channel}"`);
+      return client;
+    })();
+    attempt.catch(() => {
+      this.#client = undefined;
+    });
+    return attempt;
+  }
+
+  #notified(n: Notification): void {
+    if (n.channel !== this.channel || n.payload === undefined) return;
+    const sessionId = n.payload.slice(0, n.payload.lastIndexOf(' '));
+    for (const fn of [...(this.#watchers.get(sessionId) ?? [])]) fn();
+  }
+
+  #dropped(client: PoolClient, error: Error): void {
+    client.release(error);
+    this.#client = undefined;
+    if (this.#closed) return;
+    const again = (): void => {
+      this.#retry = undefined;
+      if (this.#closed || this.#watchers.size === 0) return;
+      this.#listening().then(
+        () => {
+          this.#wakeAll();
+        },
+        () => {
+          this.#retry = setTimeout(again, RETRY_MS).unref();
+        },
+      );
+    };
+    again();
+    this.#wakeAll();
+  }
+
+  #wakeAll(): void {
+    for (const set of [...this.#watchers.values()]) for (const fn of [...set]) fn();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#retry !== undefined) clearTimeout(this.#retry);
+    const client = this.#client;
+    this.#client = undefined;
+    this.#wakeAll();
+    this.#watchers.clear();
+    if (client === undefined) return;
+    try {
+      const c = await client;
+      await c.query(`UNLISTEN "${this.channel}"`).catch(() => undefined);
+      c.release();
+    } catch {
+      // never connected: nothing to release
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import type { Pool } from 'pg';
+
+export interface PostgresEventStoreOptions {
+  /** `postgres://…`; never logged nor repeated in an error. Exactly one of this and `pool`. */
+  readonly connectionString?: string;
+  /** A pool the host owns (`new pg.Pool(…)`): the store uses it and never ends it. */
+  readonly pool?: Pool;
+  /** The PostgreSQL schema the store's tables live in (created when absent). Default `relvo`. */
+  readonly schema?: string;
+  /**
+   * How long a session stays this runtime's without a renewal (ms, database clock). Renewed
+   * every third of it and at every append. After it lapses another runtime may take the session
+   * over, and this one's appends are refused (`lease_lost`). Default 30 000.
+   */
+  readonly leaseMs?: number;
+  /** Size of the pool the store creates from `connectionString`. Default 10. */
+  readonly maxConnections?: number;
+  /** Bound on establishing a connection (ms). Default 5 000. */
+  readonly connectTimeoutMs?: number;
+  /** Only for tests of migrations: stop at this schema version. */
+  readonly migrateTo?: number;
+}

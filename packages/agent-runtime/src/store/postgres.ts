@@ -1,0 +1,248 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import type { EventEnvelope } from '../envelope.js';
+import { isRuntimeError, RuntimeError } from '../errors.js';
+import { checkOptions, postgresEventStoreOptionsSchema } from '../options.js';
+import { pgStoreError } from './postgres-errors.js';
+import { leaseLost, Leases, type LeaseChange } from './postgres-lease.js';
+import { AppendWatcher } from './postgres-listen.js';
+import type { PostgresEventStoreOptions } from './postgres-options.js';
+import { migratePg, PG_LATEST_SCHEMA_VERSION } from './postgres-schema.js';
+import {
+  bySession,
+  EVENT_COLUMNS,
+  lockedSummary,
+  SESSION_COLUMNS,
+  writeSession,
+} from './postgres-append.js';
+import { toEnvelope, toSummary, type EventRow, type SessionRow } from './sqlite.js';
+import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
+
+function closedError(): RuntimeError {
+  return new RuntimeError('store_unavailable', 'store_closed', 'the event store is closed');
+}
+
+/**
+ * Opens a PostgreSQL event store; nothing connects until the first call. Many runtimes, on one
+ * host or many, share the database: each session belongs to one runtime at a time through a
+ * lease with a fencing token, taken at the session's first append (or by `takeOver`), and every
+ * append checks it in its own transaction. Appends are durable on the server (its
+ * `synchronous_commit`) before they resolve, and a NOTIFY sent at commit wakes subscribers in
+ * every runtime. Throws synchronously only on invalid options.
+ */
+export function openPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
+  checkOptions(postgresEventStoreOptionsSchema, options, 'openPostgresEventStore options');
+  return new PostgresEventStore(options);
+}
+
+class PostgresEventStore implements EventStore {
+  readonly kind = 'postgres';
+  readonly #pool: Pool;
+  readonly #ownsPool: boolean;
+  readonly #schema: string;
+  readonly #leases: Leases;
+  readonly #watcher: AppendWatcher;
+  readonly #migrateTo: number;
+  #ready: Promise<void> | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #claimed = false;
+  #closed = false;
+  /** Summaries of the sessions this store holds, with the token they were written under. */
+  readonly #summaries = new Map<string, { token: string; summary: StoredSession }>();
+
+  constructor(options: PostgresEventStoreOptions) {
+    const leaseMs = options.leaseMs ?? 30_000;
+    this.#ownsPool = options.pool === undefined;
+    this.#pool =
+      options.pool ??
+      new pg.Pool({
+        connectionString: options.connectionString,
+        max: options.maxConnections ?? 10,
+        connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+        // a paused owner must not hold its lease row locked past the lease: the server ends it
+        options: `-c idle_in_transaction_session_timeout=${leaseMs}`,
+      });
+    // an idle client's failure (server restart) must not crash the host; the next query reports
+    if (this.#ownsPool) this.#pool.on('error', () => undefined);
+    this.#schema = options.schema ?? 'relvo';
+    this.#leases = new Leases(this.#schema, randomUUID(), leaseMs);
+    this.#watcher = new AppendWatcher(this.#pool, `${this.#schema}_appended`);
+    this.#migrateTo = options.migrateTo ?? PG_LATEST_SCHEMA_VERSION;
+  }
+
+  /** Connects, migrates and checks the schema once; a failure is retried on the next call. */
+  async #open(): Promise<void> {
+    if (this.#closed) throw closedError();
+    this.#ready ??= this.#withClient((c) => migratePg(c, this.#schema, this.#migrateTo));
+    this.#ready.catch(() => {
+      this.#ready = undefined;
+    });
+    await this.#ready;
+  }
+
+  async #withClient<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    let client: PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw pgStoreError(error);
+    }
+    // a checked-out client's error (the server ended the connection) would otherwise crash the
+    // host; the query in flight rejects with it, and release discards the broken client
+    let broken: Error | undefined;
+    const onError = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', onError);
+    try {
+      return await fn(client);
+    } catch (error) {
+      throw pgStoreError(error);
+    } finally {
+      client.off('error', onError);
+      client.release(broken);
+    }
+  }
+
+  async #query<R extends object>(sql: string, params: unknown[]): Promise<R[]> {
+    await this.#open();
+    return this.#withClient(async (c) => (await c.query<R>(sql, params)).rows);
+  }
+
+  async claim(): Promise<void> {
+    if (this.#claimed && !this.#closed) {
+      throw new RuntimeError(
+        'store_unavailable',
+        'store_locked',
+        'the event store is claimed by another runtime',
+      );
+    }
+    await this.#open();
+    this.#claimed = true;
+    const every = Math.max(50, Math.floor(this.#leases.leaseMs / 3));
+    this.#heartbeat = setInterval(() => {
+      // a failed renewal is not fatal here: the lapsed leases refuse the next append
+      if (this.#leases.size > 0) this.#withClient((c) => this.#leases.renew(c)).catch(() => 0);
+    }, every).unref();
+  }
+
+  async append(batch: readonly EventEnvelope[]): Promise<void> {
+    await this.#open();
+    if (batch.length === 0) return;
+    const groups = bySession(batch);
+    let done: { lease: LeaseChange; summary: StoredSession }[];
+    try {
+      done = await this.#withClient(async (client) => {
+        await client.query('BEGIN');
+        try {
+          const results = [];
+          for (const [sessionId, envelopes] of groups) {
+            results.push(await this.#appendSession(client, sessionId, envelopes));
+          }
+          await client.query('COMMIT');
+          return results;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      });
+    } catch (error) {
+      // the outcome of a failed commit is unknown: read the summaries again next time
+      for (const sessionId of groups.keys()) this.#summaries.delete(sessionId);
+      throw await this.#leaseLostOr(error, [...groups.keys()]);
+    }
+    this.#leases.apply(done.map((d) => d.lease));
+    for (const { lease, summary } of done) {
+      if (lease.token === undefined) this.#summaries.delete(lease.sessionId);
+      else this.#summaries.set(lease.sessionId, { token: lease.token, summary });
+    }
+  }
+
+  /** A failure that hides a lost lease (a paused owner's connection ended) is `lease_lost`. */
+  async #leaseLostOr(error: unknown, sessionIds: readonly string[]): Promise<unknown> {
+    if (!isRuntimeError(error) || error.reason !== 'store_io') return error;
+    try {
+      return await this.#withClient(async (c) => {
+        for (const id of sessionIds) if (!(await this.#leases.confirm(c, id))) return leaseLost();
+        return error;
+      });
+    } catch {
+      return error;
+    }
+  }
+
+  async #appendSession(
+    client: PoolClient,
+    sessionId: string,
+    envelopes: readonly EventEnvelope[],
+  ): Promise<{ lease: LeaseChange; summary: StoredSession }> {
+    const s = this.#schema;
+    let lease = await this.#leases.fence(client, sessionId);
+    const held = this.#summaries.get(sessionId);
+    // while this store held the lease nobody else could write: its own summary is current
+    let summary =
+      held !== undefined && held.token === lease.token
+        ? held.summary
+        : await lockedSummary(client, s, sessionId);
+    for (const e of envelopes) summary = nextSummary(summary, e);
+    const last = summary as StoredSession;
+    await writeSession(client, s, envelopes, last);
+    if (envelopes.some((e) => e.payload.type === 'session.closed')) {
+      lease = await this.#leases.release(client, lease);
+    }
+    return { lease, summary: last };
+  }
+
+  async read(sessionId: string, options: ReadOptions): Promise<readonly EventEnvelope[]> {
+    const rows = await this.#query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM ${this.#schema}.events
+       WHERE session_id = $1 AND sequence >= $2 ORDER BY sequence LIMIT $3`,
+      [sessionId, options.fromSequence, options.limit],
+    );
+    return rows.map(toEnvelope);
+  }
+
+  async getSession(sessionId: string): Promise<StoredSession | undefined> {
+    const rows = await this.#query<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM ${this.#schema}.sessions WHERE session_id = $1`,
+      [sessionId],
+    );
+    return rows[0] === undefined ? undefined : toSummary(rows[0]);
+  }
+
+  async listSessions(): Promise<readonly StoredSession[]> {
+    const rows = await this.#query<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM ${this.#schema}.sessions ORDER BY opened_at, session_id`,
+      [],
+    );
+    return rows.map(toSummary);
+  }
+
+  async takeOver(sessionId: string): Promise<boolean> {
+    await this.#open();
+    return this.#withClient((c) => this.#leases.takeOver(c, sessionId));
+  }
+
+  async watch(sessionId: string, onAppend: () => void): Promise<() => void> {
+    await this.#open();
+    try {
+      return await this.#watcher.watch(sessionId, onAppend);
+    } catch (error) {
+      throw pgStoreError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#claimed = false;
+    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
+    await this.#watcher.close();
+    // best effort: a lease not released lapses on its own
+    await this.#withClient((c) => this.#leases.releaseAll(c)).catch(() => undefined);
+    if (this.#ownsPool) await this.#pool.end().catch(() => undefined);
+  }
+}
+
+export type { PostgresEventStoreOptions };

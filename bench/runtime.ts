@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   createAgentRuntime,
   createMemoryEventStore,
@@ -21,6 +22,7 @@ import {
   turnBytes,
   type TurnBytes,
 } from './support/replay-peer.js';
+import { f1, f2, markdownTable } from './support/stats.js';
 
 const gc = (): void => {
   (globalThis as { gc?: () => void }).gc?.();
@@ -159,4 +161,25 @@ export async function runtimeOverhead(
       };
     }),
   };
+}
+
+/** The section `npm run bench` prints, and `npm run bench:runtime` on its own. */
+export async function runtimeSection(): Promise<string> {
+  const r = await runtimeOverhead();
+  return [
+    `\n## The runtime's per-event overhead\nthe same recorded turns (agent-message delta repeated) through the Codex adapter on a replay transport; ${r.turns} timed turns, best of 3 interleaved rounds\n`,
+    markdownTable(
+      r.rows.map((row) => ({
+        path: row.path,
+        'events per turn': f1(row.eventsPerTurn),
+        'ms per turn': f2(row.msPerTurn),
+        'time vs adapter alone': `${f2(row.ratio)}×`,
+        'extra µs per provider event': f2(row.overheadUs),
+      })),
+    ),
+  ].join('\n');
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(await runtimeSection());
 }

@@ -13,7 +13,8 @@ import { WIRE_VERSION, type SessionState } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventPayload } from '../envelope.js';
 import { RuntimeError, type RuntimeErrorReason } from '../errors.js';
 import { LATEST_SCHEMA_VERSION } from './migrations.js';
-import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
+import { summariesAfter } from './batch.js';
+import type { EventStore, ReadOptions, StoredSession } from './types.js';
 
 export interface SqliteEventStoreOptions {
   /** The database file; created when absent, and its folder too. */
@@ -59,6 +60,32 @@ export function storeErrorOf(error: unknown): RuntimeError {
     details: { sqliteCode: code.slice(0, 64) },
     cause: error,
   });
+}
+
+/** Rows per INSERT statement: one call into SQLite per this many events, not one per event. */
+const ROWS_PER_INSERT = 32;
+
+function insertEventsSql(rows: number): string {
+  const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+  return `INSERT INTO events (session_id, sequence, event_id, run_id, occurred_at, wire_version, type, payload)
+       VALUES ${values}`;
+}
+
+/** The event columns of `envelopes`, row after row, in `into` (reused between statements). */
+function bindEvents(envelopes: readonly EventEnvelope[], into: unknown[]): unknown[] {
+  let at = 0;
+  for (const e of envelopes) {
+    into[at++] = e.sessionId;
+    into[at++] = e.sequence;
+    into[at++] = e.eventId;
+    into[at++] = e.runId ?? null;
+    into[at++] = e.occurredAt;
+    into[at++] = e.wireVersion;
+    into[at++] = e.payload.type;
+    into[at++] = JSON.stringify(e.payload);
+  }
+  into.length = at;
+  return into;
 }
 
 interface EventRow {
@@ -146,6 +173,7 @@ class SqliteEventStore implements EventStore {
   private claimed = false;
   private readonly summaries = new Map<string, StoredSession>();
   private readonly insertEvent: Database.Statement;
+  private readonly insertEvents: Database.Statement;
   private readonly upsertSession: Database.Statement;
   private readonly selectEvents: Database.Statement;
   private readonly selectSession: Database.Statement;
@@ -161,10 +189,8 @@ class SqliteEventStore implements EventStore {
     private readonly path: string,
     private readonly opened: FileIdentity | undefined,
   ) {
-    this.insertEvent = db.prepare(
-      `INSERT INTO events (session_id, sequence, event_id, run_id, occurred_at, wire_version, type, payload)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.insertEvent = db.prepare(insertEventsSql(1));
+    this.insertEvents = db.prepare(insertEventsSql(ROWS_PER_INSERT));
     this.upsertSession = db.prepare(
       `INSERT INTO sessions (session_id, state, default_profile, opened_at, updated_at, last_sequence)
        VALUES (@sessionId, @state, @defaultProfile, @openedAt, @updatedAt, @lastSequence)
@@ -177,22 +203,13 @@ class SqliteEventStore implements EventStore {
     );
     this.selectSession = db.prepare('SELECT * FROM sessions WHERE session_id = ?');
     this.appendTx = db.transaction((batch: readonly EventEnvelope[]) => {
-      const next = new Map<string, StoredSession>();
-      for (const e of batch) {
-        const previous = next.get(e.sessionId) ?? this.summary(e.sessionId);
-        const summary = nextSummary(previous, e);
-        next.set(e.sessionId, summary);
-        this.insertEvent.run(
-          e.sessionId,
-          e.sequence,
-          e.eventId,
-          e.runId ?? null,
-          e.occurredAt,
-          e.wireVersion,
-          e.payload.type,
-          JSON.stringify(e.payload),
-        );
+      const next = summariesAfter(batch, (id) => this.summary(id));
+      const args: unknown[] = [];
+      let i = 0;
+      for (; i + ROWS_PER_INSERT <= batch.length; i += ROWS_PER_INSERT) {
+        this.insertEvents.run(bindEvents(batch.slice(i, i + ROWS_PER_INSERT), args));
       }
+      for (; i < batch.length; i++) this.insertEvent.run(bindEvents(batch.slice(i, i + 1), args));
       for (const summary of next.values()) this.upsertSession.run(summary);
       return next;
     });

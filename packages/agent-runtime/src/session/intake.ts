@@ -31,8 +31,14 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Payloads judged here that the log records as they are: it need not judge them again. */
-const admitted = new WeakSet<object>();
+/**
+ * The last payload judged here that the log records as it is. A provider's emit is admitted
+ * and appended in one synchronous step, so the log asks about exactly this object and need not
+ * judge it again; any other payload (one staged while the run started, say) is judged anew.
+ * One reference, not a WeakSet: adding each of hundreds of short-lived payloads to a WeakSet
+ * cost more than judging them.
+ */
+let lastAdmitted: object | undefined;
 const RECORDED_AS_IS: ReadonlySet<string> = new Set([
   'run.message_delta',
   'run.tool_activity',
@@ -40,9 +46,9 @@ const RECORDED_AS_IS: ReadonlySet<string> = new Set([
   'diagnostic',
 ]);
 
-/** True for a payload this module produced from a provider event the schema accepted. */
+/** True for the payload this module produced last from a provider event the schema accepted. */
 export function wasAdmitted(payload: object): boolean {
-  return admitted.has(payload);
+  return payload === lastAdmitted;
 }
 
 const DELTA_MIN = messageDeltaPayloadSchema.shape.text.minLength ?? 1;
@@ -92,7 +98,7 @@ function copyDelta(input: unknown): ProviderEventPayload | undefined {
 }
 
 function admit(payload: ProviderEventPayload): ProviderEventPayload {
-  if (RECORDED_AS_IS.has(payload.type)) admitted.add(payload);
+  lastAdmitted = RECORDED_AS_IS.has(payload.type) ? payload : undefined;
   return payload;
 }
 

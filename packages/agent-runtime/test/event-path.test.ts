@@ -236,7 +236,7 @@ describe('batching per macrotask', () => {
     for (const s of seen) expect(s.sequence).toBeLessThanOrEqual(s.durable);
   });
 
-  it('a burst emitted in one macrotask is one append; a failed batch leaves no trace and no gap', async () => {
+  it('what is emitted in one macrotask is one append; a failed batch leaves no trace and no gap', async () => {
     const { store, held } = gatedStore();
     await store.claim();
     const log = new SessionLog(new EventWriter(store, systemClock, randomId), 'ses_fail');
@@ -256,14 +256,19 @@ describe('batching per macrotask', () => {
       defaultProfile: 'p',
       workspace: { root: '/w', ownership: 'borrowed' },
     });
-    for (let i = 0; i < 40; i++) log.append({ type: 'diagnostic', level: 'debug', message: `${i}` });
+    // one macrotask, many microtasks (a provider that awaits between emits)
+    for (let i = 0; i < 40; i++) {
+      log.append({ type: 'diagnostic', level: 'debug', message: `${i}` });
+      await Promise.resolve();
+    }
     await until(() => held.length === 1, 'the first batch');
     expect(held[0]!.batch.map((e) => e.sequence)).toEqual(
       Array.from({ length: 41 }, (_, i) => i + 1),
     );
     held[0]!.release();
     await log.durable();
-    for (let i = 0; i < 40; i++) log.append({ type: 'diagnostic', level: 'debug', message: `${i}` });
+    for (let i = 0; i < 40; i++)
+      log.append({ type: 'diagnostic', level: 'debug', message: `${i}` });
     await until(() => held.length === 2, 'the second batch');
     expect(held[1]!.batch).toHaveLength(40);
     held[1]!.release(true);

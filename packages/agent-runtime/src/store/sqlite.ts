@@ -9,11 +9,19 @@ import {
   migrate,
   type FileIdentity,
 } from './sqlite-open.js';
-import { WIRE_VERSION, type SessionState } from '@relvo-labs/agent-provider';
-import type { EventEnvelope, EventPayload } from '../envelope.js';
+import type { EventEnvelope } from '../envelope.js';
 import { RuntimeError, type RuntimeErrorReason } from '../errors.js';
 import { LATEST_SCHEMA_VERSION } from './migrations.js';
 import { summariesAfter } from './batch.js';
+import {
+  bindEvents,
+  insertEventsSql,
+  ROWS_PER_INSERT,
+  toEnvelope,
+  toSummary,
+  type EventRow,
+  type SessionRow,
+} from './sqlite-rows.js';
 import type { EventStore, ReadOptions, StoredSession } from './types.js';
 
 export interface SqliteEventStoreOptions {
@@ -60,75 +68,6 @@ export function storeErrorOf(error: unknown): RuntimeError {
     details: { sqliteCode: code.slice(0, 64) },
     cause: error,
   });
-}
-
-/** Rows per INSERT statement: one call into SQLite per this many events, not one per event. */
-const ROWS_PER_INSERT = 32;
-
-function insertEventsSql(rows: number): string {
-  const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-  return `INSERT INTO events (session_id, sequence, event_id, run_id, occurred_at, wire_version, type, payload)
-       VALUES ${values}`;
-}
-
-/** The event columns of `envelopes`, row after row, in `into` (reused between statements). */
-function bindEvents(envelopes: readonly EventEnvelope[], into: unknown[]): unknown[] {
-  let at = 0;
-  for (const e of envelopes) {
-    into[at++] = e.sessionId;
-    into[at++] = e.sequence;
-    into[at++] = e.eventId;
-    into[at++] = e.runId ?? null;
-    into[at++] = e.occurredAt;
-    into[at++] = e.wireVersion;
-    into[at++] = e.payload.type;
-    into[at++] = JSON.stringify(e.payload);
-  }
-  into.length = at;
-  return into;
-}
-
-interface EventRow {
-  session_id: string;
-  sequence: number;
-  event_id: string;
-  run_id: string | null;
-  occurred_at: string;
-  wire_version: string;
-  payload: string;
-}
-
-interface SessionRow {
-  session_id: string;
-  state: string;
-  default_profile: string;
-  opened_at: string;
-  updated_at: string;
-  last_sequence: number;
-}
-
-function toSummary(row: SessionRow): StoredSession {
-  return {
-    sessionId: row.session_id,
-    state: row.state as SessionState,
-    defaultProfile: row.default_profile,
-    openedAt: row.opened_at,
-    updatedAt: row.updated_at,
-    lastSequence: row.last_sequence,
-  };
-}
-
-function toEnvelope(row: EventRow): EventEnvelope {
-  const envelope: EventEnvelope = {
-    eventId: row.event_id,
-    sessionId: row.session_id,
-    sequence: row.sequence,
-    occurredAt: row.occurred_at,
-    wireVersion: WIRE_VERSION,
-    payload: JSON.parse(row.payload) as EventPayload,
-  };
-  if (row.run_id !== null) envelope.runId = row.run_id;
-  return envelope;
 }
 
 /**

@@ -70,7 +70,9 @@ function recordable(payload: EventPayload): EventPayload | undefined {
  * transaction. Live listeners see an envelope only after its batch is durable.
  */
 export class EventWriter {
-  private pending: { log: SessionLog; envelope: EventEnvelope }[] = [];
+  // two parallel arrays, not an object per envelope: this runs once per provider event
+  private pending: EventEnvelope[] = [];
+  private pendingLogs: SessionLog[] = [];
   private pendingDone: Deferred | undefined;
   private inflight: Promise<void> | undefined;
   private loop: Promise<void> | undefined;
@@ -94,7 +96,8 @@ export class EventWriter {
   }
 
   enqueue(log: SessionLog, envelope: EventEnvelope): void {
-    this.pending.push({ log, envelope });
+    this.pending.push(envelope);
+    this.pendingLogs.push(log);
     this.pendingDone ??= deferred();
     this.kick();
   }
@@ -117,13 +120,16 @@ export class EventWriter {
     await nextMacrotask();
     while (this.pending.length > 0) {
       const batch = this.pending;
+      const logs = this.pendingLogs;
       const done = this.pendingDone ?? deferred();
       this.pending = [];
+      this.pendingLogs = [];
       this.pendingDone = undefined;
       this.inflight = done.promise;
       try {
-        await this.store.append(batch.map((b) => b.envelope));
-        for (const { log, envelope } of batch) log.committed(envelope);
+        await this.store.append(batch);
+        for (let i = 0; i < batch.length; i++)
+          (logs[i] as SessionLog).committed(batch[i] as EventEnvelope);
         done.resolve();
       } catch (cause) {
         const error =
@@ -135,7 +141,7 @@ export class EventWriter {
                 'the event store refused an append',
                 { cause },
               );
-        for (const { log } of batch) log.fail(error);
+        for (const log of new Set(logs)) log.fail(error);
         done.reject(error);
       } finally {
         this.inflight = undefined;
@@ -225,6 +231,7 @@ export class SessionLog {
 
   committed(envelope: EventEnvelope): void {
     this.lastCommitted = envelope.sequence;
+    if (this.listeners.size === 0) return;
     for (const listener of this.listeners) listener.deliver(envelope);
   }
 

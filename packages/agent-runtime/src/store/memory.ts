@@ -46,11 +46,15 @@ export function createMemoryEventStore(): EventStore {
         live();
         // validate the whole batch before touching anything: atomic
         const next = summariesAfter(batch, (id) => sessions.get(id)?.summary);
+        let session: MemorySession | undefined;
         for (const envelope of batch) {
-          let session = sessions.get(envelope.sessionId);
-          if (session === undefined) {
-            session = { summary: next.get(envelope.sessionId) as StoredSession, events: [] };
-            sessions.set(envelope.sessionId, session);
+          // a batch is mostly one session's run of envelopes: look it up when it changes
+          if (session?.summary.sessionId !== envelope.sessionId) {
+            session = sessions.get(envelope.sessionId);
+            if (session === undefined) {
+              session = { summary: next.get(envelope.sessionId) as StoredSession, events: [] };
+              sessions.set(envelope.sessionId, session);
+            }
           }
           session.events.push(envelope);
         }

@@ -71,10 +71,7 @@ async function adapterAlone(turns: readonly TurnBytes[]): Promise<Timed> {
   return { ms, cpuMs, events };
 }
 
-async function throughRuntime(
-  turns: readonly TurnBytes[],
-  store: EventStore,
-): Promise<Timed> {
+async function throughRuntime(turns: readonly TurnBytes[], store: EventStore): Promise<Timed> {
   const runtime = await createAgentRuntime({
     providers: {
       codex: () =>

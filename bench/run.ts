@@ -16,7 +16,7 @@ import {
 } from './codec.js';
 import { density } from './density.js';
 import { overhead, procPassCost, summarise } from './overhead.js';
-import { runtimeOverhead } from './runtime.js';
+import { runtimeSection } from './runtime.js';
 import { f1, f2, markdownTable } from './support/stats.js';
 
 const SECTIONS = ['codec', 'path', 'heap', 'runtime', 'overhead', 'density'] as const;
@@ -160,23 +160,7 @@ if (chosen.has('heap')) {
   );
 }
 
-if (chosen.has('runtime')) {
-  const r = await runtimeOverhead();
-  say(
-    `\n## The runtime's per-event overhead\nthe same recorded turns (agent-message delta repeated) through the Codex adapter on a replay transport; ${r.turns} timed turns, best of 3 interleaved rounds\n`,
-  );
-  say(
-    markdownTable(
-      r.rows.map((row) => ({
-        path: row.path,
-        'events per turn': f1(row.eventsPerTurn),
-        'ms per turn': f2(row.msPerTurn),
-        'time vs adapter alone': `${f2(row.ratio)}×`,
-        'extra µs per provider event': f2(row.overheadUs),
-      })),
-    ),
-  );
-}
+if (chosen.has('runtime')) say(await runtimeSection());
 
 if (chosen.has('overhead')) {
   const pairs = Number(values.pairs);

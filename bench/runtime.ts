@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   createAgentRuntime,
   createMemoryEventStore,
@@ -21,12 +22,26 @@ import {
   turnBytes,
   type TurnBytes,
 } from './support/replay-peer.js';
+import { f1, f2, markdownTable } from './support/stats.js';
 
 const gc = (): void => {
   (globalThis as { gc?: () => void }).gc?.();
 };
 
-async function adapterAlone(turns: readonly TurnBytes[]): Promise<{ ms: number; events: number }> {
+interface Timed {
+  /** Wall time of the timed turns. */
+  readonly ms: number;
+  /** This process's CPU time (user + system) over the same span: fsync waits are not in it. */
+  readonly cpuMs: number;
+  readonly events: number;
+}
+
+const cpuMsSince = (start: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+
+async function adapterAlone(turns: readonly TurnBytes[]): Promise<Timed> {
   const transport = replayTransport({ session: recordedSession(), turns });
   const provider = createCodexProvider({ transport: () => transport });
   const session = await provider.createSession({
@@ -40,6 +55,7 @@ async function adapterAlone(turns: readonly TurnBytes[]): Promise<{ ms: number; 
       events += 1;
     },
   };
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < turns.length; i++) {
     const run = await session.startRun({
@@ -50,14 +66,12 @@ async function adapterAlone(turns: readonly TurnBytes[]): Promise<{ ms: number; 
     await run.completion;
   }
   const ms = performance.now() - t0;
+  const cpuMs = cpuMsSince(cpu0);
   await session.dispose();
-  return { ms, events };
+  return { ms, cpuMs, events };
 }
 
-async function throughRuntime(
-  turns: readonly TurnBytes[],
-  store: EventStore,
-): Promise<{ ms: number; events: number }> {
+async function throughRuntime(turns: readonly TurnBytes[], store: EventStore): Promise<Timed> {
   const runtime = await createAgentRuntime({
     providers: {
       codex: () =>
@@ -75,6 +89,7 @@ async function throughRuntime(
     const first = await session.submitTurn({ input: 'warm' });
     await first.done;
     const before = (await runtime.listSessions()).find((s) => s.sessionId === session.id);
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     for (let i = 1; i < turns.length; i++) {
       const turn = await session.submitTurn({ input: 'hi' });
@@ -83,9 +98,10 @@ async function throughRuntime(
         throw new Error(`bench: runtime turn ${i} ended ${result.termination.outcome}`);
     }
     const ms = performance.now() - t0;
+    const cpuMs = cpuMsSince(cpu0);
     const after = (await runtime.listSessions()).find((s) => s.sessionId === session.id);
     await session.close();
-    return { ms, events: (after?.lastSequence ?? 0) - (before?.lastSequence ?? 0) };
+    return { ms, cpuMs, events: (after?.lastSequence ?? 0) - (before?.lastSequence ?? 0) };
   } finally {
     await runtime.shutdown();
   }
@@ -93,11 +109,16 @@ async function throughRuntime(
 
 export interface RuntimeRow {
   readonly path: string;
+  /** What an acknowledged envelope survives on this path. */
+  readonly durability: string;
   readonly eventsPerTurn: number;
   readonly msPerTurn: number;
+  /** Provider events per second of wall time through this path. */
+  readonly eventsPerSec: number;
   /** Extra µs per provider event compared with the adapter alone. */
   readonly overheadUs: number;
   readonly ratio: number;
+  readonly cpuRatio: number;
 }
 
 export async function runtimeOverhead(
@@ -112,11 +133,16 @@ export async function runtimeOverhead(
   );
   const dir = mkdtempSync(join(tmpdir(), 'relvo-bench-rt-'));
   let dbs = 0;
-  const contestants: [string, () => Promise<{ ms: number; events: number }>][] = [
-    ['adapter alone (counting sink)', () => adapterAlone(turns.slice(1))],
-    ['runtime, in-memory event store', () => throughRuntime(turns, createMemoryEventStore())],
+  const contestants: [string, string, () => Promise<Timed>][] = [
+    ['adapter alone (counting sink)', 'nothing recorded', () => adapterAlone(turns.slice(1))],
+    [
+      'runtime, in-memory event store',
+      'none: gone when the process exits',
+      () => throughRuntime(turns, createMemoryEventStore()),
+    ],
     [
       'runtime, SQLite synchronous=NORMAL',
+      'survives the process being killed, not power loss',
       () =>
         throughRuntime(
           turns,
@@ -125,6 +151,7 @@ export async function runtimeOverhead(
     ],
     [
       'runtime, SQLite synchronous=FULL',
+      'survives power loss: fsync before append resolves',
       () =>
         throughRuntime(
           turns,
@@ -132,13 +159,15 @@ export async function runtimeOverhead(
         ),
     ],
   ];
-  const best = contestants.map(() => ({ ms: Infinity, events: 0 }));
+  const best: Timed[] = contestants.map(() => ({ ms: Infinity, cpuMs: Infinity, events: 0 }));
+  const bestCpu = contestants.map(() => Infinity);
   try {
     for (let r = 0; r < rounds; r++) {
-      for (const [i, [, run]] of contestants.entries()) {
+      for (const [i, [, , run]] of contestants.entries()) {
         gc();
         const result = await run();
         if (result.ms < best[i]!.ms) best[i] = result;
+        bestCpu[i] = Math.min(bestCpu[i]!, result.cpuMs);
       }
     }
   } finally {
@@ -147,16 +176,43 @@ export async function runtimeOverhead(
   const base = best[0]!;
   return {
     turns: turnCount,
-    rows: contestants.map(([path], i) => {
+    rows: contestants.map(([path, durability], i) => {
       const b = best[i]!;
       return {
         path,
+        durability,
         eventsPerTurn: b.events / turnCount,
         msPerTurn: b.ms / turnCount,
         // the same provider events either way; the runtime adds its own envelopes per turn
+        eventsPerSec: (base.events * 1000) / b.ms,
         overheadUs: ((b.ms - base.ms) * 1000) / base.events,
         ratio: b.ms / base.ms,
+        cpuRatio: bestCpu[i]! / bestCpu[0]!,
       };
     }),
   };
+}
+
+/** The section `npm run bench` prints, and `npm run bench:runtime` on its own. */
+export async function runtimeSection(): Promise<string> {
+  const r = await runtimeOverhead();
+  return [
+    `\n## The runtime's per-event overhead\nthe same recorded turns (agent-message delta repeated) through the Codex adapter on a replay transport; ${r.turns} timed turns, best of 3 interleaved rounds\n`,
+    markdownTable(
+      r.rows.map((row) => ({
+        path: row.path,
+        'events per turn': f1(row.eventsPerTurn),
+        'ms per turn': f2(row.msPerTurn),
+        'provider events/s': row.eventsPerSec.toFixed(0),
+        'time vs adapter alone': `${f2(row.ratio)}×`,
+        'CPU vs adapter alone': `${f2(row.cpuRatio)}×`,
+        'extra µs per provider event': f2(row.overheadUs),
+        'an acknowledged envelope': row.durability,
+      })),
+    ),
+  ].join('\n');
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(await runtimeSection());
 }

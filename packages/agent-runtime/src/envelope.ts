@@ -131,7 +131,8 @@ export type EventPayload = z.infer<typeof eventPayloadSchema>;
 export type EventType = EventPayload['type'];
 export type PayloadOf<T extends EventType> = Extract<EventPayload, { type: T }>;
 
-export const eventIdSchema = z.string().regex(/^evt_[A-Za-z0-9_-]{1,120}$/);
+const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,120}$/;
+export const eventIdSchema = z.string().regex(EVENT_ID);
 
 /** `sequence` is per session, 1-based, gapless and strictly increasing. */
 export const eventEnvelopeSchema = z.strictObject({
@@ -144,6 +145,44 @@ export const eventEnvelopeSchema = z.strictObject({
   payload: eventPayloadSchema,
 });
 export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
+
+/**
+ * Judges the headers of the envelopes one session log builds, by the schema above. A turn's
+ * envelopes repeat the session id, the run id and (within a millisecond) the timestamp, and
+ * each sequence follows the last: a verdict on those is remembered until the value changes.
+ * The event id is tested every time, against the pattern `eventIdSchema` is built from. The
+ * payload is the caller's to judge.
+ */
+export class EnvelopeHeaderJudge {
+  #sessionId: string | undefined;
+  #runId: string | undefined;
+  #occurredAt: string | undefined;
+  #sequence = Number.NaN;
+
+  accepts(envelope: Omit<EventEnvelope, 'payload'>): boolean {
+    const shape = eventEnvelopeSchema.shape;
+    if (envelope.sessionId !== this.#sessionId) {
+      if (!shape.sessionId.safeParse(envelope.sessionId).success) return false;
+      this.#sessionId = envelope.sessionId;
+    }
+    if (envelope.runId !== undefined && envelope.runId !== this.#runId) {
+      if (!shape.runId.safeParse(envelope.runId).success) return false;
+      this.#runId = envelope.runId;
+    }
+    if (envelope.occurredAt !== this.#occurredAt) {
+      if (!shape.occurredAt.safeParse(envelope.occurredAt).success) return false;
+      this.#occurredAt = envelope.occurredAt;
+    }
+    // the successor of an accepted sequence is one too (2^53 events away from unsafe)
+    if (envelope.sequence !== this.#sequence + 1) {
+      if (!shape.sequence.safeParse(envelope.sequence).success) return false;
+    }
+    // wireVersion is the literal by type
+    if (!EVENT_ID.test(envelope.eventId)) return false;
+    this.#sequence = envelope.sequence;
+    return true;
+  }
+}
 
 /** Parses one envelope (e.g. a line a host wrote out as JSON). Throws a ZodError when invalid. */
 export function parseEventEnvelope(value: unknown): EventEnvelope {

@@ -84,6 +84,18 @@ describe('SessionDriver', () => {
     });
     const ending = driver.turn('hi');
     await runActive(session);
+    // the turn's start is appended in the macrotask after submitTurn staged it: break the
+    // store only once it holds run.started, so that it is the run, not the submit, that fails
+    for (
+      let i = 0;
+      !(await inner.read(session.id, { fromSequence: 1, limit: 100 })).some(
+        (e) => e.payload.type === 'run.started',
+      );
+      i += 1
+    ) {
+      if (i > 1000) throw new Error('the turn start never became durable');
+      await new Promise((r) => setImmediate(r));
+    }
     broken = true;
     scripted.controller.drain();
     let timer: NodeJS.Timeout | undefined;

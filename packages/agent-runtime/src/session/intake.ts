@@ -1,6 +1,7 @@
 import {
   agentError,
   captureJson,
+  messageDeltaPayloadSchema,
   providerEventInputSchema,
   providerRunTerminationSchema,
   type AgentError,
@@ -13,16 +14,92 @@ import type { PayloadOf } from '../envelope.js';
  * Everything a provider hands over passes here first (docs/spi.md §10.3): JSON capture (cycles,
  * accessors, hostile proxies → refusal), then the strict SPI schema. The result is a fresh,
  * frozen value the provider can no longer mutate. Nothing here throws.
+ *
+ * A message delta, the one event a turn carries by the hundred, may take a shorter road: a
+ * plain two-member object is copied field by field and its text checked against the zod
+ * schema's own bounds (adr/0035). Anything else, or anything unusual about a delta, takes the
+ * full road, so the fast road only ever accepts a subset of what zod accepts.
  */
 
 export type Intake<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
     for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);
   }
   return value;
+}
+
+/**
+ * The last payload judged here that the log records as it is. A provider's emit is admitted
+ * and appended in one synchronous step, so the log asks about exactly this object and need not
+ * judge it again; any other payload (one staged while the run started, say) is judged anew.
+ * One reference, not a WeakSet: adding each of hundreds of short-lived payloads to a WeakSet
+ * cost more than judging them.
+ */
+let lastAdmitted: object | undefined;
+const RECORDED_AS_IS: ReadonlySet<string> = new Set([
+  'run.message_delta',
+  'run.tool_activity',
+  'run.usage',
+  'diagnostic',
+]);
+
+/** True for the payload this module produced last from a provider event the schema accepted. */
+export function wasAdmitted(payload: object): boolean {
+  return payload === lastAdmitted;
+}
+
+const DELTA_MIN = messageDeltaPayloadSchema.shape.text.minLength ?? 1;
+const DELTA_MAX = messageDeltaPayloadSchema.shape.text.maxLength ?? 0;
+
+/** The value of an own, enumerable data property, or undefined (accessors are never called). */
+function ownData(target: object, key: string): unknown {
+  const desc = Reflect.getOwnPropertyDescriptor(target, key);
+  return desc !== undefined && desc.enumerable === true && 'value' in desc
+    ? (desc.value as unknown)
+    : undefined;
+}
+
+/** A plain object whose own keys are exactly `a` and `b` (in either order), or undefined. */
+function plainPair(value: unknown, a: string, b: string): object | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Reflect.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const keys = Reflect.ownKeys(value);
+  if (keys.length !== 2) return undefined;
+  return (keys[0] === a && keys[1] === b) || (keys[0] === b && keys[1] === a) ? value : undefined;
+}
+
+/**
+ * `{ payload: { type: 'run.message_delta', text } }` copied and frozen, or undefined (then the
+ * full road judges it, and a hostile value gets the same refusal as ever).
+ */
+function fastDelta(input: unknown): ProviderEventPayload | undefined {
+  try {
+    return copyDelta(input);
+  } catch {
+    return undefined;
+  }
+}
+
+function copyDelta(input: unknown): ProviderEventPayload | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  if (Reflect.getPrototypeOf(input) !== Object.prototype) return undefined;
+  const keys = Reflect.ownKeys(input);
+  if (keys.length !== 1 || keys[0] !== 'payload') return undefined;
+  const payload = plainPair(ownData(input, 'payload'), 'type', 'text');
+  if (payload === undefined || ownData(payload, 'type') !== 'run.message_delta') return undefined;
+  const text = ownData(payload, 'text');
+  if (typeof text !== 'string' || text.length < DELTA_MIN || text.length > DELTA_MAX) {
+    return undefined;
+  }
+  return Object.freeze({ type: 'run.message_delta', text });
+}
+
+function admit(payload: ProviderEventPayload): ProviderEventPayload {
+  lastAdmitted = RECORDED_AS_IS.has(payload.type) ? payload : undefined;
+  return payload;
 }
 
 function firstIssuePath(issues: readonly { path: readonly PropertyKey[] }[]): string {
@@ -32,12 +109,14 @@ function firstIssuePath(issues: readonly { path: readonly PropertyKey[] }[]): st
 
 export function intakeProviderEvent(input: unknown): Intake<ProviderEventPayload> {
   try {
+    const fast = fastDelta(input);
+    if (fast !== undefined) return { ok: true, value: admit(fast) };
     const captured = captureJson(input);
     if (!captured.ok) return { ok: false, reason: `not_json:${captured.reason}` };
     const parsed = providerEventInputSchema.safeParse(captured.value);
     if (!parsed.success)
       return { ok: false, reason: `schema:${firstIssuePath(parsed.error.issues)}` };
-    return { ok: true, value: deepFreeze(parsed.data.payload) };
+    return { ok: true, value: admit(deepFreeze(parsed.data.payload)) };
   } catch {
     return { ok: false, reason: 'capture_threw' };
   }

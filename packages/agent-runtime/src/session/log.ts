@@ -1,9 +1,15 @@
-import { WIRE_VERSION } from '@relvo-labs/agent-provider';
+import { captureJson, WIRE_VERSION } from '@relvo-labs/agent-provider';
 import { isoAt, type RuntimeClock } from '../clock.js';
-import { eventEnvelopeSchema, type EventEnvelope, type EventPayload } from '../envelope.js';
+import {
+  EnvelopeHeaderJudge,
+  eventPayloadSchema,
+  type EventEnvelope,
+  type EventPayload,
+} from '../envelope.js';
 import { isRuntimeError, RuntimeError } from '../errors.js';
 import type { IdFactory } from '../ids.js';
 import type { EventStore } from '../store/types.js';
+import { deepFreeze, wasAdmitted } from './intake.js';
 
 /** A live reader of one session's committed envelopes (see subscription.ts). */
 export interface LiveListener {
@@ -38,17 +44,40 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
+/** Resolves in the event loop's check phase: after the I/O callbacks of this turn of the loop. */
+function nextMacrotask(): Promise<void> {
+  return new Promise((resolve) => {
+    setImmediate(resolve);
+  });
+}
+
+/**
+ * A payload the log can hold as it is: frozen, and judged by the schema. One intake admitted is
+ * both already; anything else (the runtime's own payloads) is captured into a frozen copy, so a
+ * later change to the caller's object, or a host's attempt on what it read, cannot reach the log.
+ */
+function recordable(payload: EventPayload): EventPayload | undefined {
+  if (wasAdmitted(payload)) return payload;
+  const captured = captureJson(payload);
+  const parsed = captured.ok ? eventPayloadSchema.safeParse(captured.value) : undefined;
+  return parsed?.success === true ? deepFreeze(parsed.data) : undefined;
+}
+
 /**
  * The runtime's single writer. Envelopes get their sequence synchronously (so a provider's
  * synchronous `emit` is ordered at once) and are appended in batches: everything staged in one
- * tick of the event loop goes to the store in one transaction. Live listeners see an envelope
- * only after its batch is durable.
+ * macrotask (a chunk of provider output and whatever it triggers) goes to the store in one
+ * transaction. Live listeners see an envelope only after its batch is durable.
  */
 export class EventWriter {
-  private pending: { log: SessionLog; envelope: EventEnvelope }[] = [];
+  // two parallel arrays, not an object per envelope: this runs once per provider event
+  private pending: EventEnvelope[] = [];
+  private pendingLogs: SessionLog[] = [];
   private pendingDone: Deferred | undefined;
   private inflight: Promise<void> | undefined;
   private loop: Promise<void> | undefined;
+  private stampMs = Number.NaN;
+  private stampIso = '';
 
   constructor(
     readonly store: EventStore,
@@ -56,8 +85,19 @@ export class EventWriter {
     readonly ids: IdFactory,
   ) {}
 
+  /** The clock's time as an ISO string; one Date per millisecond, not one per envelope. */
+  stamp(): string {
+    const ms = this.clock.now();
+    if (ms !== this.stampMs) {
+      this.stampIso = isoAt({ now: () => ms });
+      this.stampMs = ms;
+    }
+    return this.stampIso;
+  }
+
   enqueue(log: SessionLog, envelope: EventEnvelope): void {
-    this.pending.push({ log, envelope });
+    this.pending.push(envelope);
+    this.pendingLogs.push(log);
     this.pendingDone ??= deferred();
     this.kick();
   }
@@ -76,25 +116,32 @@ export class EventWriter {
   }
 
   private async run(): Promise<void> {
-    // let the current synchronous burst finish so it lands in one transaction
-    await Promise.resolve();
+    // let the current macrotask's burst (and the microtasks it queued) land in one transaction
+    await nextMacrotask();
     while (this.pending.length > 0) {
       const batch = this.pending;
+      const logs = this.pendingLogs;
       const done = this.pendingDone ?? deferred();
       this.pending = [];
+      this.pendingLogs = [];
       this.pendingDone = undefined;
       this.inflight = done.promise;
       try {
-        await this.store.append(batch.map((b) => b.envelope));
-        for (const { log, envelope } of batch) log.committed(envelope);
+        await this.store.append(batch);
+        for (let i = 0; i < batch.length; i++)
+          (logs[i] as SessionLog).committed(batch[i] as EventEnvelope);
         done.resolve();
       } catch (cause) {
-        const error = isRuntimeError(cause)
-          ? cause
-          : new RuntimeError('store_unavailable', 'store_io', 'the event store refused an append', {
-              cause,
-            });
-        for (const { log } of batch) log.fail(error);
+        const error =
+          isRuntimeError(cause)
+            ? cause
+            : new RuntimeError(
+                'store_unavailable',
+                'store_io',
+                'the event store refused an append',
+                { cause },
+              );
+        for (const log of new Set(logs)) log.fail(error);
         done.reject(error);
       } finally {
         this.inflight = undefined;
@@ -110,6 +157,7 @@ export class SessionLog {
   private failure: RuntimeError | undefined;
   private readonly listeners = new Set<LiveListener>();
   private readonly waits = new Set<DeliveryWait>();
+  private readonly judge = new EnvelopeHeaderJudge();
   private terminal = false;
 
   constructor(
@@ -121,22 +169,29 @@ export class SessionLog {
     this.lastCommitted = lastStoredSequence;
   }
 
-  /** Assigns the next sequence and stages the envelope for the next batch. Never throws. */
+  /**
+   * Assigns the next sequence and stages the envelope for the next batch. Never throws. The
+   * envelope is frozen: what a host reads (live or from the memory store) is this object.
+   */
   append(payload: EventPayload, runId?: string): EventEnvelope {
-    this.lastSequence += 1;
+    const recorded = this.failure === undefined ? recordable(payload) : payload;
     const envelope: EventEnvelope = {
       eventId: this.writer.ids('evt'),
       sessionId: this.sessionId,
-      sequence: this.lastSequence,
-      occurredAt: isoAt(this.writer.clock),
+      sequence: this.lastSequence + 1,
+      occurredAt: this.writer.stamp(),
       wireVersion: WIRE_VERSION,
-      payload,
+      payload: recorded ?? payload,
     };
     if (runId !== undefined) envelope.runId = runId;
-    if (this.failure === undefined && !eventEnvelopeSchema.safeParse(envelope).success) {
+    Object.freeze(envelope);
+    if (payload.type === 'session.closed') this.terminal = true;
+    // after a store failure nothing more is written for this session (never a gap in the
+    // stored history); the failure surfaces through durable() and subscriptions instead
+    if (this.failure !== undefined) return envelope;
+    if (recorded === undefined || !this.judge.accepts(envelope)) {
       // never stored: it would not parse on read. The session's log stops here, as after a
       // store failure, so the stored history keeps no gap
-      this.lastSequence -= 1;
       this.fail(
         new RuntimeError('internal', 'envelope_invalid', 'the runtime built an invalid envelope', {
           details: { type: payload.type.slice(0, 64) },
@@ -144,10 +199,8 @@ export class SessionLog {
       );
       return envelope;
     }
-    if (payload.type === 'session.closed') this.terminal = true;
-    // after a store failure nothing more is written for this session (never a gap in the
-    // stored history); the failure surfaces through durable() and subscriptions instead
-    if (this.failure === undefined) this.writer.enqueue(this, envelope);
+    this.lastSequence = envelope.sequence;
+    this.writer.enqueue(this, envelope);
     return envelope;
   }
 
@@ -178,6 +231,7 @@ export class SessionLog {
 
   committed(envelope: EventEnvelope): void {
     this.lastCommitted = envelope.sequence;
+    if (this.listeners.size === 0) return;
     for (const listener of this.listeners) listener.deliver(envelope);
   }
 

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '../envelope.js';
 import { rejection, RuntimeError } from '../errors.js';
-import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
+import { summariesAfter } from './batch.js';
+import type { EventStore, ReadOptions, StoredSession } from './types.js';
 
 interface MemorySession {
   summary: StoredSession;
@@ -44,18 +45,16 @@ export function createMemoryEventStore(): EventStore {
       try {
         live();
         // validate the whole batch before touching anything: atomic
-        const next = new Map<string, StoredSession>();
+        const next = summariesAfter(batch, (id) => sessions.get(id)?.summary);
+        let session: MemorySession | undefined;
         for (const envelope of batch) {
-          const previous =
-            next.get(envelope.sessionId) ?? sessions.get(envelope.sessionId)?.summary;
-          const summary = nextSummary(previous, envelope);
-          next.set(envelope.sessionId, summary);
-        }
-        for (const envelope of batch) {
-          let session = sessions.get(envelope.sessionId);
-          if (session === undefined) {
-            session = { summary: next.get(envelope.sessionId) as StoredSession, events: [] };
-            sessions.set(envelope.sessionId, session);
+          // a batch is mostly one session's run of envelopes: look it up when it changes
+          if (session?.summary.sessionId !== envelope.sessionId) {
+            session = sessions.get(envelope.sessionId);
+            if (session === undefined) {
+              session = { summary: next.get(envelope.sessionId) as StoredSession, events: [] };
+              sessions.set(envelope.sessionId, session);
+            }
           }
           session.events.push(envelope);
         }

@@ -1,7 +1,7 @@
 /** The statements of a PostgreSQL append, inside the transaction the store holds open. */
 import type { PoolClient } from 'pg';
 import type { EventEnvelope } from '../envelope.js';
-import { toSummary, type SessionRow } from './sqlite.js';
+import { toSummary, type SessionRow } from './sqlite-rows.js';
 import type { StoredSession } from './types.js';
 
 export const EVENT_COLUMNS = `session_id, sequence::float8 AS sequence, event_id, run_id,

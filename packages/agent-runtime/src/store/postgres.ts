@@ -16,7 +16,7 @@ import {
   SESSION_COLUMNS,
   writeSession,
 } from './postgres-append.js';
-import { toEnvelope, toSummary, type EventRow, type SessionRow } from './sqlite.js';
+import { toEnvelope, toSummary, type EventRow, type SessionRow } from './sqlite-rows.js';
 import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
 
 function closedError(): RuntimeError {

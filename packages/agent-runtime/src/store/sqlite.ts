@@ -9,11 +9,20 @@ import {
   migrate,
   type FileIdentity,
 } from './sqlite-open.js';
-import { WIRE_VERSION, type SessionState } from '@relvo-labs/agent-provider';
-import type { EventEnvelope, EventPayload } from '../envelope.js';
+import type { EventEnvelope } from '../envelope.js';
 import { isRuntimeError, RuntimeError, type RuntimeErrorReason } from '../errors.js';
 import { LATEST_SCHEMA_VERSION } from './migrations.js';
-import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
+import { summariesAfter } from './batch.js';
+import {
+  bindEvents,
+  insertEventsSql,
+  ROWS_PER_INSERT,
+  toEnvelope,
+  toSummary,
+  type EventRow,
+  type SessionRow,
+} from './sqlite-rows.js';
+import type { EventStore, ReadOptions, StoredSession } from './types.js';
 
 export interface SqliteEventStoreOptions {
   /** The database file; created when absent, and its folder too. */
@@ -61,49 +70,6 @@ export function storeErrorOf(error: unknown): RuntimeError {
   });
 }
 
-export interface EventRow {
-  session_id: string;
-  sequence: number;
-  event_id: string;
-  run_id: string | null;
-  occurred_at: string;
-  wire_version: string;
-  payload: string;
-}
-
-export interface SessionRow {
-  session_id: string;
-  state: string;
-  default_profile: string;
-  opened_at: string;
-  updated_at: string;
-  last_sequence: number;
-}
-
-export function toSummary(row: SessionRow): StoredSession {
-  return {
-    sessionId: row.session_id,
-    state: row.state as SessionState,
-    defaultProfile: row.default_profile,
-    openedAt: row.opened_at,
-    updatedAt: row.updated_at,
-    lastSequence: row.last_sequence,
-  };
-}
-
-export function toEnvelope(row: EventRow): EventEnvelope {
-  const envelope: EventEnvelope = {
-    eventId: row.event_id,
-    sessionId: row.session_id,
-    sequence: row.sequence,
-    occurredAt: row.occurred_at,
-    wireVersion: WIRE_VERSION,
-    payload: JSON.parse(row.payload) as EventPayload,
-  };
-  if (row.run_id !== null) envelope.runId = row.run_id;
-  return envelope;
-}
-
 /**
  * Opens (or creates) a SQLite event store in WAL mode and takes an exclusive lock on it for
  * the life of the store: a second process (or a second store in this one) gets `store_locked`.
@@ -146,6 +112,7 @@ class SqliteEventStore implements EventStore {
   private claimed = false;
   private readonly summaries = new Map<string, StoredSession>();
   private readonly insertEvent: Database.Statement;
+  private readonly insertEvents: Database.Statement;
   private readonly upsertSession: Database.Statement;
   private readonly selectEvents: Database.Statement;
   private readonly selectSession: Database.Statement;
@@ -161,10 +128,8 @@ class SqliteEventStore implements EventStore {
     private readonly path: string,
     private readonly opened: FileIdentity | undefined,
   ) {
-    this.insertEvent = db.prepare(
-      `INSERT INTO events (session_id, sequence, event_id, run_id, occurred_at, wire_version, type, payload)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.insertEvent = db.prepare(insertEventsSql(1));
+    this.insertEvents = db.prepare(insertEventsSql(ROWS_PER_INSERT));
     this.upsertSession = db.prepare(
       `INSERT INTO sessions (session_id, state, default_profile, opened_at, updated_at, last_sequence)
        VALUES (@sessionId, @state, @defaultProfile, @openedAt, @updatedAt, @lastSequence)
@@ -177,22 +142,13 @@ class SqliteEventStore implements EventStore {
     );
     this.selectSession = db.prepare('SELECT * FROM sessions WHERE session_id = ?');
     this.appendTx = db.transaction((batch: readonly EventEnvelope[]) => {
-      const next = new Map<string, StoredSession>();
-      for (const e of batch) {
-        const previous = next.get(e.sessionId) ?? this.summary(e.sessionId);
-        const summary = nextSummary(previous, e);
-        next.set(e.sessionId, summary);
-        this.insertEvent.run(
-          e.sessionId,
-          e.sequence,
-          e.eventId,
-          e.runId ?? null,
-          e.occurredAt,
-          e.wireVersion,
-          e.payload.type,
-          JSON.stringify(e.payload),
-        );
+      const next = summariesAfter(batch, (id) => this.summary(id));
+      const args: unknown[] = [];
+      let i = 0;
+      for (; i + ROWS_PER_INSERT <= batch.length; i += ROWS_PER_INSERT) {
+        this.insertEvents.run(bindEvents(batch.slice(i, i + ROWS_PER_INSERT), args));
       }
+      for (; i < batch.length; i++) this.insertEvent.run(bindEvents(batch.slice(i, i + 1), args));
       for (const summary of next.values()) this.upsertSession.run(summary);
       return next;
     });

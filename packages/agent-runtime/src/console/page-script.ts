@@ -139,7 +139,7 @@ function render(env) {
       break;
     case 'interaction.settled': settleCards(p.interactionId, p.settlement); return;
     case 'turn.settled': node = el('div', 'entry settled', 'turn ' + p.state + (p.error ? ' (' + p.error.code + ')' : '')); break;
-    case 'run.finished': node = el('div', 'entry quiet', 'run ' + p.termination.state); break;
+    case 'run.finished': node = el('div', 'entry quiet', 'run ' + p.termination.outcome + (p.termination.error ? ' (' + p.termination.error.code + ')' : '')); break;
     case 'diagnostic': node = el('div', 'entry quiet', p.level + ': ' + p.message); break;
     case 'session.closed': node = el('div', 'entry settled', 'session closed (' + p.reason + ')'); break;
     default:
@@ -208,7 +208,7 @@ async function refresh() {
     const stateCell = cell('');
     stateCell.append(el('span', 'badge' + (s.live ? ' live' : ''), s.live ? 'live' : 'finished'), document.createTextNode(' ' + clean(s.state)));
     const last = s.lastTurn ? (s.lastTurn.state || 'running') + (s.lastTurn.durationMs !== undefined ? ' ' + (s.lastTurn.durationMs / 1000).toFixed(1) + ' s' : '') : '–';
-    tr.append(cell(s.sessionId.slice(0, 16)), stateCell, cell(s.profiles.join(', ') || s.defaultProfile), cell(s.providers.join(', ') || '–'), cell(s.turns), cell(s.usage.totalTokens), cell(last), cell(new Date(s.openedAt).toLocaleTimeString()));
+    tr.append(cell(s.sessionId.slice(0, 14) + '…'), stateCell, cell(s.profiles.join(', ') || s.defaultProfile), cell(s.providers.join(', ') || '–'), cell(s.turns), cell(s.usage.totalTokens), cell(last), cell(new Date(s.openedAt).toLocaleTimeString()));
     tr.addEventListener('click', () => select(s.sessionId));
     return tr;
   });

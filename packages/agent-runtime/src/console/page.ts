@@ -18,11 +18,11 @@ body { margin: 0; font: 14px/1.45 system-ui, sans-serif; color: #1d232b; backgro
 header { display: flex; align-items: center; gap: 12px; padding: 10px 16px; background: #1d232b; color: #fff; }
 header h1 { font-size: 16px; margin: 0; font-weight: 600; }
 header .status { margin-left: auto; font-size: 12px; color: #c9d1db; }
-main { display: grid; grid-template-columns: minmax(320px, 40%) 1fr; gap: 12px; padding: 12px; }
+main { display: grid; grid-template-columns: minmax(320px, 42%) 1fr; gap: 12px; padding: 12px; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; min-width: 0; }
 h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 8px; }
 table { width: 100%; border-collapse: collapse; font-size: 12px; }
-th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line); white-space: nowrap; }
+th, td { text-align: left; padding: 4px 5px; border-bottom: 1px solid var(--line); white-space: nowrap; }
 tr.session-row { cursor: pointer; }
 tr.session-row.selected { background: #e8efff; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 11px; background: #e6e8eb; }
@@ -38,7 +38,9 @@ tr.session-row.selected { background: #e8efff; }
 .entry.settled, .entry.quiet { background: transparent; color: var(--muted); font-size: 12px; }
 .entry.generic pre { margin: 4px 0 0; white-space: pre-wrap; }
 .interaction { border: 1px solid #e0b44c; background: #fffaf0; padding: 8px; border-radius: 4px; margin-bottom: 6px; }
-.interaction .outcome { font-weight: 600; }
+.interaction .outcome { font-weight: 600; margin-left: 6px; }
+#detail-title { text-transform: none; letter-spacing: 0; }
+.table-wrap { overflow-x: auto; }
 .interaction.settled-card { border-color: var(--line); background: #f7f8fa; }
 .interaction .refused { color: #a4251a; font-weight: 600; }
 .actions { display: flex; gap: 6px; margin-top: 6px; flex-wrap: wrap; }
@@ -77,8 +79,8 @@ export function renderPage(): RenderedPage {
 <div>
 <section><h2>Inbox</h2><div id="inbox"><p class="muted">Nothing waits for an answer.</p></div></section>
 <section><h2>Sessions <button id="new-session">New session</button></h2>
-<table><thead><tr><th>session</th><th>state</th><th>profile</th><th>provider</th><th>turns</th><th>tokens</th><th>last turn</th><th>opened</th></tr></thead>
-<tbody id="sessions"></tbody></table></section>
+<div class="table-wrap"><table><thead><tr><th>session</th><th>state</th><th>profile</th><th>provider</th><th>turns</th><th>tokens</th><th>last turn</th><th>opened</th></tr></thead>
+<tbody id="sessions"></tbody></table></div></section>
 </div>
 <section id="detail"><h2>Timeline <span id="detail-title" class="mono"></span></h2>
 <div id="detail-summary" class="muted"></div>

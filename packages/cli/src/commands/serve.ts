@@ -56,17 +56,27 @@ function listenFailure(error: unknown): CliExit {
   );
 }
 
-/** Resolves with the signal that ended the wait. */
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolveSignal) => {
-    const on = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolveSignal(signal);
+const STOPPING = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Resolves at the first SIGINT, SIGTERM or SIGHUP. The listeners stay until `dispose()`, after
+ * the clean-up: while the host listens, the provider's last-resort handler leaves the signal
+ * to it instead of killing codex and re-raising it.
+ */
+function stopSignals(): { readonly signalled: Promise<void>; dispose(): void } {
+  let on: () => void = () => undefined;
+  const signalled = new Promise<void>((resolveSignal) => {
+    on = () => {
+      resolveSignal();
     };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
   });
+  for (const signal of STOPPING) process.on(signal, on);
+  return {
+    signalled,
+    dispose() {
+      for (const signal of STOPPING) process.off(signal, on);
+    },
+  };
 }
 
 export async function runServe(options: ServeOptions, out: Output, io: CliIo): Promise<number> {
@@ -91,7 +101,7 @@ export async function runServe(options: ServeOptions, out: Output, io: CliIo): P
   if (!ephemeral) checkEventLogPath(eventLog);
   const codex = await requireReviewedCodex(options.codex, io.env);
   const given = io.env[CONSOLE_TOKEN_ENV];
-  const signalled = untilSignal();
+  const stop = stopSignals();
   let runtime: AgentRuntime | undefined;
   let console_: ConsoleServer | undefined;
   try {
@@ -121,10 +131,11 @@ export async function runServe(options: ServeOptions, out: Output, io: CliIo): P
         ? `${console_.pageUrl}\n`
         : `${console_.url} (token from $${CONSOLE_TOKEN_ENV})\n`,
     );
-    await signalled;
+    await stop.signalled;
     return EXIT.ok;
   } finally {
     await console_?.close();
     await runtime?.shutdown().catch(() => undefined);
+    stop.dispose();
   }
 }

@@ -7,6 +7,8 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
-  // a native addon: loaded from node_modules at run time, never bundled
-  external: ['better-sqlite3'],
+  // better-sqlite3, a native addon, is loaded from node_modules at run time; the console imports
+  // the runtime by its public name: one copy of each class (`instanceof`) in both builds, and
+  // nothing of the runtime's internals
+  external: ['better-sqlite3', '@relvo-labs/agent-runtime'],
 });

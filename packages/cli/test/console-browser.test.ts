@@ -38,6 +38,8 @@ afterEach(async () => {
 // RELVO_CONSOLE_SCREENSHOTS=1 refreshes the README's pictures under docs/img
 const SHOTS =
   process.env.RELVO_CONSOLE_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs/img') : undefined;
+// markup, a terminal escape and a right-to-left override, as the model might send them
+const HOSTILE = '<img src=x onerror="window.__owned=1"><b>bold</b> \u001b[31mred\u202egnp.exe';
 const OPENING_TEXT = 'Hi! I am a scripted model on 127.0.0.1, driving the real codex binary.';
 
 interface Served {
@@ -178,7 +180,7 @@ describe.runIf(chromiumAvailable())(
       await other.click(`tr.session-row[data-session="${sessionId}"]`);
       s.server.enqueue(
         execCommandStep('touch raced.txt', { callId: 'call_race', escalate: true }),
-        textStep('after the race', { usage: scriptedUsage(5, 1, 0, 0) }),
+        textStep(['after the race ', HOSTILE], { usage: scriptedUsage(5, 1, 0, 0) }),
       );
       await page.fill('#prompt', 'race me');
       await page.click('#send');
@@ -243,6 +245,15 @@ describe.runIf(chromiumAvailable())(
       await page
         .locator('#timeline .message', { hasText: 'after the race' })
         .waitFor({ timeout: 60_000 });
+      // shown as text, never parsed; the escape and the override made visible
+      const shown = await page
+        .locator('#timeline .message', { hasText: 'after the race' })
+        .innerText();
+      expect(shown).toContain(
+        '<img src=x onerror="window.__owned=1"><b>bold</b> \\x1b[31mred<U+202E>gnp.exe',
+      );
+      expect(await page.locator('#timeline img, #timeline b').count()).toBe(0);
+      expect(await page.evaluate(() => (window as { __owned?: number }).__owned)).toBeUndefined();
       expect(existsSync(join(s.iso.workspace, 'raced.txt'))).toBe(decision === 'approved');
 
       // interrupt a slow turn from the page

@@ -5,9 +5,7 @@
  */
 import { interactionResponseSchema } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
-import { isRuntimeError } from '../errors.js';
-import type { AgentRuntime } from '../runtime.js';
-import type { RuntimeSession } from '../session/session.js';
+import { isRuntimeError, type AgentRuntime, type RuntimeSession } from '@relvo-labs/agent-runtime';
 import { HttpRefusal } from './http.js';
 import type { SessionBook } from './sessions.js';
 
@@ -70,10 +68,12 @@ export class ConsoleApi {
     this.#workspace = workspace;
   }
 
-  #live(sessionId: string): RuntimeSession {
+  /** The live session, or a refusal saying whether it ended or never was. */
+  async #live(sessionId: string): Promise<RuntimeSession> {
     const session = this.#runtime.session(sessionId);
-    if (session === undefined) throw new HttpRefusal(409, 'session_not_live');
-    return session;
+    if (session !== undefined) return session;
+    const known = (await this.#runtime.store.getSession(sessionId)) !== undefined;
+    throw new HttpRefusal(known ? 409 : 404, known ? 'session_not_live' : 'unknown_session');
   }
 
   async sessions(): Promise<ApiReply> {
@@ -108,7 +108,9 @@ export class ConsoleApi {
 
   async submitTurn(sessionId: string, body: unknown): Promise<ApiReply> {
     const { input, profile } = parse(turnBodySchema, body);
-    const turn = await this.#live(sessionId).submitTurn({
+    const turn = await (
+      await this.#live(sessionId)
+    ).submitTurn({
       input,
       ...(profile === undefined ? {} : { profile }),
     });
@@ -124,7 +126,7 @@ export class ConsoleApi {
   }
 
   async interrupt(sessionId: string): Promise<ApiReply> {
-    await this.#live(sessionId).interrupt('interrupted from the console');
+    await (await this.#live(sessionId)).interrupt('interrupted from the console');
     return { status: 202, body: { interrupted: true } };
   }
 
@@ -135,7 +137,7 @@ export class ConsoleApi {
    */
   async answer(sessionId: string, interactionId: string, body: unknown): Promise<ApiReply> {
     const response = parse(interactionResponseSchema, body);
-    const session = this.#live(sessionId);
+    const session = await this.#live(sessionId);
     if (this.#answering.has(interactionId)) throw new HttpRefusal(409, 'interaction_settled');
     this.#answering.add(interactionId);
     try {

@@ -3,7 +3,7 @@
  * show something the log withholds (a provider's refs, options, environment stay out of it).
  * Pure and incremental: `apply` takes the envelopes in sequence order, one at a time.
  */
-import type { EventEnvelope, PayloadOf } from '../envelope.js';
+import type { EventEnvelope, PayloadOf } from '@relvo-labs/agent-runtime';
 
 export interface UsageTotals {
   inputTokens: number;

@@ -7,8 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { checkOptions } from '../options.js';
-import type { AgentRuntime } from '../runtime.js';
+import { RuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
 import { ConsoleApi, refusalOf, type ApiReply } from './api.js';
 import { RequestGuard, randomToken, type Refusal } from './guard.js';
 import { COMMON_HEADERS, HttpRefusal, readJsonBody, sendJson, sendRefusal } from './http.js';
@@ -61,6 +60,21 @@ const SESSION_ROUTE = /^\/api\/sessions\/(ses_[A-Za-z0-9_-]{1,120})(\/[a-z]+)?$/
 const ANSWER_ROUTE =
   /^\/api\/sessions\/(ses_[A-Za-z0-9_-]{1,120})\/interactions\/(int_[A-Za-z0-9_-]{1,120})$/;
 
+/** The options, or `option_invalid` naming each refused key (never its value). */
+function checkConsoleOptions(value: object): z.infer<typeof consoleOptionsSchema> {
+  const parsed = consoleOptionsSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const keys = parsed.error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.join('.')],
+  );
+  throw new RuntimeError(
+    'invalid_request',
+    'option_invalid',
+    `startConsole options: ${keys.join(', ')} refused`,
+    { details: { path: keys[0] ?? '(root)' } },
+  );
+}
+
 function positive(value: string | null, fallback: number, max: number): number {
   if (value === null) return fallback;
   const n = Number(value);
@@ -77,7 +91,7 @@ function hostsFor(host: string, port: number): string[] {
 
 export async function startConsole(options: ConsoleOptions): Promise<ConsoleServer> {
   const { runtime, ...rest } = options;
-  const checked = checkOptions(consoleOptionsSchema, rest, 'startConsole options');
+  const checked = checkConsoleOptions(rest);
   const host = checked.host ?? '127.0.0.1';
   const token = checked.token ?? randomToken();
   const book = new SessionBook(runtime);

@@ -3,8 +3,7 @@
  * interactions pending across the live ones. Digests are folded from the log incrementally
  * (each read starts where the last one stopped) through the runtime's public API only.
  */
-import type { AgentRuntime } from '../runtime.js';
-import type { StoredSession } from '../store/types.js';
+import type { AgentRuntime, StoredSession } from '@relvo-labs/agent-runtime';
 import { SessionDigest, type PendingInteraction, type SessionDigestView } from './digest.js';
 
 const PAGE = 1000;

@@ -6,7 +6,7 @@
  */
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AgentRuntime } from '../runtime.js';
+import type { AgentRuntime } from '@relvo-labs/agent-runtime';
 import { refusalOf } from './api.js';
 import { COMMON_HEADERS, HttpRefusal } from './http.js';
 

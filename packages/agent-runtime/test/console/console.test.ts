@@ -189,5 +189,14 @@ describe('the console server', () => {
       body: { input: 'x', secret: 'do not echo' },
     });
     expect(bad.json()).toEqual({ refused: 'body_invalid' });
+    const nobody = await call(server, 'POST', '/api/sessions/ses_nobody/turns', {
+      body: { input: 'x' },
+    });
+    expect([nobody.status, nobody.json()]).toEqual([404, { refused: 'unknown_session' }]);
+    await session.close();
+    const ended = await call(server, 'POST', `/api/sessions/${session.id}/turns`, {
+      body: { input: 'x' },
+    });
+    expect([ended.status, ended.json()]).toEqual([409, { refused: 'session_not_live' }]);
   });
 });

@@ -128,7 +128,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
         const last = req.headers['last-event-id'];
         const resume = typeof last === 'string' ? String(positive(last, 1, 2 ** 52) + 1) : null;
         const from = positive(url.searchParams.get('from') ?? resume, 1, 2 ** 52);
-        await streamSession(runtime, id, from, req, res, streams);
+        await streamSession(runtime, id, from, res, streams);
         return;
       } else if (method === 'POST' && tail === '/turns') {
         reply = await api.submitTurn(id, await readJsonBody(req));

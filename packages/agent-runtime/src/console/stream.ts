@@ -5,7 +5,7 @@
  * `session.closed` with an `end` event; a heartbeat comment keeps idle proxies from closing it.
  */
 import { once } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { AgentRuntime } from '@relvo-labs/agent-runtime';
 import { refusalOf } from './api.js';
 import { COMMON_HEADERS, HttpRefusal } from './http.js';
@@ -16,7 +16,6 @@ export async function streamSession(
   runtime: AgentRuntime,
   sessionId: string,
   from: number,
-  req: IncomingMessage,
   res: ServerResponse,
   streams: Set<() => void>,
 ): Promise<void> {
@@ -36,7 +35,8 @@ export async function streamSession(
     subscription.close();
   };
   streams.add(end);
-  req.once('close', end);
+  // the response's close: the client went away (a request's close only says its body ended)
+  res.once('close', end);
   try {
     for await (const envelope of subscription) {
       if (res.destroyed) break;
@@ -55,7 +55,7 @@ export async function streamSession(
   } finally {
     clearInterval(heartbeat);
     streams.delete(end);
-    req.off('close', end);
+    res.off('close', end);
     res.end();
   }
 }

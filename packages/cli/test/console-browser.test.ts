@@ -315,3 +315,12 @@ describe.runIf(chromiumAvailable())(
     }, 180_000);
   },
 );
+
+describe('without Chromium', () => {
+  it('the browser test is skipped on a workstation but fails in CI', () => {
+    const missing = join(tmpdir(), 'no-such-chromium');
+    expect(chromiumAvailable(missing, {})).toBe(false);
+    expect(() => chromiumAvailable(missing, { CI: 'true' })).toThrow(/no-such-chromium is missing/);
+    expect(chromiumAvailable(process.execPath, { CI: 'true' })).toBe(true);
+  });
+});

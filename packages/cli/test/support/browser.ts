@@ -23,12 +23,13 @@ export const CHROMIUM_FLAGS = [
 ] as const;
 
 /** Whether the browser tests run here; throws in CI when Chromium is missing. */
-export function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  if (process.env.CI === 'true') {
-    throw new Error(
-      `${CHROMIUM} is missing: in CI the browser tests must run (.ci/run installs it)`,
-    );
+export function chromiumAvailable(
+  path: string = CHROMIUM,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  if (existsSync(path)) return true;
+  if (env.CI === 'true') {
+    throw new Error(`${path} is missing: in CI the browser tests must run (.ci/run installs it)`);
   }
   return false;
 }

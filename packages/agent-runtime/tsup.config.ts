@@ -1,12 +1,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', console: 'src/console/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
   sourcemap: true,
   target: 'node20',
-  // a native addon and the PostgreSQL driver: loaded from node_modules at run time, never bundled
-  external: ['better-sqlite3', 'pg'],
+  // better-sqlite3 (a native addon) and pg are loaded from node_modules at run time; the console
+  // imports the runtime by its public name: one copy of each class in both builds, and nothing of
+  // the runtime's internals
+  external: ['better-sqlite3', 'pg', '@relvo-labs/agent-runtime'],
 });

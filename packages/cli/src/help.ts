@@ -8,13 +8,19 @@ export const PROGRAM_EXAMPLES = `Examples:
   $ relvo-codex run "Explain src/index.ts"  a real turn with your codex login
   $ git diff | relvo-codex run -            the prompt from stdin
   $ relvo-codex doctor                     is codex installed, reviewed and working?
-  $ relvo-codex sessions                   what the event log holds`;
+  $ relvo-codex sessions                   what the event log holds
+  $ relvo-codex serve                      a web console: sessions, approvals, timelines`;
 
 export const RUN_EXAMPLES = `Examples:
   $ relvo-codex run "Explain src/index.ts"
   $ relvo-codex run "Fix the failing test" --profile codex-workspace-write-with-approvals
   $ relvo-codex run -m gpt-5 --cwd ../other-repo "Summarise the README"
   $ relvo-codex run - < prompt.txt --ephemeral --json | jq .payload.type`;
+
+export const SERVE_EXAMPLES = `Examples:
+  $ relvo-codex serve                      prints the page's address with its token, once
+  $ relvo-codex serve --port 8377 --cwd ../repo --profile codex-workspace-write-with-approvals
+  $ RELVO_CODEX_CONSOLE_TOKEN=... relvo-codex serve   a token of your own (never printed)`;
 
 export const HISTORY_EXAMPLES = `Examples:
   $ relvo-codex sessions

@@ -9,7 +9,7 @@ import { doctorExitCode, printDoctorReport, runDoctorChecks } from './commands/d
 import { registerHistoryCommands } from './commands/history.js';
 import { neutraliseLine } from './ui/neutralise.js';
 import { createOutput, type Output } from './ui/output.js';
-import { PROGRAM_EXAMPLES, RUN_EXAMPLES, VERSION_TEXT } from './help.js';
+import { PROGRAM_EXAMPLES, RUN_EXAMPLES, SERVE_EXAMPLES, VERSION_TEXT } from './help.js';
 
 export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
@@ -179,6 +179,51 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     else printDoctorReport(report, out);
     setExit(doctorExitCode(report));
   });
+
+  common(
+    program
+      .command('serve')
+      .description('a web console on 127.0.0.1: sessions, an approvals inbox, live timelines')
+      .option('--host <address>', 'address to listen on (default: 127.0.0.1)')
+      .option('--port <number>', 'port to listen on (default: a free one)')
+      .option('--profile <name>', 'host config profile for sessions opened from the page')
+      .option('--config <file>', 'host config file (default: the built-in profiles)')
+      .option('--no-config', 'ignore ./relvo.config.json and use the built-in profiles')
+      .option('--cwd <dir>', 'workspace of sessions opened from the page (default: here)')
+      .option('--event-log <file>', 'SQLite event log (default: as for run)')
+      .addOption(new Option('--ephemeral', 'keep no event log at all').conflicts('eventLog'))
+      .addHelpText('after', `\n${SERVE_EXAMPLES}`),
+  ).action(
+    async (
+      opts: CommonOptions & {
+        host?: string;
+        port?: string;
+        profile?: string;
+        config?: string | false;
+        cwd?: string;
+        eventLog?: string;
+        ephemeral?: boolean;
+      },
+    ) => {
+      const { runServe } = await import('./commands/serve.js');
+      setExit(
+        await runServe(
+          {
+            host: opts.host,
+            port: opts.port,
+            profile: opts.profile,
+            config: opts.config,
+            cwd: opts.cwd,
+            eventLog: opts.eventLog,
+            ephemeral: opts.ephemeral === true,
+            codex: opts.codex,
+          },
+          outputFor(io, opts),
+          io,
+        ),
+      );
+    },
+  );
 
   registerHistoryCommands(program, io.env, (opts) => outputFor(io, opts), setExit);
 

@@ -1,0 +1,6 @@
+// Public entry @relvo-labs/agent-runtime/console: the web console over a runtime (ADR-0034).
+// A subpath of its own, so that a host that never serves a page never loads it.
+export { startConsole, consoleOptionsSchema } from './server.js';
+export type { ConsoleOptions, ConsoleServer } from './server.js';
+export type { PendingInteraction, SessionDigestView, TurnTimings, UsageTotals } from './digest.js';
+export type { SessionRow } from './sessions.js';

@@ -1,0 +1,108 @@
+/**
+ * The console page: one HTML document with its style and script inline, so it needs no
+ * external asset. A Content-Security-Policy admits exactly that script and style (by hash) and
+ * connections to this origin only; the script writes model and workspace text with
+ * `textContent` after making control and bidi characters visible (as the CLI does).
+ */
+import { createHash } from 'node:crypto';
+import { PAGE_SCRIPT } from './page-script.js';
+
+// the CLI's neutralising set: C0 less newline and tab, DEL, C1, bidi marks and isolates, LS, PS
+const UNSAFE_IN_PROSE =
+  '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029]';
+
+const STYLE = `
+:root { color-scheme: light; --line: #d7dbe0; --muted: #5f6b7a; --accent: #2457c5; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, sans-serif; color: #1d232b; background: #f5f6f8; }
+header { display: flex; align-items: center; gap: 12px; padding: 10px 16px; background: #1d232b; color: #fff; }
+header h1 { font-size: 16px; margin: 0; font-weight: 600; }
+header .status { margin-left: auto; font-size: 12px; color: #c9d1db; }
+main { display: grid; grid-template-columns: minmax(320px, 42%) 1fr; gap: 12px; padding: 12px; }
+section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; min-width: 0; }
+h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 8px; }
+table { width: 100%; border-collapse: collapse; font-size: 12px; }
+th, td { text-align: left; padding: 4px 5px; border-bottom: 1px solid var(--line); white-space: nowrap; }
+tr.session-row { cursor: pointer; }
+tr.session-row.selected { background: #e8efff; }
+.badge { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 11px; background: #e6e8eb; }
+.badge.live { background: #d5f5dd; color: #135d27; }
+.mono, .text, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
+.text { white-space: pre-wrap; overflow-wrap: anywhere; }
+#timeline { display: flex; flex-direction: column; gap: 6px; max-height: 62vh; overflow: auto; }
+.entry { padding: 6px 8px; border-radius: 4px; background: #f7f8fa; overflow-wrap: anywhere; }
+.entry .label { font-size: 11px; color: var(--muted); margin-right: 6px; }
+.entry.you { background: #eef3ff; }
+.entry.message { background: #fff; border: 1px solid var(--line); white-space: pre-wrap; }
+.entry.tool { background: #fbf6e9; }
+.entry.settled, .entry.quiet { background: transparent; color: var(--muted); font-size: 12px; }
+.entry.generic pre { margin: 4px 0 0; white-space: pre-wrap; }
+.interaction { border: 1px solid #e0b44c; background: #fffaf0; padding: 8px; border-radius: 4px; margin-bottom: 6px; }
+.interaction .outcome { font-weight: 600; margin-left: 6px; }
+#detail-title { text-transform: none; letter-spacing: 0; }
+.table-wrap { overflow-x: auto; }
+.interaction.settled-card { border-color: var(--line); background: #f7f8fa; }
+.interaction .refused { color: #a4251a; font-weight: 600; }
+.actions { display: flex; gap: 6px; margin-top: 6px; flex-wrap: wrap; }
+button { font: inherit; padding: 4px 10px; border-radius: 4px; border: 1px solid #9aa5b4; background: #fff; cursor: pointer; }
+button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+textarea, input { font: inherit; width: 100%; padding: 6px; border: 1px solid #9aa5b4; border-radius: 4px; }
+#composer { display: flex; gap: 6px; margin-top: 8px; align-items: flex-start; }
+#composer textarea { height: 54px; }
+.muted { color: var(--muted); font-size: 12px; }
+.hidden { display: none; }
+`;
+
+function sha256(text: string): string {
+  return `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+}
+
+export interface RenderedPage {
+  readonly html: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export function renderPage(): RenderedPage {
+  const script = `const UNSAFE = new RegExp(${JSON.stringify(UNSAFE_IN_PROSE)}, 'g');\n${PAGE_SCRIPT}`;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>relvo console</title>
+<style>${STYLE}</style></head>
+<body>
+<header><h1>relvo console</h1><span class="status" id="status">connecting…</span></header>
+<div id="login" class="hidden"><section><h2>Token</h2>
+<p class="muted">Paste the token the console printed when it started.</p>
+<input id="token-input" type="password" autocomplete="off"><div class="actions"><button id="token-save" class="primary">Use token</button></div></section></div>
+<main id="app">
+<div>
+<section><h2>Inbox</h2><div id="inbox"><p class="muted">Nothing waits for an answer.</p></div></section>
+<section><h2>Sessions <button id="new-session">New session</button></h2>
+<div class="table-wrap"><table><thead><tr><th>session</th><th>state</th><th>profile</th><th>provider</th><th>turns</th><th>tokens</th><th>last turn</th><th>opened</th></tr></thead>
+<tbody id="sessions"></tbody></table></div></section>
+</div>
+<section id="detail"><h2>Timeline <span id="detail-title" class="mono"></span></h2>
+<div id="detail-summary" class="muted"></div>
+<div id="timeline"></div>
+<div id="composer"><textarea id="prompt" placeholder="Ask the agent…"></textarea>
+<div class="actions"><button id="send" class="primary">Send</button><button id="interrupt">Interrupt</button></div></div>
+</section>
+</main>
+<script>${script}</script>
+</body></html>`;
+  const csp = [
+    "default-src 'none'",
+    `script-src ${sha256(script)}`,
+    `style-src ${sha256(STYLE)}`,
+    "connect-src 'self'",
+    "img-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return {
+    html,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp },
+  };
+}

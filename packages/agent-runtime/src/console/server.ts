@@ -1,0 +1,192 @@
+/**
+ * The web console: one HTTP server on 127.0.0.1 serving the page and the JSON API, with each
+ * session's envelopes streamed as Server-Sent Events. The token travels in an Authorization
+ * header on every API and stream request (the page reads streams with fetch, so it never sits
+ * in a URL); the page shell itself holds no data and is guarded by host and origin only.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { RuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
+import { ConsoleApi, refusalOf, type ApiReply } from './api.js';
+import { RequestGuard, randomToken, type Refusal } from './guard.js';
+import { COMMON_HEADERS, HttpRefusal, readJsonBody, sendJson, sendRefusal } from './http.js';
+import { renderPage } from './page.js';
+import { SessionBook } from './sessions.js';
+import { streamSession } from './stream.js';
+
+export interface ConsoleOptions {
+  readonly runtime: AgentRuntime;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Default 0: a free port. */
+  readonly port?: number;
+  /** Default: 32 random bytes. At least 16 characters. */
+  readonly token?: string;
+  /** Where sessions opened from the page work; without it the page cannot open sessions. */
+  readonly workspace?: string;
+}
+
+export interface ConsoleServer {
+  /** `http://host:port/` */
+  readonly url: string;
+  readonly token: string;
+  /** The page with the token in its fragment, which a browser never sends to a server. */
+  readonly pageUrl: string;
+  /** Requests refused so far, by reason (for tests and the host's own logs). */
+  readonly refusals: Readonly<Record<string, number>>;
+  /** Ends every stream and stops listening. Idempotent. */
+  close(): Promise<void>;
+}
+
+export const consoleOptionsSchema = z.strictObject({
+  host: z.string().min(1).max(253).optional(),
+  port: z.number().int().min(0).max(65_535).optional(),
+  token: z
+    .string()
+    .regex(/^[A-Za-z0-9._~+/=-]{16,512}$/)
+    .optional(),
+  workspace: z.string().min(1).optional(),
+});
+
+const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = {
+  host_refused: 403,
+  origin_refused: 403,
+  token_missing: 401,
+  token_invalid: 401,
+};
+
+const SESSION_ROUTE = /^\/api\/sessions\/(ses_[A-Za-z0-9_-]{1,120})(\/[a-z]+)?$/;
+const ANSWER_ROUTE =
+  /^\/api\/sessions\/(ses_[A-Za-z0-9_-]{1,120})\/interactions\/(int_[A-Za-z0-9_-]{1,120})$/;
+
+/** The options, or `option_invalid` naming each refused key (never its value). */
+function checkConsoleOptions(value: object): z.infer<typeof consoleOptionsSchema> {
+  const parsed = consoleOptionsSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const keys = parsed.error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.join('.')],
+  );
+  throw new RuntimeError(
+    'invalid_request',
+    'option_invalid',
+    `startConsole options: ${keys.join(', ')} refused`,
+    { details: { path: keys[0] ?? '(root)' } },
+  );
+}
+
+function positive(value: string | null, fallback: number, max: number): number {
+  if (value === null) return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new HttpRefusal(400, 'query_invalid');
+  return n;
+}
+
+function hostsFor(host: string, port: number): string[] {
+  const named = host.includes(':') ? `[${host}]` : host;
+  const hosts = [`${named}:${port}`];
+  if (host === '127.0.0.1' || host === '::1') hosts.push(`localhost:${port}`);
+  return hosts;
+}
+
+export async function startConsole(options: ConsoleOptions): Promise<ConsoleServer> {
+  const { runtime, ...rest } = options;
+  const checked = checkConsoleOptions(rest);
+  const host = checked.host ?? '127.0.0.1';
+  const token = checked.token ?? randomToken();
+  const book = new SessionBook(runtime);
+  const api = new ConsoleApi(runtime, book, checked.workspace);
+  const page = renderPage();
+  const refusals: Record<string, number> = {};
+  const streams = new Set<() => void>();
+
+  const refuse = (res: ServerResponse, status: number, reason: string): void => {
+    refusals[reason] = (refusals[reason] ?? 0) + 1;
+    sendRefusal(res, status, reason);
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    let reply: ApiReply | undefined;
+    const session = SESSION_ROUTE.exec(path);
+    const answer = ANSWER_ROUTE.exec(path);
+    if (method === 'GET' && path === '/api/sessions') reply = await api.sessions();
+    else if (method === 'POST' && path === '/api/sessions') {
+      reply = await api.openSession(await readJsonBody(req));
+    } else if (method === 'GET' && path === '/api/inbox') reply = await api.inbox();
+    else if (answer !== null && method === 'POST') {
+      reply = await api.answer(answer[1] as string, answer[2] as string, await readJsonBody(req));
+    } else if (session !== null) {
+      const id = session[1] as string;
+      const tail = session[2];
+      if (method === 'GET' && tail === undefined) reply = await api.session(id);
+      else if (method === 'GET' && tail === '/events') {
+        const from = positive(url.searchParams.get('from'), 1, Number.MAX_SAFE_INTEGER);
+        reply = await api.events(id, from, positive(url.searchParams.get('limit'), 1000, 1000));
+      } else if (method === 'GET' && tail === '/stream') {
+        const last = req.headers['last-event-id'];
+        const resume = typeof last === 'string' ? String(positive(last, 1, 2 ** 52) + 1) : null;
+        const from = positive(url.searchParams.get('from') ?? resume, 1, 2 ** 52);
+        await streamSession(runtime, id, from, res, streams);
+        return;
+      } else if (method === 'POST' && tail === '/turns') {
+        reply = await api.submitTurn(id, await readJsonBody(req));
+      } else if (method === 'POST' && tail === '/interrupt') reply = await api.interrupt(id);
+    }
+    if (reply === undefined) throw new HttpRefusal(404, 'not_found');
+    sendJson(res, reply.status, reply.body);
+  };
+
+  const handle = (guard: RequestGuard, req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'http://console.invalid');
+    const shell = req.method === 'GET' && (url.pathname === '/' || url.pathname === '/favicon.ico');
+    // the shell holds no data: host and origin are checked, the token is the page's to send
+    const refused = shell ? guard.checkOrigin(req.headers) : guard.check(req.headers);
+    if (refused !== undefined) {
+      refuse(res, REFUSAL_STATUS[refused], refused);
+    } else if (shell) {
+      const icon = url.pathname === '/favicon.ico';
+      res.writeHead(icon ? 204 : 200, { ...COMMON_HEADERS, ...(icon ? {} : page.headers) });
+      res.end(icon ? undefined : page.html);
+    } else {
+      route(req, res, url).catch((error: unknown) => {
+        const r = refusalOf(error);
+        if (res.headersSent) res.destroy();
+        else refuse(res, r.status, r.reason);
+      });
+    }
+  };
+
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(checked.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const guard = new RequestGuard(hostsFor(host, port), token);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    handle(guard, req, res);
+  });
+  const url = `http://${hostsFor(host, port)[0] as string}/`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    token,
+    pageUrl: `${url}#token=${encodeURIComponent(token)}`,
+    refusals,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const end of [...streams]) end();
+        server.close(() => {
+          resolve();
+        });
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * `relvo-codex serve`: the runtime's web console (`@relvo-labs/agent-runtime/console`) over
+ * the same host config, workspace and event log as `run`. Sessions opened from the page work
+ * in `--cwd`; finished sessions of the log are listed and replayed. The token is printed once
+ * in the page's address fragment (a browser never sends it to a server); a token given in
+ * $RELVO_CODEX_CONSOLE_TOKEN is never printed. Runs until SIGINT or SIGTERM.
+ */
+import { resolve } from 'node:path';
+import { isRuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
+import { startConsole, type ConsoleServer } from '@relvo-labs/agent-runtime/console';
+import { requireReviewedCodex } from '../codex/gate.js';
+import { CliExit, EXIT } from '../exit-codes.js';
+import { chooseConfig } from '../host/config.js';
+import { openCodexRuntime } from '../host/runtime.js';
+import { parseCliHostSettings } from '../host/settings.js';
+import { checkEventLogPath, checkWorkspace, startupErrorToExit } from '../host/startup-checks.js';
+import { defaultEventLogPath, EVENT_LOG_ENV } from '../paths.js';
+import type { CliIo } from '../program.js';
+import type { Output } from '../ui/output.js';
+
+export const CONSOLE_TOKEN_ENV = 'RELVO_CODEX_CONSOLE_TOKEN';
+
+export interface ServeOptions {
+  readonly host: string | undefined;
+  readonly port: string | undefined;
+  readonly profile: string | undefined;
+  readonly config: string | false | undefined;
+  readonly cwd: string | undefined;
+  readonly eventLog: string | undefined;
+  readonly ephemeral: boolean;
+  readonly codex: string | undefined;
+}
+
+function portOf(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const port = Number(value);
+  if (!/^\d{1,5}$/.test(value) || port > 65_535) {
+    throw new CliExit(EXIT.usage, 'serve: --port must be a number from 0 to 65535');
+  }
+  return port;
+}
+
+/** Why the console could not start, as a usage error that names the option to change. */
+function listenFailure(error: unknown): CliExit {
+  if (isRuntimeError(error)) {
+    return new CliExit(
+      EXIT.usage,
+      `serve: --host, or $${CONSOLE_TOKEN_ENV} (16 to 512 of A-Z a-z 0-9 . _ ~ + / = -), is invalid`,
+    );
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  const why = typeof code === 'string' && /^E[A-Z]{2,20}$/.test(code) ? code : 'failed';
+  return new CliExit(
+    EXIT.usage,
+    `serve: cannot listen there (${why}); pick another --host or --port`,
+  );
+}
+
+const STOPPING = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Resolves at the first SIGINT, SIGTERM or SIGHUP. The listeners stay until `dispose()`, after
+ * the clean-up: while the host listens, the provider's last-resort handler leaves the signal
+ * to it instead of killing codex and re-raising it.
+ */
+function stopSignals(): { readonly signalled: Promise<void>; dispose(): void } {
+  let on: () => void = () => undefined;
+  const signalled = new Promise<void>((resolveSignal) => {
+    on = () => {
+      resolveSignal();
+    };
+  });
+  for (const signal of STOPPING) process.on(signal, on);
+  return {
+    signalled,
+    dispose() {
+      for (const signal of STOPPING) process.off(signal, on);
+    },
+  };
+}
+
+export async function runServe(options: ServeOptions, out: Output, io: CliIo): Promise<number> {
+  const port = portOf(options.port);
+  const cwd = process.cwd();
+  const chosen = chooseConfig({
+    configFile: options.config,
+    profile: options.profile,
+    sandbox: undefined,
+    approvals: undefined,
+    model: undefined,
+    cwd,
+  });
+  const workspace = resolve(cwd, options.cwd ?? '.');
+  checkWorkspace(workspace);
+  const ephemeral =
+    options.ephemeral ||
+    (options.eventLog === undefined &&
+      parseCliHostSettings(chosen.config.host, chosen.source).ephemeral);
+  const eventLog =
+    options.eventLog === undefined ? defaultEventLogPath(io.env) : resolve(cwd, options.eventLog);
+  if (!ephemeral) checkEventLogPath(eventLog);
+  const codex = await requireReviewedCodex(options.codex, io.env);
+  const given = io.env[CONSOLE_TOKEN_ENV];
+  const stop = stopSignals();
+  let runtime: AgentRuntime | undefined;
+  let console_: ConsoleServer | undefined;
+  try {
+    try {
+      runtime = await openCodexRuntime({
+        codex,
+        eventLog: ephemeral ? { memory: true } : eventLog,
+        eventLogOptions: { ownsFolder: options.eventLog === undefined && !io.env[EVENT_LOG_ENV] },
+        config: { ...chosen.config, defaultProfile: chosen.profile },
+      });
+    } catch (error) {
+      throw startupErrorToExit(error, eventLog);
+    }
+    console_ = await startConsole({
+      runtime,
+      port,
+      workspace,
+      ...(options.host === undefined ? {} : { host: options.host }),
+      ...(given === undefined || given === '' ? {} : { token: given }),
+    }).catch((error: unknown) => {
+      throw listenFailure(error);
+    });
+    out.note(`console on ${console_.url} (Ctrl-C to stop)`);
+    // stdout, once: the one line a person or a script needs to open the page
+    io.stdout.write(
+      given === undefined || given === ''
+        ? `${console_.pageUrl}\n`
+        : `${console_.url} (token from $${CONSOLE_TOKEN_ENV})\n`,
+    );
+    await stop.signalled;
+    return EXIT.ok;
+  } finally {
+    await console_?.close();
+    await runtime?.shutdown().catch(() => undefined);
+    stop.dispose();
+  }
+}

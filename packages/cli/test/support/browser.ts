@@ -1,0 +1,64 @@
+/**
+ * Debian's Chromium driven by playwright-core: the system browser, never a downloaded one, on
+ * a fresh profile folder removed afterwards. Without the background-networking flags Chromium
+ * waits on services a closed network never answers. Missing Chromium skips a test locally and
+ * fails it in CI (`CI=true`), where `.ci/run` installs it.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+export const CHROMIUM = process.env.RELVO_CHROMIUM ?? '/usr/bin/chromium';
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+] as const;
+
+/** Whether the browser tests run here; throws in CI when Chromium is missing. */
+export function chromiumAvailable(
+  path: string = CHROMIUM,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  if (existsSync(path)) return true;
+  if (env.CI === 'true') {
+    throw new Error(`${path} is missing: in CI the browser tests must run (.ci/run installs it)`);
+  }
+  return false;
+}
+
+export interface Browser {
+  readonly context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'relvo-chromium-'));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [...CHROMIUM_FLAGS],
+      viewport: { width: 1280, height: 820 },
+      timeout: 30_000,
+    });
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    context,
+    async close() {
+      await context.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

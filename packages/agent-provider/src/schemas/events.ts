@@ -73,7 +73,7 @@ export const runExtensionPayloadSchema = z.strictObject({
   kind: extensionNameSchema,
   data: jsonObjectSchema.refine(
     (data) => JSON.stringify(data).length <= EVENT_BOUNDS.extensionData,
-    { message: `data is over ${EVENT_BOUNDS.extensionData} characters as JSON` },
+    { error: `data is over ${EVENT_BOUNDS.extensionData} characters as JSON` },
   ),
 });
 

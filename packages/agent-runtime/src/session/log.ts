@@ -132,15 +132,11 @@ export class EventWriter {
           (logs[i] as SessionLog).committed(batch[i] as EventEnvelope);
         done.resolve();
       } catch (cause) {
-        const error =
-          isRuntimeError(cause)
-            ? cause
-            : new RuntimeError(
-                'store_unavailable',
-                'store_io',
-                'the event store refused an append',
-                { cause },
-              );
+        const error = isRuntimeError(cause)
+          ? cause
+          : new RuntimeError('store_unavailable', 'store_io', 'the event store refused an append', {
+              cause,
+            });
         for (const log of new Set(logs)) log.fail(error);
         done.reject(error);
       } finally {

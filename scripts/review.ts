@@ -3,7 +3,9 @@
  * npm run review -- --all <from>..<to>      every stable release in the range, one after another
  * npm run review -- --binary <path>         a native codex already on disk (files under its version)
  *
- * For each release: install it into the release cache (reused when present), pin its schema,
+ * For each release: install it into the release cache (reused when present), pin its schema
+ * (the manifest; the tree itself is checked in for the baseline only and kept in the cache for
+ * any other release), check the adapter's recorded frames against that schema,
  * record every scenario and compare the frame sequences with the baseline's recordings, run
  * the real-binary end-to-end tier against it (CODEX_UNDER_TEST), measure the handshake (median
  * of 5), and write fixtures/compat/<version>.json and .md with a verdict. Recordings go to the
@@ -25,6 +27,7 @@ import {
   reportedVersion,
 } from './lib/release-binary.js';
 import { runRealBinarySuite } from './lib/review/e2e.js';
+import { schemaChecksOf } from './lib/review/frame-schema.js';
 import { measureHandshake } from './lib/review/handshake-timing.js';
 import { pinSchema, schemaJsonDir } from './lib/review/pin.js';
 import { usePrivateTmp } from './lib/review/private-tmp.js';
@@ -37,6 +40,7 @@ import {
   type CompatReport,
 } from './lib/review/report.js';
 import { diffSurfaces, loadSurface } from './lib/review/schema-diff.js';
+import { cacheSchemaTree } from './lib/review/schema-tree.js';
 import { compareSequences, type ScenarioComparison } from './lib/review/sequences.js';
 import { SCENARIOS } from './lib/scenarios.js';
 import { summarizeRecording, type TranscriptIndex } from './lib/transcript-index.js';
@@ -154,15 +158,26 @@ function handshakeVersion(version: string): string | null {
 
 async function review(target: Target, remeasure: boolean): Promise<CompatReport> {
   log(`review ${target.version} (${target.binary})`);
-  const pinned = pinSchema(target.binary, target.version, SCHEMAS);
+  const isBaseline = target.version === CODEX_APP_SERVER_VERSION;
+  const pinned = pinSchema(target.binary, target.version, SCHEMAS, isBaseline);
   try {
     log(
       `  schema ${pinned.manifest.digest.slice(0, 16)}…${pinned.changed ? ' (written)' : ' (unchanged)'}`,
     );
     const base = loadSurface(schemaJsonDir(SCHEMAS, CODEX_APP_SERVER_VERSION));
-    const next = loadSurface(join(pinned.generated, 'json'));
-    const schemaDiff = diffSurfaces(base, next);
+    const tree = join(pinned.generated, 'json');
+    if (!isBaseline) cacheSchemaTree(target.version, tree, pinned.manifest.jsonDigest);
+    const schemaDiff = diffSurfaces(base, loadSurface(tree));
     const scenarios = await recordAndCompare(target);
+    const schemaChecks = schemaChecksOf(
+      target.version,
+      tree,
+      TRANSCRIPTS,
+      CODEX_APP_SERVER_VERSION,
+    );
+    log(
+      `  schema checks: ${schemaChecks.checked} frames, ${schemaChecks.problems.length} rejected`,
+    );
     const timings = await measureHandshake(target.binary, 5);
     log(
       `  handshake (median of 5): init ${timings.initializeReplyMs} ms, thread ${timings.threadStartReplyMs} ms, exit ${timings.exitAfterStdinCloseMs} ms`,
@@ -183,6 +198,7 @@ async function review(target: Target, remeasure: boolean): Promise<CompatReport>
         fileCount: m.fileCount,
       },
       schemaDiff,
+      schemaChecks,
       scenarios,
       e2e,
       handshake: { reportedVersion: handshakeVersion(target.version), timings },

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { E2eResult } from './e2e.js';
+import type { SchemaChecks } from './frame-schema.js';
 import type { HandshakeTimings } from './handshake-timing.js';
 import { ADAPTER_SURFACE, type SchemaDiff } from './schema-diff.js';
 import type { ScenarioComparison } from './sequences.js';
@@ -28,6 +29,8 @@ export interface CompatReport {
     readonly fileCount: { readonly json: number; readonly ts: number };
   };
   readonly schemaDiff: SchemaDiff;
+  /** The baseline's adapter frames and this release's handshake under its schema. */
+  readonly schemaChecks: SchemaChecks;
   readonly scenarios: Readonly<Record<string, ScenarioComparison>>;
   readonly e2e: E2eResult;
   readonly handshake: HandshakeCheck;
@@ -44,6 +47,9 @@ export function verdictOf(report: Omit<CompatReport, 'verdict'>): string {
       ADAPTER_SURFACE.bridgedServerRequests.some((b) => m === `server request removed: ${b}`),
   );
   if (removed.length > 0) why.push(`${removed.length} method(s) the adapter uses removed`);
+  if (report.schemaChecks.problems.length > 0)
+    why.push(`${report.schemaChecks.problems.length} frame(s) rejected by its schema`);
+  if (report.schemaChecks.checked === 0) why.push('no frame checked against its schema');
   const differing = Object.entries(report.scenarios)
     .filter(([, c]) => c.status === 'differs' || c.status === 'not recorded')
     .map(([name]) => name);
@@ -99,6 +105,12 @@ export function renderMarkdown(r: CompatReport): string {
           ],
           'none',
         )) +
+    `\n## Frames under this release's schema\n\n` +
+    `${r.schemaChecks.checked} frames checked (the adapter's frames in the ${r.baseline} ` +
+    `recordings, and this release's own handshake replies)` +
+    (r.schemaChecks.problems.length === 0
+      ? '; all accepted.\n'
+      : `; rejected:\n\n${bullet(r.schemaChecks.problems, 'none')}`) +
     `\n## Frame sequences against the ${r.baseline} recordings\n\n` +
     `Normalised (ids, texts, timings and delta counts removed; known races sorted); the ` +
     `notifications the adapter ignores are compared as counts.\n\n` +

@@ -120,7 +120,7 @@ export function windowSummary(): {
   };
 }
 
-/** `0.155.0 – 0.171.0 (25 reviewed releases)`: only the releases reviewed in between count. */
+/** `0.153.4 – 0.171.0 (26 reviewed releases)`: only the releases reviewed in between count. */
 export function windowRange(): string {
   const w = windowSummary();
   return `${w.min} – ${w.max} (${w.supported.length} reviewed releases)`;

@@ -78,6 +78,10 @@ describe('allowlist and review reports agree', () => {
     expect(manifest?.tsDigest).toBe(report.schema.tsDigest);
     expect(manifest?.fileCount).toEqual(report.schema.fileCount);
     expect(manifest?.identicalTo ?? null).toBe(report.schema.identicalTo);
+    // what the adapter published was compared for exactly the recorded scenarios
+    if (report.published !== undefined) {
+      expect(Object.keys(report.published).sort()).toEqual(Object.keys(report.scenarios).sort());
+    }
     // a release pinned byte-identical to another was diffed and checked the same way
     const twin =
       report.schema.identicalTo === null ? undefined : reportOf(report.schema.identicalTo);

@@ -26,11 +26,13 @@ export interface PublishedComparison {
 }
 
 /**
- * Keys whose values are identities or timings, different on every run; and `classification`,
+ * Keys whose values are identities or timings, different on every run; `outputBytes`, a count of
+ * a command's streamed output that codex's own aggregate can miss chunks of (docs/protocol.md,
+ * "Ordering facts and quirks"), so its presence depends on pipe pacing; and `classification`,
  * codex's own name for a failure (`codexErrorInfo`), which releases name differently for the same
  * failure while the adapter's code and providerCode stay the same (the frames keep it).
  */
-const VOLATILE_KEY = /^(id|at|runRef|providerRef|classification)$|(Id|Ref|At|Ms)$/;
+const VOLATILE_KEY = /^(id|at|runRef|providerRef|outputBytes|classification)$|(Id|Ref|At|Ms)$/;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 function normalise(value: unknown): unknown {

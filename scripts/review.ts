@@ -1,19 +1,25 @@
 /**
  * npm run review -- <X.Y.Z> [--remeasure]
  * npm run review -- --all <from>..<to>      every stable release in the range, one after another
+ * npm run review -- --latest                 every stable release newer than the newest reviewed
+ *                                            one; exit 1 naming any that failed (a scheduled job)
  * npm run review -- --binary <path>         a native codex already on disk (files under its version)
  *
- * For each release: install it into the release cache (reused when present), pin its schema,
- * record every scenario and compare the frame sequences with the baseline's recordings, run
+ * For each release: install it into the release cache (reused when present), pin its schema
+ * (the manifest; the tree itself is checked in for the baseline only and kept in the cache for
+ * any other release), check the adapter's recorded frames against that schema,
+ * record every scenario, replay each recording and the baseline's to the adapter and compare what
+ * it publishes (the verdict), compare the frame sequences with the baseline's (evidence), run
  * the real-binary end-to-end tier against it (CODEX_UNDER_TEST), measure the handshake (median
- * of 5), and write fixtures/compat/<version>.json and .md with a verdict. Recordings go to the
+ * of 5), and write fixtures/compat/<version>.json and .md with a verdict; then rewrite the
+ * allowlist in src/constants.ts to the passing reports, and the index. Recordings go to the
  * cache; the repository keeps the handshake of every release and every scenario of the baseline.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CODEX_APP_SERVER_VERSION, CODEX_SUPPORTED_APP_SERVER_VERSIONS } from '../src/constants.js';
+import { CODEX_APP_SERVER_VERSION } from '../src/constants.js';
 import { codexUserAgentVersion } from '../src/session/version-gate.js';
 import { parseTranscript, type TranscriptLine } from '../src/testing/index.js';
 import { serializeTranscript } from './lib/transcript-writer.js';
@@ -25,18 +31,16 @@ import {
   reportedVersion,
 } from './lib/release-binary.js';
 import { runRealBinarySuite } from './lib/review/e2e.js';
+import { schemaChecksOf } from './lib/review/frame-schema.js';
+import { syncAllowlist } from './lib/review/allowlist.js';
+import { compareVersions, reviewLatest } from './lib/review/latest.js';
 import { measureHandshake } from './lib/review/handshake-timing.js';
 import { pinSchema, schemaJsonDir } from './lib/review/pin.js';
 import { usePrivateTmp } from './lib/review/private-tmp.js';
-import {
-  isPassing,
-  readReport,
-  verdictOf,
-  writeIndex,
-  writeReport,
-  type CompatReport,
-} from './lib/review/report.js';
+import { verdictOf, writeIndex, writeReport, type CompatReport } from './lib/review/report.js';
 import { diffSurfaces, loadSurface } from './lib/review/schema-diff.js';
+import { cacheSchemaTree } from './lib/review/schema-tree.js';
+import { comparePublished, type PublishedComparison } from './lib/review/published.js';
 import { compareSequences, type ScenarioComparison } from './lib/review/sequences.js';
 import { SCENARIOS } from './lib/scenarios.js';
 import { summarizeRecording, type TranscriptIndex } from './lib/transcript-index.js';
@@ -45,8 +49,9 @@ const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const SCHEMAS = join(ROOT, 'fixtures', 'codex-app-server');
 const TRANSCRIPTS = join(ROOT, 'fixtures', 'transcripts');
 const COMPAT = join(ROOT, 'fixtures', 'compat');
+const CONSTANTS = join(ROOT, 'src', 'constants.ts');
 const USAGE =
-  'usage: npm run review -- <X.Y.Z> | --all <from>..<to> | --binary <path>  [--remeasure]';
+  'usage: npm run review -- <X.Y.Z> | --all <from>..<to> | --latest | --binary <path>  [--remeasure]';
 
 const log = (line: string): void => {
   console.log(line);
@@ -57,25 +62,21 @@ interface Target {
   readonly binary: string;
 }
 
-const compareVersions = (a: string, b: string): number => {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-};
-
-/** Every stable (plain X.Y.Z) release of @openai/codex in [from, to], oldest first. */
-function stableReleases(from: string, to: string): string[] {
+/** Every version of @openai/codex the npm registry lists. */
+function registryVersions(): unknown[] {
   const out = execFileSync('npm', ['view', '@openai/codex', 'versions', '--json'], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 60_000,
   });
   const all = JSON.parse(out) as unknown;
   if (!Array.isArray(all)) throw new Error('npm view returned no version list');
-  return all
+  return all;
+}
+
+/** Every stable (plain X.Y.Z) release of @openai/codex in [from, to], oldest first. */
+function stableReleases(from: string, to: string): string[] {
+  return registryVersions()
     .filter((v): v is string => typeof v === 'string' && PLAIN_RELEASE.test(v))
     .filter((v) => compareVersions(v, from) >= 0 && compareVersions(v, to) <= 0)
     .sort(compareVersions);
@@ -89,7 +90,10 @@ const readTranscript = (path: string): TranscriptLine[] | undefined =>
  * baseline, the handshake for any other release) unless their normalised sequence changed, and
  * compares each with the baseline's recording.
  */
-async function recordAndCompare(target: Target): Promise<Record<string, ScenarioComparison>> {
+async function recordAndCompare(target: Target): Promise<{
+  scenarios: Record<string, ScenarioComparison>;
+  published: Record<string, PublishedComparison>;
+}> {
   const cacheDir = join(releaseCachePrefix(target.version), 'transcripts');
   mkdirSync(cacheDir, { recursive: true });
   const isBaseline = target.version === CODEX_APP_SERVER_VERSION;
@@ -100,6 +104,7 @@ async function recordAndCompare(target: Target): Promise<Record<string, Scenario
     : { codexVersion: target.version, binaryKind: 'native', scenarios: {} };
   let indexChanged = false;
   const results: Record<string, ScenarioComparison> = {};
+  const published: Record<string, PublishedComparison> = {};
   for (const scenario of SCENARIOS) {
     const recording = await recordScenario(scenario, { binary: target.binary });
     const text = serializeTranscript(recording.lines);
@@ -132,8 +137,18 @@ async function recordAndCompare(target: Target): Promise<Record<string, Scenario
             ],
           }
         : compareSequences(baseline, recording.lines);
+    published[scenario.name] =
+      baseline === undefined
+        ? { status: 'not replayed', differences: [] }
+        : await comparePublished(
+            baseline,
+            CODEX_APP_SERVER_VERSION,
+            recording.lines,
+            target.version,
+          );
     log(
-      `  ${scenario.name}: ${recording.lines.length} frames, ${results[scenario.name]?.status ?? '?'}`,
+      `  ${scenario.name}: ${recording.lines.length} frames, ${results[scenario.name]?.status ?? '?'}; ` +
+        `published events ${published[scenario.name]?.status ?? '?'}`,
     );
   }
   if (indexChanged) {
@@ -142,7 +157,7 @@ async function recordAndCompare(target: Target): Promise<Record<string, Scenario
     );
     writeFileSync(indexPath, JSON.stringify({ ...index, scenarios: sorted }, null, 2) + '\n');
   }
-  return results;
+  return { scenarios: results, published };
 }
 
 function handshakeVersion(version: string): string | null {
@@ -154,15 +169,26 @@ function handshakeVersion(version: string): string | null {
 
 async function review(target: Target, remeasure: boolean): Promise<CompatReport> {
   log(`review ${target.version} (${target.binary})`);
-  const pinned = pinSchema(target.binary, target.version, SCHEMAS);
+  const isBaseline = target.version === CODEX_APP_SERVER_VERSION;
+  const pinned = pinSchema(target.binary, target.version, SCHEMAS, isBaseline);
   try {
     log(
       `  schema ${pinned.manifest.digest.slice(0, 16)}…${pinned.changed ? ' (written)' : ' (unchanged)'}`,
     );
     const base = loadSurface(schemaJsonDir(SCHEMAS, CODEX_APP_SERVER_VERSION));
-    const next = loadSurface(join(pinned.generated, 'json'));
-    const schemaDiff = diffSurfaces(base, next);
-    const scenarios = await recordAndCompare(target);
+    const tree = join(pinned.generated, 'json');
+    if (!isBaseline) cacheSchemaTree(target.version, tree, pinned.manifest.jsonDigest);
+    const schemaDiff = diffSurfaces(base, loadSurface(tree));
+    const { scenarios, published } = await recordAndCompare(target);
+    const schemaChecks = schemaChecksOf(
+      target.version,
+      tree,
+      TRANSCRIPTS,
+      CODEX_APP_SERVER_VERSION,
+    );
+    log(
+      `  schema checks: ${schemaChecks.checked} frames, ${schemaChecks.problems.length} rejected`,
+    );
     const timings = await measureHandshake(target.binary, 5);
     log(
       `  handshake (median of 5): init ${timings.initializeReplyMs} ms, thread ${timings.threadStartReplyMs} ms, exit ${timings.exitAfterStdinCloseMs} ms`,
@@ -183,7 +209,9 @@ async function review(target: Target, remeasure: boolean): Promise<CompatReport>
         fileCount: m.fileCount,
       },
       schemaDiff,
+      schemaChecks,
       scenarios,
+      published,
       e2e,
       handshake: { reportedVersion: handshakeVersion(target.version), timings },
     };
@@ -201,21 +229,6 @@ async function review(target: Target, remeasure: boolean): Promise<CompatReport>
   }
 }
 
-function allowlistAdvice(): void {
-  const allow = new Set<string>(CODEX_SUPPORTED_APP_SERVER_VERSIONS);
-  const passing = new Set<string>();
-  for (const v of existsSync(COMPAT) ? readdirJson() : []) {
-    const r = readReport(COMPAT, v);
-    if (r !== undefined && isPassing(r)) passing.add(v);
-  }
-  const add = [...passing].filter((v) => !allow.has(v)).sort(compareVersions);
-  const drop = [...allow].filter((v) => !passing.has(v)).sort(compareVersions);
-  if (add.length > 0)
-    log(`allowlist: add ${add.join(', ')} to CODEX_SUPPORTED_APP_SERVER_VERSIONS`);
-  if (drop.length > 0) log(`allowlist: ${drop.join(', ')} has no passing report`);
-  if (add.length === 0 && drop.length === 0) log('allowlist matches the passing reports');
-}
-
 function readdirJson(): string[] {
   return readdirSync(COMPAT)
     .filter((f) => f.endsWith('.json'))
@@ -227,6 +240,22 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2).filter((a) => a !== '--');
   const remeasure = args.includes('--remeasure');
   const rest = args.filter((a) => a !== '--remeasure');
+  if (rest[0] === '--latest' && rest.length === 1) {
+    const outcome = await reviewLatest({
+      registryVersions,
+      reviewed: () => (existsSync(COMPAT) ? readdirJson() : []),
+      review: async (version) => {
+        const binary = installRelease(version, log);
+        if (reportedVersion(binary) !== version)
+          throw new Error(`the ${version} binary reports another version`);
+        return (await review({ version, binary }, remeasure)).verdict;
+      },
+      log,
+    });
+    if (outcome.reviewed.length > 0) finish();
+    process.exitCode = outcome.exitCode;
+    return;
+  }
   let targets: (() => Target)[];
   if (rest[0] === '--all' && rest.length === 2) {
     const match = /^(\d+\.\d+\.\d+)\.\.(\d+\.\d+\.\d+)$/.exec(rest[1] ?? '');
@@ -252,9 +281,13 @@ async function main(): Promise<void> {
     verdicts.push(`${target.version}: ${report.verdict}`);
   }
   log(verdicts.join('\n'));
-  if (writeIndex(COMPAT, CODEX_SUPPORTED_APP_SERVER_VERSIONS))
-    log('fixtures/compat/index.md written');
-  allowlistAdvice();
+  finish();
+}
+
+/** The allowlist, then the index (which shows it), from the reports as they are now. */
+function finish(): void {
+  const allowlist = syncAllowlist(COMPAT, CONSTANTS, log);
+  if (writeIndex(COMPAT, allowlist)) log('fixtures/compat/index.md written');
 }
 
 main().catch((error: unknown) => {

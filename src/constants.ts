@@ -22,6 +22,8 @@ export const CODEX_APP_SERVER_VERSION = '0.171.0';
  * interval that was not reviewed is refused like any other.
  */
 export const CODEX_SUPPORTED_APP_SERVER_VERSIONS = [
+  '0.153.4',
+  '0.154.0',
   '0.155.0',
   '0.155.1',
   '0.156.0',
@@ -49,7 +51,7 @@ export const CODEX_SUPPORTED_APP_SERVER_VERSIONS = [
 ] as const;
 export type CodexSupportedAppServerVersion = (typeof CODEX_SUPPORTED_APP_SERVER_VERSIONS)[number];
 
-export const CODEX_APP_SERVER_MIN_VERSION = '0.155.0';
+export const CODEX_APP_SERVER_MIN_VERSION = '0.153.4';
 export const CODEX_APP_SERVER_MAX_VERSION = '0.171.0';
 
 export const CODEX_DEFAULT_EXECUTABLE = 'codex';

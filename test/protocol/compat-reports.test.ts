@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { schemaChecksOf } from '../../scripts/lib/review/frame-schema.js';
 import { readManifest, schemaJsonDir } from '../../scripts/lib/review/pin.js';
 import {
   isPassing,
@@ -15,14 +16,13 @@ import {
   verdictOf,
   type CompatReport,
 } from '../../scripts/lib/review/report.js';
-import { diffSurfaces, loadSurface } from '../../scripts/lib/review/schema-diff.js';
 import {
   CODEX_APP_SERVER_MAX_VERSION,
   CODEX_APP_SERVER_MIN_VERSION,
   CODEX_APP_SERVER_VERSION,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
 } from '../../src/constants.js';
-import { REPO_ROOT, SCHEMAS_DIR } from '../support/paths.js';
+import { REPO_ROOT, SCHEMAS_DIR, TRANSCRIPTS_DIR } from '../support/paths.js';
 
 const COMPAT = join(REPO_ROOT, 'fixtures', 'compat');
 const ALLOWLIST: readonly string[] = CODEX_SUPPORTED_APP_SERVER_VERSIONS;
@@ -35,9 +35,6 @@ const reportOf = (version: string): CompatReport => {
   if (report === undefined) throw new Error(`no report for ${version}`);
   return report;
 };
-let baseline: ReturnType<typeof loadSurface> | undefined;
-const baselineSurface = (): ReturnType<typeof loadSurface> =>
-  (baseline ??= loadSurface(schemaJsonDir(SCHEMAS_DIR, CODEX_APP_SERVER_VERSION)));
 const byVersion = (a: string, b: string): number =>
   a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
 
@@ -77,10 +74,33 @@ describe('allowlist and review reports agree', () => {
     // the schema it reviewed is the one pinned for that release
     const manifest = readManifest(SCHEMAS_DIR, version);
     expect(manifest?.digest).toBe(report.schema.digest);
+    expect(manifest?.jsonDigest).toBe(report.schema.jsonDigest);
+    expect(manifest?.tsDigest).toBe(report.schema.tsDigest);
+    expect(manifest?.fileCount).toEqual(report.schema.fileCount);
     expect(manifest?.identicalTo ?? null).toBe(report.schema.identicalTo);
-    // and its schema diff is what the adapter's surface gives on the pinned schemas today
-    expect(report.schemaDiff).toEqual(
-      diffSurfaces(baselineSurface(), loadSurface(schemaJsonDir(SCHEMAS_DIR, version))),
+    // what the adapter published was compared for exactly the recorded scenarios
+    if (report.published !== undefined) {
+      expect(Object.keys(report.published).sort()).toEqual(Object.keys(report.scenarios).sort());
+    }
+    // a release pinned byte-identical to another was diffed and checked the same way
+    const twin =
+      report.schema.identicalTo === null ? undefined : reportOf(report.schema.identicalTo);
+    if (twin !== undefined) {
+      expect(report.schemaDiff).toEqual(twin.schemaDiff);
+      expect(report.schemaChecks.problems).toEqual(twin.schemaChecks.problems);
+    }
+  });
+
+  it("the baseline's report holds what its checked-in tree gives", () => {
+    const report = reportOf(CODEX_APP_SERVER_VERSION);
+    expect(report.schemaDiff).toEqual({
+      methods: [],
+      types: [],
+      otherMethods: { added: [], removed: [] },
+    });
+    const tree = schemaJsonDir(SCHEMAS_DIR, CODEX_APP_SERVER_VERSION);
+    expect(report.schemaChecks).toEqual(
+      schemaChecksOf(CODEX_APP_SERVER_VERSION, tree, TRANSCRIPTS_DIR, CODEX_APP_SERVER_VERSION),
     );
   });
 
@@ -91,6 +111,8 @@ describe('allowlist and review reports agree', () => {
     expect(report.e2e.failed).toBe(0);
     expect(report.e2e.passed).toBeGreaterThan(0);
     expect(report.handshake.reportedVersion).toBe(v);
+    expect(report.schemaChecks.problems).toEqual([]);
+    expect(report.schemaChecks.checked).toBeGreaterThan(0);
     // the evidence behind offering `session` on approvals (ADR-0003 amendment)
     const session = Object.entries(report.e2e.tests).filter(([name]) =>
       name.includes('approved for the session'),
@@ -111,6 +133,13 @@ describe('allowlist and review reports agree', () => {
       },
     };
     expect(verdictOf(differs)).toBe('fail (frame sequence differs: text_turn)');
+    const rejected = {
+      ...evidence,
+      schemaChecks: { checked: 3, problems: ['handshake seq 2: v1/InitializeResponse.json: /'] },
+    };
+    expect(verdictOf(rejected)).toBe('fail (1 frame(s) rejected by its schema)');
+    const unchecked = { ...evidence, schemaChecks: { checked: 0, problems: [] } };
+    expect(verdictOf(unchecked)).toBe('fail (no frame checked against its schema)');
     const wrongVersion = {
       ...evidence,
       handshake: { ...evidence.handshake, reportedVersion: null },

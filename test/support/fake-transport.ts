@@ -12,7 +12,7 @@ import type { ValidateFunction } from 'ajv';
 import { onTestFinished } from 'vitest';
 import type { CodexTransport } from '../../src/transport/types.js';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
-import { createSchemaAjv, methodOf, type UnionFile } from './json-schema.js';
+import { createSchemaAjv, methodOf, type UnionFile } from '../../scripts/lib/json-schema.js';
 import { SCHEMAS_DIR } from './paths.js';
 
 export const PINNED_SCHEMA_VERSION = CODEX_APP_SERVER_VERSION;

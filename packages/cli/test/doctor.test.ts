@@ -56,6 +56,7 @@ describe('relvo-codex doctor --json', () => {
     expect(report.codex.kind).toBe('native');
     expect(report.codex.path).toMatch(/@openai\/codex-[a-z0-9-]+\/vendor\/.+\/bin\/codex(\.exe)?$/);
     expect(report.inWindow).toBe(true);
+    expect((report as { windowPosition?: unknown }).windowPosition).toBe('inside');
     expect(report.installHint).toBeNull();
     expect(report.handshake.ok).toBe(true);
     expect(report.handshake.ms).toBeGreaterThan(0);
@@ -66,26 +67,50 @@ describe('relvo-codex doctor --json', () => {
     expect(await survivorsAfter(result.mark)).toEqual([]);
   });
 
-  it('--codex naming an executable outside the window: inWindow false, the install hint, exit 3', async () => {
+  it('--codex naming a release older than the window: upgrade to the baseline, exit 3', async () => {
     const path = standIn('0.1.0');
     const result = await runCli(['doctor', '--json', '--codex', path]);
     expect(result.code).toBe(3);
     const report = parseOne(result.stdout) as {
       codex: { path: string; version: string; source: string };
       inWindow: boolean;
+      windowPosition: string;
       installHint: string;
       handshake: { ok: boolean; skipped?: string };
       problems: { problem: string; nextStep: string }[];
     };
     expect(report.codex).toMatchObject({ path, version: '0.1.0', source: 'option' });
     expect(report.inWindow).toBe(false);
+    expect(report.windowPosition).toBe('older');
     expect(report.installHint).toContain(`@openai/codex@${CODEX_APP_SERVER_VERSION}`);
     expect(report.handshake).toMatchObject({ ok: false, skipped: expect.any(String) });
+    expect(report.problems).toEqual([
+      {
+        problem: expect.stringMatching(/^codex 0\.1\.0 is older than the reviewed window \(/),
+        nextStep: `upgrade to the baseline: \`${report.installHint}\``,
+      },
+    ]);
+  });
+
+  it('--codex naming a release newer than the window: review it in a clone, exit 3', async () => {
+    const [major, minor] = (CODEX_SUPPORTED_APP_SERVER_VERSIONS.at(-1) ?? '').split('.');
+    const newer = `${major}.${Number(minor) + 1}.0`;
+    const result = await runCli(['doctor', '--json', '--codex', standIn(newer)]);
+    expect(result.code).toBe(3);
+    const report = parseOne(result.stdout) as {
+      windowPosition: string;
+      installHint: string;
+      problems: { problem: string; nextStep: string }[];
+    };
+    expect(report.windowPosition).toBe('newer');
     expect(report.problems).toHaveLength(1);
-    expect(report.problems[0]!.nextStep).toContain(report.installHint);
-    // the advice works outside a clone too: no CLI command that needs the repository
-    expect(report.problems[0]!.nextStep).toContain(
-      'in a clone of the provider repository: `npm run review -- 0.1.0`',
+    expect(report.problems[0]!.problem).toMatch(
+      new RegExp(`^codex ${newer.replaceAll('.', '\\.')} is newer than the reviewed window \\(`),
+    );
+    // the exact command; reviewing needs the repository, so no CLI command is offered for it
+    expect(report.problems[0]!.nextStep).toBe(
+      `review it in a clone of the provider repository: \`npm run review -- ${newer}\`; ` +
+        `or install the baseline: \`${report.installHint}\``,
     );
     expect(report.problems[0]!.nextStep).not.toContain('relvo-codex review');
   });
@@ -102,6 +127,13 @@ describe('relvo-codex doctor --json', () => {
     expect(parseOne(result.stdout)).toMatchObject({
       codex: { version: unreviewed, source: 'env' },
       inWindow: false,
+      windowPosition: 'between',
+      problems: [
+        {
+          problem: expect.stringContaining('is not a reviewed release'),
+          nextStep: expect.stringContaining(`\`npm run review -- ${unreviewed}\``),
+        },
+      ],
     });
   });
 
@@ -137,7 +169,7 @@ describe('relvo-codex doctor --json', () => {
     });
     expect(result.code).toBe(3);
     expect(result.stdout).toContain('relvo-codex doctor');
-    expect(result.stdout).toContain('is not a reviewed release');
+    expect(result.stdout).toContain('codex 0.1.0 is older than the reviewed window');
     expect(result.stdout).toContain('next step:');
     const [min, max] = [
       CODEX_SUPPORTED_APP_SERVER_VERSIONS[0],

@@ -1,8 +1,10 @@
 /**
- * Pins one release's generated schema into fixtures/codex-app-server/<version>/: the JSON Schema
- * tree (`json/`) and a manifest with the digests of both generated trees. The generated
- * TypeScript is only digested. A release whose output is byte-identical to a checked-in one gets
- * a manifest naming it (`identicalTo`) and no tree. Re-pinning the same output changes nothing.
+ * Pins one release's generated schema into fixtures/codex-app-server/<version>/: a manifest with
+ * the digests of both generated trees (and of each JSON Schema file), plus the JSON Schema tree
+ * (`json/`) itself for the baseline only. Any other release's tree is regenerated from the release
+ * cache when a review needs it (schema-tree.ts). The generated TypeScript is only digested. A
+ * release whose output is byte-identical to another pinned one names it (`identicalTo`).
+ * Re-pinning the same output changes nothing.
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -27,24 +29,35 @@ export const GENERATED_WITH = [
 
 export interface PinResult {
   readonly manifest: SchemaManifest;
-  /** Whether anything under fixtures/codex-app-server/<version>/ was written. */
+  /** Whether anything under fixtures/codex-app-server/<version>/ was written or removed. */
   readonly changed: boolean;
   /** The freshly generated tree (json/ and ts/); the caller removes it with `dispose`. */
   readonly generated: string;
   dispose(): void;
 }
 
-function generate(binary: string, outRoot: string): void {
+/** How long one `generate-*` run may take (it takes about a second). */
+const GENERATE_TIMEOUT_MS = 60_000;
+
+/** Runs codex's schema generators into `outRoot/json` (and `outRoot/ts` unless `jsonOnly`). */
+export function generateSchema(binary: string, outRoot: string, jsonOnly = false): void {
   const iso = createIsolatedCodexHome('relvo-pin-');
   try {
-    for (const [sub, dir] of [
+    const steps = [
       ['generate-json-schema', 'json'],
       ['generate-ts', 'ts'],
-    ] as const) {
+    ] as const;
+    for (const [sub, dir] of jsonOnly ? steps.slice(0, 1) : steps) {
       execFileSync(
         binary,
         ['-c', 'features.plugins=false', 'app-server', sub, '--out', join(outRoot, dir)],
-        { cwd: iso.workspace, env: iso.env(), stdio: ['ignore', 'ignore', 'ignore'] },
+        {
+          cwd: iso.workspace,
+          env: iso.env(),
+          stdio: ['ignore', 'ignore', 'ignore'],
+          timeout: GENERATE_TIMEOUT_MS,
+          killSignal: 'SIGKILL',
+        },
       );
     }
   } finally {
@@ -57,20 +70,31 @@ export function readManifest(schemasRoot: string, version: string): SchemaManife
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as SchemaManifest) : undefined;
 }
 
-/** The checked-in json/ folder holding `version`'s schema (following `identicalTo`). */
+/** The checked-in json/ folder of `version` (the baseline's); other trees are not checked in. */
 export function schemaJsonDir(schemasRoot: string, version: string): string {
-  const manifest = readManifest(schemasRoot, version);
-  if (manifest === undefined) throw new Error(`no pinned schema for ${version}`);
-  return join(schemasRoot, manifest.identicalTo ?? version, 'json');
+  if (readManifest(schemasRoot, version) === undefined)
+    throw new Error(`no pinned schema for ${version}`);
+  const dir = join(schemasRoot, version, 'json');
+  if (!existsSync(dir)) throw new Error(`the schema tree of ${version} is not checked in`);
+  return dir;
 }
 
-export function pinSchema(binary: string, version: string, schemasRoot: string): PinResult {
+/**
+ * Pins `version`'s schema. `keepTree` (true for the baseline) checks its json/ tree in; without
+ * it only the manifest is written and a checked-in tree is removed.
+ */
+export function pinSchema(
+  binary: string,
+  version: string,
+  schemasRoot: string,
+  keepTree: boolean,
+): PinResult {
   const work = mkdtempSync(join(tmpdir(), 'relvo-pin-out-'));
   const dispose = (): void => {
     rmSync(work, { recursive: true, force: true });
   };
   try {
-    generate(binary, work);
+    generateSchema(binary, work);
     const all = digestTree(work).files;
     const json = subtree(all, 'json');
     const ts = subtree(all, 'ts');
@@ -109,20 +133,19 @@ export function pinSchema(binary: string, version: string, schemasRoot: string):
     const target = join(schemasRoot, version);
     const text = JSON.stringify(manifest, null, 2) + '\n';
     const manifestPath = join(target, 'manifest.json');
-    const treeMatches =
-      twin !== undefined ||
-      (existsSync(join(target, 'json')) &&
-        digestOf(digestTree(join(target, 'json')).files) === manifest.jsonDigest);
+    const treeMatches = keepTree
+      ? existsSync(join(target, 'json')) &&
+        digestOf(digestTree(join(target, 'json')).files) === manifest.jsonDigest
+      : !existsSync(join(target, 'json'));
     const unchanged =
       existsSync(manifestPath) &&
       readFileSync(manifestPath, 'utf8') === text &&
       treeMatches &&
-      !existsSync(join(target, 'ts')) &&
-      (twin === undefined || !existsSync(join(target, 'json')));
+      !existsSync(join(target, 'ts'));
     if (!unchanged) {
       rmSync(target, { recursive: true, force: true });
       mkdirSync(target, { recursive: true });
-      if (twin === undefined) cpSync(join(work, 'json'), join(target, 'json'), { recursive: true });
+      if (keepTree) cpSync(join(work, 'json'), join(target, 'json'), { recursive: true });
       writeFileSync(manifestPath, text);
     }
     return { manifest, changed: !unchanged, generated: work, dispose };

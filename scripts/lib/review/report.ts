@@ -7,7 +7,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { E2eResult } from './e2e.js';
+import type { SchemaChecks } from './frame-schema.js';
 import type { HandshakeTimings } from './handshake-timing.js';
+import { eventOf, type PublishedComparison } from './published.js';
 import { ADAPTER_SURFACE, type SchemaDiff } from './schema-diff.js';
 import type { ScenarioComparison } from './sequences.js';
 
@@ -28,7 +30,14 @@ export interface CompatReport {
     readonly fileCount: { readonly json: number; readonly ts: number };
   };
   readonly schemaDiff: SchemaDiff;
+  /** The baseline's adapter frames and this release's handshake under its schema. */
+  readonly schemaChecks: SchemaChecks;
   readonly scenarios: Readonly<Record<string, ScenarioComparison>>;
+  /**
+   * What the adapter publishes for each recording against the baseline's. Absent in a report
+   * written before the review replayed recordings to the adapter: its verdict is by frames.
+   */
+  readonly published?: Readonly<Record<string, PublishedComparison>>;
   readonly e2e: E2eResult;
   readonly handshake: HandshakeCheck;
   readonly verdict: string;
@@ -44,8 +53,22 @@ export function verdictOf(report: Omit<CompatReport, 'verdict'>): string {
       ADAPTER_SURFACE.bridgedServerRequests.some((b) => m === `server request removed: ${b}`),
   );
   if (removed.length > 0) why.push(`${removed.length} method(s) the adapter uses removed`);
+  if (report.schemaChecks.problems.length > 0)
+    why.push(`${report.schemaChecks.problems.length} frame(s) rejected by its schema`);
+  if (report.schemaChecks.checked === 0) why.push('no frame checked against its schema');
+  const published = report.published;
+  const failing = Object.entries(published ?? {})
+    .filter(([, c]) => c.status === 'differs' || c.status === 'replay failed')
+    .map(([name, c]) =>
+      c.status === 'differs'
+        ? `${name} (${[...new Set(c.differences.map(eventOf))].join(', ')})`
+        : `${name} (replay failed)`,
+    );
+  if (failing.length > 0) why.push(`published events differ: ${failing.join(', ')}`);
+  // a scenario the adapter cannot replay (or a report from before the replay) is judged by frames
   const differing = Object.entries(report.scenarios)
     .filter(([, c]) => c.status === 'differs' || c.status === 'not recorded')
+    .filter(([name]) => (published?.[name]?.status ?? 'not replayed') === 'not replayed')
     .map(([name]) => name);
   if (differing.length > 0) why.push(`frame sequence differs: ${differing.join(', ')}`);
   if (report.e2e.failed > 0) why.push(`${report.e2e.failed} end-to-end test(s) failed`);
@@ -67,6 +90,23 @@ export function renderMarkdown(r: CompatReport): string {
   const scenarioRows = Object.entries(r.scenarios)
     .map(([name, c]) => `| ${name} | ${c.status} |\n`)
     .join('');
+  const publishedRows = Object.entries(r.published ?? {})
+    .map(([name, c]) => `| ${name} | ${c.status} | ${r.scenarios[name]?.status ?? '—'} |\n`)
+    .join('');
+  const publishedDetails = Object.entries(r.published ?? {})
+    .filter(([, c]) => c.differences.length > 0)
+    .map(([name, c]) => `\n**${name}**\n\n\`\`\`\n${c.differences.join('\n')}\n\`\`\`\n`)
+    .join('');
+  const publishedSection =
+    r.published === undefined
+      ? `\n## What the adapter publishes\n\nNot replayed: this report predates the replay of ` +
+        `recordings to the adapter; its verdict is by frame sequences.\n`
+      : `\n## What the adapter publishes, against the ${r.baseline} recordings\n\n` +
+        `Each recording replayed to \`createCodexProvider\` (the host's part taken from the ` +
+        `recorded client frames); the events and run ends it publishes, ids and timings removed, ` +
+        `message deltas joined, compared in order. This decides the verdict; a scenario the ` +
+        `adapter cannot replay (raw protocol probes, resumed threads) is judged by its frames.\n\n` +
+        `| scenario | published events | frames |\n|---|---|---|\n${publishedRows}${publishedDetails}`;
   const scenarioDetails = Object.entries(r.scenarios)
     .filter(([, c]) => c.differences.length > 0)
     .map(([name, c]) => `\n**${name}**\n\n\`\`\`\n${c.differences.join('\n')}\n\`\`\`\n`)
@@ -99,9 +139,19 @@ export function renderMarkdown(r: CompatReport): string {
           ],
           'none',
         )) +
+    `\n## Frames under this release's schema\n\n` +
+    `${r.schemaChecks.checked} frames checked (the adapter's frames in the ${r.baseline} ` +
+    `recordings, and this release's own handshake replies)` +
+    (r.schemaChecks.problems.length === 0
+      ? '; all accepted.\n'
+      : `; rejected:\n\n${bullet(r.schemaChecks.problems, 'none')}`) +
+    publishedSection +
     `\n## Frame sequences against the ${r.baseline} recordings\n\n` +
     `Normalised (ids, texts, timings and delta counts removed; known races sorted); the ` +
-    `notifications the adapter ignores are compared as counts.\n\n` +
+    `notifications the adapter ignores are compared as counts.` +
+    (r.published === undefined
+      ? '\n\n'
+      : ` Evidence: they decide the verdict only for a scenario not replayed.\n\n`) +
     `| scenario | result |\n|---|---|\n${scenarioRows}${scenarioDetails}` +
     `\n## End-to-end tests on this binary\n\n` +
     `${r.e2e.passed} passed, ${r.e2e.failed} failed, ${r.e2e.skipped} skipped.\n\n` +
@@ -171,12 +221,18 @@ export function renderIndex(
       const t = r.handshake.timings;
       const scenarios = Object.values(r.scenarios);
       const same = scenarios.filter((c) => c.status === 'same').length;
+      const replayed = Object.values(r.published ?? {}).filter((c) => c.status !== 'not replayed');
+      const publishedSame =
+        r.published === undefined
+          ? '— (by frames)'
+          : `${replayed.filter((c) => c.status === 'same').length}/${replayed.length}`;
       return (
         `| [${r.codexVersion}](${r.codexVersion}.md) | ${r.verdict} | ` +
         `${allowlist.includes(r.codexVersion) ? 'yes' : 'no'} | ` +
         `\`${r.schema.digest.slice(0, 12)}\`${r.schema.identicalTo === null ? '' : ` (≡ ${r.schema.identicalTo})`} | ` +
         `${r.schemaDiff.methods.length + r.schemaDiff.types.length} | ` +
-        `${same}/${scenarios.length} | ${r.e2e.passed}/${r.e2e.passed + r.e2e.failed} | ` +
+        `${publishedSame} | ${same}/${scenarios.length} | ` +
+        `${r.e2e.passed}/${r.e2e.passed + r.e2e.failed} | ` +
         `${t.initializeReplyMs} / ${t.threadStartReplyMs} / ${t.exitAfterStdinCloseMs} |\n`
       );
     })
@@ -184,12 +240,15 @@ export function renderIndex(
   return (
     `# Reviewed codex releases\n\n` +
     `Generated by \`npm run review\` from the reports in this folder; do not edit.\n\n` +
-    `| release | verdict | allowlisted | schema digest | changes vs baseline | scenarios same | e2e passed | handshake ms (init / thread / exit) |\n` +
-    `|---|---|---|---|---|---|---|---|\n${rows}` +
-    `\nChanges are counted in what the adapter reads or writes; "scenarios same" counts the ` +
-    `recorded scenarios whose normalised frame sequence equals the baseline's (the others ` +
-    `differ only in notifications the adapter ignores, or fail the review). Handshake timings ` +
-    `are medians of 5 runs of the native binary, measured when each report was first written.\n`
+    `| release | verdict | allowlisted | schema digest | changes vs baseline | published same | frames same | e2e passed | handshake ms (init / thread / exit) |\n` +
+    `|---|---|---|---|---|---|---|---|---|\n${rows}` +
+    `\nChanges are counted in what the adapter reads or writes. "published same" counts the ` +
+    `replayed scenarios for which the adapter publishes what it publishes for the baseline's ` +
+    `recording (this decides the verdict); "— (by frames)" marks a report written before that ` +
+    `replay, whose verdict is by frame sequences. "frames same" counts the recorded scenarios ` +
+    `whose normalised frame sequence equals the baseline's: evidence, deciding only for a ` +
+    `scenario the adapter cannot replay. Handshake timings are medians of 5 runs of the native ` +
+    `binary, measured when each report was first written.\n`
   );
 }
 

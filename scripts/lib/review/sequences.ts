@@ -45,7 +45,7 @@ function isIgnored(sig: string): boolean {
 }
 
 /** Longest-common-subsequence diff of two signature lists. */
-function lcsDiff(a: readonly string[], b: readonly string[]): string[] {
+export function lcsDiff(a: readonly string[], b: readonly string[]): string[] {
   const n = a.length;
   const m = b.length;
   const table: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));

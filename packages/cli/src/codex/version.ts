@@ -120,10 +120,61 @@ export function windowSummary(): {
   };
 }
 
-/** `0.155.0 – 0.171.0 (25 reviewed releases)`: only the releases reviewed in between count. */
+/** `0.153.4 – 0.171.0 (26 reviewed releases)`: only the releases reviewed in between count. */
 export function windowRange(): string {
   const w = windowSummary();
   return `${w.min} – ${w.max} (${w.supported.length} reviewed releases)`;
+}
+
+/** Where a release stands against the reviewed window. */
+export type WindowPosition = 'inside' | 'newer' | 'older' | 'between';
+
+const numeric = (v: string): number[] => v.split('.').map(Number);
+function compareReleases(a: string, b: string): number {
+  const [pa, pb] = [numeric(a), numeric(b)];
+  for (let i = 0; i < 3; i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+export function windowPosition(version: string): WindowPosition {
+  if (isInWindow(version)) return 'inside';
+  const { min, max } = windowSummary();
+  if (compareReleases(version, max) > 0) return 'newer';
+  if (compareReleases(version, min) < 0) return 'older';
+  return 'between';
+}
+
+/**
+ * The problem and the one next step for a release outside the window: a newer one is reviewed
+ * (in a clone of the provider repository: the review needs its fixtures and suite), an older one
+ * is upgraded, one between reviewed releases is either.
+ */
+export function outsideWindowAdvice(version: string): {
+  readonly problem: string;
+  readonly nextStep: string;
+} {
+  const review = `review it in a clone of the provider repository: \`npm run review -- ${version}\``;
+  const install = `\`${installHint()}\``;
+  switch (windowPosition(version)) {
+    case 'newer':
+      return {
+        problem: `codex ${version} is newer than the reviewed window (${windowRange()})`,
+        nextStep: `${review}; or install the baseline: ${install}`,
+      };
+    case 'older':
+      return {
+        problem: `codex ${version} is older than the reviewed window (${windowRange()})`,
+        nextStep: `upgrade to the baseline: ${install}`,
+      };
+    default:
+      return {
+        problem: `codex ${version} is not a reviewed release, though the window (${windowRange()}) spans it`,
+        nextStep: `install the baseline: ${install}; or ${review}`,
+      };
+  }
 }
 
 /** What went wrong when a codex was asked for its version. */

@@ -23,9 +23,12 @@ import {
   describeProbeFailure,
   installHint,
   isInWindow,
+  outsideWindowAdvice,
   probeCodexVersion,
+  windowPosition,
   windowRange,
   windowSummary,
+  type WindowPosition,
 } from '../codex/version.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { defaultEventLogPath } from '../paths.js';
@@ -49,6 +52,8 @@ export interface DoctorReport {
     readonly versionError?: string;
   };
   readonly inWindow: boolean;
+  /** Where the release found stands: inside, newer (review it), older (upgrade), or between. */
+  readonly windowPosition: WindowPosition | null;
   readonly window: {
     readonly baseline: string;
     readonly min: string;
@@ -195,6 +200,7 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
         version: null,
       },
       inWindow: false,
+      windowPosition: null,
       window,
       installHint: installHint(),
       handshake: { ok: false, skipped: 'no codex' },
@@ -214,11 +220,7 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
       nextStep: `check the executable, or install a reviewed codex: \`${installHint()}\``,
     });
   } else if (!inWindow) {
-    problems.push({
-      problem: `codex ${probe.version} is not a reviewed release (reviewed: ${windowRange()})`,
-      // reviewing a release needs the repository's fixtures and suite: a clone, not this CLI
-      nextStep: `install the baseline: \`${installHint()}\`, or review ${probe.version} in a clone of the provider repository: \`npm run review -- ${probe.version}\``,
-    });
+    problems.push(outsideWindowAdvice(probe.version));
   }
 
   let handshake: DoctorReport['handshake'] = { ok: false, skipped: 'outside the window' };
@@ -256,6 +258,7 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
       ...(probe.ok ? {} : { versionError: describeProbeFailure(located.path, probe.reason) }),
     },
     inWindow,
+    windowPosition: version === null ? null : windowPosition(version),
     window,
     installHint: inWindow ? null : installHint(),
     handshake,

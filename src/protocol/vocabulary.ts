@@ -19,7 +19,12 @@ export const CODEX_CLIENT_METHOD = {
   turnStart: 'turn/start',
   turnInterrupt: 'turn/interrupt',
   accountRead: 'account/read',
+  modelList: 'model/list',
+  accountRateLimitsRead: 'account/rateLimits/read',
 } as const;
+
+/** codex's account-wide rate-limit snapshot, sent during turns (src/rate-limits.ts). */
+export const CODEX_RATE_LIMITS_UPDATED = 'account/rateLimits/updated';
 
 /** Notifications the adapter reads. Anything else is ignored (newer servers send more). */
 export const CODEX_NOTIFICATION = {

@@ -50,6 +50,8 @@ export interface CodexConnectionOptions {
   /** Default per-request deadline; ≤0 or non-finite disables it. */
   readonly requestTimeoutMs: number;
   readonly clock?: RpcClock;
+  /** Hears every notification before whoever takes the traffic (the host's `onRateLimits`). */
+  readonly observe?: (method: string, params: unknown) => void;
 }
 
 export class CodexConnection implements SessionConnection {
@@ -68,6 +70,7 @@ export class CodexConnection implements SessionConnection {
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
       onServerRequest: (offer) => this.#inbound.serverRequest(offer),
       onNotification: ({ method, params }) => {
+        options.observe?.(method, params);
         // codex replays a resumed thread's last usage, possibly before a session exists
         if (this.#inbound === BEFORE_SESSION && method === TOKEN_USAGE_UPDATED) {
           this.#usageBeforeSession = params;

@@ -14,7 +14,6 @@ export {
   codexRateLimitsReadSchema,
   codexRateLimitsSchema,
   RATE_LIMITS_UNAVAILABLE_REASONS,
-  type CodexRateLimitWindow,
   type CodexRateLimits,
   type CodexRateLimitsListener,
   type CodexRateLimitsRead,

@@ -5,12 +5,13 @@
  */
 import type {
   CodexProvider,
-  CodexRateLimitWindow,
+  CodexRateLimits,
   CodexRateLimitsRead,
 } from '@relvo-labs/agent-provider-codex';
 import { askChecked, type Checked } from './login.js';
 
 export type LimitsCheck = Checked<CodexRateLimitsRead>;
+type LimitWindow = NonNullable<CodexRateLimits['primary']>;
 
 /** Never throws: a codex that cannot be asked is reported, and the caller decides. */
 export function checkLimits(provider: CodexProvider, cwd: string): Promise<LimitsCheck> {
@@ -24,7 +25,7 @@ export function windowLength(minutes: number): string {
   return `${minutes}m`;
 }
 
-function describeWindow(label: string, w: CodexRateLimitWindow): string {
+function describeWindow(label: string, w: LimitWindow): string {
   const span = w.windowMinutes === undefined ? '' : ` of ${windowLength(w.windowMinutes)}`;
   const reset =
     w.resetsAt === undefined

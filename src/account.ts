@@ -6,10 +6,7 @@
 import { z } from 'zod';
 import { CODEX_CLIENT_METHOD } from './protocol/vocabulary.js';
 import { accountReadResultSchema } from './protocol/wire.js';
-import type { CodexConnection } from './rpc/connection.js';
-import type { AbandonedConnections } from './session/abandoned.js';
-import { initializeConnection } from './session/handshake.js';
-import type { StartupProbe } from './session/startup-failure.js';
+import { askCodex, type CodexProbe } from './probe.js';
 import { codexRejection } from './shared/codex-error.js';
 
 export const CODEX_AUTH_MODES = ['apiKey', 'chatgpt', 'amazonBedrock', 'gcp', 'unknown'] as const;
@@ -56,25 +53,12 @@ export function accountStatusOf(result: unknown): CodexAccountStatus {
   };
 }
 
-export interface AccountProbe {
-  readonly connect: () => Promise<{ connection: CodexConnection; startup: StartupProbe }>;
-  readonly handshake: Parameters<typeof initializeConnection>[1];
-  readonly abandoned: AbandonedConnections;
-}
-
 /** initialize → `account/read { refreshToken: false }` → close. */
-export async function readCodexAccount(probe: AccountProbe): Promise<CodexAccountStatus> {
-  const { connection, startup } = await probe.connect();
-  let status: CodexAccountStatus;
-  try {
-    await initializeConnection(connection, probe.handshake, startup);
-    // no refresh: reading the state must not change it
-    status = accountStatusOf(
+export function readCodexAccount(probe: CodexProbe): Promise<CodexAccountStatus> {
+  // no refresh: reading the state must not change it
+  return askCodex(probe, async (connection) =>
+    accountStatusOf(
       await connection.request(CODEX_CLIENT_METHOD.accountRead, { refreshToken: false }),
-    );
-  } catch (error) {
-    throw await probe.abandoned.tearDownAfterFailedHandshake(connection, error);
-  }
-  await connection.close();
-  return status;
+    ),
+  );
 }

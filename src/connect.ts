@@ -15,6 +15,7 @@ export async function openConnection(
   factory: CodexTransportFactory,
   cwd: string,
   options: ResolvedCodexProviderOptions,
+  observe?: (method: string, params: unknown) => void,
 ): Promise<{ connection: CodexConnection; startup: StartupProbe }> {
   let transport: CodexTransport;
   try {
@@ -29,7 +30,10 @@ export async function openConnection(
       { cause: error },
     );
   }
-  const connection = new CodexConnection(transport, { requestTimeoutMs: options.requestTimeoutMs });
+  const connection = new CodexConnection(transport, {
+    requestTimeoutMs: options.requestTimeoutMs,
+    ...(observe !== undefined ? { observe } : {}),
+  });
   return {
     connection,
     startup: {

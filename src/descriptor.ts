@@ -77,6 +77,11 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       isolatesConfiguredTooling: false,
       // `provider.readAccount()`: codex's own login state, before any session (src/account.ts)
       accountStatusProbe: true,
+      // `provider.listModels()` and `provider.readRateLimits()`, session-less likewise (src/models.ts,
+      // src/rate-limits.ts); whether the host hears live limits (`onRateLimits`)
+      modelListProbe: true,
+      rateLimitsProbe: true,
+      rateLimitUpdates: options.onRateLimits !== undefined,
     },
   });
 }

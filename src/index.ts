@@ -3,6 +3,22 @@ export {
   type CodexAccountStatus,
   type ReadAccountInit,
 } from './account.js';
+export {
+  codexModelListSchema,
+  codexModelSchema,
+  type CodexModel,
+  type CodexModelList,
+  type ListModelsInit,
+} from './models.js';
+export {
+  codexRateLimitsReadSchema,
+  codexRateLimitsSchema,
+  RATE_LIMITS_UNAVAILABLE_REASONS,
+  type CodexRateLimits,
+  type CodexRateLimitsListener,
+  type CodexRateLimitsRead,
+  type ReadRateLimitsInit,
+} from './rate-limits.js';
 export { CODEX_APP_SERVER_VERSION, CODEX_SUPPORTED_APP_SERVER_VERSIONS } from './constants.js';
 export {
   createCodexProvider,

@@ -12,6 +12,7 @@ import { CODEX_SANDBOX_MODES } from './protocol/vocabulary.js';
 import { TOOL_ACTIVITY_MODES } from './session/tool-activity.js';
 import { COMMAND_ENVIRONMENTS } from './transport/environment.js';
 import type { CodexTransportFactory } from './transport/types.js';
+import type { CodexRateLimitsListener } from './rate-limits.js';
 
 export const CODEX_BRIDGE_MODES = ['none', 'bridge'] as const;
 export type CodexBridgeMode = (typeof CODEX_BRIDGE_MODES)[number];
@@ -22,6 +23,11 @@ export const codexBridgeModeSchema = z.enum(CODEX_BRIDGE_MODES);
 const transportFactorySchema = z.custom<CodexTransportFactory>(
   (value) => typeof value === 'function',
   { error: 'transport must be a function ({ cwd }) => CodexTransport' },
+);
+
+const rateLimitsListenerSchema = z.custom<CodexRateLimitsListener>(
+  (value) => typeof value === 'function',
+  { error: 'onRateLimits must be a function (limits) => void' },
 );
 
 /** A setTimeout-able duration: a positive integer of milliseconds (NaN, ±Infinity refused). */
@@ -87,6 +93,11 @@ export const codexProviderOptionsSchema = z.strictObject({
   stallTimeoutMs: durationMsSchema.nullable().default(CODEX_DEFAULT_STALL_TIMEOUT_MS),
   /** After the stall interrupt, how long to wait for the turn to end before fencing the session. */
   stallGraceMs: durationMsSchema.default(CODEX_DEFAULT_STALL_GRACE_MS),
+  /**
+   * Hears the account's rate limits whenever a live session of this provider learns them
+   * (`account/rateLimits/updated`, during turns); account-wide, so tied to no session or run.
+   */
+  onRateLimits: rateLimitsListenerSchema.optional(),
 });
 
 export type CodexProviderOptions = z.input<typeof codexProviderOptionsSchema>;

@@ -16,8 +16,20 @@ import {
   type ProviderSession,
   type ProviderSessionInit,
 } from '@relvo-labs/agent-provider';
-import type { z } from 'zod';
 import { readCodexAccount, type CodexAccountStatus, type ReadAccountInit } from './account.js';
+import {
+  listCodexModels,
+  listModelsInitSchema,
+  type CodexModelList,
+  type ListModelsInit,
+} from './models.js';
+import type { CodexProbe } from './probe.js';
+import {
+  rateLimitsObserver,
+  readCodexRateLimits,
+  type CodexRateLimitsRead,
+  type ReadRateLimitsInit,
+} from './rate-limits.js';
 import { approvalPolicyOf } from './approval-policy.js';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
@@ -38,7 +50,7 @@ import {
 import { CodexSession } from './session/session.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { codexRejection } from './shared/codex-error.js';
-import { issuePaths } from './shared/issue-paths.js';
+import { parseOptions } from './shared/parse-options.js';
 import { commandEnvironmentArgs, inheritedEnvironment } from './transport/environment.js';
 import { createCodexStdioTransport } from './transport/stdio.js';
 import type { CodexResourceUsage, CodexTransportFactory } from './transport/types.js';
@@ -67,6 +79,16 @@ export interface CodexProvider extends AgentProvider {
    * cannot be started or is outside the reviewed window.
    */
   readAccount(init?: ReadAccountInit): Promise<CodexAccountStatus>;
+  /**
+   * The models codex offers (`model/list`, its bundled catalog: no login needed), on a
+   * connection of its own; pages followed up to a cap, each model reduced to `CodexModel`.
+   */
+  listModels(init?: ListModelsInit): Promise<CodexModelList>;
+  /**
+   * The account's rate limits (`account/rateLimits/read`) on a connection of its own, or
+   * `{ available: false, reason: 'not_chatgpt_login' }`: codex reads them for a ChatGPT login only.
+   */
+  readRateLimits(init?: ReadRateLimitsInit): Promise<CodexRateLimitsRead>;
   /** Retries the teardown of every connection a failed handshake could not close. */
   releaseAbandonedConnections(): Promise<ReleaseSummary>;
   readonly abandonedConnectionCount: number;
@@ -77,31 +99,6 @@ export type CodexProviderFactory = ((options?: CodexProviderOptions) => CodexPro
   readonly optionSchemas: ProviderOptionSchemas;
 };
 
-function invalidOptions(message: string, issues: readonly string[]): ProviderRejection {
-  return codexRejection('invalid_request', message, {
-    providerCode: 'invalid_options',
-    details: { issues: [...issues] },
-  });
-}
-
-/**
- * Parses host input defensively: a hostile proxy or a throwing getter becomes a refusal that
- * names no host text, never a raw throw.
- */
-function parseOptions<T>(
-  schema: z.ZodType<T>,
-  input: unknown,
-  message: string,
-): { ok: true; data: T } | { ok: false; rejection: ProviderRejection } {
-  try {
-    const parsed = schema.safeParse(input);
-    if (parsed.success) return { ok: true, data: parsed.data };
-    return { ok: false, rejection: invalidOptions(message, issuePaths(parsed.error, 'options')) };
-  } catch {
-    return { ok: false, rejection: invalidOptions(message, ['options']) };
-  }
-}
-
 const create = (input: CodexProviderOptions = {}): CodexProvider => {
   const parsed = parseOptions(codexProviderOptionsSchema, input, 'invalid codex provider options');
   if (!parsed.ok) throw parsed.rejection;
@@ -110,6 +107,16 @@ const create = (input: CodexProviderOptions = {}): CodexProvider => {
   const abandoned = new AbandonedConnections();
   const spawning = options.transport === undefined;
   const factory: CodexTransportFactory = options.transport ?? defaultTransportFactory(options);
+  /** A session-less question's connection (src/probe.ts). */
+  const probeOf = (cwd: string | undefined): CodexProbe => ({
+    connect: () => openConnection(factory, cwd ?? process.cwd(), options),
+    handshake: {
+      clientName: options.clientName,
+      clientVersion: options.clientVersion,
+      additionalVersions: options.additionalAppServerVersions,
+    },
+    abandoned,
+  });
 
   const resume =
     options.persistence === 'thread'
@@ -130,16 +137,14 @@ const create = (input: CodexProviderOptions = {}): CodexProvider => {
     createSession(init: CodexSessionInit): Promise<CodexProviderSession> {
       return openSession(init, options, factory, spawning, abandoned);
     },
-    readAccount: (init = {}) =>
-      readCodexAccount({
-        connect: () => openConnection(factory, init.cwd ?? process.cwd(), options),
-        handshake: {
-          clientName: options.clientName,
-          clientVersion: options.clientVersion,
-          additionalVersions: options.additionalAppServerVersions,
-        },
-        abandoned,
-      }),
+    readAccount: (init = {}) => readCodexAccount(probeOf(init.cwd)),
+    listModels: async (init = {}) => {
+      const parsed = parseOptions(listModelsInitSchema, init, 'invalid listModels options');
+      if (!parsed.ok) throw parsed.rejection;
+      const { cwd, ...rest } = parsed.data;
+      return listCodexModels(probeOf(cwd), rest);
+    },
+    readRateLimits: (init = {}) => readCodexRateLimits(probeOf(init.cwd)),
     releaseAbandonedConnections: () => abandoned.releaseAll(),
     get abandonedConnectionCount() {
       return abandoned.count;
@@ -250,7 +255,12 @@ async function openSession(
   const recovery: CodexRecoveryOpaque | undefined =
     record === undefined ? undefined : readRecoveryRecord(record, root);
 
-  const { connection, startup } = await openConnection(factory, root, options);
+  const { connection, startup } = await openConnection(
+    factory,
+    root,
+    options,
+    options.onRateLimits === undefined ? undefined : rateLimitsObserver(options.onRateLimits),
+  );
   const sandboxMode = sessionOptions.data.sandboxMode ?? options.sandboxMode;
   const model = sessionOptions.data.model ?? options.model;
   let thread: { threadId: string; codexHomeDigest: string };

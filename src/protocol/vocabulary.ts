@@ -18,6 +18,8 @@ export const CODEX_CLIENT_METHOD = {
   turnStart: 'turn/start',
   turnInterrupt: 'turn/interrupt',
   accountRead: 'account/read',
+  modelList: 'model/list',
+  accountRateLimitsRead: 'account/rateLimits/read',
 } as const;
 
 /** The notifications the adapter reads are decoded in `inbound.ts`, one schema per method. */
@@ -25,6 +27,9 @@ export const CODEX_CLIENT_METHOD = {
 /** The `sandbox` values `thread/start` takes. */
 export const CODEX_SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
 export type CodexSandboxMode = (typeof CODEX_SANDBOX_MODES)[number];
+
+/** codex's account-wide rate-limit snapshot, sent during turns (src/rate-limits.ts). */
+export const CODEX_RATE_LIMITS_UPDATED = 'account/rateLimits/updated';
 
 /** Every server-request method of the stable surface (the same in every reviewed release). */
 // prettier-ignore

@@ -39,3 +39,41 @@ export const accountReadResultSchema = z.looseObject({
 export function requestIdKey(id: CodexRequestId): string {
   return typeof id === 'number' ? `n:${id}` : `s:${id}`;
 }
+
+// ---- session-less reads: models and rate limits (src/models.ts, src/rate-limits.ts) -------
+
+/** One `model/list` entry: only what the adapter publishes is read; descriptions never are. */
+export const modelEntrySchema = z.looseObject({
+  id: z.string(),
+  model: z.string(),
+  displayName: z.string(),
+  hidden: z.boolean(),
+  isDefault: z.boolean(),
+  defaultReasoningEffort: z.string(),
+  supportedReasoningEfforts: z.array(z.looseObject({ reasoningEffort: z.string() })),
+});
+
+/** `model/list`: the entries are checked one by one (a bad one is skipped, not fatal). */
+export const modelListResultSchema = z.looseObject({
+  data: z.array(z.unknown()),
+  nextCursor: z.string().nullable().optional(),
+});
+
+const rateLimitWindowSchema = z.looseObject({
+  usedPercent: z.number(),
+  windowDurationMins: z.number().nullable().optional(),
+  resetsAt: z.number().nullable().optional(),
+});
+
+/** A `RateLimitSnapshot` (the read's `rateLimits` and the update's); every member may be null. */
+export const rateLimitSnapshotSchema = z.looseObject({
+  limitId: z.string().nullable().optional(),
+  primary: rateLimitWindowSchema.nullable().optional(),
+  secondary: rateLimitWindowSchema.nullable().optional(),
+  credits: z.looseObject({ hasCredits: z.boolean(), unlimited: z.boolean() }).nullable().optional(),
+  planType: z.string().nullable().optional(),
+  rateLimitReachedType: z.string().nullable().optional(),
+});
+
+/** `account/rateLimits/read` and `account/rateLimits/updated` both carry `rateLimits`. */
+export const rateLimitsCarrierSchema = z.looseObject({ rateLimits: rateLimitSnapshotSchema });

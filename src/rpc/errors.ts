@@ -72,9 +72,20 @@ const KNOWN_REFUSALS: readonly {
     pattern: /\balready has an active writer\b/,
     token: 'thread_active_writer',
   },
+  // measured on 0.171.0: "codex account authentication required to read rate limits" without a
+  // login (or with a provider that needs none), "chatgpt authentication required…" with an API key
+  {
+    method: 'account/rateLimits/read',
+    code: JSON_RPC_ERROR.invalidRequest,
+    pattern: /\bauthentication required to read rate limits\b/,
+    token: 'rate_limits_need_chatgpt_login',
+  },
 ];
 
-export const WIRE_REFUSAL_TOKENS = ['thread_active_writer'] as const;
+export const WIRE_REFUSAL_TOKENS = [
+  'thread_active_writer',
+  'rate_limits_need_chatgpt_login',
+] as const;
 export type WireRefusalToken = (typeof WIRE_REFUSAL_TOKENS)[number];
 
 /**

@@ -204,7 +204,11 @@ export class ScriptedModelServer {
   private async stream(res: ServerResponse, plan: SsePlan): Promise<void> {
     this.open.add(res);
     res.on('close', () => this.open.delete(res));
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      ...plan.headers,
+    });
     res.flushHeaders();
     for (const event of plan.events) {
       if (

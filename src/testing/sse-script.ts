@@ -30,6 +30,8 @@ export interface TextStep {
   readonly closeAfterDeltas?: number;
   /** Send this many deltas, then nothing more until the client or the server closes. */
   readonly stallAfterDeltas?: number;
+  /** Extra response headers (e.g. codex's `x-codex-primary-used-percent` rate-limit headers). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface FunctionCallStep {
@@ -64,6 +66,7 @@ export interface SsePlan {
   /** Delay before each event whose type is in `delayedTypes` (all when undefined). */
   readonly delayMs: number;
   readonly delayedTypes?: ReadonlySet<string>;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 let counter = 0;
@@ -115,6 +118,7 @@ function textPlan(step: TextStep): SsePlan {
     delayMs,
     delayedTypes,
   });
+  const headers = step.headers === undefined ? {} : { headers: step.headers };
   if (step.closeAfterDeltas !== undefined) return cut(step.closeAfterDeltas, 'destroy');
   if (step.stallAfterDeltas !== undefined) return cut(step.stallAfterDeltas, 'stall');
   const text = step.deltas.join('');
@@ -134,6 +138,7 @@ function textPlan(step: TextStep): SsePlan {
     ending: 'end',
     delayMs,
     delayedTypes,
+    ...headers,
   };
 }
 

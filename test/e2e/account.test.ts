@@ -3,33 +3,21 @@
  * own, in the three states a host meets (no login, an API-key login, a model provider that needs
  * none), and nothing left running afterwards.
  */
-import { spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCodexProvider, type CodexAccountStatus } from '../../src/index.js';
 import {
   codexConfigArgs,
-  createIsolatedCodexHome,
   requireCodexBinary,
   type IsolatedCodexHome,
 } from '../../src/testing/index.js';
+import { apiKeyLogin, isolatedHomes, OFFLINE } from '../support/codex-login.js';
 import { processesWithEnv } from '../support/proc-scan.js';
 import { testEnv } from '../support/processes.js';
 import { acceptUnderReview } from '../support/releases.js';
 
 const binary = requireCodexBinary({ kind: 'native' });
-/** codex's default model provider (OpenAI), kept off the network: no plugin sync, no turn. */
-const OFFLINE = ['-c', 'features.plugins=false', '-c', 'analytics.enabled=false'];
 
-const homes: IsolatedCodexHome[] = [];
-afterEach(() => {
-  for (const home of homes.splice(0)) home.dispose();
-});
-
-function freshHome(): IsolatedCodexHome {
-  const home = createIsolatedCodexHome('relvo-account-');
-  homes.push(home);
-  return home;
-}
+const freshHome = isolatedHomes('relvo-account-');
 
 async function readAccount(
   home: IsolatedCodexHome,
@@ -48,17 +36,6 @@ async function readAccount(
   return status;
 }
 
-/** `codex login --with-api-key` (the key on stdin), as a person would log in; no network. */
-async function apiKeyLogin(home: IsolatedCodexHome): Promise<void> {
-  const child = spawn(binary.path, [...OFFLINE, 'login', '--with-api-key'], {
-    env: home.env(testEnv()),
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
-  child.stdin.end('sk-not-a-real-key\n');
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  expect(code).toBe(0);
-}
-
 describe('readAccount (real binary)', () => {
   it('no login with the default model provider: not logged in, a login is required', async () => {
     const home = freshHome();
@@ -71,7 +48,7 @@ describe('readAccount (real binary)', () => {
 
   it('after `codex login --with-api-key`: logged in with an API key', async () => {
     const home = freshHome();
-    await apiKeyLogin(home);
+    expect(await apiKeyLogin(binary.path, home)).toBe(0);
     expect(await readAccount(home, OFFLINE)).toEqual({
       loggedIn: true,
       requiresOpenaiAuth: true,

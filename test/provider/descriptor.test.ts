@@ -65,6 +65,9 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       approvalDenialReasonDelivered: false,
       isolatesConfiguredTooling: false,
       accountStatusProbe: true,
+      modelListProbe: true,
+      rateLimitsProbe: true,
+      rateLimitUpdates: false,
     },
   };
 }
@@ -112,5 +115,18 @@ describe('descriptor contents (docs/behaviour.md §8)', () => {
 
   it('unknown provider options are refused at construction', () => {
     expect(() => createCodexProvider({ shell: true } as never)).toThrow();
+  });
+
+  it('onRateLimits is declared as rateLimitUpdates; a callback that is no function is refused', () => {
+    const transport = () => {
+      throw new Error('not used');
+    };
+    const provider = createCodexProvider({ transport, onRateLimits: () => undefined });
+    expect(provider.describe().extensions['rateLimitUpdates']).toBe(true);
+    expect(() => createCodexProvider({ transport, onRateLimits: 'log' } as never)).toThrow(
+      expect.objectContaining({
+        agentError: expect.objectContaining({ details: { issues: ['onRateLimits'] } }),
+      }),
+    );
   });
 });

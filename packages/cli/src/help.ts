@@ -7,6 +7,7 @@ export const PROGRAM_EXAMPLES = `Examples:
   $ relvo-codex demo                       one credential-free turn against a scripted model
   $ relvo-codex run "Explain src/index.ts"  a real turn with your codex login
   $ git diff | relvo-codex run -            the prompt from stdin
+  $ relvo-codex models                     which models your codex offers
   $ relvo-codex doctor                     is codex installed, reviewed and working?
   $ relvo-codex sessions                   what the event log holds
   $ relvo-codex serve                      a web console: sessions, approvals, timelines`;

@@ -167,7 +167,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     program
       .command('doctor')
       .description(
-        'which codex, is it in the reviewed window, handshake time, resource usage, event log',
+        'which codex, is it in the reviewed window, handshake time, resource usage, login, rate limits, event log',
       )
       .option('--json', 'print one JSON object on stdout'),
   ).action(async (opts: CommonOptions & { json?: boolean }) => {
@@ -224,6 +224,24 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       );
     },
   );
+
+  common(
+    program
+      .command('models')
+      .description('the models your codex offers (its own catalog; nothing is sent to a model)')
+      .option('--all', 'include the models codex hides from its own picker')
+      .option('--json', 'print one JSON object on stdout'),
+  ).action(async (opts: CommonOptions & { all?: boolean; json?: boolean }) => {
+    const { runModels } = await import('./commands/models.js');
+    const out = outputFor(io, opts);
+    setExit(
+      await runModels(
+        { codex: opts.codex, all: opts.all === true, json: opts.json === true },
+        out,
+        io.env,
+      ),
+    );
+  });
 
   registerHistoryCommands(program, io.env, (opts) => outputFor(io, opts), setExit);
 

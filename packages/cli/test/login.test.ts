@@ -83,7 +83,9 @@ describe('relvo-codex run: the login first, retries counted, failures with their
   });
 });
 
-describe('relvo-codex doctor: the login', () => {
+const NO_LIMITS = { checked: true, available: false, reason: 'not_chatgpt_login' };
+
+describe('relvo-codex doctor: the login and the rate limits', () => {
   it('a CODEX_HOME with no login: a problem whose next step is `codex login`', async () => {
     const home = freshHome();
     const result = await runCli(['doctor', '--json'], {
@@ -93,6 +95,7 @@ describe('relvo-codex doctor: the login', () => {
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as {
       login: unknown;
+      limits: unknown;
       problems: { problem: string; nextStep: string }[];
     };
     expect(report.login).toEqual({
@@ -101,6 +104,8 @@ describe('relvo-codex doctor: the login', () => {
       requiresOpenaiAuth: true,
       authMode: null,
     });
+    // codex reads rate limits for a ChatGPT login only: said, and not a problem
+    expect(report.limits).toEqual(NO_LIMITS);
     expect(report.problems).toEqual([
       {
         problem: 'codex is not logged in (its model provider needs an OpenAI login)',
@@ -119,13 +124,18 @@ describe('relvo-codex doctor: the login', () => {
       env: { HOME: home.home, CODEX_HOME: home.codexHome },
       unset: ['RELVO_CODEX_EXECUTABLE'],
     });
-    const report = JSON.parse(result.stdout) as { login: unknown; problems: unknown[] };
+    const report = JSON.parse(result.stdout) as {
+      login: unknown;
+      limits: unknown;
+      problems: unknown[];
+    };
     expect(report.login).toEqual({
       checked: true,
       loggedIn: true,
       requiresOpenaiAuth: true,
       authMode: 'apiKey',
     });
+    expect(report.limits).toEqual(NO_LIMITS);
     expect(report.problems).toEqual([]);
     expect(result.code).toBe(0);
   });

@@ -8,9 +8,11 @@ import {
   type CodexProvider,
 } from '@relvo-labs/agent-provider-codex';
 
-export type LoginCheck =
-  | ({ readonly checked: true } & CodexAccountStatus)
-  | { readonly checked: false; readonly error: string };
+/** codex's answer, or the bounded token of why it could not be asked. */
+export type Checked<T> =
+  ({ readonly checked: true } & T) | { readonly checked: false; readonly error: string };
+
+export type LoginCheck = Checked<CodexAccountStatus>;
 
 /** codex's own login commands; the path is the codex this CLI runs, for when none is on PATH. */
 export function loginHint(codexPath: string): string {
@@ -19,7 +21,8 @@ export function loginHint(codexPath: string): string {
 
 export const NOT_LOGGED_IN = 'codex is not logged in (its model provider needs an OpenAI login)';
 
-function errorToken(error: unknown): string {
+/** A bounded `code:providerCode` token for a provider's refusal; never its message. */
+export function errorToken(error: unknown): string {
   const inner = (error as { agentError?: { code?: unknown; providerCode?: unknown } } | null)
     ?.agentError;
   const parts = [inner?.code, inner?.providerCode].filter((x) => typeof x === 'string');
@@ -27,12 +30,16 @@ function errorToken(error: unknown): string {
 }
 
 /** Never throws: a codex that cannot be asked is reported, and the caller decides. */
-export async function checkLogin(provider: CodexProvider, cwd: string): Promise<LoginCheck> {
+export async function askChecked<T extends object>(ask: () => Promise<T>): Promise<Checked<T>> {
   try {
-    return { checked: true, ...(await provider.readAccount({ cwd })) };
+    return { checked: true, ...(await ask()) };
   } catch (error) {
     return { checked: false, error: errorToken(error) };
   }
+}
+
+export function checkLogin(provider: CodexProvider, cwd: string): Promise<LoginCheck> {
+  return askChecked(() => provider.readAccount({ cwd }));
 }
 
 /** One line for a person: who codex is logged in as (the kind, never the email). */

@@ -10,6 +10,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
 import { codexConfigArgs, createIsolatedCodexHome, ScriptedModelServer } from '../kit.js';
+import { checkLimits, describeLimits, type LimitsCheck } from '../codex/limits.js';
 import { CODEX_EXECUTABLE_ENV, findCodex, type CodexSource } from '../codex/locate.js';
 import {
   accountProvider,
@@ -71,6 +72,8 @@ export interface DoctorReport {
     readonly processes: number;
   } | null;
   readonly login: LoginCheck | { readonly checked: false; readonly skipped: string };
+  /** The account's rate limits, or why codex has none (informational: never a problem). */
+  readonly limits: LimitsCheck | { readonly checked: false; readonly skipped: string };
   readonly eventLog: {
     readonly path: string;
     readonly exists: boolean;
@@ -206,6 +209,7 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
       handshake: { ok: false, skipped: 'no codex' },
       resources: null,
       login: { checked: false, skipped: 'no codex' },
+      limits: { checked: false, skipped: 'no codex' },
       eventLog,
       problems,
     };
@@ -235,9 +239,10 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
     }
   }
 
-  const login: DoctorReport['login'] = inWindow
-    ? await checkLogin(accountProvider(located.path, env, HANDSHAKE_TIMEOUT_MS), process.cwd())
-    : { checked: false, skipped: 'outside the window' };
+  const asked = inWindow ? accountProvider(located.path, env, HANDSHAKE_TIMEOUT_MS) : undefined;
+  const skipped = { checked: false, skipped: 'outside the window' } as const;
+  const login: DoctorReport['login'] = asked ? await checkLogin(asked, process.cwd()) : skipped;
+  const limits: DoctorReport['limits'] = asked ? await checkLimits(asked, process.cwd()) : skipped;
   if (login.checked && !login.loggedIn) {
     problems.push({ problem: NOT_LOGGED_IN, nextStep: loginHint(located.path) });
   } else if (!login.checked && 'error' in login) {
@@ -249,6 +254,7 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
 
   return {
     login,
+    limits,
     codex: {
       found: true,
       path: located.path,
@@ -299,6 +305,9 @@ export function printDoctorReport(report: DoctorReport, out: Output): void {
   }
   out.print(
     `  login      ${'skipped' in report.login ? `skipped (${report.login.skipped})` : describeLogin(report.login)}`,
+  );
+  out.print(
+    `  limits     ${'skipped' in report.limits ? `skipped (${report.limits.skipped})` : describeLimits(report.limits)}`,
   );
   out.print(
     `  event log  ${report.eventLog.path} (${report.eventLog.exists ? 'exists' : 'not created yet'}${report.eventLog.writable ? '' : ', NOT writable'})`,

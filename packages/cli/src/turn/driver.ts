@@ -36,6 +36,8 @@ export type TurnEnd =
 
 export interface SessionDriverOptions {
   readonly session: RuntimeSession;
+  /** Where the rendering starts: a resumed session's earlier turns are not shown again. */
+  readonly fromSequence?: number;
   readonly out: Output;
   readonly answerer: Answerer;
   /** Called before an answer is handed to the runtime (the demo queues its closing reply). */
@@ -84,7 +86,9 @@ export class SessionDriver {
 
   constructor(private readonly options: SessionDriverOptions) {
     this.now = options.now ?? (() => performance.now());
-    this.subscription = options.session.subscribe({ fromSequence: 1 });
+    const fromSequence = options.fromSequence ?? 1;
+    this.lastSequence = fromSequence - 1;
+    this.subscription = options.session.subscribe({ fromSequence });
     this.loop = this.consume();
   }
 

@@ -50,7 +50,7 @@ async function crashMidTurn(): Promise<{ path: string; sessionId: string; worksp
     payload: {
       type: 'interaction.requested',
       providerRef: 'q1',
-      request: { kind: 'question', prompt: 'which?' },
+      request: { kind: 'question', prompt: 'which?', multiSelect: false },
     },
   });
   const durableTypes = async (): Promise<string[]> => types(await history(first, session.id));
@@ -102,7 +102,7 @@ describe('durable sessions (a provider that exports and resumes recovery records
   it.each([
     [
       'record_too_large',
-      { providerId: 'manual', providerVersion: '1', wireVersion: '0.5', opaque: 'x'.repeat(5000) },
+      { providerId: 'manual', providerVersion: '1', wireVersion: '0.6', opaque: 'x'.repeat(5000) },
     ],
     ['record_invalid', { providerId: 'manual', opaque: {} }],
     [
@@ -110,7 +110,7 @@ describe('durable sessions (a provider that exports and resumes recovery records
       {
         providerId: 'manual',
         providerVersion: '1',
-        wireVersion: '0.5',
+        wireVersion: '0.6',
         opaque: 'sk-test-secret-value',
       },
     ],

@@ -199,7 +199,7 @@ describe('SQLite event store', () => {
       sessionId: 'ses_1',
       sequence: 1,
       occurredAt: new Date(0).toISOString(),
-      wireVersion: '0.5',
+      wireVersion: '0.6',
       payload: {
         type: 'session.opened',
         defaultProfile: 'a',

@@ -51,6 +51,10 @@ describe('relvo-codex run --resume (real codex, scripted model)', () => {
       .filter((l) => l !== '')
       .map((l) => JSON.parse(l) as { sessionId: string; resumable: boolean });
     expect(listing).toEqual([expect.objectContaining({ sessionId, resumable: true })]);
+    const table = await runCli(['sessions', '--event-log', s.eventLog], { env });
+    const row = table.stdout.split('\n').find((l) => l.startsWith(sessionId)) ?? '';
+    expect(row.split(/\s{2,}/).at(-1)).toBe('yes');
+    expect(table.stderr).toContain('run --resume <session>');
 
     s.server.enqueue(textStep(['You said ', word], { usage: scriptedUsage(60, 4, 0, 0) }));
     const resumed = await runCli(

@@ -55,12 +55,12 @@ function printListings(listings: readonly SessionListing[], out: Output): void {
     l.sessionId,
     l.profiles.join(','),
     l.state,
-    l.resumable ? 'yes' : '-',
     String(l.turns),
     when(l.startedAt),
     when(l.lastActivityAt),
+    l.resumable ? 'yes' : '-',
   ]);
-  const header = ['SESSION', 'PROFILE', 'STATE', 'RESUMABLE', 'TURNS', 'STARTED', 'LAST ACTIVITY'];
+  const header = ['SESSION', 'PROFILE', 'STATE', 'TURNS', 'STARTED', 'LAST ACTIVITY', 'RESUMABLE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const format = (cells: readonly string[]): string =>
     cells

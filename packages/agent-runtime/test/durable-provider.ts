@@ -44,14 +44,16 @@ export function createDurableProvider(home = 'home-a', providerId = 'manual'): D
     thread: string,
   ) => {
     const session = await opening;
+    const opened = manual.sessions.at(-1);
     return Object.assign(session, {
+      // the record changes with each run, as codex's lastTurnId does
       exportRecoveryRecord: () =>
         Promise.resolve(
           controls.exportOverride ?? {
             providerId,
             providerVersion: '0.0.1',
             wireVersion: WIRE_VERSION,
-            opaque: { thread, home: controls.home },
+            opaque: { thread, home: controls.home, runs: opened?.runs.length ?? 0 },
           },
         ),
     });

@@ -12,6 +12,15 @@ import { describe, expect, it } from 'vitest';
 import { createDurableProvider, type DurableControls } from './durable-provider.js';
 import { expectGapless, history, onCleanup, tempDir, types } from './support.js';
 
+/** Polls (bounded) until `probe` resolves true. */
+async function until(probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the log');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 const CONFIG = { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } };
 
 async function runtimeOn(
@@ -78,25 +87,63 @@ function recorded(events: readonly EventEnvelope[]) {
 }
 
 describe('durable sessions (a provider that exports and resumes recovery records)', () => {
-  it('records the provider session’s recovery record before the first turn', async () => {
+  it('records the provider session’s recovery record before the first turn, and again when a run changed it', async () => {
     const durable = createDurableProvider();
     const runtime = await runtimeOn(join(tempDir(), 'events.db'), durable);
     const session = await runtime.openSession({ workspace: tempDir() });
-    await session.submitTurn({ input: 'hi' });
-    const events = await history(runtime, session.id);
-    const at = types(events);
+    const turn = await session.submitTurn({ input: 'hi' });
+    const at = types(await history(runtime, session.id));
     expect(at.indexOf('session.recovery_recorded')).toBeGreaterThan(-1);
     expect(at.indexOf('session.recovery_recorded')).toBeLessThan(at.indexOf('turn.started'));
-    expect(recorded(events)).toEqual([
-      {
-        type: 'session.recovery_recorded',
-        profile: 'm',
-        record: expect.objectContaining({
-          providerId: 'manual',
-          opaque: { thread: 'thread-1', home: 'home-a' },
-        }),
-      },
+    durable.manual.sessions[0]!.runs[0]!.complete({ outcome: 'succeeded' });
+    await turn.done;
+    const record = (runs: number) => ({
+      type: 'session.recovery_recorded',
+      profile: 'm',
+      record: expect.objectContaining({
+        providerId: 'manual',
+        opaque: { thread: 'thread-1', home: 'home-a', runs },
+      }),
+    });
+    await until(async () => recorded(await history(runtime, session.id)).length === 2);
+    expect(recorded(await history(runtime, session.id))).toEqual([record(0), record(1)]);
+    // one more per run that changed it, none for the close
+    const again = await session.submitTurn({ input: 'again' });
+    durable.manual.sessions[0]!.runs[1]!.complete({ outcome: 'succeeded' });
+    await again.done;
+    await until(async () => recorded(await history(runtime, session.id)).length === 3);
+    await session.close();
+    expect(recorded(await history(runtime, session.id))).toHaveLength(3);
+  });
+
+  it('a record a run did not change is not logged again', async () => {
+    const durable = createDurableProvider();
+    durable.exportOverride = {
+      providerId: 'manual',
+      providerVersion: '0.0.1',
+      wireVersion: '0.6',
+      opaque: { thread: 'fixed' },
+    };
+    const runtime = await runtimeOn(join(tempDir(), 'events.db'), durable);
+    const session = await runtime.openSession({ workspace: tempDir() });
+    const turn = await session.submitTurn({ input: 'hi' });
+    durable.manual.sessions[0]!.runs[0]!.complete({ outcome: 'succeeded' });
+    await turn.done;
+    await session.close();
+    expect(recorded(await history(runtime, session.id))).toHaveLength(1);
+  });
+
+  it('concurrent resumeSession calls share one attempt', async () => {
+    const { path, sessionId } = await crashMidTurn();
+    const durable = createDurableProvider();
+    const second = await runtimeOn(path, durable);
+    const [a, b] = await Promise.all([
+      second.resumeSession(sessionId),
+      second.resumeSession(sessionId),
     ]);
+    expect(a).toBe(b);
+    expect(durable.resumed).toHaveLength(1);
+    expect(durable.manual.sessions).toHaveLength(1);
   });
 
   it.each([
@@ -165,7 +212,7 @@ describe('durable sessions (a provider that exports and resumes recovery records
     const session = await second.resumeSession(sessionId);
     expect(await second.resumeSession(sessionId)).toBe(session);
     expect(durable.resumed).toEqual([
-      expect.objectContaining({ opaque: { thread: 'thread-1', home: 'home-a' } }),
+      expect.objectContaining({ opaque: { thread: 'thread-1', home: 'home-a', runs: 1 } }),
     ]);
     expect(durable.manual.sessions).toHaveLength(1);
     const turn = await session.submitTurn({ input: 'third' });

@@ -10,6 +10,7 @@
  *
  * `npm run bench:store`; RELVO_BENCH_PG_URL=<url> uses that server instead of a local one.
  */
+import { WIRE_VERSION } from '@relvo-labs/agent-provider';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +37,7 @@ function envelope(sessionId: string, sequence: number): EventEnvelope {
   if (sequence === 1) {
     return {
       ...base,
-      wireVersion: '0.5',
+      wireVersion: WIRE_VERSION,
       payload: {
         type: 'session.opened',
         defaultProfile: 'bench',
@@ -46,7 +47,7 @@ function envelope(sessionId: string, sequence: number): EventEnvelope {
   }
   // a typical streamed delta: a few words of an answer
   const payload = { type: 'run.message_delta', text: 'the quick brown fox jumps ' } as const;
-  return { ...base, wireVersion: '0.5', runId: 'run_bench', payload };
+  return { ...base, wireVersion: WIRE_VERSION, runId: 'run_bench', payload };
 }
 
 interface Kind {

@@ -7,6 +7,7 @@ import {
   interactionSettlementSchema,
   jsonObjectSchema,
   messageDeltaPayloadSchema,
+  providerRecoveryRecordSchema,
   runIdSchema,
   runExtensionPayloadSchema,
   runStateSchema,
@@ -52,6 +53,22 @@ export const sessionClosedPayloadSchema = z.strictObject({
   type: z.literal('session.closed'),
   reason: z.enum(SESSION_CLOSE_REASONS),
   error: agentErrorSchema.optional(),
+});
+
+/** Bound on one recorded recovery record, as JSON text (docs/spi.md §16 keeps it small). */
+export const RECOVERY_RECORD_MAX_CHARS = 4096;
+
+/**
+ * The provider session of `profile` can be resumed from `record` (a provider that declares
+ * export and resume). Recorded when it opens and again when a run changed it; the latest wins.
+ */
+export const sessionRecoveryRecordedPayloadSchema = z.strictObject({
+  type: z.literal('session.recovery_recorded'),
+  profile: profileNameSchema,
+  record: providerRecoveryRecordSchema.refine(
+    (r) => JSON.stringify(r).length <= RECOVERY_RECORD_MAX_CHARS,
+    { error: `a recovery record is at most ${RECOVERY_RECORD_MAX_CHARS} characters as JSON` },
+  ),
 });
 
 export const turnStartedPayloadSchema = z.strictObject({
@@ -113,6 +130,7 @@ export const eventPayloadSchema = z.discriminatedUnion('type', [
   sessionOpenedPayloadSchema,
   sessionStateChangedPayloadSchema,
   sessionClosedPayloadSchema,
+  sessionRecoveryRecordedPayloadSchema,
   turnStartedPayloadSchema,
   turnStateChangedPayloadSchema,
   turnSettledPayloadSchema,

@@ -65,6 +65,10 @@ export const RUNTIME_ERROR_REASONS = [
   'lease_lost',
   'subscriber_overflow',
   'cursor_out_of_range',
+  'session_not_resumable',
+  'resume_workspace_mismatch',
+  'resume_provider_mismatch',
+  'resume_refused',
 ] as const;
 export type RuntimeErrorReason = (typeof RUNTIME_ERROR_REASONS)[number];
 
@@ -118,6 +122,11 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   lease_lost: false,
   subscriber_overflow: false,
   cursor_out_of_range: false,
+  session_not_resumable: false,
+  resume_workspace_mismatch: false,
+  resume_provider_mismatch: false,
+  // the provider's verdict decides (a thread still open elsewhere may be free later)
+  resume_refused: false,
 };
 
 /** Whether a refusal with this reason may succeed when retried unchanged. */

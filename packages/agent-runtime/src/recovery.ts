@@ -4,37 +4,10 @@ import {
   SESSION_STATE_TABLE,
   type AgentError,
 } from '@relvo-labs/agent-provider';
+import { readSessionHistory, type SessionHistory } from './history.js';
 import type { EventWriter } from './session/log.js';
 import { SessionLog } from './session/log.js';
 import type { EventStore, StoredSession } from './store/types.js';
-
-const PAGE = 512;
-
-/** What a session that died left open, found by reading its history once. */
-interface OpenWork {
-  readonly turns: Set<string>;
-  readonly runs: Map<string, string>;
-  readonly interactions: Map<string, string | undefined>;
-}
-
-async function openWorkOf(store: EventStore, sessionId: string): Promise<OpenWork> {
-  const work: OpenWork = { turns: new Set(), runs: new Map(), interactions: new Map() };
-  for (let from = 1; ;) {
-    const page = await store.read(sessionId, { fromSequence: from, limit: PAGE });
-    for (const e of page) {
-      const p = e.payload;
-      if (p.type === 'turn.started') work.turns.add(p.turnId);
-      else if (p.type === 'turn.settled') work.turns.delete(p.turnId);
-      else if (p.type === 'run.started' && e.runId !== undefined) work.runs.set(e.runId, p.turnId);
-      else if (p.type === 'run.finished' && e.runId !== undefined) work.runs.delete(e.runId);
-      else if (p.type === 'interaction.requested') work.interactions.set(p.interactionId, e.runId);
-      else if (p.type === 'interaction.settled') work.interactions.delete(p.interactionId);
-    }
-    const last = page.at(-1);
-    if (last === undefined || page.length < PAGE) return work;
-    from = last.sequence + 1;
-  }
-}
 
 export const PROCESS_ENDED_ERROR: AgentError = agentError(
   'internal',
@@ -42,40 +15,58 @@ export const PROCESS_ENDED_ERROR: AgentError = agentError(
   { details: { reason: 'runtime_process_ended' } },
 );
 
+/** A run in flight when its process died: whether the provider finished it is unknown. */
+export const OUTCOME_UNKNOWN_ERROR: AgentError = agentError(
+  'internal',
+  'the runtime process ended during this run; its outcome is unknown',
+  { details: { reason: 'outcome_unknown_after_crash' } },
+);
+
+export interface AbandonedSessions {
+  /** Recorded as failed and closed. */
+  readonly failed: readonly string[];
+  /** Open work settled; the session stays `ready` and `resumeSession` continues it. */
+  readonly resumable: readonly string[];
+}
+
 /**
- * A session whose runtime died without closing it is recorded as failed, never resumed
- * silently: its pending interactions are cancelled, its open runs and turns fail, then the
- * session fails and closes. Runs once, when a runtime claims the store.
+ * Sessions whose runtime died without closing them. One whose provider left a recovery record
+ * while it was `ready` becomes resumable: its pending interactions are cancelled and its open
+ * runs and turns fail (their outcome is unknown), the session itself stays open. Any other is
+ * recorded as failed, never resumed silently. Runs once, when a runtime claims the store.
  */
-export async function failAbandonedSessions(
+export async function settleAbandonedSessions(
   store: EventStore,
   writer: EventWriter,
-): Promise<readonly string[]> {
+): Promise<AbandonedSessions> {
   const sessions = await store.listSessions();
-  const open = sessions.filter((s) => !isTerminal(SESSION_STATE_TABLE, s.state));
-  const abandoned: StoredSession[] = [];
-  for (const summary of open) {
+  const failed: string[] = [];
+  const resumable: string[] = [];
+  for (const summary of sessions) {
+    if (isTerminal(SESSION_STATE_TABLE, summary.state)) continue;
     // on a shared store a session still leased by a live runtime is that runtime's, not ours
     if (store.takeOver !== undefined && !(await store.takeOver(summary.sessionId))) continue;
     // read again under the lease: the previous owner may have appended until it lapsed
     const current =
       store.takeOver === undefined ? summary : await store.getSession(summary.sessionId);
     if (current === undefined || isTerminal(SESSION_STATE_TABLE, current.state)) continue;
-    await failSession(store, writer, current);
-    abandoned.push(current);
+    const history = await readSessionHistory(store, current.sessionId);
+    const resumes = current.state === 'ready' && history.records.size > 0;
+    await settleOpenWork(writer, current, history, resumes);
+    (resumes ? resumable : failed).push(current.sessionId);
   }
-  return abandoned.map((s) => s.sessionId);
+  return { failed, resumable };
 }
 
-async function failSession(
-  store: EventStore,
+async function settleOpenWork(
   writer: EventWriter,
   summary: StoredSession,
+  work: SessionHistory,
+  resumes: boolean,
 ): Promise<void> {
-  const work = await openWorkOf(store, summary.sessionId);
   const log = new SessionLog(writer, summary.sessionId, summary.lastSequence);
   const at = new Date(writer.clock.now()).toISOString();
-  const error = PROCESS_ENDED_ERROR;
+  const error = resumes ? OUTCOME_UNKNOWN_ERROR : PROCESS_ENDED_ERROR;
   for (const [interactionId, runId] of work.interactions) {
     log.append(
       {
@@ -91,7 +82,9 @@ async function failSession(
   }
   for (const turnId of work.turns)
     log.append({ type: 'turn.settled', turnId, state: 'failed', error });
-  log.append({ type: 'session.state_changed', from: summary.state, to: 'failed' });
-  log.append({ type: 'session.closed', reason: 'failed', error });
+  if (!resumes) {
+    log.append({ type: 'session.state_changed', from: summary.state, to: 'failed' });
+    log.append({ type: 'session.closed', reason: 'failed', error });
+  }
   await log.durable();
 }

@@ -1,22 +1,17 @@
-import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
-import {
-  captureJson,
-  jsonObjectSchema,
-  workspaceOwnershipSchema,
-  type JsonObject,
-  type WorkspaceOwnership,
-} from '@relvo-labs/agent-provider';
+import { captureJson, jsonObjectSchema, type JsonObject } from '@relvo-labs/agent-provider';
 import { systemClock, type RuntimeClock } from './clock.js';
 import { parseRuntimeConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 import type { EventEnvelope } from './envelope.js';
-import { configError, isRuntimeError, RuntimeError } from './errors.js';
+import { configError, isRuntimeError, rejection, RuntimeError } from './errors.js';
+import { resolveWorkspace, type WorkspaceInput } from './workspace.js';
 import { randomId, type IdFactory } from './ids.js';
 import { agentRuntimeOptionsSchema, checkOptions } from './options.js';
-import { failAbandonedSessions } from './recovery.js';
+import { settleAbandonedSessions, type AbandonedSessions } from './recovery.js';
 import { ProviderRegistry, type ProviderFactory } from './registry.js';
+import { planResume } from './resume.js';
+import { environmentSecrets } from './session/durable.js';
 import { EventWriter, SessionLog } from './session/log.js';
-import { SessionImpl, type RuntimeSession } from './session/session.js';
+import { SessionImpl, type RuntimeSession, type SessionContext } from './session/session.js';
 import { createMemoryEventStore } from './store/memory.js';
 import type { EventStore, StoredSession } from './store/types.js';
 import {
@@ -41,7 +36,7 @@ export interface AgentRuntimeOptions {
 
 export interface OpenSessionOptions {
   /** A directory; realpath-resolved before a provider sees it. */
-  readonly workspace: string | { readonly root: string; readonly ownership?: WorkspaceOwnership };
+  readonly workspace: WorkspaceInput;
   /** The session's default profile; default: the config's `defaultProfile`. */
   readonly profile?: string;
   readonly metadata?: JsonObject;
@@ -57,7 +52,16 @@ export interface AgentRuntime {
   readonly store: EventStore;
   /** Sessions of an earlier process that were found open and recorded as failed at start. */
   readonly recoveredSessionIds: readonly string[];
+  /** Sessions of an earlier process found open with a recovery record: `resumeSession` them. */
+  readonly resumableSessionIds: readonly string[];
   openSession(options: OpenSessionOptions): Promise<RuntimeSession>;
+  /**
+   * Continues a session a process that died left open, from its recorded provider session
+   * (codex: `thread/resume`): the next turn carries the earlier ones. Refused, typed, when the
+   * workspace, the provider or (the provider says) its home no longer match. A session this
+   * runtime has open is returned as it is.
+   */
+  resumeSession(sessionId: string): Promise<RuntimeSession>;
   /** A session opened by this runtime and not yet closed. */
   session(sessionId: string): RuntimeSession | undefined;
   /** Every session in the store, including earlier processes'. */
@@ -71,37 +75,6 @@ export interface AgentRuntime {
 
 function isStoreFailure(value: unknown): value is RuntimeError {
   return isRuntimeError(value) && value.code === 'store_unavailable';
-}
-
-function resolveWorkspace(input: OpenSessionOptions['workspace']): {
-  root: string;
-  ownership: WorkspaceOwnership;
-} {
-  const root = typeof input === 'string' ? input : input.root;
-  const ownership = workspaceOwnershipSchema.safeParse(
-    typeof input === 'string' ? 'borrowed' : (input.ownership ?? 'borrowed'),
-  );
-  if (!ownership.success) {
-    // refused here, not stored: session.opened would not parse on read
-    throw new RuntimeError(
-      'invalid_request',
-      'workspace_invalid',
-      `the workspace ownership must be one of ${workspaceOwnershipSchema.options.join(', ')}`,
-      { details: { path: 'workspace.ownership', allowed: [...workspaceOwnershipSchema.options] } },
-    );
-  }
-  try {
-    if (!isAbsolute(root)) throw new Error('relative');
-    const real = realpathSync(root);
-    if (!statSync(real).isDirectory()) throw new Error('not a directory');
-    return { root: real, ownership: ownership.data };
-  } catch {
-    throw new RuntimeError(
-      'workspace_unavailable',
-      'workspace_invalid',
-      'the workspace must be an existing absolute directory',
-    );
-  }
 }
 
 /**
@@ -118,15 +91,17 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const closeGraceMs = options.closeGraceMs ?? 10_000;
   await store.claim();
   const writer = new EventWriter(store, clock, ids);
-  let recovered: readonly string[];
+  let recovered: AbandonedSessions;
   try {
-    recovered = await failAbandonedSessions(store, writer);
+    recovered = await settleAbandonedSessions(store, writer);
   } catch (error) {
     await store.close();
     throw error;
   }
 
   const live = new Map<string, { session: SessionImpl; log: SessionLog }>();
+  const resuming = new Map<string, Promise<RuntimeSession>>();
+  const secrets = environmentSecrets();
   let shutdownAttempt: Promise<void> | undefined;
   let shutDown = false;
   let refusing = false;
@@ -138,19 +113,76 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       opts,
     );
 
+  const refuseWhenShuttingDown = (): void => {
+    if (refusing) {
+      throw new RuntimeError('session_closed', 'runtime_shut_down', 'the runtime is shutting down');
+    }
+  };
+  const sessionOf = (
+    sessionId: string,
+    log: SessionLog,
+    profile: string,
+    workspace: SessionContext['workspace'],
+    resumeFrom?: SessionContext['resumeFrom'],
+  ): SessionImpl =>
+    new SessionImpl({
+      id: sessionId,
+      log,
+      clock,
+      ids,
+      registry,
+      defaultProfile: profile,
+      workspace,
+      closeGraceMs,
+      secrets,
+      ...(resumeFrom === undefined ? {} : { resumeFrom }),
+      subscribe: (o) => subscribe(sessionId, o),
+      onClosed: () => {
+        live.delete(sessionId);
+      },
+    });
+  const resume = async (sessionId: string): Promise<RuntimeSession> => {
+    const plan = await planResume(store, registry, config, sessionId);
+    refuseWhenShuttingDown();
+    const log = new SessionLog(writer, sessionId, plan.lastSequence);
+    const { defaultProfile, workspace } = plan.opened;
+    const session = sessionOf(sessionId, log, defaultProfile, workspace, new Map(plan.records));
+    live.set(sessionId, { session, log });
+    try {
+      await session.resumeProviders([...plan.records.keys()]);
+    } catch (error) {
+      live.delete(sessionId);
+      await log.durable().catch(() => undefined);
+      throw error;
+    }
+    await log.durable();
+    return session;
+  };
+
   const runtime: AgentRuntime = {
     config,
     store,
-    recoveredSessionIds: recovered,
+    recoveredSessionIds: recovered.failed,
+    resumableSessionIds: recovered.resumable,
+
+    resumeSession(sessionId) {
+      try {
+        refuseWhenShuttingDown();
+      } catch (error) {
+        return rejection(error);
+      }
+      const known = live.get(sessionId)?.session;
+      if (known !== undefined) return Promise.resolve(known);
+      let attempt = resuming.get(sessionId);
+      if (attempt === undefined) {
+        attempt = resume(sessionId).finally(() => resuming.delete(sessionId));
+        resuming.set(sessionId, attempt);
+      }
+      return attempt;
+    },
 
     async openSession(opts) {
-      if (refusing) {
-        throw new RuntimeError(
-          'session_closed',
-          'runtime_shut_down',
-          'the runtime is shutting down',
-        );
-      }
+      refuseWhenShuttingDown();
       const workspace = resolveWorkspace(opts.workspace);
       const profile = opts.profile ?? config.defaultProfile;
       if (!Object.hasOwn(config.profiles, profile)) {
@@ -173,20 +205,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       }
       const sessionId = ids('ses');
       const log = new SessionLog(writer, sessionId);
-      const session = new SessionImpl({
-        id: sessionId,
-        log,
-        clock,
-        ids,
-        registry,
-        defaultProfile: profile,
-        workspace,
-        closeGraceMs,
-        subscribe: (o) => subscribe(sessionId, o),
-        onClosed: () => {
-          live.delete(sessionId);
-        },
-      });
+      const session = sessionOf(sessionId, log, profile, workspace);
       log.append(
         metadata === undefined
           ? { type: 'session.opened', defaultProfile: profile, workspace }

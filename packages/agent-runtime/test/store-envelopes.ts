@@ -1,4 +1,5 @@
 /** Hand-made envelopes for store-level tests (no runtime in between). */
+import { WIRE_VERSION } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventPayload } from '@relvo-labs/agent-runtime';
 
 function envelope(
@@ -12,7 +13,7 @@ function envelope(
     sessionId,
     sequence,
     occurredAt: new Date(Date.UTC(2026, 0, 1) + sequence * 1_000).toISOString(),
-    wireVersion: '0.5',
+    wireVersion: WIRE_VERSION,
     ...(runId === undefined ? {} : { runId }),
     payload,
   };

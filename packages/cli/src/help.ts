@@ -16,7 +16,8 @@ export const RUN_EXAMPLES = `Examples:
   $ relvo-codex run "Explain src/index.ts"
   $ relvo-codex run "Fix the failing test" --profile codex-workspace-write-with-approvals
   $ relvo-codex run -m gpt-5 --cwd ../other-repo "Summarise the README"
-  $ relvo-codex run - < prompt.txt --ephemeral --json | jq .payload.type`;
+  $ relvo-codex run - < prompt.txt --ephemeral --json | jq .payload.type
+  $ relvo-codex run --resume ses_1a2b "Go on"   (continue a session a killed run left open)`;
 
 export const SERVE_EXAMPLES = `Examples:
   $ relvo-codex serve                      prints the page's address with its token, once
@@ -26,7 +27,8 @@ export const SERVE_EXAMPLES = `Examples:
 export const HISTORY_EXAMPLES = `Examples:
   $ relvo-codex sessions
   $ relvo-codex log ses_1a2b          (a unique prefix of the id will do)
-  $ relvo-codex log ses_1a2b --json | jq -c .payload`;
+  $ relvo-codex log ses_1a2b --json | jq -c .payload
+  $ relvo-codex run --resume ses_1a2b "Go on"   (a session with RESUMABLE yes)`;
 
 /** `relvo-codex --version`: this CLI, then the codex it runs unless told otherwise. */
 export const VERSION_TEXT = `${CLI_VERSION}

@@ -122,6 +122,12 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
           'keep no event log at all (config: "host": { "ephemeral": true })',
         ).conflicts('eventLog'),
       )
+      .addOption(
+        new Option(
+          '--resume <session>',
+          'continue a session a run left open (killed, crashed) on its codex thread; `relvo-codex sessions` lists the resumable ones',
+        ).conflicts(['ephemeral', 'profile', 'cwd']),
+      )
       .option('--json', 'write runtime event envelopes to stdout, one per line')
       .addHelpText('after', `\n${RUN_EXAMPLES}`),
   ).action(
@@ -136,6 +142,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         approvals?: 'bridge' | 'none';
         eventLog?: string;
         ephemeral?: boolean;
+        resume?: string;
         json?: boolean;
       },
     ) => {
@@ -155,6 +162,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
             ephemeral: opts.ephemeral === true,
             json: opts.json === true,
             codex: opts.codex,
+            resume: opts.resume,
           },
           out,
           io,

@@ -147,6 +147,7 @@ describe('the event log of relvo-codex run', { timeout: 180_000 }, () => {
       sessionId: id,
       turns: 1,
       state: 'closed',
+      resumable: false,
     });
 
     const log = await runCli(['log', id ?? '', '--event-log', s.eventLog], { env: s.env });

@@ -5,6 +5,7 @@ import {
   toAgentError,
   type JsonObject,
   type ProviderEventSink,
+  type ProviderRecoveryRecord,
   type ProviderSession,
   type WorkspaceOwnership,
 } from '@relvo-labs/agent-provider';
@@ -14,6 +15,7 @@ import type { Grace } from './closing.js';
 import { contractDiagnostic, intakeProviderEvent } from './intake.js';
 import type { SessionLog } from './log.js';
 import { checkedProviderSession } from './provider-session.js';
+import { intakeRecoveryRecord, isDurable } from './durable.js';
 
 /** A provider session of the pool, as its users see it. */
 export interface PooledSession {
@@ -26,6 +28,8 @@ interface PoolEntry extends PooledSession {
   readonly sink: { stale: boolean };
   /** A dispose still in flight: a retried close awaits it again instead of calling it twice. */
   disposing?: Promise<void>;
+  /** The last recovery record logged for it, as JSON: an unchanged one is not logged again. */
+  recorded?: string;
 }
 
 export interface PoolContext {
@@ -34,11 +38,28 @@ export interface PoolContext {
   readonly workspace: { readonly root: string; readonly ownership: WorkspaceOwnership };
   /** Undefined while the runtime session takes turns, else what a late opening is refused with. */
   refusal(): RuntimeError | undefined;
+  /** Records of a session continued from a dead process: the profile's first opening resumes. */
+  readonly resumeFrom?: Map<string, ProviderRecoveryRecord>;
+  /** Strings no logged recovery record may contain. */
+  readonly secrets: readonly string[];
 }
 
 /** A refusal of createSession, or an unknown outcome: typed for the host. */
-function openingError(error: unknown, resolved: ResolvedProvider, profile: string): RuntimeError {
+function openingError(
+  error: unknown,
+  resolved: ResolvedProvider,
+  profile: string,
+  resuming: boolean,
+): RuntimeError {
   const provider = resolved.profile.provider;
+  if (isProviderRejection(error) && resuming) {
+    return providerRefusal(
+      error,
+      'resume_refused',
+      `profile "${profile}": provider "${provider}" refused to resume the session`,
+      { profile },
+    );
+  }
   if (isProviderRejection(error)) {
     const refused = error.agentError.code === 'invalid_request';
     return providerRefusal(
@@ -165,16 +186,23 @@ export class ProviderSessionPool {
         }
       },
     };
+    const init = {
+      options: structuredClone<JsonObject>(resolved.profile.sessionOptions),
+      workspace: { root: workspace.root, ownership: workspace.ownership },
+      sink,
+    };
+    // a recorded thread is resumed once; a later opening of the profile starts afresh
+    const record = this.#ctx.resumeFrom?.get(profile);
+    this.#ctx.resumeFrom?.delete(profile);
     let created: unknown;
     try {
-      created = await resolved.provider.createSession({
-        options: structuredClone<JsonObject>(resolved.profile.sessionOptions),
-        workspace: { root: workspace.root, ownership: workspace.ownership },
-        sink,
-      });
+      const { provider } = resolved;
+      created = await (record !== undefined && provider.resumeSession !== undefined
+        ? provider.resumeSession(record, init)
+        : provider.createSession(init));
     } catch (error) {
       sinkState.stale = true;
-      throw openingError(error, resolved, profile);
+      throw openingError(error, resolved, profile, record !== undefined);
     }
     let session: ProviderSession;
     try {
@@ -192,6 +220,34 @@ export class ProviderSessionPool {
     }
     const entry: PoolEntry = { resolved, session, sink: sinkState };
     this.#entries.set(profile, entry);
+    // in the log before the first turn: a crash from here on leaves a resumable session
+    await this.#record(profile, entry);
     return entry;
+  }
+
+  /** Logs the profile's recovery record again if a run changed it. Never throws. */
+  async refreshRecord(profile: string, session: ProviderSession): Promise<void> {
+    const entry = this.#entries.get(profile);
+    if (entry?.session === session) await this.#record(profile, entry);
+  }
+
+  async #record(profile: string, entry: PoolEntry): Promise<void> {
+    if (!isDurable(entry.resolved.descriptor, entry.session)) return;
+    let exported: unknown;
+    try {
+      exported = await entry.session.exportRecoveryRecord?.();
+    } catch {
+      exported = undefined;
+    }
+    if (entry.sink.stale) return;
+    const intake = intakeRecoveryRecord(exported, profile, this.#ctx.secrets);
+    if (!intake.ok) {
+      this.#ctx.log.append(contractDiagnostic(intake.reason));
+      return;
+    }
+    const json = JSON.stringify(intake.record);
+    if (entry.recorded === json) return;
+    entry.recorded = json;
+    this.#ctx.log.append({ type: 'session.recovery_recorded', profile, record: intake.record });
   }
 }

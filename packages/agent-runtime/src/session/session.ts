@@ -4,6 +4,7 @@ import {
   turnInputSchema,
   type AgentInteraction,
   type InteractionResponse,
+  type ProviderRecoveryRecord,
   type SessionCommand,
   type SessionState,
   type TurnInput,
@@ -32,6 +33,10 @@ export interface SessionContext {
   readonly defaultProfile: string;
   readonly workspace: { readonly root: string; readonly ownership: WorkspaceOwnership };
   readonly closeGraceMs: number;
+  /** Strings no logged recovery record may contain. */
+  readonly secrets: readonly string[];
+  /** Continues a dead process's session: these profiles resume their recorded provider session. */
+  readonly resumeFrom?: Map<string, ProviderRecoveryRecord>;
   subscribe(options?: SubscribeOptions): EventSubscription;
   onClosed(session: SessionImpl): void;
 }
@@ -75,6 +80,8 @@ export class SessionImpl implements RuntimeSession {
       registry: ctx.registry,
       log,
       workspace: ctx.workspace,
+      secrets: ctx.secrets,
+      ...(ctx.resumeFrom === undefined ? {} : { resumeFrom: ctx.resumeFrom }),
       refusal: () =>
         this.current === 'ready' ? undefined : notAllowed(this.current, 'submit_turn'),
     });
@@ -158,6 +165,7 @@ export class SessionImpl implements RuntimeSession {
           if (this.run === finished) this.run = undefined;
           // an uncertain start leaves the provider session in an unknown state: use a fresh one
           if (uncertainStart) this.pool.discard(profile, entry.session);
+          else void this.pool.refreshRecord(profile, entry.session);
         },
       },
       runId,
@@ -167,6 +175,18 @@ export class SessionImpl implements RuntimeSession {
     run.start(input);
     await log.durable();
     return { turnId, runId, profile, providerId, done: run.done };
+  }
+
+  /**
+   * Resumes the provider sessions of `profiles` now, so that a refusal (another workspace, home
+   * or provider) reaches the host before any turn; on a refusal nothing stays open.
+   */
+  async resumeProviders(profiles: readonly string[]): Promise<void> {
+    const opened = await Promise.allSettled(profiles.map((p) => this.pool.get(p)));
+    const refused = opened.find((r) => r.status === 'rejected');
+    if (refused === undefined) return;
+    await this.pool.disposeAll((work) => within(this.ctx.clock, this.ctx.closeGraceMs, work));
+    throw refused.reason;
   }
 
   pendingInteractions(): AgentInteraction[] {

@@ -58,8 +58,9 @@ function printListings(listings: readonly SessionListing[], out: Output): void {
     String(l.turns),
     when(l.startedAt),
     when(l.lastActivityAt),
+    l.resumable ? 'yes' : '-',
   ]);
-  const header = ['SESSION', 'PROFILE', 'STATE', 'TURNS', 'STARTED', 'LAST ACTIVITY'];
+  const header = ['SESSION', 'PROFILE', 'STATE', 'TURNS', 'STARTED', 'LAST ACTIVITY', 'RESUMABLE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const format = (cells: readonly string[]): string =>
     cells
@@ -88,8 +89,13 @@ export async function runSessions(
       out.note(`no sessions in ${path}`);
     } else {
       printListings(listings, out);
+      const resume = listings.some((l) => l.resumable)
+        ? '; `relvo-codex run --resume <session> "<prompt>"` continues a resumable one'
+        : '';
       out.note(
-        out.c.dim(`${listings.length} session(s) in ${path}; \`relvo-codex log <session>\``),
+        out.c.dim(
+          `${listings.length} session(s) in ${path}; \`relvo-codex log <session>\`${resume}`,
+        ),
       );
     }
     return EXIT.ok;

@@ -13,6 +13,7 @@ import { checkLogin, loginHint, NOT_LOGGED_IN } from '../codex/login.js';
 import type { LocatedCodex } from '../codex/locate.js';
 import { chooseConfig, type ChosenConfig } from '../host/config.js';
 import { codexFactory, openCodexRuntime } from '../host/runtime.js';
+import { resumeFromLog, withThreadPersistence } from '../host/resume.js';
 import { parseCliHostSettings } from '../host/settings.js';
 import { checkEventLogPath, checkWorkspace, startupErrorToExit } from '../host/startup-checks.js';
 import { defaultEventLogPath, EVENT_LOG_ENV } from '../paths.js';
@@ -44,6 +45,8 @@ export interface RunOptions {
   readonly ephemeral: boolean;
   readonly json: boolean;
   readonly codex: string | undefined;
+  /** `--resume <session>`: continue that session of the event log instead of opening one. */
+  readonly resume?: string | undefined;
 }
 
 export async function runRun(options: RunOptions, out: Output, io: CliIo): Promise<number> {
@@ -68,12 +71,19 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       parseCliHostSettings(chosen.config.host, chosen.source).ephemeral);
   const eventLog =
     options.eventLog === undefined ? defaultEventLogPath(io.env) : resolve(cwd, options.eventLog);
+  if (options.resume !== undefined && ephemeral) {
+    throw new CliExit(
+      EXIT.usage,
+      'run --resume continues a session of the event log; the config keeps none ("host": { "ephemeral": true }): name one with --event-log',
+    );
+  }
   if (!ephemeral) checkEventLogPath(eventLog);
   const codex = await requireReviewedCodex(options.codex, io.env);
   const terminal = terminalStreams(io);
 
   const profile = chosen.config.profiles[chosen.profile];
-  if (!out.json && profile !== undefined) {
+  // a resumed session's workspace and profile are its own, said once it is resumed
+  if (!out.json && profile !== undefined && options.resume === undefined) {
     printRunHeader(out, { name: chosen.profile, source: chosen.source, value: profile }, workspace);
   }
   // started once everything else is printed: nothing may write while it spins
@@ -87,26 +97,32 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   let driver: SessionDriver | undefined;
   let code: number;
   try {
-    const session = await (async () => {
+    const { session, fromSequence } = await (async () => {
       try {
         runtime = await openCodexRuntime({
           codex,
           eventLog: ephemeral ? { memory: true } : eventLog,
           // the default folder is relvo-codex's own; a folder the person named is left as it is
           eventLogOptions: { ownsFolder: options.eventLog === undefined && !io.env[EVENT_LOG_ENV] },
-          config: chosen.config,
+          config: ephemeral ? chosen.config : withThreadPersistence(chosen.config),
         });
         ctrlC.checkpoint();
         // the login check starts a codex of its own: a signal must not wait for its answer
         await ctrlC.unlessAbandoned(requireLogin(chosen, codex, workspace));
         ctrlC.checkpoint();
-        return await runtime.openSession({ workspace, profile: chosen.profile });
+        if (options.resume !== undefined)
+          return await resumeFromLog(runtime, options.resume, eventLog);
+        return {
+          session: await runtime.openSession({ workspace, profile: chosen.profile }),
+          fromSequence: 1,
+        };
       } catch (error) {
         throw error instanceof StartupAborted ? error : startupErrorToExit(error, eventLog);
       }
     })();
     driver = new SessionDriver({
       session,
+      fromSequence,
       out,
       answerer: createAnswerer('ask', terminal),
       onPromptCtrlC: () => {
@@ -120,7 +136,8 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     ctrlC.attach(active);
     if (!out.json) {
       const where = ephemeral ? 'none (ephemeral)' : neutraliseLine(eventLog);
-      out.note(out.c.dim(`event log ${where} · session ${session.id}`));
+      const resumed = options.resume === undefined ? '' : ' (resumed)';
+      out.note(out.c.dim(`event log ${where} · session ${session.id}${resumed}`));
       progress = new StartupProgress(
         out,
         io.stdout.isTTY,

@@ -58,6 +58,8 @@ export interface SessionListing {
    * use (we hold its lock), so whatever ran that session ended without closing it.
    */
   readonly state: string;
+  /** Left open by a process that ended, with a recorded codex thread: `run --resume` continues it. */
+  readonly resumable: boolean;
   readonly turns: number;
   readonly startedAt: string;
   readonly lastActivityAt: string;
@@ -69,7 +71,9 @@ export function listingOf(
 ): SessionListing {
   const profiles = new Set<string>();
   let turns = 0;
+  let recorded = false;
   for (const e of events) {
+    if (e.payload.type === 'session.recovery_recorded') recorded = true;
     if (e.payload.type === 'turn.started') {
       turns += 1;
       profiles.add(e.payload.profile);
@@ -79,6 +83,7 @@ export function listingOf(
     sessionId: summary.sessionId,
     profiles: profiles.size === 0 ? [summary.defaultProfile] : [...profiles],
     state: FINAL_STATES.has(summary.state) ? summary.state : `${summary.state}, process ended`,
+    resumable: summary.state === 'ready' && recorded,
     turns,
     startedAt: summary.openedAt,
     lastActivityAt: summary.updatedAt,

@@ -1,0 +1,47 @@
+import type { ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
+import type { PayloadOf } from './envelope.js';
+import type { EventStore } from './store/types.js';
+
+const PAGE = 512;
+
+/** What one session's stored history says, read once: its opening, open work, recovery records. */
+export interface SessionHistory {
+  opened: PayloadOf<'session.opened'> | undefined;
+  readonly turns: Set<string>;
+  /** Open runs: runId → turnId. */
+  readonly runs: Map<string, string>;
+  /** Pending interactions: interactionId → runId. */
+  readonly interactions: Map<string, string | undefined>;
+  /** The latest recovery record per profile. */
+  readonly records: Map<string, ProviderRecoveryRecord>;
+}
+
+export async function readSessionHistory(
+  store: EventStore,
+  sessionId: string,
+): Promise<SessionHistory> {
+  const h: SessionHistory = {
+    opened: undefined,
+    turns: new Set(),
+    runs: new Map(),
+    interactions: new Map(),
+    records: new Map(),
+  };
+  for (let from = 1; ;) {
+    const page = await store.read(sessionId, { fromSequence: from, limit: PAGE });
+    for (const e of page) {
+      const p = e.payload;
+      if (p.type === 'session.opened') h.opened = p;
+      else if (p.type === 'session.recovery_recorded') h.records.set(p.profile, p.record);
+      else if (p.type === 'turn.started') h.turns.add(p.turnId);
+      else if (p.type === 'turn.settled') h.turns.delete(p.turnId);
+      else if (p.type === 'run.started' && e.runId !== undefined) h.runs.set(e.runId, p.turnId);
+      else if (p.type === 'run.finished' && e.runId !== undefined) h.runs.delete(e.runId);
+      else if (p.type === 'interaction.requested') h.interactions.set(p.interactionId, e.runId);
+      else if (p.type === 'interaction.settled') h.interactions.delete(p.interactionId);
+    }
+    const last = page.at(-1);
+    if (last === undefined || page.length < PAGE) return h;
+    from = last.sequence + 1;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * What `runtime.resumeSession` checks before anything is opened (ADR-0036): the session was left
+ * `ready` by a process that died, a provider recorded how to resume it, its workspace is still the
+ * same directory, and each recorded profile still names a provider of the same id that resumes.
+ * Whether the provider's own home still matches is the provider's to say, when it resumes.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import type { ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
+import type { RuntimeConfig } from './config.js';
+import type { PayloadOf } from './envelope.js';
+import { RuntimeError } from './errors.js';
+import { readSessionHistory } from './history.js';
+import type { ProviderRegistry } from './registry.js';
+import type { EventStore } from './store/types.js';
+
+export interface ResumePlan {
+  readonly lastSequence: number;
+  readonly opened: PayloadOf<'session.opened'>;
+  readonly records: Map<string, ProviderRecoveryRecord>;
+}
+
+function notResumable(message: string, details = {}): RuntimeError {
+  return new RuntimeError('session_closed', 'session_not_resumable', message, { details });
+}
+
+function sameDirectory(root: string): boolean {
+  try {
+    return realpathSync(root) === root && statSync(root).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export async function planResume(
+  store: EventStore,
+  registry: ProviderRegistry,
+  config: RuntimeConfig,
+  sessionId: string,
+): Promise<ResumePlan> {
+  const summary = await store.getSession(sessionId);
+  if (summary === undefined) {
+    throw new RuntimeError('unknown_session', 'unknown_session', 'no such session');
+  }
+  if (summary.state !== 'ready') {
+    throw notResumable(`the session is ${summary.state}: only an open session resumes`, {
+      state: summary.state,
+    });
+  }
+  const history = await readSessionHistory(store, sessionId);
+  if (history.opened === undefined || history.records.size === 0) {
+    throw notResumable('no provider recorded how to resume this session');
+  }
+  if (!sameDirectory(history.opened.workspace.root)) {
+    throw new RuntimeError(
+      'workspace_unavailable',
+      'resume_workspace_mismatch',
+      'the session’s workspace is no longer the same directory',
+    );
+  }
+  for (const [profile, record] of history.records) {
+    const known = Object.hasOwn(config.profiles, profile);
+    const resolved = known ? registry.resolve(profile) : undefined;
+    const resumes =
+      resolved !== undefined &&
+      resolved.descriptor.providerId === record.providerId &&
+      resolved.descriptor.recovery.resumesFromRecoveryRecord &&
+      typeof resolved.provider.resumeSession === 'function';
+    if (!resumes) {
+      throw new RuntimeError(
+        'invalid_request',
+        'resume_provider_mismatch',
+        `profile "${profile}" no longer names a provider that resumes this session`,
+        { details: { profile, recordedProvider: record.providerId } },
+      );
+    }
+  }
+  return { lastSequence: summary.lastSequence, opened: history.opened, records: history.records };
+}

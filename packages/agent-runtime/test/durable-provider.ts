@@ -1,0 +1,88 @@
+/**
+ * The hand-driven provider with recovery declared (export and resume): each session exports a
+ * record naming its thread and the provider's home; `resumeSession` refuses a record of
+ * another home with a provider code, as the codex adapter does, and records what it resumed.
+ */
+import {
+  agentError,
+  defineProviderDescriptor,
+  ProviderRejection,
+  WIRE_VERSION,
+  type AgentProvider,
+  type ProviderRecoveryRecord,
+} from '@relvo-labs/agent-provider';
+import { createManualProvider, type ManualProviderControls } from './manual-provider.js';
+
+export interface DurableControls {
+  readonly manual: ManualProviderControls;
+  readonly provider: AgentProvider;
+  /** What a record names as the home; a resume of another home's record is refused. */
+  home: string;
+  /** Records handed to resumeSession, in order. */
+  readonly resumed: ProviderRecoveryRecord[];
+  /** What exportRecoveryRecord returns instead of the record, when set. */
+  exportOverride?: unknown;
+}
+
+export function createDurableProvider(home = 'home-a', providerId = 'manual'): DurableControls {
+  const descriptor = defineProviderDescriptor({
+    providerId,
+    providerVersion: '0.0.1',
+    displayName: 'Durable manual provider',
+    run: { interrupt: { mode: 'immediate' }, streaming: { messageDeltas: true } },
+    interaction: {
+      approval: { supported: true, modes: ['once'], blocking: true },
+      question: { supported: true, choices: true, freeText: true },
+    },
+    workspace: { requires: 'directory' },
+    recovery: { exportsRecoveryRecord: true, resumesFromRecoveryRecord: true },
+  });
+  const manual = createManualProvider(descriptor);
+  let threads = 0;
+  const withRecord = async (
+    opening: Promise<Awaited<ReturnType<AgentProvider['createSession']>>>,
+    thread: string,
+  ) => {
+    const session = await opening;
+    const opened = manual.sessions.at(-1);
+    return Object.assign(session, {
+      // the record changes with each run, as codex's lastTurnId does
+      exportRecoveryRecord: () =>
+        Promise.resolve(
+          controls.exportOverride ?? {
+            providerId,
+            providerVersion: '0.0.1',
+            wireVersion: WIRE_VERSION,
+            opaque: { thread, home: controls.home, runs: opened?.runs.length ?? 0 },
+          },
+        ),
+    });
+  };
+  const controls: DurableControls = {
+    manual,
+    home,
+    resumed: [],
+    provider: {
+      describe: () => descriptor,
+      createSession: (init) => {
+        threads += 1;
+        return withRecord(manual.provider.createSession(init), `thread-${threads}`);
+      },
+      resumeSession: (record, init) => {
+        const opaque = record.opaque as { thread: string; home: string };
+        if (opaque.home !== controls.home) {
+          return Promise.reject(
+            new ProviderRejection(
+              agentError('invalid_request', 'another home', {
+                providerCode: 'recovery_home_mismatch',
+              }),
+            ),
+          );
+        }
+        controls.resumed.push(record);
+        return withRecord(manual.provider.createSession(init), opaque.thread);
+      },
+    },
+  };
+  return controls;
+}

@@ -1,0 +1,79 @@
+/**
+ * `relvo-codex run --resume <session>`: continues a session a `run` that ended without closing
+ * it (killed, crashed) left in the event log, on the same codex thread. Each refusal of the
+ * runtime or of codex becomes one line that says what to do; nothing of the log is echoed.
+ */
+import { toAgentError } from '@relvo-labs/agent-provider';
+import {
+  isRuntimeError,
+  type AgentRuntime,
+  type RuntimeConfig,
+  type RuntimeConfigInput,
+  type RuntimeSession,
+} from '@relvo-labs/agent-runtime';
+import { CliExit, EXIT } from '../exit-codes.js';
+import { findSession } from './log-reader.js';
+
+/**
+ * With an event log, codex profiles persist their thread (unless a profile says otherwise), so
+ * that a run that dies can be resumed; without one there is nothing to resume from.
+ */
+export function withThreadPersistence(config: RuntimeConfig): RuntimeConfigInput {
+  const profiles = Object.fromEntries(
+    Object.entries(config.profiles).map(([name, profile]) => [
+      name,
+      profile.provider !== 'codex' || 'persistence' in profile.providerOptions
+        ? profile
+        : { ...profile, providerOptions: { ...profile.providerOptions, persistence: 'thread' } },
+    ]),
+  );
+  return { ...config, profiles };
+}
+
+const BY_PROVIDER_CODE: Readonly<Record<string, string>> = {
+  recovery_codex_home_mismatch:
+    'it was recorded under another CODEX_HOME; run with the CODEX_HOME it was started with',
+  recovery_thread_unknown:
+    'codex has no saved thread for it in this CODEX_HOME; start a new session with `relvo-codex run`',
+  recovery_thread_open_elsewhere:
+    'another codex still has its thread open; end that run first, then resume',
+  recovery_workspace_mismatch:
+    'its workspace is not the folder it was started in; restore that folder at the same path',
+};
+
+function refusalLine(error: unknown, id: string): string {
+  const reason = isRuntimeError(error) ? error.reason : undefined;
+  const cannot = `session ${id} cannot be resumed:`;
+  switch (reason) {
+    case 'session_not_resumable':
+      return `${cannot} it is closed, failed, or ran without a saved codex thread (with --ephemeral, or before sessions were resumable); start a new one with \`relvo-codex run\``;
+    case 'resume_workspace_mismatch':
+      return `${cannot} its workspace folder is gone or was moved; restore it at the same path`;
+    case 'resume_provider_mismatch':
+      return `${cannot} its profile no longer names codex with a saved thread in this config; run with the config it was started with`;
+    case 'resume_refused': {
+      const code = toAgentError(error).providerCode ?? '';
+      return `${cannot} ${BY_PROVIDER_CODE[code] ?? 'codex refused to resume its thread'}`;
+    }
+    default:
+      return `${cannot} ${toAgentError(error).message}${reason === undefined ? '' : ` [${reason}]`}`;
+  }
+}
+
+/** The session `wanted` names (an id or a unique prefix), resumed, and where its new events start. */
+export async function resumeFromLog(
+  runtime: AgentRuntime,
+  wanted: string,
+  logPath: string,
+): Promise<{ session: RuntimeSession; fromSequence: number }> {
+  const summary = await findSession(runtime.store, wanted, logPath);
+  let session: RuntimeSession;
+  try {
+    session = await runtime.resumeSession(summary.sessionId);
+  } catch (error) {
+    const usage = isRuntimeError(error) && error.reason === 'session_not_resumable';
+    throw new CliExit(usage ? EXIT.usage : EXIT.failed, refusalLine(error, summary.sessionId));
+  }
+  const stored = await runtime.store.getSession(session.id);
+  return { session, fromSequence: (stored?.lastSequence ?? 0) + 1 };
+}

@@ -7,7 +7,7 @@ import {
   type JsonObject,
   type WorkspaceOwnership,
 } from '@relvo-labs/agent-provider';
-import { systemClock, type RuntimeClock } from './clock.js';
+import { systemClock, within, type RuntimeClock } from './clock.js';
 import { parseRuntimeConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 import type { EventEnvelope } from './envelope.js';
 import { configError, isRuntimeError, RuntimeError } from './errors.js';
@@ -17,6 +17,7 @@ import { failAbandonedSessions } from './recovery.js';
 import { ProviderRegistry, type ProviderFactory } from './registry.js';
 import { EventWriter, SessionLog } from './session/log.js';
 import { SessionImpl, type RuntimeSession } from './session/session.js';
+import { WarmSessions } from './session/warm.js';
 import { createMemoryEventStore } from './store/memory.js';
 import type { EventStore, StoredSession } from './store/types.js';
 import {
@@ -116,6 +117,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const ids = options.ids ?? randomId;
   const store = options.store ?? createMemoryEventStore();
   const closeGraceMs = options.closeGraceMs ?? 10_000;
+  const warm = new WarmSessions(registry, config, clock);
   await store.claim();
   const writer = new EventWriter(store, clock, ids);
   let recovered: readonly string[];
@@ -125,6 +127,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     await store.close();
     throw error;
   }
+  warm.fillAll();
 
   const live = new Map<string, { session: SessionImpl; log: SessionLog }>();
   let shutdownAttempt: Promise<void> | undefined;
@@ -158,6 +161,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
           path: 'profile',
         });
       }
+      const refused = warm.refusal(profile, workspace);
+      if (refused !== undefined) throw refused;
       let metadata: JsonObject | undefined;
       if (opts.metadata !== undefined) {
         const captured = captureJson(opts.metadata);
@@ -182,6 +187,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
         defaultProfile: profile,
         workspace,
         closeGraceMs,
+        warm,
         subscribe: (o) => subscribe(sessionId, o),
         onClosed: () => {
           live.delete(sessionId);
@@ -236,16 +242,17 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
         const results = await Promise.allSettled(
           [...live.values()].map(({ session }) => session.close()),
         );
+        const warmFailures = await warm.close((work) => within(clock, closeGraceMs, work));
         const failed = results.filter((r) => r.status === 'rejected');
         // a store failure is not retried away: the sessions are closed, only the log lost its tail
         const storeFailure = failed.map((r) => r.reason as unknown).find(isStoreFailure);
-        if (failed.length > 0 && storeFailure === undefined) {
+        if ((failed.length > 0 || warmFailures.length > 0) && storeFailure === undefined) {
           throw new RuntimeError(
             'provider_unavailable',
             'dispose_failed',
             'some sessions could not be closed; retry shutdown',
             {
-              details: { failedSessions: failed.length },
+              details: { failedSessions: failed.length, warmFailures },
             },
           );
         }

@@ -14,6 +14,7 @@ import type { Grace } from './closing.js';
 import { contractDiagnostic, intakeProviderEvent } from './intake.js';
 import type { SessionLog } from './log.js';
 import { checkedProviderSession } from './provider-session.js';
+import type { WarmSessions } from './warm.js';
 
 /** A provider session of the pool, as its users see it. */
 export interface PooledSession {
@@ -32,6 +33,8 @@ export interface PoolContext {
   readonly registry: ProviderRegistry;
   readonly log: SessionLog;
   readonly workspace: { readonly root: string; readonly ownership: WorkspaceOwnership };
+  /** Provider sessions started ahead of demand, taken before a cold open (ADR-0037). */
+  readonly warm?: WarmSessions;
   /** Undefined while the runtime session takes turns, else what a late opening is refused with. */
   refusal(): RuntimeError | undefined;
 }
@@ -152,6 +155,8 @@ export class ProviderSessionPool {
         { details: { profile } },
       );
     }
+    const refused = this.#ctx.warm?.refusal(profile, workspace);
+    if (refused !== undefined) throw refused;
     const sinkState = { stale: false };
     const sink: ProviderEventSink = {
       emit: (input) => {
@@ -165,13 +170,17 @@ export class ProviderSessionPool {
         }
       },
     };
+    const warm = this.#ctx.warm?.take(profile);
+    warm?.bind(sink);
     let created: unknown;
     try {
-      created = await resolved.provider.createSession({
-        options: structuredClone<JsonObject>(resolved.profile.sessionOptions),
-        workspace: { root: workspace.root, ownership: workspace.ownership },
-        sink,
-      });
+      created =
+        warm?.session ??
+        (await resolved.provider.createSession({
+          options: structuredClone<JsonObject>(resolved.profile.sessionOptions),
+          workspace: { root: workspace.root, ownership: workspace.ownership },
+          sink,
+        }));
     } catch (error) {
       sinkState.stale = true;
       throw openingError(error, resolved, profile);

@@ -19,6 +19,7 @@ import type { SessionLog } from './log.js';
 import { InteractionLifecycle } from './interactions.js';
 import { ProviderSessionPool } from './pool.js';
 import { RunDriver } from './run.js';
+import type { WarmSessions } from './warm.js';
 import type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './api.js';
 
 export type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './api.js';
@@ -32,6 +33,8 @@ export interface SessionContext {
   readonly defaultProfile: string;
   readonly workspace: { readonly root: string; readonly ownership: WorkspaceOwnership };
   readonly closeGraceMs: number;
+  /** Provider sessions started ahead of demand (ADR-0037). */
+  readonly warm?: WarmSessions;
   subscribe(options?: SubscribeOptions): EventSubscription;
   onClosed(session: SessionImpl): void;
 }
@@ -75,6 +78,7 @@ export class SessionImpl implements RuntimeSession {
       registry: ctx.registry,
       log,
       workspace: ctx.workspace,
+      ...(ctx.warm === undefined ? {} : { warm: ctx.warm }),
       refusal: () =>
         this.current === 'ready' ? undefined : notAllowed(this.current, 'submit_turn'),
     });

@@ -33,8 +33,16 @@ interface Counted {
   created(): number;
 }
 
+/** The profile's providerOptions, as JSON. */
+interface BenchOptions {
+  readonly executable: string;
+  readonly extraArgs: string[];
+  readonly env: Record<string, string>;
+  readonly requestTimeoutMs: number;
+}
+
 async function counted(
-  options: CodexProviderOptions,
+  options: BenchOptions,
   workspace: string,
   prewarm: boolean,
 ): Promise<Counted> {
@@ -64,7 +72,11 @@ async function counted(
       profiles: {
         p: {
           provider: 'codex',
-          providerOptions: { ...options },
+          providerOptions: {
+            ...options,
+            extraArgs: [...options.extraArgs],
+            env: { ...options.env },
+          },
           ...(prewarm ? { prewarm: { count: 1, workspace } } : {}),
         },
       },
@@ -109,9 +121,9 @@ export async function prewarmOpen(options: { pairs?: number } = {}): Promise<Pre
   const binary = requireCodexBinary({ kind: 'native' });
   const server = await ScriptedModelServer.start();
   const iso = createIsolatedCodexHome('relvo-bench-');
-  const providerOptions: CodexProviderOptions = {
+  const providerOptions: BenchOptions = {
     executable: binary.path,
-    extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
+    extraArgs: [...codexConfigArgs({ baseUrl: server.baseUrl })],
     env: iso.env({ ...process.env }),
     requestTimeoutMs: 30_000,
   };

@@ -199,7 +199,7 @@ if (chosen.has('overhead')) {
   );
   const pass = procPassCost();
   say(
-    `\none pass over /proc (what dispose adds to prove nothing owned is left; an idle session's teardown takes 2, or 3 when a process vanished mid-pass): ${f2(pass.medianMs)} ms median for ${pass.processes} processes`,
+    `\none pass over /proc (what dispose adds to prove nothing owned is left; an idle session's teardown takes 1, the pass at the leader's exit (ADR-0004 amendment), or more when a process vanished mid-pass or something owned was alive): ${f2(pass.medianMs)} ms median for ${pass.processes} processes`,
   );
 }
 

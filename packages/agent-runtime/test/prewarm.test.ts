@@ -63,6 +63,23 @@ describe('prewarmed provider sessions', () => {
     expect(manual.sessions[0]!.disposeCalls).toBe(1);
   });
 
+  it('what a warm session emitted before it was taken lands in the taking session log only', async () => {
+    const { manual, runtime, workspace } = await setup(1);
+    await until(() => manual.sessions.length === 1, 'the warm session');
+    manual.sessions[0]!.init.sink.emit({
+      payload: { type: 'diagnostic', level: 'info', message: 'warm and early' },
+    });
+    const other = await runtime.openSession({ workspace });
+    const taker = await runtime.openSession({ workspace });
+    await taker.submitTurn({ input: 'hi' });
+    const early = async (id: string) =>
+      (await runtime.readEvents(id)).filter(
+        (e) => e.payload.type === 'diagnostic' && e.payload.message === 'warm and early',
+      );
+    expect((await early(taker.id)).map((e) => e.sessionId)).toEqual([taker.id]);
+    expect(await early(other.id)).toEqual([]);
+  });
+
   it('disposes a warm session idle for idleMs on the injected clock, and does not replace it', async () => {
     const { clock, manual } = await setup(2);
     await until(() => manual.sessions.length === 2, 'two warm sessions');

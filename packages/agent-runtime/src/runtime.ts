@@ -239,10 +239,11 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       if (shutDown) return Promise.resolve();
       refusing = true;
       shutdownAttempt ??= (async () => {
-        const results = await Promise.allSettled(
-          [...live.values()].map(({ session }) => session.close()),
-        );
-        const warmFailures = await warm.close((work) => within(clock, closeGraceMs, work));
+        // the warm set closes beside the sessions: one closeGraceMs bounds both
+        const [warmFailures, results] = await Promise.all([
+          warm.close((work) => within(clock, closeGraceMs, work)),
+          Promise.allSettled([...live.values()].map(({ session }) => session.close())),
+        ]);
         const failed = results.filter((r) => r.status === 'rejected');
         // a store failure is not retried away: the sessions are closed, only the log lost its tail
         const storeFailure = failed.map((r) => r.reason as unknown).find(isStoreFailure);

@@ -98,6 +98,32 @@ describe('prewarmed provider sessions', () => {
     expect(manual.sessions.map((s) => s.disposeCalls)).toEqual([1, 1]);
   });
 
+  it('a warm session whose dispose hangs holds shutdown for closeGraceMs at most, and is reported', async () => {
+    const { clock, manual, runtime } = await setup(2);
+    await until(() => manual.sessions.length === 2, 'two warm sessions');
+    manual.hangDispose = true;
+    const state = { settled: false };
+    const shut = runtime.shutdown().then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
+    void shut.finally(() => {
+      state.settled = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    clock.advance(1_999);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(state.settled).toBe(false);
+    clock.advance(1);
+    const error = await shut;
+    if (!isRuntimeError(error)) throw new Error('expected a RuntimeError');
+    expect(error.reason).toBe('dispose_failed');
+    expect(error.error.details?.warmFailures).toEqual([
+      { phase: 'dispose', profile: 'm', code: 'provider_unavailable', timedOut: true },
+      { phase: 'dispose', profile: 'm', code: 'provider_unavailable', timedOut: true },
+    ]);
+  });
+
   it('refuses a session of a prewarmed profile in another workspace, typed, at open and at a turn', async () => {
     const { manual, runtime, workspace } = await setup(1);
     const elsewhere = tempDir();

@@ -142,23 +142,21 @@ export class WarmSessions {
     };
   }
 
-  /** Disposes every warm session, each wait bounded; one still starting is disposed on arrival. */
+  /**
+   * Disposes every warm session at once, one bounded wait for all (and for starts in flight,
+   * which dispose what they open once closed): a hung dispose is reported, never waited past.
+   */
   async close(grace: Grace): Promise<JsonObject[]> {
     this.#closed = true;
     const failures: JsonObject[] = [];
-    await grace(Promise.allSettled([...this.#inFlight]));
-    for (const [profile, entries] of this.#ready) {
-      for (const entry of entries.splice(0)) {
+    const states: { readonly profile: string; done: boolean }[] = [];
+    const disposals = [...this.#ready].flatMap(([profile, entries]) =>
+      entries.splice(0).map(async (entry) => {
         entry.cancelIdle();
+        const state = { profile, done: false };
+        states.push(state);
         try {
-          if (!(await grace(entry.session.dispose())).ok) {
-            failures.push({
-              phase: 'dispose',
-              profile,
-              code: 'provider_unavailable',
-              timedOut: true,
-            });
-          }
+          await entry.session.dispose();
         } catch (error) {
           failures.push({
             phase: 'dispose',
@@ -166,6 +164,12 @@ export class WarmSessions {
             code: toAgentError(error, 'provider_unavailable').code,
           });
         }
+        state.done = true;
+      }),
+    );
+    if (!(await grace(Promise.all([...disposals, Promise.allSettled([...this.#inFlight])]))).ok) {
+      for (const { profile } of states.filter((st) => !st.done)) {
+        failures.push({ phase: 'dispose', profile, code: 'provider_unavailable', timedOut: true });
       }
     }
     return failures;

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- SECTION… --pairs N --density 8,32,128]`: every benchmark, printed as
  * Markdown tables (the form docs/performance.md quotes). Sections: codec, path, heap, runtime,
- * overhead, density. Without a section, all run. Ratios are measured side by side in one run.
+ * overhead, prewarm, density. Without a section, all run. Ratios are measured side by side in one run.
  */
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -16,10 +16,11 @@ import {
 } from './codec.js';
 import { density } from './density.js';
 import { overhead, procPassCost, summarise } from './overhead.js';
+import { prewarmOpen, prewarmRows } from './prewarm.js';
 import { runtimeSection } from './runtime.js';
 import { f1, f2, markdownTable } from './support/stats.js';
 
-const SECTIONS = ['codec', 'path', 'heap', 'runtime', 'overhead', 'density'] as const;
+const SECTIONS = ['codec', 'path', 'heap', 'runtime', 'overhead', 'prewarm', 'density'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values, positionals } = parseArgs({
@@ -182,8 +183,16 @@ if (chosen.has('overhead')) {
   );
   const pass = procPassCost();
   say(
-    `\none pass over /proc (what dispose adds to prove nothing owned is left; an idle session's teardown takes 2, or 3 when a process vanished mid-pass): ${f2(pass.medianMs)} ms median for ${pass.processes} processes`,
+    `\none pass over /proc (what dispose adds to prove nothing owned is left; an idle session's teardown takes 1, the pass at the leader's exit (ADR-0004 amendment), or more when a process vanished mid-pass or something owned was alive): ${f2(pass.medianMs)} ms median for ${pass.processes} processes`,
   );
+}
+
+if (chosen.has('prewarm')) {
+  const r = await prewarmOpen({ pairs: Number(values.pairs) });
+  say(
+    `\n## Session open through the runtime, with and without prewarm\nreal binary, ${r.pairs} pairs, order flipped every pair; openSession → first turn admitted; warm trials start with the warm set full (${r.missed} found it empty)\n`,
+  );
+  say(markdownTable(prewarmRows(r)));
 }
 
 if (chosen.has('density')) {

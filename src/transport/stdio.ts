@@ -24,7 +24,13 @@ import { trackUntilClosed } from './host-exit.js';
 import { launchCommand } from './parent-death.js';
 import { createLinuxProcProbe, type ProcProbe } from './proc-probe.js';
 import { measureProcesses } from './resource-usage.js';
-import { realClock, teardown, type LeaderHandle, type TeardownClock } from './teardown.js';
+import {
+  passAtExit,
+  realClock,
+  teardown,
+  type LeaderHandle,
+  type TeardownClock,
+} from './teardown.js';
 import {
   CodexTransportError,
   type CodexExitStatus,
@@ -226,10 +232,11 @@ export function spawnCodexStdioTransport(
     queue.fail(new CodexTransportError('spawn_failed', { cause: causeToken(err) }));
     for (const wake of exitWaiters) wake();
   });
+  let provenEmptyAtExit = false;
   child.on('exit', (code, signal) => {
     exited = true;
     exitStatus = { code, signal };
-    group?.scan('leader_exiting');
+    provenEmptyAtExit = passAtExit(group, marked, probe);
     for (const wake of exitWaiters) wake();
     if (stdoutEnded) return;
     // bounded drain: a descendant holding the inherited pipe must not keep the stream open
@@ -243,6 +250,7 @@ export function spawnCodexStdioTransport(
   const leader: LeaderHandle = {
     pid,
     scannedAtExit: group?.leaderStart !== undefined,
+    provenEmptyAtExit: () => provenEmptyAtExit,
     isAlive: () => !exited,
     endStdin: () => {
       try {

@@ -25,6 +25,12 @@ export interface LeaderHandle {
    * there, so the scan before closing stdin would only delay the close.
    */
   readonly scannedAtExit?: boolean;
+  /**
+   * True when the pass taken at the leader's reap instant (`passAtExit`) found nothing owned
+   * alive and nothing vanishing mid-pass: it is then the proof after the exit, and teardown
+   * ends there (ADR-0004, amended).
+   */
+  provenEmptyAtExit?(): boolean;
 }
 
 export interface TeardownClock {
@@ -84,6 +90,8 @@ export async function teardown(leader: LeaderHandle, deps: TeardownDeps): Promis
     }
   }
 
+  if (!leader.isAlive() && leader.provenEmptyAtExit?.() === true) return;
+
   // the marker sweep runs even when the group sweep failed: it is the wider net
   const quiet = firstPass(
     group,
@@ -134,6 +142,28 @@ function firstPass(
     if ((group?.members.size ?? 0) + (marked?.members.size ?? 0) > 0) return false;
     if (pass === 2 || steady(snapshot)) return true;
   }
+}
+
+/**
+ * The one pass at the leader's reap instant, shared by the group (adopting only members no
+ * older than the leader) and the marker sweep. True when it proves nothing owned is left: no
+ * member, no doubt, and no listed process vanished while it was read. Nothing owned was then
+ * alive, and only an owned process starts owned ones, so the proof holds from then on.
+ */
+export function passAtExit(
+  group: OwnedGroup | undefined,
+  marked: MarkedProcesses | undefined,
+  probe: ProcProbe,
+): boolean {
+  if (group === undefined && marked === undefined) return false;
+  const snapshot = snapshotProcs(probe);
+  group?.scan('leader_exiting', snapshot);
+  marked?.scan(snapshot);
+  return (
+    steady(snapshot) &&
+    (group === undefined || (group.members.size === 0 && group.doubt === undefined)) &&
+    (marked === undefined || (marked.members.size === 0 && marked.doubt === undefined))
+  );
 }
 
 /** Every listed process was still there (or provably someone else's) when it was read. */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { jsonObjectSchema } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
 import { closestKey, describeIssues, summarise, type ConfigIssue } from './config-issues.js';
@@ -33,6 +34,18 @@ export const runtimeProfileSchema = z.strictObject({
       afterMs: z.number().int().positive().max(2_147_483_647),
       /** `decline`: an approval is denied (a question cannot be: its run is interrupted). */
       onExpiry: z.enum(['decline', 'cancel']).default('decline'),
+    })
+    .optional(),
+  /**
+   * Provider sessions started ahead of demand (ADR-0037): `count` kept warm, each disposed after
+   * `idleMs` unused. Every session on the profile must use `workspace` (borrowed), the one input
+   * of a provider session that is not the profile's.
+   */
+  prewarm: z
+    .strictObject({
+      count: z.number().int().min(1).max(16),
+      idleMs: z.number().int().positive().max(2_147_483_647).default(300_000),
+      workspace: z.string().min(1).max(4096).refine(isAbsolute, 'must be an absolute path'),
     })
     .optional(),
 });

@@ -1,5 +1,5 @@
 import { captureJson, jsonObjectSchema, type JsonObject } from '@relvo-labs/agent-provider';
-import { systemClock, type RuntimeClock } from './clock.js';
+import { systemClock, within, type RuntimeClock } from './clock.js';
 import { parseRuntimeConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 import type { EventEnvelope } from './envelope.js';
 import { configError, isRuntimeError, rejection, RuntimeError } from './errors.js';
@@ -12,6 +12,7 @@ import { planResume } from './resume.js';
 import { environmentSecrets } from './session/durable.js';
 import { EventWriter, SessionLog } from './session/log.js';
 import { SessionImpl, type RuntimeSession, type SessionContext } from './session/session.js';
+import { WarmSessions } from './session/warm.js';
 import { createMemoryEventStore } from './store/memory.js';
 import type { EventStore, StoredSession } from './store/types.js';
 import {
@@ -89,6 +90,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const ids = options.ids ?? randomId;
   const store = options.store ?? createMemoryEventStore();
   const closeGraceMs = options.closeGraceMs ?? 10_000;
+  const warm = new WarmSessions(registry, config, clock);
   await store.claim();
   const writer = new EventWriter(store, clock, ids);
   let recovered: AbandonedSessions;
@@ -98,6 +100,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     await store.close();
     throw error;
   }
+  warm.fillAll();
 
   const live = new Map<string, { session: SessionImpl; log: SessionLog }>();
   const resuming = new Map<string, Promise<RuntimeSession>>();
@@ -135,6 +138,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       workspace,
       closeGraceMs,
       secrets,
+      warm,
       ...(resumeFrom === undefined ? {} : { resumeFrom }),
       subscribe: (o) => subscribe(sessionId, o),
       onClosed: () => {
@@ -190,6 +194,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
           path: 'profile',
         });
       }
+      const refused = warm.refusal(profile, workspace);
+      if (refused !== undefined) throw refused;
       let metadata: JsonObject | undefined;
       if (opts.metadata !== undefined) {
         const captured = captureJson(opts.metadata);
@@ -252,19 +258,21 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       if (shutDown) return Promise.resolve();
       refusing = true;
       shutdownAttempt ??= (async () => {
-        const results = await Promise.allSettled(
-          [...live.values()].map(({ session }) => session.close()),
-        );
+        // the warm set closes beside the sessions: one closeGraceMs bounds both
+        const [warmFailures, results] = await Promise.all([
+          warm.close((work) => within(clock, closeGraceMs, work)),
+          Promise.allSettled([...live.values()].map(({ session }) => session.close())),
+        ]);
         const failed = results.filter((r) => r.status === 'rejected');
         // a store failure is not retried away: the sessions are closed, only the log lost its tail
         const storeFailure = failed.map((r) => r.reason as unknown).find(isStoreFailure);
-        if (failed.length > 0 && storeFailure === undefined) {
+        if ((failed.length > 0 || warmFailures.length > 0) && storeFailure === undefined) {
           throw new RuntimeError(
             'provider_unavailable',
             'dispose_failed',
             'some sessions could not be closed; retry shutdown',
             {
-              details: { failedSessions: failed.length },
+              details: { failedSessions: failed.length, warmFailures },
             },
           );
         }

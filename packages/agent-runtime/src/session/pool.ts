@@ -16,6 +16,7 @@ import { contractDiagnostic, intakeProviderEvent } from './intake.js';
 import type { SessionLog } from './log.js';
 import { checkedProviderSession } from './provider-session.js';
 import { intakeRecoveryRecord, isDurable } from './durable.js';
+import type { WarmSessions } from './warm.js';
 
 /** A provider session of the pool, as its users see it. */
 export interface PooledSession {
@@ -36,6 +37,8 @@ export interface PoolContext {
   readonly registry: ProviderRegistry;
   readonly log: SessionLog;
   readonly workspace: { readonly root: string; readonly ownership: WorkspaceOwnership };
+  /** Provider sessions started ahead of demand, taken before a cold open (ADR-0037). */
+  readonly warm?: WarmSessions;
   /** Undefined while the runtime session takes turns, else what a late opening is refused with. */
   refusal(): RuntimeError | undefined;
   /** Records of a session continued from a dead process: the profile's first opening resumes. */
@@ -173,6 +176,8 @@ export class ProviderSessionPool {
         { details: { profile } },
       );
     }
+    const refused = this.#ctx.warm?.refusal(profile, workspace);
+    if (refused !== undefined) throw refused;
     const sinkState = { stale: false };
     const sink: ProviderEventSink = {
       emit: (input) => {
@@ -194,12 +199,17 @@ export class ProviderSessionPool {
     // a recorded thread is resumed once; a later opening of the profile starts afresh
     const record = this.#ctx.resumeFrom?.get(profile);
     this.#ctx.resumeFrom?.delete(profile);
+    // a resumed session continues its own thread: a warm one (a fresh thread) never stands in
+    const warm = record === undefined ? this.#ctx.warm?.take(profile) : undefined;
+    warm?.bind(sink);
     let created: unknown;
     try {
       const { provider } = resolved;
-      created = await (record !== undefined && provider.resumeSession !== undefined
-        ? provider.resumeSession(record, init)
-        : provider.createSession(init));
+      created =
+        warm?.session ??
+        (await (record !== undefined && provider.resumeSession !== undefined
+          ? provider.resumeSession(record, init)
+          : provider.createSession(init)));
     } catch (error) {
       sinkState.stale = true;
       throw openingError(error, resolved, profile, record !== undefined);

@@ -20,6 +20,7 @@ import type { SessionLog } from './log.js';
 import { InteractionLifecycle } from './interactions.js';
 import { ProviderSessionPool } from './pool.js';
 import { RunDriver } from './run.js';
+import type { WarmSessions } from './warm.js';
 import type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './api.js';
 
 export type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './api.js';
@@ -37,6 +38,8 @@ export interface SessionContext {
   readonly secrets: readonly string[];
   /** Continues a dead process's session: these profiles resume their recorded provider session. */
   readonly resumeFrom?: Map<string, ProviderRecoveryRecord>;
+  /** Provider sessions started ahead of demand (ADR-0037). */
+  readonly warm?: WarmSessions;
   subscribe(options?: SubscribeOptions): EventSubscription;
   onClosed(session: SessionImpl): void;
 }
@@ -82,6 +85,7 @@ export class SessionImpl implements RuntimeSession {
       workspace: ctx.workspace,
       secrets: ctx.secrets,
       ...(ctx.resumeFrom === undefined ? {} : { resumeFrom: ctx.resumeFrom }),
+      ...(ctx.warm === undefined ? {} : { warm: ctx.warm }),
       refusal: () =>
         this.current === 'ready' ? undefined : notAllowed(this.current, 'submit_turn'),
     });

@@ -1,0 +1,120 @@
+/**
+ * The pass at the leader's reap instant (ADR-0004, amended): shared by the group and the marker
+ * sweep, and the whole proof when it finds nothing owned — an idle dispose then reads /proc
+ * once. A process that started before the app-server is never signalled, whatever group id or
+ * environment it shows.
+ */
+import { describe, expect, it } from 'vitest';
+import { MarkedProcesses, OWNER_ENV_VAR } from '../../src/transport/owner-marker.js';
+import { OwnedGroup } from '../../src/transport/process-group.js';
+import { passAtExit, teardown, type TeardownDeps } from '../../src/transport/teardown.js';
+import { ScriptedWorld, scriptedLeader, virtualClock } from '../support/scripted-probe.js';
+
+const LEADER = 100;
+const OWNER = 'owner-1';
+const MARK = [`${OWNER_ENV_VAR}=${OWNER}`];
+
+/** A world, its owned group and marker, and a leader whose exit runs the reap-instant pass. */
+function exiting(build: (w: ScriptedWorld) => void) {
+  const world = new ScriptedWorld();
+  world.add(LEADER, { pgid: LEADER, starttime: 1000, env: MARK });
+  for (let pid = 10; pid < 40; pid += 1) world.add(pid, { pgid: pid, starttime: 500 + pid });
+  build(world);
+  let listings = 0;
+  const listPids = world.listPids.bind(world);
+  world.listPids = () => {
+    listings += 1;
+    return listPids();
+  };
+  const group = new OwnedGroup(world, LEADER);
+  const marked = new MarkedProcesses(world, OWNER, 5, group.leaderStart);
+  const deps: TeardownDeps = {
+    probe: world,
+    group,
+    marked,
+    useProcessGroup: true,
+    closeGraceMs: 2000,
+    killGraceMs: 2000,
+    clock: virtualClock(),
+  };
+  const base = scriptedLeader(world, LEADER);
+  let proven = false;
+  const leader = {
+    ...base,
+    scannedAtExit: true,
+    // what the stdio transport's exit handler does, synchronously at the reap instant
+    endStdin: () => {
+      base.endStdin();
+      proven = passAtExit(group, marked, world);
+    },
+    provenEmptyAtExit: () => proven,
+  };
+  return { world, deps, leader, listings: () => listings };
+}
+
+describe('the pass at the reap instant', () => {
+  it('an idle dispose with nothing owned reads /proc once and signals nothing', async () => {
+    const { world, deps, leader, listings } = exiting(() => undefined);
+    await teardown(leader, deps);
+    expect(leader.provenEmptyAtExit()).toBe(true);
+    expect(listings()).toBe(1);
+    expect(world.kills).toEqual([]);
+  });
+
+  it('a member alive at the exit is adopted there and swept as before', async () => {
+    const { world, deps, leader } = exiting((w) => {
+      w.add(201, { pgid: LEADER, starttime: 1001 });
+      w.add(202, { pgid: 202, starttime: 1100, ppid: 1, env: MARK }); // a setsid command
+    });
+    await teardown(leader, deps);
+    expect(leader.provenEmptyAtExit()).toBe(false);
+    expect(world.signalled(201)).toEqual(['SIGTERM']);
+    expect(world.signalled(202)).toEqual(['SIGTERM']);
+  });
+
+  it('a process vanishing mid-pass is no proof: teardown takes its own pass', async () => {
+    const { world, deps, leader, listings } = exiting((w) => {
+      w.add(201, { pgid: 201, starttime: 1100, ppid: 1, env: MARK });
+    });
+    const statOf = world.statOf.bind(world);
+    let raced = false;
+    world.statOf = (pid) => {
+      if (pid === 201 && !raced) {
+        // listed, then forks 202 (not in that listing) and exits before its stat is read
+        raced = true;
+        world.procs.get(201)!.alive = false;
+        world.add(202, { pgid: 202, starttime: 1150, ppid: 1, env: MARK });
+      }
+      return statOf(pid);
+    };
+    await teardown(leader, deps);
+    expect(leader.provenEmptyAtExit()).toBe(false);
+    expect(world.signalled(202)).toEqual(['SIGTERM']);
+    expect(listings()).toBeGreaterThanOrEqual(2);
+  });
+
+  it('never signals a process that started before the app-server, in its group id or marked', async () => {
+    // neither can descend from the app-server: a group id shown by an older process means the
+    // id was reused (or read across namespaces), and an older marked process copied the marker
+    const { world, deps, leader } = exiting((w) => {
+      w.add(61, { pgid: LEADER, starttime: 900 });
+      w.add(62, { pgid: 62, starttime: 950, ppid: 1, env: MARK });
+    });
+    await expect(teardown(leader, deps)).rejects.toMatchObject({
+      code: 'group_cleanup_unverified',
+    });
+    expect(world.signalled(61)).toEqual([]);
+    expect(world.signalled(62)).toEqual([]);
+    expect(world.kills).toEqual([]);
+  });
+
+  it('an older marked process alone does not stop the proof, and is not signalled', async () => {
+    const { world, deps, leader, listings } = exiting((w) => {
+      w.add(62, { pgid: 62, starttime: 950, ppid: 1, env: MARK });
+    });
+    await teardown(leader, deps);
+    expect(leader.provenEmptyAtExit()).toBe(true);
+    expect(listings()).toBe(1);
+    expect(world.kills).toEqual([]);
+  });
+});

@@ -6,6 +6,7 @@ import {
   codexEventsOptionsSchema,
   type CodexEventsOptions,
 } from '../../src/events/schemas.js';
+import { createCodexProvider } from '../../src/index.js';
 import { decodeNotification, type InboundOf } from '../../src/protocol/inbound.js';
 
 const ROOT = '/w/space';
@@ -167,8 +168,11 @@ describe('plan and reasoning summary', () => {
     expect(raw.method).toBe('unknown');
   });
 
-  it('an unknown events key is named', () => {
-    const parsed = codexEventsOptionsSchema.safeParse({ plans: true });
+  it('a runtime profile sets events through providerOptions; an unknown key is named', () => {
+    const schema = createCodexProvider.optionSchemas.providerOptions;
+    if (schema === undefined) throw new Error('the provider declares its options schema');
+    expect(schema.safeParse({ events: { plan: true, diff: 'summary' } }).success).toBe(true);
+    const parsed = schema.safeParse({ events: { plans: true } });
     expect(parsed.success).toBe(false);
     expect(JSON.stringify(parsed.error?.issues)).toContain('plans');
   });

@@ -3,8 +3,8 @@
  * what a host receives as `run.extension` events under each opt-in, and what it never receives
  * (raw reasoning, patch text unless asked for, paths outside the workspace).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { applyPatchCommand } from '../../scripts/lib/scenarios.js';
@@ -19,7 +19,13 @@ import {
   updatePlanStep,
 } from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, type RealCodex } from '../support/real-codex.js';
+import {
+  approveOnce,
+  openRealCodex,
+  recordingSink,
+  waitForApproval,
+  type RealCodex,
+} from '../support/real-codex.js';
 
 type Events = CodexProviderOptions['events'];
 
@@ -167,5 +173,40 @@ describe('reasoning summaries', () => {
     const sink = await reason({});
     expect(sink.ofType('run.extension')).toEqual([]);
     expect(JSON.stringify(sink.events)).not.toContain('Thinking');
+  });
+});
+
+describe('a diff touching a file outside the workspace', () => {
+  it("the path is marked, the patch text withheld, the outside location never shown (diff: 'patch')", async () => {
+    const codex = await openRealCodex({
+      events: { diff: 'patch' },
+      fileChanges: 'bridge',
+      outsideWorkspaceChanges: 'ask',
+      sandboxMode: 'workspace-write',
+    });
+    const outsideDir = join(dirname(codex.iso.workspace), 'outside-canary');
+    mkdirSync(outsideDir, { recursive: true });
+    codex.server.enqueue(
+      execCommandStep(applyPatchCommand('../outside-canary/f.txt', 'OUTSIDE-LINE'), {
+        callId: 'call_out',
+      }),
+      textStep('done', { usage: scriptedUsage(5, 1, 0, 0) }),
+    );
+    const sink = recordingSink();
+    const started = await codex.session.startRun({ input: textInput('go'), sink, runRef: 'out' });
+    const requested = await waitForApproval(sink, 'the outside patch approval');
+    await approveOnce(codex, requested.providerRef);
+    expect(await started.completion).toEqual({ outcome: 'succeeded' });
+    expect(readFileSync(join(outsideDir, 'f.txt'), 'utf8')).toBe('OUTSIDE-LINE\n');
+    const diffs = extensions(sink, 'diff') as { files: { path: string }[] }[];
+    expect(diffs.length).toBeGreaterThan(0);
+    for (const diff of diffs) {
+      expect(diff).toMatchObject({ patchWithheld: 'outside_workspace' });
+      expect(diff.files.map((f) => f.path)).toEqual(['<outside-workspace>']);
+    }
+    const published = JSON.stringify(sink.ofType('run.extension'));
+    expect(published).not.toContain('outside-canary');
+    expect(published).not.toContain('OUTSIDE-LINE');
+    expect(published).not.toContain(dirname(codex.iso.workspace));
   });
 });

@@ -11,6 +11,7 @@ import {
   CODEX_BRIDGED_FILE_CHANGE,
   CODEX_BRIDGED_QUESTION,
 } from './protocol/vocabulary.js';
+import { CODEX_EXTENSION_NAMESPACE } from './events/schemas.js';
 import type { ResolvedCodexProviderOptions } from './options.js';
 
 /** The descriptor is computed once per provider from host configuration. */
@@ -69,6 +70,13 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       declaredSandboxMode: options.sandboxMode,
       declaredApprovalPolicy: approvalPolicyOf(options),
       toolActivity: options.toolActivity,
+      // run.extension kinds published under namespace `codex` (ADR-0039, docs/behaviour.md)
+      runExtensions: {
+        namespace: CODEX_EXTENSION_NAMESPACE,
+        plan: options.events.plan,
+        diff: options.events.diff,
+        reasoningSummary: options.events.reasoningSummary,
+      },
       persistence: options.persistence,
       bridgedServerRequests: bridged,
       // a patch leaving the workspace is refused unless the host asked to see it (ADR-0015)

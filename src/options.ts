@@ -7,6 +7,7 @@ import {
   CODEX_DEFAULT_STALL_GRACE_MS,
   CODEX_DEFAULT_STALL_TIMEOUT_MS,
 } from './constants.js';
+import { codexEventsOptionsSchema } from './events/schemas.js';
 import { OUTSIDE_WORKSPACE_CHANGE_MODES } from './interactions/native-file-change.js';
 import { CODEX_SANDBOX_MODES } from './protocol/vocabulary.js';
 import { TOOL_ACTIVITY_MODES } from './session/tool-activity.js';
@@ -61,6 +62,11 @@ export const codexProviderOptionsSchema = z.strictObject({
   questions: codexBridgeModeSchema.default('none'),
   /** `redacted`: tool items become run.tool_activity under ADR-0014. */
   toolActivity: z.enum(TOOL_ACTIVITY_MODES).default('none'),
+  /**
+   * Plans, diffs and reasoning summaries as `run.extension` events (ADR-0039); all off by
+   * default. `diff: 'summary'` gives paths and line counts, `'patch'` adds the patch text.
+   */
+  events: codexEventsOptionsSchema.default({ plan: false, diff: 'none', reasoningSummary: false }),
   /** `bridge`: patches become neutral approvals; the thread runs `untrusted` (ADR-0015). */
   fileChanges: codexBridgeModeSchema.default('none'),
   /**

@@ -51,6 +51,7 @@ import { CodexSession } from './session/session.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { codexRejection } from './shared/codex-error.js';
 import { parseOptions } from './shared/parse-options.js';
+import { eventsArgs } from './events/schemas.js';
 import { commandEnvironmentArgs, inheritedEnvironment } from './transport/environment.js';
 import { createCodexStdioTransport } from './transport/stdio.js';
 import type { CodexResourceUsage, CodexTransportFactory } from './transport/types.js';
@@ -165,7 +166,11 @@ function defaultTransportFactory(options: ResolvedCodexProviderOptions): CodexTr
       executable: options.executable,
       // after the host's arguments, right before the subcommand (a host that wants its own
       // shell_environment_policy sets commandEnvironment: 'inherit')
-      extraArgs: [...options.extraArgs, ...commandEnvironmentArgs(options.commandEnvironment)],
+      extraArgs: [
+        ...options.extraArgs,
+        ...commandEnvironmentArgs(options.commandEnvironment),
+        ...eventsArgs(options.events),
+      ],
       cwd,
       parentDeathSignal: options.parentDeathSignal,
       env: options.env ?? inheritedEnvironment(process.env, options.inheritEnv),
@@ -311,5 +316,6 @@ async function openSession(
     workspaceRoot: root,
     toolActivity: options.toolActivity === 'redacted',
     fileReferences: options.fileReferences === 'resolve',
+    events: options.events,
   });
 }

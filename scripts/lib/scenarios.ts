@@ -13,6 +13,7 @@ import {
   type ScriptedStep,
 } from '../../src/testing/index.js';
 import type { AppServerDriver, Frame } from './app-server-driver.js';
+import { EVENTS_SCENARIOS } from './scenarios-events.js';
 
 /** What the client writes back to a server request (the runner adds the id). */
 export type ServerRequestAnswer =
@@ -541,6 +542,7 @@ export const SCENARIOS: readonly Scenario[] = [
     turns: RESPONSE_FAILED_CODES.map((code) => ({ text: code })),
   },
   ...ISSUE_14_SCENARIOS,
+  ...EVENTS_SCENARIOS,
 ];
 
 export function findScenario(name: string): Scenario {

@@ -121,6 +121,23 @@ const NOTIFICATIONS = {
       };
     }),
   'serverRequest/resolved': z.object({ threadId: nonEmpty, requestId: requestIdSchema }),
+  // the whole plan each time (update_plan, offered under `tools.update_plan.enabled`)
+  'turn/plan/updated': z.object({
+    threadId: nonEmpty,
+    turnId: nonEmpty,
+    explanation: z.string().nullish(),
+    plan: z.array(z.object({ step: z.string(), status: z.string() })),
+  }),
+  // the turn's aggregated git-style diff so far; repeated, and once more before turn/completed
+  'turn/diff/updated': z.object({ threadId: nonEmpty, turnId: nonEmpty, diff: z.string() }),
+  // the summary only: `item/reasoning/textDelta` (raw reasoning) has no schema and is never read
+  'item/reasoning/summaryTextDelta': z.object({
+    threadId: nonEmpty,
+    turnId: nonEmpty,
+    itemId: nonEmpty,
+    delta: z.string(),
+    summaryIndex: z.number().int().nonnegative(),
+  }),
 } as const;
 
 type Schemas = typeof NOTIFICATIONS;

@@ -4,6 +4,7 @@
  * (`admission.ts`), inbound routing (`router.ts`), the interaction bridges (`interactions.ts`)
  * over one set of facts (`state.ts`). It owns disposal.
  */
+import type { CodexEventsOptions } from '../events/schemas.js';
 import type {
   InteractionResponse,
   ProviderRecoveryRecord,
@@ -45,6 +46,8 @@ export interface CodexSessionParams {
   readonly toolActivity?: boolean;
   /** Accept `file_ref` parts, resolved inside the workspace (ADR-0017). */
   readonly fileReferences?: boolean;
+  /** Plan, diff and reasoning-summary events (ADR-0039). */
+  readonly events?: CodexEventsOptions;
   /** A persisted thread (ADR-0016): the session can export a recovery record. */
   readonly recovery?: {
     readonly codexHomeDigest: string;
@@ -105,6 +108,7 @@ export class CodexSession implements ProviderSession {
         toolActivity: params.toolActivity === true,
         fileChanges: params.bridges.fileChanges === true,
         fileReferences: params.fileReferences === true,
+        ...(params.events !== undefined ? { events: params.events } : {}),
       },
     });
     if (recovery !== undefined) {

@@ -8,6 +8,8 @@ import type { ProviderEventInput, ProviderRunTermination } from '@relvo-labs/age
 import type { InboundNotification, ServerRequestScope, UsageTotals } from '../protocol/inbound.js';
 import type { CodexFileChangeItem } from '../protocol/items.js';
 import type { UpstreamProviderCode } from '../protocol/vocabulary.js';
+import { RunExtensionEvents } from '../events/run-events.js';
+import type { CodexEventsOptions } from '../events/schemas.js';
 import type { ServerRequestOffer } from '../rpc/client.js';
 import { FileChangeMemory } from './file-changes.js';
 import { HeldInvocations } from './held-invocations.js';
@@ -33,6 +35,8 @@ export interface RunFeatures {
   readonly toolActivity: boolean;
   readonly fileChanges: boolean;
   readonly fileReferences?: boolean;
+  /** Plan, diff and reasoning-summary events (ADR-0039); undefined publishes none. */
+  readonly events?: CodexEventsOptions;
 }
 
 /** The run as its output sees it. */
@@ -51,6 +55,7 @@ export class TurnOutput {
   /** With tool activity: the `invoked` of commands that wait for their approval. */
   readonly #held = new HeldInvocations();
   readonly #fileChanges: FileChangeMemory | undefined;
+  readonly #extensions: RunExtensionEvents | undefined;
   #retries: RunRetries = { count: 0, lastCause: undefined };
 
   constructor(run: OutputTarget, threadTotal: UsageTotals, features: RunFeatures | undefined) {
@@ -60,6 +65,9 @@ export class TurnOutput {
       this.#toolActivity = new ToolActivityTracker(features.workspaceRoot);
     }
     if (features?.fileChanges === true) this.#fileChanges = new FileChangeMemory();
+    if (features?.events !== undefined) {
+      this.#extensions = new RunExtensionEvents(features.events, features.workspaceRoot);
+    }
   }
 
   get retries(): RunRetries {
@@ -133,11 +141,24 @@ export class TurnOutput {
         );
         return;
       }
+      case 'turn/plan/updated':
+        this.#emit(this.#extensions?.plan(frame));
+        return;
+      case 'turn/diff/updated':
+        this.#emit(this.#extensions?.diff(frame));
+        return;
+      case 'item/reasoning/summaryTextDelta':
+        this.#emit(this.#extensions?.reasoningSummary(frame));
+        return;
       case 'turn/started':
       case 'serverRequest/resolved':
       case 'unknown':
         // read for correlation only
         return;
     }
+  }
+
+  #emit(event: ProviderEventInput | undefined): void {
+    if (event !== undefined) this.#run.emit(event);
   }
 }

@@ -27,6 +27,12 @@ export {
   type RecordedRequest,
 } from './model-server.js';
 export {
+  reasoningStep,
+  updatePlanStep,
+  type ReasoningStepOptions,
+  type ScriptedPlanStep,
+} from './feature-steps.js';
+export {
   execCommandStep,
   functionCallStep,
   httpErrorStep,

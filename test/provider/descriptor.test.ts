@@ -57,6 +57,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       declaredSandboxMode: sandbox,
       declaredApprovalPolicy: approvals ? 'on-request' : 'never',
       toolActivity: 'none',
+      runExtensions: { namespace: 'codex', plan: false, diff: 'none', reasoningSummary: false },
       persistence: 'ephemeral',
       bridgedServerRequests: [
         ...(approvals ? ['item/commandExecution/requestApproval'] : []),
@@ -128,5 +129,17 @@ describe('descriptor contents (docs/behaviour.md §8)', () => {
         agentError: expect.objectContaining({ details: { issues: ['onRateLimits'] } }),
       }),
     );
+  });
+});
+
+describe('descriptor: run extensions', () => {
+  it('declares each events opt-in under namespace codex', () => {
+    const d = createCodexProvider({ events: { plan: true, diff: 'summary' } }).describe();
+    expect(d.extensions['runExtensions']).toEqual({
+      namespace: 'codex',
+      plan: true,
+      diff: 'summary',
+      reasoningSummary: false,
+    });
   });
 });

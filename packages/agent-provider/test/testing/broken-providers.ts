@@ -334,3 +334,28 @@ export function undeclaredResume(provider: AgentProvider): AgentProvider {
     resumeSession: (_record, init) => provider.createSession(init),
   };
 }
+
+/** Emits a run.extension under another provider's namespace on every run. */
+export function foreignExtensionNamespace(provider: AgentProvider): AgentProvider {
+  return patchRuns(provider, (run, sink) => {
+    sink.emit({
+      payload: { type: 'run.extension', namespace: 'someone.else', kind: 'plan', data: {} },
+    });
+    return run;
+  });
+}
+
+/** Emits a run.extension whose data is over the SPI's bound. */
+export function oversizeExtension(provider: AgentProvider): AgentProvider {
+  return patchRuns(provider, (run, sink) => {
+    sink.emit({
+      payload: {
+        type: 'run.extension',
+        namespace: provider.describe().providerId,
+        kind: 'blob',
+        data: { text: 'x'.repeat(200_001) },
+      },
+    });
+    return run;
+  });
+}

@@ -55,6 +55,12 @@ function scenarioScript(
         { type: 'delta', text: 'hello ' },
         { type: 'tool', toolName: 'shell', phase: 'invoked' },
         { type: 'tool', toolName: 'shell', phase: 'succeeded' },
+        {
+          type: 'extension',
+          namespace: 'scripted',
+          kind: 'plan',
+          data: { steps: [{ step: 'greet', status: 'completed' }] },
+        },
         { type: 'delta', text: 'world' },
         { type: 'usage', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } },
         { type: 'succeed' },

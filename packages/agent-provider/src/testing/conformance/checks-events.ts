@@ -136,6 +136,25 @@ export const eventChecks: readonly CheckDefinition[] = [
     },
   },
   {
+    id: 'events.extensions',
+    area: 'events',
+    title:
+      "run.extension events use the provider's own id as their namespace and appear on a run's sink only",
+    applies: () => APPLIES,
+    async run(ctx, plan) {
+      await tour(ctx, plan);
+      const own = ctx.descriptor.providerId;
+      for (const opened of ctx.sessions) {
+        if (opened.sink.payloads().some((p) => p.type === 'run.extension'))
+          fail('a run.extension was emitted on the session sink; it belongs to a run');
+        for (const payload of opened.runs.flatMap((r) => r.sink.payloads())) {
+          if (payload.type === 'run.extension' && payload.namespace !== own)
+            fail(`a run.extension uses namespace ${payload.namespace}, not the provider id ${own}`);
+        }
+      }
+    },
+  },
+  {
     id: 'events.after-completion',
     area: 'events',
     title: "no emission happens on a run's sink after its completion has settled",

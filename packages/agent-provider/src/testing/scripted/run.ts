@@ -152,6 +152,16 @@ export class ScriptedRun implements ProviderRun {
       case 'diagnostic':
         this.#emit({ payload: { type: 'diagnostic', level: step.level, message: step.message } });
         return;
+      case 'extension':
+        this.#emit({
+          payload: {
+            type: 'run.extension',
+            namespace: step.namespace,
+            kind: step.kind,
+            data: step.data,
+          },
+        });
+        return;
       case 'ask':
         // Blocks first, so a host that answers from inside emit finds the ask pending.
         this.#waiting = { ref: step.ref, request: step.request };

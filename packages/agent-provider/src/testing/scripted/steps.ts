@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { defineProviderDescriptor } from '../../descriptor.js';
 import { jsonObjectSchema } from '../../schemas/json.js';
-import { DIAGNOSTIC_LEVELS, TOOL_PHASES, usagePayloadSchema } from '../../schemas/events.js';
+import {
+  DIAGNOSTIC_LEVELS,
+  runExtensionPayloadSchema,
+  TOOL_PHASES,
+  usagePayloadSchema,
+} from '../../schemas/events.js';
 import { INTERRUPT_MODES, type ProviderDescriptor } from '../../schemas/descriptor.js';
 import { interactionRequestSchema } from '../../schemas/interaction.js';
 
@@ -19,6 +24,12 @@ export const scriptStepSchema = z.discriminatedUnion('type', [
     type: z.literal('diagnostic'),
     level: z.enum(DIAGNOSTIC_LEVELS),
     message: z.string().min(1).max(4000),
+  }),
+  z.strictObject({
+    type: z.literal('extension'),
+    namespace: runExtensionPayloadSchema.shape.namespace,
+    kind: runExtensionPayloadSchema.shape.kind,
+    data: jsonObjectSchema,
   }),
   z.strictObject({
     type: z.literal('ask'),

@@ -240,12 +240,13 @@ describe('provider event inputs', () => {
   const ok = (payload: unknown) => providerEventInputSchema.safeParse({ payload }).success;
   const question = { kind: 'question', prompt: 'Why?' };
 
-  it('lists exactly the six emittable types', () => {
+  it('lists exactly the seven emittable types', () => {
     expect([...PROVIDER_EMITTABLE_EVENT_TYPES].sort()).toEqual(
       [
         'diagnostic',
         'interaction.requested',
         'interaction.withdrawn',
+        'run.extension',
         'run.message_delta',
         'run.tool_activity',
         'run.usage',

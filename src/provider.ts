@@ -18,7 +18,7 @@ import {
 } from '@relvo-labs/agent-provider';
 import type { z } from 'zod';
 import { readCodexAccount, type CodexAccountStatus, type ReadAccountInit } from './account.js';
-import { approvalPolicyOf } from './approval-policy.js';
+import { approvalPolicyOf, permissionsToolArgs } from './approval-policy.js';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
   codexProviderOptionsSchema,
@@ -160,7 +160,11 @@ function defaultTransportFactory(options: ResolvedCodexProviderOptions): CodexTr
       executable: options.executable,
       // after the host's arguments, right before the subcommand (a host that wants its own
       // shell_environment_policy sets commandEnvironment: 'inherit')
-      extraArgs: [...options.extraArgs, ...commandEnvironmentArgs(options.commandEnvironment)],
+      extraArgs: [
+        ...options.extraArgs,
+        ...commandEnvironmentArgs(options.commandEnvironment),
+        ...permissionsToolArgs(options),
+      ],
       cwd,
       parentDeathSignal: options.parentDeathSignal,
       env: options.env ?? inheritedEnvironment(process.env, options.inheritEnv),
@@ -297,6 +301,9 @@ async function openSession(
       questions: options.questions === 'bridge',
       fileChanges: options.fileChanges === 'bridge',
       outsideWorkspaceChanges: options.outsideWorkspaceChanges,
+      permissions: options.permissions === 'bridge',
+      elicitations: options.mcpElicitations === 'bridge',
+      showElicitationUrls: options.elicitationUrls === 'show',
     },
     workspaceRoot: root,
     toolActivity: options.toolActivity === 'redacted',

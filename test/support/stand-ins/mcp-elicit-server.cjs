@@ -27,13 +27,20 @@ const FORMS = {
       required: ['name'],
     },
   },
-  // a string with a pattern has no faithful question kind
-  ask_pattern: {
-    message: 'Your postcode?',
+  // 70 choices: more than a neutral question may offer (codex itself refuses shapes outside its
+  // typed schema, such as a nested object, and never forwards them)
+  ask_many: {
+    message: 'Pick one',
     requestedSchema: {
       type: 'object',
-      properties: { code: { type: 'string', title: 'Code', pattern: '^[0-9]{5}$' } },
-      required: ['code'],
+      properties: {
+        pick: {
+          type: 'string',
+          title: 'Pick',
+          enum: Array.from({ length: 70 }, (_, i) => `v${i}`),
+        },
+      },
+      required: ['pick'],
     },
   },
   ask_url: {

@@ -18,6 +18,7 @@ import {
   waitForEvent,
   type RealCodex,
 } from '../support/real-codex.js';
+import { ADA_FORM_ANSWERS } from '../support/elicitation-frames.js';
 
 const SERVER = join(REPO_ROOT, 'test/support/stand-ins/mcp-elicit-server.cjs');
 
@@ -146,15 +147,7 @@ describe('MCP elicitation, against the real binary and a real MCP server', () =>
     const form = await nth(sink, 2, 'the form');
     if (form.request.kind !== 'question_set') throw new Error('not a question set');
     expect(form.request.questions.map((q) => q.header)).toEqual(['Age', 'Agree', 'Colour', 'Name']);
-    await elicit.codex.session.respondToInteraction(form.providerRef, {
-      kind: 'question_set',
-      answers: {
-        q1: { type: 'text', text: '36' },
-        q2: { type: 'selection', values: ['o1'] },
-        q3: { type: 'selection', values: ['skip'] },
-        q4: { type: 'text', text: 'Ada' },
-      },
-    });
+    await elicit.codex.session.respondToInteraction(form.providerRef, ADA_FORM_ANSWERS);
     expect(await resultOf(elicit, 'ask_form')).toEqual({
       action: 'accept',
       content: { age: 36, agree: true, name: 'Ada' },

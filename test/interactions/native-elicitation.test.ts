@@ -3,6 +3,7 @@ import { InteractionRegistry } from '../../src/interactions/registry.js';
 import { translateElicitation } from '../../src/interactions/native-elicitation.js';
 import { fakeOffer, fakeOwner, THREAD, TURN } from '../support/interaction-frames.js';
 import { refOf } from '../support/registry-harness.js';
+import { ADA_FORM_ANSWERS } from '../support/elicitation-frames.js';
 
 const ROOT = '/work/ws';
 const METHOD = 'mcpServer/elicitation/request';
@@ -136,15 +137,7 @@ describe('MCP form elicitation → question set', () => {
 
   it('answers become typed content; a skipped property is left out', async () => {
     const r = raise(form);
-    await r.registry.respond(r.ref, {
-      kind: 'question_set',
-      answers: {
-        q1: { type: 'text', text: '36' },
-        q2: { type: 'selection', values: ['o1'] },
-        q3: { type: 'selection', values: ['skip'] },
-        q4: { type: 'text', text: 'Ada' },
-      },
-    });
+    await r.registry.respond(r.ref, ADA_FORM_ANSWERS);
     expect(r.log.responded).toEqual([
       { action: 'accept', content: { age: 36, agree: true, name: 'Ada' } },
     ]);

@@ -3,6 +3,7 @@ import { InteractionRegistry } from '../../src/interactions/registry.js';
 import { translatePermissionsRequest } from '../../src/interactions/native-permissions.js';
 import { fakeOffer, fakeOwner, THREAD, TURN } from '../support/interaction-frames.js';
 import { refOf } from '../support/registry-harness.js';
+import { GRANTED_DIR_APPROVAL } from '../support/elicitation-frames.js';
 
 const ROOT = '/work/ws';
 const METHOD = 'item/permissions/requestApproval';
@@ -47,20 +48,7 @@ describe('permission requests → approvals', () => {
     const { translation } = translatePermissionsRequest(params(), ROOT);
     expect(translation.ok).toBe(true);
     if (!translation.ok) return;
-    expect(translation.request).toEqual({
-      kind: 'approval',
-      subject: {
-        category: 'file_write',
-        summary: 'Codex requests more sandbox permissions: write granted',
-        detail: {
-          paths: [{ path: 'granted', access: 'write' }],
-          network: false,
-          reason: 'need to write the report',
-        },
-      },
-      allowedModes: ['once', 'session'],
-      riskHint: 'medium',
-    });
+    expect(translation.request).toEqual(GRANTED_DIR_APPROVAL);
     expect(JSON.stringify(translation.request)).not.toContain(ROOT);
   });
 

@@ -10,5 +10,15 @@ export type CodexApprovalPolicy = 'untrusted' | 'on-request' | 'never';
  */
 export function approvalPolicyOf(options: ResolvedCodexProviderOptions): CodexApprovalPolicy {
   if (options.fileChanges === 'bridge') return 'untrusted';
-  return options.approvals === 'bridge' ? 'on-request' : 'never';
+  // under `never` codex sends no permission request and no MCP tool-call approval (ADR-0040)
+  const asks =
+    options.approvals === 'bridge' ||
+    options.permissions === 'bridge' ||
+    options.mcpElicitations === 'bridge';
+  return asks ? 'on-request' : 'never';
+}
+
+/** The `request_permissions` tool is a codex feature under development, off unless asked for. */
+export function permissionsToolArgs(options: ResolvedCodexProviderOptions): readonly string[] {
+  return options.permissions === 'bridge' ? ['-c', 'features.request_permissions_tool=true'] : [];
 }

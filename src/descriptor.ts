@@ -8,7 +8,9 @@ import {
 import { approvalPolicyOf } from './approval-policy.js';
 import {
   CODEX_BRIDGED_APPROVAL,
+  CODEX_BRIDGED_ELICITATION,
   CODEX_BRIDGED_FILE_CHANGE,
+  CODEX_BRIDGED_PERMISSIONS,
   CODEX_BRIDGED_QUESTION,
 } from './protocol/vocabulary.js';
 import { CODEX_EXTENSION_NAMESPACE } from './events/schemas.js';
@@ -23,6 +25,12 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
   if (questions) bridged.push(CODEX_BRIDGED_QUESTION);
   const fileChanges = options.fileChanges === 'bridge';
   if (fileChanges) bridged.push(CODEX_BRIDGED_FILE_CHANGE);
+  const permissions = options.permissions === 'bridge';
+  if (permissions) bridged.push(CODEX_BRIDGED_PERMISSIONS);
+  const elicitations = options.mcpElicitations === 'bridge';
+  if (elicitations) bridged.push(CODEX_BRIDGED_ELICITATION);
+  // permission grants and MCP tool approvals have codex's session scope, as commands do
+  const sessionScoped = approvals || permissions || elicitations;
   const toolActivity = options.toolActivity === 'redacted';
   return defineProviderDescriptor({
     providerId: CODEX_PROVIDER_ID,
@@ -35,22 +43,24 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
     },
     interaction: {
       // patches are offered `once` only (ADR-0015); commands `once` and `session`
-      approval: approvals
+      approval: sessionScoped
         ? { supported: true, modes: ['once', 'session'], blocking: true }
         : fileChanges
           ? { supported: true, modes: ['once'], blocking: true }
           : { supported: false, modes: [], blocking: true },
-      question: questions
-        ? {
-            supported: true,
-            choices: true,
-            multiSelect: false,
-            batch: true,
-            maxQuestions: null,
-            freeText: true,
-            sensitive: true,
-          }
-        : {},
+      question:
+        questions || elicitations
+          ? {
+              supported: true,
+              choices: true,
+              // an MCP form's enum array is a multi-select (ADR-0040)
+              multiSelect: elicitations,
+              batch: true,
+              maxQuestions: null,
+              freeText: true,
+              sensitive: questions,
+            }
+          : {},
       settlementTimeoutMs: null,
     },
     // writes stays true under every sandbox mode: configured MCP servers, hooks, plugins and
@@ -81,6 +91,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       bridgedServerRequests: bridged,
       // a patch leaving the workspace is refused unless the host asked to see it (ADR-0015)
       ...(fileChanges ? { outsideWorkspaceChanges: options.outsideWorkspaceChanges } : {}),
+      // a URL elicitation's address is withheld unless the host asked to show it (ADR-0040)
+      ...(elicitations ? { elicitationUrls: options.elicitationUrls } : {}),
       approvalDenialReasonDelivered: false,
       isolatesConfiguredTooling: false,
       // `provider.readAccount()`: codex's own login state, before any session (src/account.ts)

@@ -16,6 +16,7 @@ import type { CodexTransportFactory } from './transport/types.js';
 import type { CodexRateLimitsListener } from './rate-limits.js';
 
 export const CODEX_BRIDGE_MODES = ['none', 'bridge'] as const;
+export const ELICITATION_URL_MODES = ['withhold', 'show'] as const;
 export type CodexBridgeMode = (typeof CODEX_BRIDGE_MODES)[number];
 
 export const codexSandboxModeSchema = z.enum(CODEX_SANDBOX_MODES);
@@ -74,6 +75,19 @@ export const codexProviderOptionsSchema = z.strictObject({
    * `ask` raises it, marked and showing where it goes (ADR-0015).
    */
   outsideWorkspaceChanges: z.enum(OUTSIDE_WORKSPACE_CHANGE_MODES).default('decline'),
+  /**
+   * `bridge`: the model may ask for more sandbox access (`request_permissions`, a codex feature
+   * under development that this turns on); each request becomes an approval. `none`: the tool is
+   * not offered. Either way nothing is granted without a host's approval (ADR-0040).
+   */
+  permissions: codexBridgeModeSchema.default('none'),
+  /**
+   * `bridge`: MCP elicitations become interactions — codex's approval of an MCP tool call and a
+   * URL as approvals, a server's form as a question set. `none`: every one is declined (ADR-0040).
+   */
+  mcpElicitations: codexBridgeModeSchema.default('none'),
+  /** A URL elicitation's address: `withhold` (default) or `show` it in the approval (ADR-0040). */
+  elicitationUrls: z.enum(ELICITATION_URL_MODES).default('withhold'),
   /** `thread`: persisted threads, exportRecoveryRecord and resumeSession (ADR-0016). */
   persistence: z.enum(['ephemeral', 'thread']).default('ephemeral'),
   /** `resolve`: `file_ref` parts are resolved in the workspace and sent as text/localImage (ADR-0017). */

@@ -30,7 +30,7 @@ import {
   type CodexRateLimitsRead,
   type ReadRateLimitsInit,
 } from './rate-limits.js';
-import { approvalPolicyOf } from './approval-policy.js';
+import { approvalPolicyOf, permissionsToolArgs } from './approval-policy.js';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
   codexProviderOptionsSchema,
@@ -170,6 +170,7 @@ function defaultTransportFactory(options: ResolvedCodexProviderOptions): CodexTr
         ...options.extraArgs,
         ...commandEnvironmentArgs(options.commandEnvironment),
         ...eventsArgs(options.events),
+        ...permissionsToolArgs(options),
       ],
       cwd,
       parentDeathSignal: options.parentDeathSignal,
@@ -312,6 +313,9 @@ async function openSession(
       questions: options.questions === 'bridge',
       fileChanges: options.fileChanges === 'bridge',
       outsideWorkspaceChanges: options.outsideWorkspaceChanges,
+      permissions: options.permissions === 'bridge',
+      elicitations: options.mcpElicitations === 'bridge',
+      showElicitationUrls: options.elicitationUrls === 'show',
     },
     workspaceRoot: root,
     toolActivity: options.toolActivity === 'redacted',

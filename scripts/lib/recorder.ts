@@ -6,10 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   codexConfigArgs,
   createIsolatedCodexHome,
   ScriptedModelServer,
+  type ScriptedStep,
   type TranscriptLine,
 } from '../../src/testing/index.js';
 import { sanitizeFrame } from './transcript-writer.js';
@@ -130,6 +132,16 @@ async function runTurn(
   };
 }
 
+const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+
+/** A function call's arguments may name `<workspace>` (absolute paths a tool needs). */
+function inWorkspace(step: ScriptedStep, workspace: string): ScriptedStep {
+  if (step.kind !== 'functionCall') return step;
+  const args = typeof step.arguments === 'string' ? step.arguments : JSON.stringify(step.arguments);
+  const placed = args.split('<workspace>').join(workspace);
+  return placed === args ? step : { ...step, arguments: placed };
+}
+
 /** Drive `scenario` once; always tears down the process, the model server and the temp dirs. */
 export async function recordScenario(
   scenario: Scenario,
@@ -142,7 +154,7 @@ export async function recordScenario(
     writeFileSync(join(iso.workspace, path), content);
   }
   const server = await ScriptedModelServer.start();
-  server.enqueue(...scenario.steps);
+  server.enqueue(...scenario.steps.map((step) => inWorkspace(step, iso.workspace)));
   const env = iso.env(options.baseEnv ?? process.env, { TERM: 'dumb', ...options.envExtra });
   // A fixed terminal keeps the userAgent identical from host to host.
   delete env.TERM_PROGRAM;
@@ -151,7 +163,11 @@ export async function recordScenario(
     new AppServerDriver({
       binary: options.binary,
       args: [
-        ...codexConfigArgs({ baseUrl: server.baseUrl, extra: scenario.extraConfig ?? [] }),
+        ...codexConfigArgs({
+          baseUrl: server.baseUrl,
+          // `<repo>` keeps the checkout's path out of the recorded index
+          extra: (scenario.extraConfig ?? []).map((pair) => pair.split('<repo>').join(REPO)),
+        }),
         'app-server',
       ],
       cwd: iso.workspace,

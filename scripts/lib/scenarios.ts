@@ -6,7 +6,9 @@ import {
   execCommandStep,
   functionCallStep,
   httpErrorStep,
+  mcpToolCallStep,
   rawStep,
+  requestPermissionsStep,
   responseFailedStep,
   scriptedUsage,
   textStep,
@@ -309,6 +311,98 @@ export const ISSUE_14_SCENARIOS: readonly Scenario[] = [
   },
 ];
 
+/**
+ * The model asks for write access to `<workspace>/granted` (`request_permissions`, a feature under
+ * development) and then writes there; the client grants the requested profile for the turn.
+ */
+function permissionsScenario(name: string, grant: 'turn' | 'empty'): Scenario {
+  return {
+    name,
+    summary:
+      grant === 'turn'
+        ? 'request_permissions for a workspace folder; client grants it for the turn; touch succeeds'
+        : 'request_permissions for a workspace folder; client sends the empty grant; touch is denied',
+    approvalPolicy: 'on-request',
+    sandbox: 'read-only',
+    extraConfig: ['features.request_permissions_tool=true'],
+    workspaceFiles: { 'granted/.keep': '' },
+    steps: [
+      requestPermissionsStep(
+        { file_system: { write: ['<workspace>/granted'] } },
+        'need to write the report',
+        { callId: 'call_perm_1' },
+      ),
+      execCommandStep('touch <workspace>/granted/one.txt', { callId: 'call_touch_1' }),
+      textStep(['done'], { itemId: 'msg_perm', responseId: 'resp_perm' }),
+    ],
+    turns: [
+      {
+        text: 'write the report',
+        answer: (request) => {
+          if (request.method !== 'item/permissions/requestApproval') return undefined;
+          const params = request.params as { permissions?: unknown } | undefined;
+          return grant === 'turn'
+            ? { result: { permissions: params?.permissions, scope: 'turn' } }
+            : { result: { permissions: {}, scope: 'turn' } };
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * The model calls a tool of a real MCP SDK stdio server (test/support/stand-ins) whose tool
+ * elicits; the client accepts codex's approval of the call, then answers the server's request.
+ */
+function mcpScenario(name: string, tool: 'ask_form' | 'ask_url', reply: unknown): Scenario {
+  return {
+    name,
+    summary: `MCP tool ${tool}: codex's tool-call approval accepted, the server's elicitation answered`,
+    approvalPolicy: 'on-request',
+    sandbox: 'read-only',
+    extraConfig: [
+      'mcp_servers.elicit.command="node"',
+      'mcp_servers.elicit.args=["<repo>/test/support/stand-ins/mcp-elicit-server.cjs","/dev/null"]',
+    ],
+    steps: [
+      mcpToolCallStep('elicit', tool, {}, { callId: `call_${tool}` }),
+      textStep(['done'], { itemId: 'msg_mcp', responseId: 'resp_mcp' }),
+    ],
+    // the tool list is built from the servers that are ready when the turn starts
+    afterThreadStart: async (driver) => {
+      await driver.waitFor(
+        (f) =>
+          f.frame.method === 'mcpServer/startupStatus/updated' &&
+          (f.frame.params as { status?: unknown } | undefined)?.status === 'ready',
+        { label: 'the MCP server ready' },
+      );
+    },
+    turns: [
+      {
+        text: 'use the tool',
+        answer: (request) => {
+          if (request.method !== 'mcpServer/elicitation/request') return undefined;
+          const meta = (request.params as { _meta?: { codex_approval_kind?: unknown } | null })
+            ._meta;
+          return meta?.codex_approval_kind === 'mcp_tool_call'
+            ? { result: { action: 'accept', content: null } }
+            : { result: reply };
+        },
+      },
+    ],
+  };
+}
+
+export const PERMISSION_SCENARIOS: readonly Scenario[] = [
+  permissionsScenario('permissions_grant_turn', 'turn'),
+  permissionsScenario('permissions_empty_grant', 'empty'),
+  mcpScenario('mcp_elicitation_form', 'ask_form', {
+    action: 'accept',
+    content: { age: 36, agree: true, name: 'Ada' },
+  }),
+  mcpScenario('mcp_elicitation_url', 'ask_url', { action: 'accept', content: null }),
+];
+
 export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'handshake',
@@ -543,6 +637,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   ...ISSUE_14_SCENARIOS,
   ...EVENTS_SCENARIOS,
+  ...PERMISSION_SCENARIOS,
 ];
 
 export function findScenario(name: string): Scenario {

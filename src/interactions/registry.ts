@@ -4,14 +4,12 @@
  * withdraws what is left. Refs are minted here and never derived from native ids.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  ApprovalRequest,
-  ProviderEventSink,
-  QuestionSetRequest,
-} from '@relvo-labs/agent-provider';
+import type { ProviderEventSink } from '@relvo-labs/agent-provider';
 import {
   CODEX_BRIDGED_APPROVAL,
+  CODEX_BRIDGED_ELICITATION,
   CODEX_BRIDGED_FILE_CHANGE,
+  CODEX_BRIDGED_PERMISSIONS,
   CODEX_BRIDGED_QUESTION,
   JSON_RPC_ERROR,
   type ApprovalRefusalToken,
@@ -24,15 +22,10 @@ import { requestIdKey, type CodexRequestId } from '../protocol/wire.js';
 import type { ServerRequestOffer } from '../rpc/server-requests.js';
 import { callSafely } from '../shared/call-safely.js';
 import { OldestFirstMemory, SPI_LIMITS } from '@relvo-labs/agent-provider';
-import { translateCommandApproval, type InteractionCorrelation } from './native-approval.js';
-import { translateFileChangeApproval, type FileChangeBridgeOptions } from './native-file-change.js';
-import { emptyNativeAnswers, translateUserInput, type QuestionPlan } from './native-question.js';
-import {
-  planApprovalSettlement,
-  planQuestionSettlement,
-  rejection,
-  SETTLEMENT_MESSAGES,
-} from './settlement.js';
+import type { BridgedInteraction } from './bridged.js';
+import { translateBridged, type BridgeContext } from './bridges.js';
+import type { InteractionCorrelation } from './native-approval.js';
+import { rejection, SETTLEMENT_MESSAGES } from './settlement.js';
 
 /** The run that owns an interaction; its sink receives `interaction.requested` / `.withdrawn`. */
 export interface InteractionOwner {
@@ -54,14 +47,14 @@ export const MAX_TRACKED_INTERACTIONS = 256;
 /** How many answered refs of ended runs are remembered for idempotent redelivery. */
 export const MAX_REMEMBERED_ANSWERS = SPI_LIMITS.rememberedSettlements;
 
-export interface InteractionRegistryOptions<O extends InteractionOwner> {
+export interface InteractionRegistryOptions<O extends InteractionOwner> extends BridgeContext {
   readonly bridges: {
     readonly approvals: boolean;
     readonly questions: boolean;
     readonly fileChanges?: boolean;
+    readonly permissions?: boolean;
+    readonly elicitations?: boolean;
   };
-  /** With the file-change bridge: the session's announced patches and its workspace root. */
-  readonly fileChanges?: FileChangeBridgeOptions;
   /** The session's owner check (docs/behaviour.md §9.4 step 2). */
   readonly resolveOwner: (correlation: InteractionCorrelation) => OwnerResolution<O>;
   readonly onDiagnostic?: (diagnostic: RegistryDiagnostic) => void;
@@ -69,8 +62,10 @@ export interface InteractionRegistryOptions<O extends InteractionOwner> {
 
 export type WithdrawOutcome = 'ignored' | 'confirmed' | 'withdrawn' | 'duplicate';
 
-interface EntryBase<O> {
+interface Entry<O> {
+  readonly kind: BridgedInteraction['request']['kind'];
   readonly ref: string;
+  readonly interaction: BridgedInteraction;
   readonly owner: O;
   readonly offer: ServerRequestOffer;
   readonly requestKey: string;
@@ -79,16 +74,6 @@ interface EntryBase<O> {
   appliedKey: string | undefined;
   confirmed: boolean;
 }
-interface ApprovalEntry<O> extends EntryBase<O> {
-  readonly kind: 'approval';
-  readonly request: ApprovalRequest;
-}
-interface QuestionEntry<O> extends EntryBase<O> {
-  readonly kind: 'question_set';
-  readonly request: QuestionSetRequest;
-  readonly plan: QuestionPlan;
-}
-type Entry<O> = ApprovalEntry<O> | QuestionEntry<O>;
 
 export class InteractionRegistry<O extends InteractionOwner> {
   readonly #nonce = randomUUID();
@@ -114,6 +99,14 @@ export class InteractionRegistry<O extends InteractionOwner> {
     if (method === CODEX_BRIDGED_QUESTION) return this.#options.bridges.questions;
     if (method === CODEX_BRIDGED_FILE_CHANGE)
       return this.#options.bridges.fileChanges === true && this.#options.fileChanges !== undefined;
+    if (method === CODEX_BRIDGED_PERMISSIONS)
+      return (
+        this.#options.bridges.permissions === true && this.#options.workspaceRoot !== undefined
+      );
+    if (method === CODEX_BRIDGED_ELICITATION)
+      return (
+        this.#options.bridges.elicitations === true && this.#options.workspaceRoot !== undefined
+      );
     return false;
   }
 
@@ -131,7 +124,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
     }
 
     // Step 1: strict parse and translation.
-    const translated = this.#translate(offer);
+    const translated = translateBridged(offer, this.#options);
     if (!translated.ok) {
       offer.reject(
         JSON_RPC_ERROR.invalidParams,
@@ -145,7 +138,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
     const resolution: OwnerResolution<O> =
       this.#closedBy !== undefined
         ? { ok: false, reason: 'session_closing' }
-        : this.#options.resolveOwner(translated.correlation);
+        : this.#options.resolveOwner(translated.interaction.correlation);
     if (!resolution.ok) {
       offer.reject(JSON_RPC_ERROR.invalidRequest, 'no active turn owns the request');
       this.#diagnose({ level: 'warning', code: 'interaction_not_owned', token: resolution.reason });
@@ -161,50 +154,29 @@ export class InteractionRegistry<O extends InteractionOwner> {
 
     // Step 4: track, then raise on the run's sink.
     this.#counter += 1;
-    const base = {
+    const interaction = translated.interaction;
+    const kind = interaction.request.kind;
+    const entry: Entry<O> = {
+      kind,
+      ref: `${kind === 'approval' ? 'approval' : 'question'}-${this.#nonce}-${this.#counter}`,
+      interaction,
       owner: resolution.owner,
       offer,
       requestKey,
-      threadId: translated.correlation.threadId,
+      threadId: interaction.correlation.threadId,
       appliedKey: undefined,
       confirmed: false,
     };
-    const entry: Entry<O> =
-      'plan' in translated
-        ? {
-            ...base,
-            kind: 'question_set',
-            ref: `question-${this.#nonce}-${this.#counter}`,
-            request: translated.request,
-            plan: translated.plan,
-          }
-        : {
-            ...base,
-            kind: 'approval',
-            ref: `approval-${this.#nonce}-${this.#counter}`,
-            request: translated.request,
-          };
     this.#byRef.set(entry.ref, entry);
     this.#byRequest.set(requestKey, entry);
     entry.owner.sink.emit({
-      payload: { type: 'interaction.requested', providerRef: entry.ref, request: entry.request },
+      payload: {
+        type: 'interaction.requested',
+        providerRef: entry.ref,
+        request: interaction.request,
+      },
     });
     return true;
-  }
-
-  #translate(offer: ServerRequestOffer) {
-    const fileChanges = this.#options.fileChanges;
-    if (offer.method === CODEX_BRIDGED_FILE_CHANGE && fileChanges !== undefined) {
-      return translateFileChangeApproval(
-        offer.params,
-        fileChanges.lookup,
-        fileChanges.workspaceRoot,
-        fileChanges.outsideChanges,
-      );
-    }
-    return offer.method === CODEX_BRIDGED_APPROVAL
-      ? translateCommandApproval(offer.params)
-      : translateUserInput(offer.params);
   }
 
   /**
@@ -222,10 +194,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
   #settle(providerRef: string, response: unknown): void {
     const entry = this.#byRef.get(providerRef) ?? this.#answeredRetired.get(providerRef);
     if (entry === undefined) throw rejection('unknown_interaction', SETTLEMENT_MESSAGES.unknown);
-    const plan =
-      entry.kind === 'approval'
-        ? planApprovalSettlement(entry.request, response)
-        : planQuestionSettlement(entry.request, entry.plan, response);
+    const plan = entry.interaction.settle(response);
     if (!plan.ok) throw plan.rejection;
     if (entry.appliedKey !== undefined) {
       if (entry.appliedKey === plan.appliedKey) return;
@@ -302,9 +271,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
         continue;
       }
       entry.appliedKey = 'retired';
-      entry.offer.respond(
-        entry.kind === 'approval' ? { decision: 'decline' } : emptyNativeAnswers(),
-      );
+      entry.offer.respond(entry.interaction.release);
       // the host must see the request end too, not infer it from the run's completion
       entry.owner.sink.emit({ payload: { type: 'interaction.withdrawn', providerRef: entry.ref } });
     }

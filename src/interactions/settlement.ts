@@ -10,8 +10,10 @@ import {
   type ProviderRejection,
   type AgentErrorCode,
   type ApprovalRequest,
+  type ApprovalResponse,
   type JsonObject,
   type QuestionSetRequest,
+  type QuestionSetResponse,
 } from '@relvo-labs/agent-provider';
 import { nativeApprovalDecision, type NativeApprovalDecision } from './native-approval.js';
 import {
@@ -51,10 +53,30 @@ function fail<R>(code: AgentErrorCode, message: string, details?: JsonObject): S
   return { ok: false, rejection: rejection(code, message, details) };
 }
 
+/** The native reply for a validated approval answer; the command approval's by default. */
+export type ApprovalReply<R> = (response: ApprovalResponse) => R | undefined;
+
+function commandReply(
+  response: ApprovalResponse,
+): { decision: NativeApprovalDecision } | undefined {
+  const decision = nativeApprovalDecision(response);
+  return decision === undefined ? undefined : { decision };
+}
+
 export function planApprovalSettlement(
   request: ApprovalRequest,
   response: unknown,
-): SettlementPlan<{ decision: NativeApprovalDecision }> {
+): SettlementPlan<{ decision: NativeApprovalDecision }>;
+export function planApprovalSettlement<R>(
+  request: ApprovalRequest,
+  response: unknown,
+  reply: ApprovalReply<R>,
+): SettlementPlan<R>;
+export function planApprovalSettlement(
+  request: ApprovalRequest,
+  response: unknown,
+  reply: ApprovalReply<unknown> = commandReply,
+): SettlementPlan<unknown> {
   const parsed = interactionResponseSchema.safeParse(response);
   if (!parsed.success) return fail('invalid_request', SETTLEMENT_MESSAGES.malformed);
   const r = parsed.data;
@@ -78,22 +100,28 @@ export function planApprovalSettlement(
   if (reason !== undefined) {
     return fail('invalid_request', `the codex approval was answered invalidly: ${reason}`);
   }
-  const decision = nativeApprovalDecision(r);
+  const nativeResult = reply(r);
   // Unreachable after the checks above; a backstop so no approval is ever sent by default.
-  if (decision === undefined)
+  if (nativeResult === undefined)
     return fail('invalid_request', SETTLEMENT_MESSAGES.approvedWithoutMode);
   return {
     ok: true,
     appliedKey: JSON.stringify([r.decision, r.mode ?? null, r.reason ?? null]),
-    nativeResult: { decision },
+    nativeResult,
   };
 }
 
-export function planQuestionSettlement(
+/** Builds the native reply from complete, checked answers, or names why it cannot. */
+export type QuestionAnswersBuild<R> = (
+  answers: QuestionSetResponse['answers'],
+) => { readonly ok: true; readonly response: R } | { readonly ok: false; readonly reason: string };
+
+/** A question set answered: the SPI checks, then the bridge's own build of the native reply. */
+export function planQuestionAnswers<R>(
   request: QuestionSetRequest,
-  plan: QuestionPlan,
   response: unknown,
-): SettlementPlan<NativeUserInputResponse> {
+  build: QuestionAnswersBuild<R>,
+): SettlementPlan<R> {
   const parsed = interactionResponseSchema.safeParse(response);
   if (!parsed.success) return fail('invalid_request', SETTLEMENT_MESSAGES.malformed);
   const r = parsed.data;
@@ -106,7 +134,7 @@ export function planQuestionSettlement(
   if (reason !== undefined) {
     return fail('invalid_request', `the codex question batch was answered invalidly: ${reason}`);
   }
-  const built = buildNativeAnswers(plan, r.answers);
+  const built = build(r.answers);
   if (!built.ok) {
     return fail(
       'invalid_request',
@@ -115,4 +143,12 @@ export function planQuestionSettlement(
   }
   // canonicalJson orders keys, so a redelivery with reordered keys is recognised as identical.
   return { ok: true, appliedKey: canonicalJson(r.answers), nativeResult: built.response };
+}
+
+export function planQuestionSettlement(
+  request: QuestionSetRequest,
+  plan: QuestionPlan,
+  response: unknown,
+): SettlementPlan<NativeUserInputResponse> {
+  return planQuestionAnswers(request, response, (answers) => buildNativeAnswers(plan, answers));
 }

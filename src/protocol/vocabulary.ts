@@ -50,6 +50,8 @@ export function isPinnedServerRequest(method: string): method is CodexServerRequ
 export const CODEX_BRIDGED_APPROVAL = 'item/commandExecution/requestApproval';
 export const CODEX_BRIDGED_QUESTION = 'item/tool/requestUserInput';
 export const CODEX_BRIDGED_FILE_CHANGE = 'item/fileChange/requestApproval';
+export const CODEX_BRIDGED_PERMISSIONS = 'item/permissions/requestApproval';
+export const CODEX_BRIDGED_ELICITATION = 'mcpServer/elicitation/request';
 
 // ---- JSON-RPC error codes ----------------------------------------------------------------
 
@@ -248,7 +250,12 @@ export const APPROVAL_REFUSAL_TOKENS = refusalTokens(
     'policy_amendment_proposed', 'no_approvable_decision',
   ],
   // file-change approvals (ADR-0015)
-  ['no_reviewable_subject', 'grant_root_requested', 'outside_workspace_change'],
+  // prettier-ignore
+  [
+    'no_reviewable_subject', 'grant_root_requested', 'outside_workspace_change',
+    // permission requests and MCP elicitations (ADR-0040)
+    'permission_unsupported', 'no_requested_permission', 'not_turn_scoped', 'mode_unsupported',
+  ],
 );
 export type ApprovalRefusalToken = (typeof APPROVAL_REFUSAL_TOKENS)[number];
 
@@ -259,7 +266,8 @@ export const QUESTION_REFUSAL_TOKENS = refusalTokens(
     'not_blocking', 'auto_resolution_requested', 'question_count', 'duplicate_question_id',
     'duplicate_option_label',
   ],
-  ['neutral_bounds'],
+  // an MCP form whose schema has no faithful question kind (ADR-0040)
+  ['neutral_bounds', 'schema_unsupported'],
 );
 export type QuestionRefusalToken = (typeof QUESTION_REFUSAL_TOKENS)[number];
 

@@ -36,12 +36,20 @@ export interface SessionBridges {
   readonly fileChanges?: boolean;
   /** A patch leaving the workspace: refused (default) or raised, marked (ADR-0015). */
   readonly outsideWorkspaceChanges?: OutsideWorkspaceChangeMode;
+  /** `item/permissions/requestApproval` as approvals (ADR-0040). */
+  readonly permissions?: boolean;
+  /** `mcpServer/elicitation/request` as approvals and question sets (ADR-0040). */
+  readonly elicitations?: boolean;
+  /** A URL elicitation shows its address only when true (ADR-0040). */
+  readonly showElicitationUrls?: boolean;
 }
 
 export interface SessionInteractionsParams {
   readonly bridges: SessionBridges;
   /** Required by the file-change bridge: announced patches and the workspace root. */
   readonly fileChanges?: FileChangeBridgeOptions;
+  /** Where permission paths and MCP text are shown relative to. */
+  readonly workspaceRoot: string;
   readonly threadId: string;
   readonly resolveOwner: (correlation: InteractionCorrelation) => OwnerResolution<CodexRun>;
   /** The session's diagnostic channel. */
@@ -52,10 +60,18 @@ export function openSessionInteractions(
   params: SessionInteractionsParams,
 ): SessionInteractions | undefined {
   const { bridges, threadId } = params;
-  if (!bridges.approvals && !bridges.questions && bridges.fileChanges !== true) return undefined;
+  const any =
+    bridges.approvals ||
+    bridges.questions ||
+    bridges.fileChanges === true ||
+    bridges.permissions === true ||
+    bridges.elicitations === true;
+  if (!any) return undefined;
   const registry = new InteractionRegistry<CodexRun>({
     bridges,
     ...(params.fileChanges === undefined ? {} : { fileChanges: params.fileChanges }),
+    workspaceRoot: params.workspaceRoot,
+    showElicitationUrls: bridges.showElicitationUrls === true,
     resolveOwner: params.resolveOwner,
     onDiagnostic: (d) => {
       params.emit(fromRegistry(d));

@@ -89,6 +89,7 @@ export class CodexSession implements ProviderSession {
             },
           }
         : {}),
+      workspaceRoot,
       threadId: params.threadId,
       resolveOwner: (correlation) => resolveInteractionOwner(state.snapshot(), correlation),
       emit: (event) => {

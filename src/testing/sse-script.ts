@@ -39,6 +39,8 @@ export interface FunctionCallStep {
   readonly name: string;
   readonly callId: string;
   readonly arguments: string | Readonly<Record<string, unknown>>;
+  /** The tool's namespace: an MCP server's tools are called as `mcp__<server>` + the tool name. */
+  readonly namespace?: string;
   readonly itemId?: string;
   readonly responseId?: string;
   readonly usage?: ScriptedUsage | null;
@@ -146,7 +148,13 @@ function functionCallPlan(step: FunctionCallStep): SsePlan {
   const responseId = step.responseId ?? nextId('resp');
   const itemId = step.itemId ?? nextId('fc');
   const args = typeof step.arguments === 'string' ? step.arguments : JSON.stringify(step.arguments);
-  const item = { type: 'function_call', id: itemId, call_id: step.callId, name: step.name };
+  const item = {
+    type: 'function_call',
+    id: itemId,
+    call_id: step.callId,
+    ...(step.namespace === undefined ? {} : { namespace: step.namespace }),
+    name: step.name,
+  };
   return {
     events: [
       { type: 'response.created', response: { id: responseId } },
@@ -223,6 +231,34 @@ export function functionCallStep(
 ): FunctionCallStep {
   const { callId, ...rest } = options;
   return { kind: 'functionCall', name, arguments: args, callId: callId ?? nextId('call'), ...rest };
+}
+
+/** The model calls `tool` of the MCP server configured as `server` (codex 0.171.0 namespaces). */
+export function mcpToolCallStep(
+  server: string,
+  tool: string,
+  args: Readonly<Record<string, unknown>> = {},
+  options: { readonly callId?: string } = {},
+): FunctionCallStep {
+  return functionCallStep(tool, args, { ...options, namespace: `mcp__${server}` });
+}
+
+/**
+ * The model asks for more sandbox access (`request_permissions`; codex offers the tool only with
+ * `features.request_permissions_tool=true`, which `permissions: 'bridge'` turns on).
+ */
+export function requestPermissionsStep(
+  permissions: {
+    readonly file_system?: {
+      readonly read?: readonly string[];
+      readonly write?: readonly string[];
+    };
+    readonly network?: { readonly enabled: boolean };
+  },
+  reason: string,
+  options: { readonly callId?: string } = {},
+): FunctionCallStep {
+  return functionCallStep('request_permissions', { permissions, reason }, options);
 }
 
 export function httpErrorStep(

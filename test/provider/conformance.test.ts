@@ -13,10 +13,12 @@ const EVERY_OPTION = {
   fileChanges: 'bridge',
   persistence: 'thread',
   fileReferences: 'resolve',
+  permissions: 'bridge',
+  mcpElicitations: 'bridge',
 } as const;
 
 describeProviderConformance(
-  'codex (fake transport, every option on: approvals, questions, tool activity, file changes, persistence, file references)',
+  'codex (fake transport, every option on: approvals, questions, tool activity, file changes, permissions, MCP elicitations, persistence, file references)',
   codexHarness(EVERY_OPTION),
 );
 

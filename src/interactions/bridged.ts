@@ -1,0 +1,31 @@
+/**
+ * What every bridge hands the registry: the neutral request, who owns it, how an answer becomes
+ * the one native reply, and the reply that releases it unanswered (retirement, withdrawal).
+ */
+import type { ApprovalRequest, QuestionSetRequest } from '@relvo-labs/agent-provider';
+import type { ApprovalRefusalToken, QuestionRefusalToken } from '../protocol/vocabulary.js';
+import type { InteractionCorrelation } from './native-approval.js';
+import type { SettlementPlan } from './settlement.js';
+
+export interface BridgedInteraction {
+  readonly request: ApprovalRequest | QuestionSetRequest;
+  readonly correlation: InteractionCorrelation;
+  /** Validates a neutral response and decides the native reply; consumes nothing. */
+  readonly settle: (response: unknown) => SettlementPlan<unknown>;
+  /** Sent when the request is retired unanswered: a denial, never a grant. */
+  readonly release: unknown;
+}
+
+export type BridgeTranslation =
+  | { readonly ok: true; readonly interaction: BridgedInteraction }
+  | { readonly ok: false; readonly token: ApprovalRefusalToken | QuestionRefusalToken };
+
+/** A translation that raises `request`, answered through `settle`, released with `release`. */
+export function bridged(
+  request: BridgedInteraction['request'],
+  correlation: InteractionCorrelation,
+  settle: BridgedInteraction['settle'],
+  release: unknown,
+): BridgeTranslation {
+  return { ok: true, interaction: { request, correlation, settle, release } };
+}

@@ -45,6 +45,12 @@ export interface ProviderRun {
   readonly completion: Promise<ProviderRunTermination>;
   /** Idempotent; a no-op once the run has terminated. */
   interrupt(reason?: string): Promise<void>;
+  /**
+   * Adds input to the run while it is active (descriptor `run.steer`; docs/spi.md §18.1).
+   * Resolves once the provider accepted it; a `ProviderRejection` is definite: nothing was
+   * added (unsupported, the run not yet or no longer active, input refused).
+   */
+  steer?(input: TurnInput): Promise<void>;
 }
 
 export interface ProviderSession {

@@ -38,6 +38,7 @@ describe('provider descriptor', () => {
         },
         streaming: { messageDeltas: false, toolActivity: false, incrementalUsage: false },
         maxConcurrentRunsPerSession: 1,
+        steer: false,
       },
       interaction: {
         approval: { supported: false, modes: [], blocking: true },

@@ -43,6 +43,8 @@ export const runCapabilitySchema = z.strictObject({
     })
     .prefault({}),
   maxConcurrentRunsPerSession: positiveInt.default(1),
+  // true = `ProviderRun.steer` adds input to an active run.
+  steer: z.boolean().default(false),
 });
 
 export const interactionCapabilitySchema = z.strictObject({

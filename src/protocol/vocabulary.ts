@@ -17,6 +17,7 @@ export const CODEX_CLIENT_METHOD = {
   threadResume: 'thread/resume',
   turnStart: 'turn/start',
   turnInterrupt: 'turn/interrupt',
+  turnSteer: 'turn/steer',
   accountRead: 'account/read',
 } as const;
 

@@ -72,9 +72,16 @@ const KNOWN_REFUSALS: readonly {
     pattern: /\balready has an active writer\b/,
     token: 'thread_active_writer',
   },
+  // turn/steer without a turn in flight, or naming another turn (measured on 0.171.0)
+  {
+    method: 'turn/steer',
+    code: JSON_RPC_ERROR.invalidRequest,
+    pattern: /\bno active turn to steer\b|\bexpected active turn id\b/,
+    token: 'no_active_turn',
+  },
 ];
 
-export const WIRE_REFUSAL_TOKENS = ['thread_active_writer'] as const;
+export const WIRE_REFUSAL_TOKENS = ['thread_active_writer', 'no_active_turn'] as const;
 export type WireRefusalToken = (typeof WIRE_REFUSAL_TOKENS)[number];
 
 /**

@@ -30,7 +30,10 @@ export type RunRequestCheck =
   | { readonly ok: true; readonly request: CheckedRunRequest }
   | { readonly ok: false; readonly rejection: ProviderRejection };
 
-function refused(rejection: ProviderRejection): RunRequestCheck {
+function refused(rejection: ProviderRejection): {
+  readonly ok: false;
+  readonly rejection: ProviderRejection;
+} {
   return { ok: false, rejection };
 }
 
@@ -98,6 +101,19 @@ export function checkRunRequest(request: unknown): RunRequestCheck {
       }),
     );
   }
+  const checked = checkTurnInput(rawInput);
+  if (!checked.ok) return checked;
+  const input = checked.input;
+  const fingerprint = createHash('sha256').update(JSON.stringify(input)).digest('hex');
+  return { ok: true, request: { runRef, sink, input, fingerprint } };
+}
+
+/** The SPI's input bounds and the most codex accepts (a run's input, or a steer's). */
+export function checkTurnInput(
+  rawInput: unknown,
+):
+  | { readonly ok: true; readonly input: TurnInput }
+  | { readonly ok: false; readonly rejection: ProviderRejection } {
   let parsed: ReturnType<typeof turnInputSchema.safeParse>;
   try {
     parsed = turnInputSchema.safeParse(rawInput);
@@ -129,9 +145,8 @@ export function checkRunRequest(request: unknown): RunRequestCheck {
   const texts = input.parts.filter((p) => p.type === 'text');
   // file references only add to this; their resolved text is checked again (oversizedText)
   const tooLarge = oversized(texts, input.parts.length);
-  if (tooLarge !== undefined) return refused(tooLarge);
-  const fingerprint = createHash('sha256').update(JSON.stringify(input)).digest('hex');
-  return { ok: true, request: { runRef, sink, input, fingerprint } };
+  if (tooLarge !== undefined) return { ok: false, rejection: tooLarge };
+  return { ok: true, input };
 }
 
 /** The refusal for text over codex's bound, counted as codex counts it (code points). */

@@ -13,6 +13,7 @@ import {
   type ProviderEventSink,
   type ProviderRun,
   type ProviderRunTermination,
+  type TurnInput,
 } from '@relvo-labs/agent-provider';
 import type { InboundNotification, ServerRequestScope, UsageTotals } from '../protocol/inbound.js';
 import type { CodexFileChangeItem } from '../protocol/items.js';
@@ -20,7 +21,7 @@ import { isProviderCode } from '../protocol/vocabulary.js';
 import type { ServerRequestOffer } from '../rpc/client.js';
 import { agentErrorOf } from '../rpc/errors.js';
 import { causeTokenOf } from '../shared/cause-token.js';
-import { codexError } from '../shared/codex-error.js';
+import { codexError, codexRejection } from '../shared/codex-error.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import { redactInteraction } from './interaction-redaction.js';
 import type { StallWatchdog } from './stall-watchdog.js';
@@ -34,6 +35,8 @@ export const MAX_INTERRUPT_REASON = 300;
 export interface RunLifecycle {
   /** Sends `turn/interrupt` for the run's bound turn; resolves on the acknowledgement. */
   sendInterrupt(run: CodexRun): Promise<void>;
+  /** Sends `turn/steer` for the run's bound turn; resolves once codex accepted the input. */
+  sendSteer(run: CodexRun, turnId: string, input: TurnInput): Promise<void>;
   /** Synchronous part of interrupt initiation: fence and retire the run's interactions. */
   beginInterrupt(run: CodexRun): void;
   /** Called exactly once, before `completion` resolves: retire turn, clear active run, retire interactions. */
@@ -194,6 +197,24 @@ export class CodexRun implements ProviderRun {
   }
 
   /**
+   * Adds input to the bound turn (`turn/steer` with its id as the expected one). Refused
+   * definitely once the run settled or an interrupt began; never retried by the adapter.
+   */
+  steer(input: TurnInput): Promise<void> {
+    const turnId = this.#turnId;
+    if (this.#settled || this.#interruptInitiated || turnId === undefined) {
+      return Promise.reject(
+        codexRejection('illegal_state_transition', 'the codex run is not active', {
+          details: { refusal: 'no_active_turn' },
+        }),
+      );
+    }
+    return this.#lifecycle.sendSteer(this, turnId, input).catch((error: unknown) => {
+      callFailure('steer', error);
+    });
+  }
+
+  /**
    * Shared by concurrent callers. Never waits on a frozen app-server: once the run has settled
    * (its own turn/completed, the stall watchdog, a fence, disposal), a pending call resolves.
    */
@@ -207,21 +228,23 @@ export class CodexRun implements ProviderRun {
         this.#interruptInitiated = true;
         this.#lifecycle.beginInterrupt(this);
       }
-      return this.#lifecycle.sendInterrupt(this).catch(interruptFailure);
+      return this.#lifecycle.sendInterrupt(this).catch((error: unknown) => {
+        callFailure('interrupt', error);
+      });
     });
     return Promise.race([attempt, this.#interruptReleased]);
   }
 }
 
 /** A refusal proves nothing was applied; anything else may still apply (docs/spi.md §15). */
-function interruptFailure(error: unknown): never {
+function callFailure(what: 'interrupt' | 'steer', error: unknown): never {
   if (isProviderRejection(error)) throw error;
   const known = agentErrorOf(error);
   if (known !== undefined) {
     throw new AgentRuntimeError(
       codexError(
         known.code,
-        `codex did not answer the interrupt (${known.providerCode ?? known.code})`,
+        `codex did not answer the ${what} (${known.providerCode ?? known.code})`,
         { ...(isProviderCode(known.providerCode) ? { providerCode: known.providerCode } : {}) },
       ),
       { cause: error },
@@ -229,7 +252,7 @@ function interruptFailure(error: unknown): never {
   }
   const token = causeTokenOf(error);
   throw new AgentRuntimeError(
-    codexError('provider_unavailable', `codex interrupt failed (${token})`, {
+    codexError('provider_unavailable', `codex ${what} failed (${token})`, {
       details: { cause: token },
     }),
     { cause: error },

@@ -39,6 +39,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       interrupt: { mode: 'cooperative', deliversPartialOutput: true, sessionRemainsUsable: true },
       streaming: { messageDeltas: true, toolActivity: false, incrementalUsage: true },
       maxConcurrentRunsPerSession: 1,
+      steer: true,
     },
     interaction: {
       approval: approvals ? APPROVAL_ON : APPROVAL_OFF,

@@ -36,6 +36,11 @@ export interface RuntimeSession {
   pendingInteractions(): AgentInteraction[];
   /** Validated against the request before the provider sees it; durable before it resolves. */
   respond(interactionId: string, response: InteractionResponse): Promise<void>;
+  /**
+   * Adds input to the active run (the provider must declare `run.steer`). Resolves once the
+   * provider accepted it; a refusal is typed; an unknown outcome is never retried for you.
+   */
+  steer(input: string | TurnInput): Promise<void>;
   /** Interrupts the active run. */
   interrupt(reason?: string): Promise<void>;
   /** Disposes every provider session of this session; retryable after a failed dispose. */

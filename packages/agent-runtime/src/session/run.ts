@@ -1,6 +1,7 @@
 import {
   agentError,
   canInterruptRun,
+  canSteerRun,
   isProviderRejection,
   isTerminal,
   RUN_STATE_TABLE,
@@ -202,6 +203,31 @@ export class RunDriver implements InteractionRun {
       this.interrupting = undefined;
     });
     return this.interrupting;
+  }
+
+  /** Adds input to the provider run once it started; refused once it finished or is interrupting. */
+  async steer(input: TurnInput): Promise<void> {
+    if (!canSteerRun(this.ctx.descriptor).ok) {
+      throw new RuntimeError(
+        'capability_unsupported',
+        'steer_unsupported',
+        'the provider cannot steer a run',
+      );
+    }
+    await this.started;
+    const run = this.providerRun;
+    if (this.stale || run === undefined || this.fence) {
+      throw new RuntimeError(
+        'unknown_run',
+        'no_active_run',
+        'the session has no active run to steer',
+      );
+    }
+    try {
+      await (run.steer?.(input) ?? Promise.reject(new Error('steer missing')));
+    } catch (error) {
+      throw providerCallError(error, 'steer');
+    }
   }
 
   private async doInterrupt(reason: string | undefined): Promise<void> {

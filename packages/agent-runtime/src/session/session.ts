@@ -197,6 +197,21 @@ export class SessionImpl implements RuntimeSession {
     }
   }
 
+  steer(input: string | TurnInput): Promise<void> {
+    try {
+      // steering adds input: allowed where a submission is
+      this.require('submit_turn');
+      const turnInput = toTurnInput(input);
+      const run = this.run;
+      if (run === undefined) {
+        throw new RuntimeError('unknown_run', 'no_active_run', 'the session has no active run');
+      }
+      return run.steer(turnInput);
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
   close(): Promise<void> {
     if (this.current === 'closed' || this.current === 'failed') return Promise.resolve();
     this.closingAttempt ??= this.attemptClose().finally(() => {

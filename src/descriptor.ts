@@ -33,6 +33,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       maxConcurrentRunsPerSession: 1,
       // turn/steer: stable in every reviewed release (ADR-0041)
       steer: true,
+      // turn/start outputSchema, validated by the adapter (ADR-0041)
+      structuredOutput: true,
     },
     interaction: {
       // patches are offered `once` only (ADR-0015); commands `once` and `session`

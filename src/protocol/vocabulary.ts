@@ -114,7 +114,11 @@ export const SESSION_PROVIDER_CODES = [
   'session_fenced', 'pre_binding_terminal_overflow', 'pre_binding_overflow', 'turn_stalled',
 ] as const;
 
-export const TURN_STATUS_PROVIDER_CODES = ['inProgress', 'unknown_status'] as const;
+export const TURN_STATUS_PROVIDER_CODES = [
+  'inProgress',
+  'unknown_status',
+  'output_schema_mismatch',
+] as const;
 
 // prettier-ignore
 export const LIFECYCLE_PROVIDER_CODES = [
@@ -172,7 +176,7 @@ export type StartupProviderCode = (typeof STARTUP_PROVIDER_CODES)[number];
 // prettier-ignore
 export const REQUEST_PROVIDER_CODES = [
   'invalid_options', 'invalid_input', 'input_too_large', 'run_ref_missing', 'run_ref_conflict',
-  'sink_missing', 'write_failed',
+  'sink_missing', 'write_failed', 'invalid_output_schema',
 ] as const;
 export type RequestProviderCode = (typeof REQUEST_PROVIDER_CODES)[number];
 

@@ -4,6 +4,7 @@
  * started a turn, so the session admits nothing further). Owns the active run's lifecycle.
  */
 import type {
+  JsonObject,
   ProviderRejection,
   ProviderRun,
   ProviderRunRequest,
@@ -78,7 +79,7 @@ export class TurnAdmission implements RunLifecycle {
     if (state.closing) return refused('session_closed', 'the codex session is closed');
     const check = checkRunRequest(request);
     if (!check.ok) return Promise.reject(check.rejection);
-    const { runRef, sink, input, fingerprint } = check.request;
+    const { runRef, sink, input, fingerprint, structured } = check.request;
     const existing = this.#runsByRef.get(runRef);
     if (existing !== undefined) {
       // an exact retry re-attaches; other input under the same ref never gets that run
@@ -113,9 +114,10 @@ export class TurnAdmission implements RunLifecycle {
       lifecycle: this,
       threadTotal: state.threadTotal,
       features,
+      structured,
     });
     state.beginRun(run);
-    const started = this.#startTurn(run, native.input);
+    const started = this.#startTurn(run, native.input, structured?.schema);
     this.#runsByRef.set(run.runRef, { started, fingerprint });
     return started;
   }
@@ -196,13 +198,19 @@ export class TurnAdmission implements RunLifecycle {
 
   // ---- turn/start --------------------------------------------------------------------------
 
-  async #startTurn(run: CodexRun, input: readonly NativeUserInput[]): Promise<ProviderRun> {
+  async #startTurn(
+    run: CodexRun,
+    input: readonly NativeUserInput[],
+    outputSchema: JsonObject | undefined,
+  ): Promise<ProviderRun> {
     const state = this.#state;
     let result: unknown;
     try {
       result = await this.#connection.request(CODEX_CLIENT_METHOD.turnStart, {
         threadId: state.threadId,
         input,
+        // applies to this turn only (measured on 0.171.0): later turns send none
+        ...(outputSchema === undefined ? {} : { outputSchema }),
       });
     } catch (error) {
       const authoritative = isAuthoritativeFailure(error);

@@ -25,6 +25,7 @@ import { codexError, codexRejection } from '../shared/codex-error.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import { redactInteraction } from './interaction-redaction.js';
 import type { StallWatchdog } from './stall-watchdog.js';
+import { checkStructuredOutput, type StructuredOutput } from './structured-output.js';
 import { TurnOutput, type RunFeatures, type RunRetries } from './turn-output.js';
 
 export type { RunFeatures, RunRetries } from './turn-output.js';
@@ -50,6 +51,8 @@ export interface CodexRunParams {
   /** The thread's token total when the run was admitted (ADR-0012). */
   readonly threadTotal: UsageTotals;
   readonly features?: RunFeatures | undefined;
+  /** The compiled `outputSchema` of the run, if it has one (ADR-0041). */
+  readonly structured?: StructuredOutput | undefined;
 }
 
 const SERVER_REQUEST = Object.freeze({ method: 'serverRequest' as const });
@@ -74,6 +77,9 @@ export class CodexRun implements ProviderRun {
   #turnId: string | undefined;
   #watchdog: StallWatchdog | undefined;
   #failedBeforeBinding = false;
+  readonly #structured: StructuredOutput | undefined;
+  /** The message text of a structured run, checked against its schema when it succeeds. */
+  #answer = '';
   /** The run's sink as interactions see it: silent once the run has settled. */
   readonly sink: ProviderEventSink;
 
@@ -81,6 +87,7 @@ export class CodexRun implements ProviderRun {
     this.runRef = params.runRef;
     this.#sink = params.sink;
     this.#lifecycle = params.lifecycle;
+    this.#structured = params.structured;
     this.#output = new TurnOutput(this, params.threadTotal, params.features);
     this.sink = {
       emit: (event) => {
@@ -161,6 +168,9 @@ export class CodexRun implements ProviderRun {
     if (this.#settled && !(this.#finalizing && event.payload.type === 'interaction.withdrawn')) {
       return;
     }
+    if (this.#structured !== undefined && event.payload.type === 'run.message_delta') {
+      this.#answer += event.payload.text;
+    }
     // inline rather than callSafely: this runs for every delta, and a closure each costs
     try {
       this.#sink.emit(event);
@@ -181,8 +191,9 @@ export class CodexRun implements ProviderRun {
    * `interrupt()` resolves — unless the connection ended, which answers that call itself (it
    * rejects as uncertain: the interrupt may have been applied).
    */
-  settle(termination: ProviderRunTermination, cause?: 'connection_end'): boolean {
+  settle(settlement: ProviderRunTermination, cause?: 'connection_end'): boolean {
     if (this.#settled) return false;
+    const termination = this.#structuredOutcome(settlement);
     this.#settled = true;
     this.#watchdog?.stop();
     this.#finalizing = true;
@@ -194,6 +205,23 @@ export class CodexRun implements ProviderRun {
     this.#resolve(termination);
     if (cause !== 'connection_end') this.#releaseInterrupt();
     return true;
+  }
+
+  /** A structured run that succeeded: its answer is delivered, or the run fails (ADR-0041). */
+  #structuredOutcome(termination: ProviderRunTermination): ProviderRunTermination {
+    const structured = this.#structured;
+    if (structured === undefined || termination.outcome !== 'succeeded') return termination;
+    const checked = checkStructuredOutput(structured, this.#answer);
+    if (!checked.ok) return checked.termination;
+    this.emit({
+      payload: {
+        type: 'run.extension',
+        namespace: 'codex',
+        kind: 'structured_output',
+        data: { value: checked.value },
+      },
+    });
+    return termination;
   }
 
   /**

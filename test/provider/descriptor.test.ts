@@ -40,6 +40,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       streaming: { messageDeltas: true, toolActivity: false, incrementalUsage: true },
       maxConcurrentRunsPerSession: 1,
       steer: true,
+      structuredOutput: true,
     },
     interaction: {
       approval: approvals ? APPROVAL_ON : APPROVAL_OFF,

@@ -1,5 +1,6 @@
 import type {
   AgentInteraction,
+  JsonObject,
   InteractionResponse,
   SessionState,
   TurnInput,
@@ -14,6 +15,11 @@ export interface SubmitTurnOptions {
   readonly input: string | TurnInput;
   /** Runs this turn on that profile; default: the session's, else the config's default. */
   readonly profile?: string;
+  /**
+   * A JSON Schema the run's final message must satisfy (the provider must declare
+   * `run.structuredOutput`): the value arrives as the provider's `run.extension`.
+   */
+  readonly outputSchema?: JsonObject;
 }
 
 export interface TurnHandle {

@@ -6,6 +6,7 @@ import {
   isTerminal,
   RUN_STATE_TABLE,
   type InteractionRequest,
+  type JsonObject,
   type ProviderEventPayload,
   type ProviderEventSink,
   type ProviderRun,
@@ -91,10 +92,15 @@ export class RunDriver implements InteractionRun {
     this.state = to;
   }
 
-  start(input: TurnInput): void {
+  start(input: TurnInput, outputSchema?: JsonObject): void {
     let starting: Promise<ProviderRun>;
     try {
-      starting = this.ctx.providerSession.startRun({ input, sink: this.sink, runRef: this.runId });
+      starting = this.ctx.providerSession.startRun({
+        input,
+        sink: this.sink,
+        runRef: this.runId,
+        ...(outputSchema === undefined ? {} : { outputSchema }),
+      });
     } catch (error) {
       starting = rejection(error);
     }

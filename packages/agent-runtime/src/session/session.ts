@@ -4,6 +4,7 @@ import {
   turnInputSchema,
   type AgentInteraction,
   type InteractionResponse,
+  type JsonObject,
   type SessionCommand,
   type SessionState,
   type TurnInput,
@@ -59,6 +60,20 @@ function toTurnInput(input: string | TurnInput): TurnInput {
     );
   }
   return parsed.data;
+}
+
+function toOutputSchema(schema: unknown): JsonObject | undefined {
+  if (schema === undefined) return undefined;
+  const captured = captureJson(schema);
+  const value = captured.ok ? captured.value : undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new RuntimeError(
+      'invalid_request',
+      'output_schema_invalid',
+      'the output schema is not a JSON object',
+    );
+  }
+  return value;
 }
 
 export class SessionImpl implements RuntimeSession {
@@ -119,8 +134,9 @@ export class SessionImpl implements RuntimeSession {
         );
       }
       const input = toTurnInput(options.input);
+      const outputSchema = toOutputSchema(options.outputSchema);
       const profile = options.profile ?? this.ctx.defaultProfile;
-      const admission = this.admit(input, profile);
+      const admission = this.admit(input, profile, outputSchema);
       this.admitting = admission;
       const admitted = (): void => {
         this.admitting = undefined;
@@ -132,10 +148,22 @@ export class SessionImpl implements RuntimeSession {
     }
   }
 
-  private async admit(input: TurnInput, profile: string): Promise<TurnHandle> {
+  private async admit(
+    input: TurnInput,
+    profile: string,
+    outputSchema: JsonObject | undefined,
+  ): Promise<TurnHandle> {
     // provider, options and session are settled before the turn exists: a refusal is never mid-turn
     const entry = await this.pool.get(profile);
     this.require('submit_turn');
+    if (outputSchema !== undefined && !entry.resolved.descriptor.run.structuredOutput) {
+      throw new RuntimeError(
+        'capability_unsupported',
+        'structured_output_unsupported',
+        'the provider of this profile does not support an output schema',
+        { details: { capability: 'run.structuredOutput' } },
+      );
+    }
     const turnId = this.ctx.ids('trn');
     const runId = this.ctx.ids('run');
     const providerId = entry.resolved.descriptor.providerId;
@@ -164,7 +192,7 @@ export class SessionImpl implements RuntimeSession {
       turnId,
     );
     this.run = run;
-    run.start(input);
+    run.start(input, outputSchema);
     await log.durable();
     return { turnId, runId, profile, providerId, done: run.done };
   }

@@ -40,6 +40,10 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       interrupt: { mode: 'cooperative', deliversPartialOutput: true, sessionRemainsUsable: true },
       streaming: { messageDeltas: true, toolActivity, incrementalUsage: true },
       maxConcurrentRunsPerSession: 1,
+      // turn/steer: stable in every reviewed release (ADR-0041)
+      steer: true,
+      // turn/start outputSchema, validated by the adapter (ADR-0041)
+      structuredOutput: true,
     },
     interaction: {
       // patches are offered `once` only (ADR-0015); commands `once` and `session`

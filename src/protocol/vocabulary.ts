@@ -17,6 +17,7 @@ export const CODEX_CLIENT_METHOD = {
   threadResume: 'thread/resume',
   turnStart: 'turn/start',
   turnInterrupt: 'turn/interrupt',
+  turnSteer: 'turn/steer',
   accountRead: 'account/read',
   modelList: 'model/list',
   accountRateLimitsRead: 'account/rateLimits/read',
@@ -120,7 +121,11 @@ export const SESSION_PROVIDER_CODES = [
   'session_fenced', 'pre_binding_terminal_overflow', 'pre_binding_overflow', 'turn_stalled',
 ] as const;
 
-export const TURN_STATUS_PROVIDER_CODES = ['inProgress', 'unknown_status'] as const;
+export const TURN_STATUS_PROVIDER_CODES = [
+  'inProgress',
+  'unknown_status',
+  'output_schema_mismatch',
+] as const;
 
 // prettier-ignore
 export const LIFECYCLE_PROVIDER_CODES = [
@@ -178,7 +183,7 @@ export type StartupProviderCode = (typeof STARTUP_PROVIDER_CODES)[number];
 // prettier-ignore
 export const REQUEST_PROVIDER_CODES = [
   'invalid_options', 'invalid_input', 'input_too_large', 'run_ref_missing', 'run_ref_conflict',
-  'sink_missing', 'write_failed',
+  'sink_missing', 'write_failed', 'invalid_output_schema',
 ] as const;
 export type RequestProviderCode = (typeof REQUEST_PROVIDER_CODES)[number];
 

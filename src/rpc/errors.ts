@@ -80,11 +80,19 @@ const KNOWN_REFUSALS: readonly {
     pattern: /\bauthentication required to read rate limits\b/,
     token: 'rate_limits_need_chatgpt_login',
   },
+  // turn/steer without a turn in flight, or naming another turn (measured on 0.171.0)
+  {
+    method: 'turn/steer',
+    code: JSON_RPC_ERROR.invalidRequest,
+    pattern: /\bno active turn to steer\b|\bexpected active turn id\b/,
+    token: 'no_active_turn',
+  },
 ];
 
 export const WIRE_REFUSAL_TOKENS = [
   'thread_active_writer',
   'rate_limits_need_chatgpt_login',
+  'no_active_turn',
 ] as const;
 export type WireRefusalToken = (typeof WIRE_REFUSAL_TOKENS)[number];
 

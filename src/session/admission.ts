@@ -3,7 +3,13 @@
  * means, and the fencing policy of docs/adr/ADR-0005 (an unacknowledged turn/start may have
  * started a turn, so the session admits nothing further). Owns the active run's lifecycle.
  */
-import type { ProviderRun, ProviderRunRequest } from '@relvo-labs/agent-provider';
+import type {
+  JsonObject,
+  ProviderRejection,
+  ProviderRun,
+  ProviderRunRequest,
+  TurnInput,
+} from '@relvo-labs/agent-provider';
 import { CODEX_CLIENT_METHOD, PROVIDER_CODES, type ProviderCode } from '../protocol/vocabulary.js';
 import { turnStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
@@ -14,7 +20,7 @@ import { OldestFirstMemory } from '@relvo-labs/agent-provider';
 import type { SessionInteractions } from './interactions.js';
 import { nativeInputOf, type NativeUserInput } from './file-refs.js';
 import { CodexRun, type RunFeatures, type RunLifecycle } from './run.js';
-import { checkRunRequest, oversizedText } from './run-request.js';
+import { checkRunRequest, checkTurnInput, oversizedText } from './run-request.js';
 import type { SessionState } from './state.js';
 import { watchRun, type StallPolicy } from './stall.js';
 
@@ -73,7 +79,7 @@ export class TurnAdmission implements RunLifecycle {
     if (state.closing) return refused('session_closed', 'the codex session is closed');
     const check = checkRunRequest(request);
     if (!check.ok) return Promise.reject(check.rejection);
-    const { runRef, sink, input, fingerprint } = check.request;
+    const { runRef, sink, input, fingerprint, structured } = check.request;
     const existing = this.#runsByRef.get(runRef);
     if (existing !== undefined) {
       // an exact retry re-attaches; other input under the same ref never gets that run
@@ -100,39 +106,77 @@ export class TurnAdmission implements RunLifecycle {
       return refused('illegal_state_transition', 'a codex run is already active in this session');
     }
     const features = this.#runFeatures;
-    const supported = features?.fileReferences === true ? ['text', 'file_ref'] : ['text'];
-    const unsupported = input.parts.filter((p) => !supported.includes(p.type)).map((p) => p.type);
-    if (unsupported.length > 0) {
-      return refused('capability_unsupported', 'codex accepts text input parts only', {
-        details: {
-          capability: 'turnInput.parts',
-          supported,
-          requested: [...new Set(unsupported)],
-        },
-      });
-    }
-    // file references are resolved inside the workspace before anything is sent
-    const native = nativeInputOf(input, features?.workspaceRoot ?? '');
-    if (!native.ok) {
-      return refused('invalid_request', native.message, { providerCode: native.providerCode });
-    }
-    const sentText = native.input[0]?.type === 'text' ? native.input[0].text : '';
-    const tooLarge = oversizedText(sentText);
-    if (tooLarge !== undefined) return Promise.reject(tooLarge);
+    const native = this.#native(input);
+    if (!native.ok) return Promise.reject(native.rejection);
     const run = new CodexRun({
       runRef,
       sink,
       lifecycle: this,
       threadTotal: state.threadTotal,
       features,
+      structured,
     });
     state.beginRun(run);
-    const started = this.#startTurn(run, native.input);
+    const started = this.#startTurn(run, native.input, structured?.schema);
     this.#runsByRef.set(run.runRef, { started, fingerprint });
     return started;
   }
 
+  /** What codex is sent for a turn input: text parts, file references resolved (ADR-0017). */
+  #native(
+    input: TurnInput,
+  ):
+    | { readonly ok: true; readonly input: readonly NativeUserInput[] }
+    | { readonly ok: false; readonly rejection: ProviderRejection } {
+    const features = this.#runFeatures;
+    const supported = features?.fileReferences === true ? ['text', 'file_ref'] : ['text'];
+    const unsupported = input.parts.filter((p) => !supported.includes(p.type)).map((p) => p.type);
+    if (unsupported.length > 0) {
+      return {
+        ok: false,
+        rejection: codexRejection('capability_unsupported', 'codex accepts text input parts only', {
+          details: {
+            capability: 'turnInput.parts',
+            supported,
+            requested: [...new Set(unsupported)],
+          },
+        }),
+      };
+    }
+    // file references are resolved inside the workspace before anything is sent
+    const native = nativeInputOf(input, features?.workspaceRoot ?? '');
+    if (!native.ok) {
+      return {
+        ok: false,
+        rejection: codexRejection('invalid_request', native.message, {
+          providerCode: native.providerCode,
+        }),
+      };
+    }
+    const sentText = native.input[0]?.type === 'text' ? native.input[0].text : '';
+    const tooLarge = oversizedText(sentText);
+    return tooLarge === undefined
+      ? { ok: true, input: native.input }
+      : { ok: false, rejection: tooLarge };
+  }
+
   // ---- RunLifecycle ------------------------------------------------------------------------
+
+  sendSteer(_run: CodexRun, turnId: string, input: TurnInput): Promise<void> {
+    const state = this.#state;
+    if (state.closing) return refused('session_closed', 'the codex session is closed');
+    const checked = checkTurnInput(input);
+    if (!checked.ok) return Promise.reject(checked.rejection);
+    const native = this.#native(checked.input);
+    if (!native.ok) return Promise.reject(native.rejection);
+    return this.#connection
+      .request(CODEX_CLIENT_METHOD.turnSteer, {
+        threadId: state.threadId,
+        expectedTurnId: turnId,
+        input: native.input,
+      })
+      .then(() => undefined);
+  }
 
   sendInterrupt(run: CodexRun): Promise<void> {
     const turnId = run.turnId;
@@ -154,13 +198,19 @@ export class TurnAdmission implements RunLifecycle {
 
   // ---- turn/start --------------------------------------------------------------------------
 
-  async #startTurn(run: CodexRun, input: readonly NativeUserInput[]): Promise<ProviderRun> {
+  async #startTurn(
+    run: CodexRun,
+    input: readonly NativeUserInput[],
+    outputSchema: JsonObject | undefined,
+  ): Promise<ProviderRun> {
     const state = this.#state;
     let result: unknown;
     try {
       result = await this.#connection.request(CODEX_CLIENT_METHOD.turnStart, {
         threadId: state.threadId,
         input,
+        // applies to this turn only (measured on 0.171.0): later turns send none
+        ...(outputSchema === undefined ? {} : { outputSchema }),
       });
     } catch (error) {
       const authoritative = isAuthoritativeFailure(error);

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  captureJson,
   turnInputSchema,
   type ProviderEventSink,
   type ProviderRejection,
@@ -14,6 +15,7 @@ import type { z } from 'zod';
 import { CODEX_MAX_INPUT_CHARS } from '../constants.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { issuePaths } from '../shared/issue-paths.js';
+import { compileOutputSchema, type StructuredOutput } from './structured-output.js';
 
 /** Parts are sent as one text item, joined by a blank line. */
 export const PART_SEPARATOR = '\n\n';
@@ -24,13 +26,17 @@ export interface CheckedRunRequest {
   readonly input: TurnInput;
   /** Identifies the input: the same runRef with another fingerprint is a conflict. */
   readonly fingerprint: string;
+  readonly structured?: StructuredOutput;
 }
 
 export type RunRequestCheck =
   | { readonly ok: true; readonly request: CheckedRunRequest }
   | { readonly ok: false; readonly rejection: ProviderRejection };
 
-function refused(rejection: ProviderRejection): RunRequestCheck {
+function refused(rejection: ProviderRejection): {
+  readonly ok: false;
+  readonly rejection: ProviderRejection;
+} {
   return { ok: false, rejection };
 }
 
@@ -76,11 +82,18 @@ export function checkRunRequest(request: unknown): RunRequestCheck {
   let sink: unknown;
   let runRef: unknown;
   let rawInput: unknown;
+  let rawSchema: unknown;
   try {
-    const r = request as { sink?: unknown; runRef?: unknown; input?: unknown };
+    const r = request as {
+      sink?: unknown;
+      runRef?: unknown;
+      input?: unknown;
+      outputSchema?: unknown;
+    };
     sink = r.sink;
     runRef = r.runRef;
     rawInput = r.input;
+    rawSchema = r.outputSchema;
   } catch {
     return refused(codexRejection('invalid_request', 'the codex run request is malformed'));
   }
@@ -98,6 +111,45 @@ export function checkRunRequest(request: unknown): RunRequestCheck {
       }),
     );
   }
+  const checked = checkTurnInput(rawInput);
+  if (!checked.ok) return checked;
+  const input = checked.input;
+  let structured: StructuredOutput | undefined;
+  if (rawSchema !== undefined) {
+    const captured = captureJson(rawSchema);
+    const value = captured.ok ? captured.value : undefined;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      return refused(
+        codexRejection('invalid_request', 'the output schema is not a JSON object', {
+          providerCode: 'invalid_output_schema',
+        }),
+      );
+    }
+    const compiled = compileOutputSchema(value);
+    if (!compiled.ok) return refused(compiled.rejection);
+    structured = compiled.output;
+  }
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([input, structured?.schema ?? null]))
+    .digest('hex');
+  return {
+    ok: true,
+    request: {
+      runRef,
+      sink,
+      input,
+      fingerprint,
+      ...(structured === undefined ? {} : { structured }),
+    },
+  };
+}
+
+/** The SPI's input bounds and the most codex accepts (a run's input, or a steer's). */
+export function checkTurnInput(
+  rawInput: unknown,
+):
+  | { readonly ok: true; readonly input: TurnInput }
+  | { readonly ok: false; readonly rejection: ProviderRejection } {
   let parsed: ReturnType<typeof turnInputSchema.safeParse>;
   try {
     parsed = turnInputSchema.safeParse(rawInput);
@@ -129,9 +181,8 @@ export function checkRunRequest(request: unknown): RunRequestCheck {
   const texts = input.parts.filter((p) => p.type === 'text');
   // file references only add to this; their resolved text is checked again (oversizedText)
   const tooLarge = oversized(texts, input.parts.length);
-  if (tooLarge !== undefined) return refused(tooLarge);
-  const fingerprint = createHash('sha256').update(JSON.stringify(input)).digest('hex');
-  return { ok: true, request: { runRef, sink, input, fingerprint } };
+  if (tooLarge !== undefined) return { ok: false, rejection: tooLarge };
+  return { ok: true, input };
 }
 
 /** The refusal for text over codex's bound, counted as codex counts it (code points). */

@@ -13,6 +13,7 @@ import {
   type ProviderEventSink,
   type ProviderRun,
   type ProviderRunTermination,
+  type TurnInput,
 } from '@relvo-labs/agent-provider';
 import type { InboundNotification, ServerRequestScope, UsageTotals } from '../protocol/inbound.js';
 import type { CodexFileChangeItem } from '../protocol/items.js';
@@ -20,10 +21,11 @@ import { isProviderCode } from '../protocol/vocabulary.js';
 import type { ServerRequestOffer } from '../rpc/client.js';
 import { agentErrorOf } from '../rpc/errors.js';
 import { causeTokenOf } from '../shared/cause-token.js';
-import { codexError } from '../shared/codex-error.js';
+import { codexError, codexRejection } from '../shared/codex-error.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import { redactInteraction } from './interaction-redaction.js';
 import type { StallWatchdog } from './stall-watchdog.js';
+import { checkStructuredOutput, type StructuredOutput } from './structured-output.js';
 import { TurnOutput, type RunFeatures, type RunRetries } from './turn-output.js';
 
 export type { RunFeatures, RunRetries } from './turn-output.js';
@@ -34,6 +36,8 @@ export const MAX_INTERRUPT_REASON = 300;
 export interface RunLifecycle {
   /** Sends `turn/interrupt` for the run's bound turn; resolves on the acknowledgement. */
   sendInterrupt(run: CodexRun): Promise<void>;
+  /** Sends `turn/steer` for the run's bound turn; resolves once codex accepted the input. */
+  sendSteer(run: CodexRun, turnId: string, input: TurnInput): Promise<void>;
   /** Synchronous part of interrupt initiation: fence and retire the run's interactions. */
   beginInterrupt(run: CodexRun): void;
   /** Called exactly once, before `completion` resolves: retire turn, clear active run, retire interactions. */
@@ -47,6 +51,8 @@ export interface CodexRunParams {
   /** The thread's token total when the run was admitted (ADR-0012). */
   readonly threadTotal: UsageTotals;
   readonly features?: RunFeatures | undefined;
+  /** The compiled `outputSchema` of the run, if it has one (ADR-0041). */
+  readonly structured?: StructuredOutput | undefined;
 }
 
 const SERVER_REQUEST = Object.freeze({ method: 'serverRequest' as const });
@@ -71,6 +77,9 @@ export class CodexRun implements ProviderRun {
   #turnId: string | undefined;
   #watchdog: StallWatchdog | undefined;
   #failedBeforeBinding = false;
+  readonly #structured: StructuredOutput | undefined;
+  /** The message text of a structured run, checked against its schema when it succeeds. */
+  #answer = '';
   /** The run's sink as interactions see it: silent once the run has settled. */
   readonly sink: ProviderEventSink;
 
@@ -78,6 +87,7 @@ export class CodexRun implements ProviderRun {
     this.runRef = params.runRef;
     this.#sink = params.sink;
     this.#lifecycle = params.lifecycle;
+    this.#structured = params.structured;
     this.#output = new TurnOutput(this, params.threadTotal, params.features);
     this.sink = {
       emit: (event) => {
@@ -158,6 +168,9 @@ export class CodexRun implements ProviderRun {
     if (this.#settled && !(this.#finalizing && event.payload.type === 'interaction.withdrawn')) {
       return;
     }
+    if (this.#structured !== undefined && event.payload.type === 'run.message_delta') {
+      this.#answer += event.payload.text;
+    }
     // inline rather than callSafely: this runs for every delta, and a closure each costs
     try {
       this.#sink.emit(event);
@@ -178,8 +191,9 @@ export class CodexRun implements ProviderRun {
    * `interrupt()` resolves — unless the connection ended, which answers that call itself (it
    * rejects as uncertain: the interrupt may have been applied).
    */
-  settle(termination: ProviderRunTermination, cause?: 'connection_end'): boolean {
+  settle(settlement: ProviderRunTermination, cause?: 'connection_end'): boolean {
     if (this.#settled) return false;
+    const termination = this.#structuredOutcome(settlement);
     this.#settled = true;
     this.#watchdog?.stop();
     this.#finalizing = true;
@@ -191,6 +205,41 @@ export class CodexRun implements ProviderRun {
     this.#resolve(termination);
     if (cause !== 'connection_end') this.#releaseInterrupt();
     return true;
+  }
+
+  /** A structured run that succeeded: its answer is delivered, or the run fails (ADR-0041). */
+  #structuredOutcome(termination: ProviderRunTermination): ProviderRunTermination {
+    const structured = this.#structured;
+    if (structured === undefined || termination.outcome !== 'succeeded') return termination;
+    const checked = checkStructuredOutput(structured, this.#answer);
+    if (!checked.ok) return checked.termination;
+    this.emit({
+      payload: {
+        type: 'run.extension',
+        namespace: 'codex',
+        kind: 'structured_output',
+        data: { value: checked.value },
+      },
+    });
+    return termination;
+  }
+
+  /**
+   * Adds input to the bound turn (`turn/steer` with its id as the expected one). Refused
+   * definitely once the run settled or an interrupt began; never retried by the adapter.
+   */
+  steer(input: TurnInput): Promise<void> {
+    const turnId = this.#turnId;
+    if (this.#settled || this.#interruptInitiated || turnId === undefined) {
+      return Promise.reject(
+        codexRejection('illegal_state_transition', 'the codex run is not active', {
+          details: { refusal: 'no_active_turn' },
+        }),
+      );
+    }
+    return this.#lifecycle.sendSteer(this, turnId, input).catch((error: unknown) => {
+      callFailure('steer', error);
+    });
   }
 
   /**
@@ -207,21 +256,23 @@ export class CodexRun implements ProviderRun {
         this.#interruptInitiated = true;
         this.#lifecycle.beginInterrupt(this);
       }
-      return this.#lifecycle.sendInterrupt(this).catch(interruptFailure);
+      return this.#lifecycle.sendInterrupt(this).catch((error: unknown) => {
+        callFailure('interrupt', error);
+      });
     });
     return Promise.race([attempt, this.#interruptReleased]);
   }
 }
 
 /** A refusal proves nothing was applied; anything else may still apply (docs/spi.md §15). */
-function interruptFailure(error: unknown): never {
+function callFailure(what: 'interrupt' | 'steer', error: unknown): never {
   if (isProviderRejection(error)) throw error;
   const known = agentErrorOf(error);
   if (known !== undefined) {
     throw new AgentRuntimeError(
       codexError(
         known.code,
-        `codex did not answer the interrupt (${known.providerCode ?? known.code})`,
+        `codex did not answer the ${what} (${known.providerCode ?? known.code})`,
         { ...(isProviderCode(known.providerCode) ? { providerCode: known.providerCode } : {}) },
       ),
       { cause: error },
@@ -229,7 +280,7 @@ function interruptFailure(error: unknown): never {
   }
   const token = causeTokenOf(error);
   throw new AgentRuntimeError(
-    codexError('provider_unavailable', `codex interrupt failed (${token})`, {
+    codexError('provider_unavailable', `codex ${what} failed (${token})`, {
       details: { cause: token },
     }),
     { cause: error },

@@ -161,6 +161,8 @@ describe('consumer check: packed tarballs in a scratch project', () => {
     // codex itself is never a runtime dependency
     expect(Object.keys(installed.dependencies).sort()).toEqual([
       '@relvo-labs/agent-provider',
+      // validates a run's structured output against its outputSchema (ADR-0041)
+      'ajv',
       'pidusage',
       'zod',
     ]);

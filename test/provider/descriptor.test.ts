@@ -39,6 +39,8 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       interrupt: { mode: 'cooperative', deliversPartialOutput: true, sessionRemainsUsable: true },
       streaming: { messageDeltas: true, toolActivity: false, incrementalUsage: true },
       maxConcurrentRunsPerSession: 1,
+      steer: true,
+      structuredOutput: true,
     },
     interaction: {
       approval: approvals ? APPROVAL_ON : APPROVAL_OFF,

@@ -53,6 +53,19 @@ describe('wire error classification (docs/behaviour.md §4.2)', () => {
     expect(isAuthoritativeFailure(rejection)).toBe(true);
   });
 
+  it('names the turn/steer refusals measured on 0.171.0 by a token, never their text', () => {
+    for (const message of [
+      'no active turn to steer',
+      'expected active turn id `not-the-turn` but found `019a-turn`',
+    ]) {
+      const rejection = wireRejection('turn/steer', { code: -32600, message });
+      expect(rejection.agentError.details).toEqual({ refusal: 'no_active_turn' });
+      expect(JSON.stringify(rejection.agentError)).not.toContain('found');
+    }
+    const empty = wireRejection('turn/steer', { code: -32600, message: 'input must not be empty' });
+    expect(empty.agentError.details).toBeUndefined();
+  });
+
   it('covers every wire classification token', () => {
     expect(new Set(rows.map((r) => r[1]))).toEqual(new Set(WIRE_CLASSIFICATIONS));
   });

@@ -250,6 +250,16 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
               effects.runs += 1;
               reply({ turn: turnObject(turn.id, 'inProgress') });
               play(c, turn);
+            } else if (method === 'turn/steer') {
+              // the reply shape of 0.171.0: the active turn's id
+              const turnId = String((frame.params as Frame | undefined)?.['expectedTurnId']);
+              const turn = c.turns.get(turnId);
+              if (turn !== undefined && !turn.done) reply({ turnId });
+              else
+                c.fake.push({
+                  id: frame.id,
+                  error: { code: -32600, message: 'no active turn to steer' },
+                });
             } else if (method === 'turn/interrupt') {
               effects.interrupts += 1;
               reply({});

@@ -57,6 +57,11 @@ export function canInterruptRun(d: ProviderDescriptor): CapabilityCheck {
   return denied('provider does not support interrupting a run', { capability: 'run.interrupt' });
 }
 
+export function canSteerRun(d: ProviderDescriptor): CapabilityCheck {
+  if (d.run.steer) return OK;
+  return denied('provider does not support steering a run', { capability: 'run.steer' });
+}
+
 export function canRaiseApproval(d: ProviderDescriptor, mode: ApprovalMode): CapabilityCheck {
   const approval = d.interaction.approval;
   if (!approval.supported) {

@@ -45,6 +45,7 @@ export {
   canAcceptWorkspace,
   canAskQuestionSet,
   canInterruptRun,
+  canSteerRun,
   canRaiseApproval,
   checkWireCompatibility,
   defineProviderDescriptor,

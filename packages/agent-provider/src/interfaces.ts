@@ -38,6 +38,12 @@ export interface ProviderRunRequest {
   sink: ProviderEventSink;
   /** Opaque correlation token and idempotency key for `startRun` retries. */
   runRef: string;
+  /**
+   * A JSON Schema the run's final message must satisfy (descriptor `run.structuredOutput`;
+   * docs/spi.md §7): the validated value is delivered as a `run.extension` of the provider's
+   * namespace, and a final message that does not validate fails the run.
+   */
+  outputSchema?: JsonObject;
 }
 
 export interface ProviderRun {
@@ -45,6 +51,12 @@ export interface ProviderRun {
   readonly completion: Promise<ProviderRunTermination>;
   /** Idempotent; a no-op once the run has terminated. */
   interrupt(reason?: string): Promise<void>;
+  /**
+   * Adds input to the run while it is active (descriptor `run.steer`; docs/spi.md §8).
+   * Resolves once the provider accepted it; a `ProviderRejection` is definite: nothing was
+   * added (unsupported, the run not yet or no longer active, input refused).
+   */
+  steer?(input: TurnInput): Promise<void>;
 }
 
 export interface ProviderSession {

@@ -38,6 +38,8 @@ describe('provider descriptor', () => {
         },
         streaming: { messageDeltas: false, toolActivity: false, incrementalUsage: false },
         maxConcurrentRunsPerSession: 1,
+        steer: false,
+        structuredOutput: false,
       },
       interaction: {
         approval: { supported: false, modes: [], blocking: true },

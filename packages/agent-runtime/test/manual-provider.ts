@@ -58,6 +58,7 @@ export function manualDescriptor(
       displayName: 'Manual test provider',
       run: {
         interrupt: { mode: 'immediate' },
+        structuredOutput: true,
         streaming: { messageDeltas: true, toolActivity: true },
       },
       interaction: {

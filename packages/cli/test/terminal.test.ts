@@ -2,7 +2,12 @@
  * relvo-codex as a person uses it: in a real terminal (tmux), typing keys, reading the screen.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
+import {
+  requestInputItems,
+  scriptedUsage,
+  textStep,
+  type ScriptedModelServer,
+} from '@relvo-labs/agent-provider-codex/testing';
 import { cliArgv, cliEnv, REPO_ROOT, survivorsAfter } from './support/cli.js';
 import { scriptedRunSetup } from './support/scripted-config.js';
 import { openTerminal, tmuxAvailable, type Terminal } from './support/tmux.js';
@@ -49,6 +54,18 @@ async function demoAnswered(key: 'y' | 'n'): Promise<{
   return { prompt, summary, ended };
 }
 
+/** `relvo-codex run "count slowly"` on the scripted model, once `tick3 ` is on the screen. */
+async function slowRun(...steps: Parameters<ScriptedModelServer['enqueue']>) {
+  const { env, mark } = cliEnv();
+  const setup = await scriptedRunSetup(env);
+  cleanups.push(() => setup.cleanup());
+  const server = setup.server;
+  server.enqueue(...steps);
+  const term = await terminal(['run', 'count slowly', ...setup.runArgs], env);
+  await term.waitFor((s) => s.includes('tick3 '), 'streamed text', 60_000);
+  return { term, server, mark };
+}
+
 // each test waits up to 60 s twice on the screen; the default 30 s test timeout would cut that short
 describe('relvo-codex in a terminal (tmux)', { timeout: 150_000 }, () => {
   it('tmux is installed (.ci/run installs it when missing)', () => {
@@ -73,19 +90,13 @@ describe('relvo-codex in a terminal (tmux)', { timeout: 150_000 }, () => {
   });
 
   it('run: Ctrl-C during a slow turn interrupts it and keeps the session; a second Ctrl-C exits 130', async () => {
-    const { env, mark } = cliEnv();
-    const setup = await scriptedRunSetup(env);
-    cleanups.push(() => setup.cleanup());
-    const server = setup.server;
     // a slow model: one delta every 200 ms for a minute, unless interrupted
-    server.enqueue(
+    const { term, server, mark } = await slowRun(
       textStep(
         Array.from({ length: 300 }, (_, i) => `tick${i} `),
         { delayMs: 200, usage: scriptedUsage(10, 300, 0, 0) },
       ),
     );
-    const term = await terminal(['run', 'count slowly', ...setup.runArgs], env);
-    await term.waitFor((s) => s.includes('tick3 '), 'streamed text', 60_000);
     await term.sendKeys('C-c');
     const interrupted = await term.waitFor(
       (s) => s.includes('session is still open'),
@@ -103,5 +114,34 @@ describe('relvo-codex in a terminal (tmux)', { timeout: 150_000 }, () => {
     expect(await survivorsAfter(mark)).toEqual([]);
     // codex's model connection was dropped by the interrupt; only one request was made
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('run: a line typed while the turn streams is sent as a steer; the next model request ends with it', async () => {
+    const { term, server, mark } = await slowRun(
+      textStep(
+        Array.from({ length: 100 }, (_, i) => `tick${i} `),
+        { delayMs: 150 },
+      ),
+      textStep('STEERED-ANSWER'),
+    );
+    await term.sendKeys('also say nine');
+    await term.sendKeys('Enter');
+    const screen = await term.waitFor(
+      (s) => /turn\s+succeeded/.test(s) || /timings/.test(s),
+      'the steered turn to finish',
+      60_000,
+    );
+    expect(screen).toContain('↳ steer: also say nine');
+    expect(screen).toContain('STEERED-ANSWER');
+    expect(screen).not.toContain('tick99');
+    expect(await term.exitStatus(30_000)).toBe(0);
+    await term.close();
+    expect(await survivorsAfter(mark)).toEqual([]);
+    expect(server.requests).toHaveLength(2);
+    const users = requestInputItems(server.requests[1]!)
+      .filter((i) => i.role === 'user')
+      .map((i) => JSON.stringify(i.content));
+    expect(users.at(-2)).toContain('count slowly');
+    expect(users.at(-1)).toContain('also say nine');
   });
 });

@@ -43,6 +43,10 @@ export const runCapabilitySchema = z.strictObject({
     })
     .prefault({}),
   maxConcurrentRunsPerSession: positiveInt.default(1),
+  // true = `ProviderRun.steer` adds input to an active run.
+  steer: z.boolean().default(false),
+  // true = `ProviderRunRequest.outputSchema` is honoured (validated, delivered as an extension).
+  structuredOutput: z.boolean().default(false),
 });
 
 export const interactionCapabilitySchema = z.strictObject({

@@ -9,6 +9,7 @@ export { runProviderConformance } from './conformance/run.js';
 export type {
   ScriptedController,
   ScriptedInterruptRecord,
+  ScriptedSteerRecord,
   ScriptedProvider,
   ScriptedRunRecord,
 } from './scripted/provider.js';

@@ -116,6 +116,36 @@ describe('the conformance kit catches broken providers', () => {
     );
   });
 
+  it('a steer that still resolves after the run ended', async () => {
+    const r = await report((provider) =>
+      patchSessions(provider, (session) => ({
+        async startRun(request) {
+          const run = await session.startRun(request);
+          return {
+            completion: run.completion,
+            interrupt: (reason) => run.interrupt(reason),
+            steer: () => Promise.resolve(),
+          };
+        },
+      })),
+    );
+    expect(failure(r, 'run.steer')).toBe(
+      'steer after termination resolved; expected a ProviderRejection',
+    );
+  });
+
+  it('a declared steer the run does not carry', async () => {
+    const r = await report((provider) =>
+      patchSessions(provider, (session) => ({
+        async startRun(request) {
+          const run = await session.startRun(request);
+          return { completion: run.completion, interrupt: (reason) => run.interrupt(reason) };
+        },
+      })),
+    );
+    expect(failure(r, 'run.steer')).toBe('run.steer is declared but the run has no steer');
+  });
+
   it('a refusal thrown synchronously', async () => {
     const r = await report(throwsSynchronously);
     expect(failure(r, 'run.refusals-async')).toBe(
@@ -207,7 +237,11 @@ describe('the conformance kit does not fail conformant variants', () => {
             const { retryable: _omitted, ...error } = t.error;
             return { outcome: 'failed', error: error as typeof t.error };
           });
-          return { completion, interrupt: (reason) => run.interrupt(reason) };
+          return {
+            completion,
+            interrupt: (reason) => run.interrupt(reason),
+            steer: (input) => run.steer?.(input) ?? Promise.resolve(),
+          };
         },
       }));
     const r = await report(omitRetryable);

@@ -201,6 +201,28 @@ describe('createScriptedProvider', () => {
     );
   });
 
+  it('records a steer of an active run and refuses one after it ended or when unsupported', async () => {
+    const steering = await open({ scripts: askScript });
+    const a = await start(steering.session, 'ask');
+    steering.controller.drain();
+    await a.run.steer?.({ parts: [{ type: 'text', text: 'more' }] });
+    expect(steering.controller.steeredRuns).toEqual([{ runRef: 'ask', text: 'more' }]);
+    await a.run.interrupt();
+    const late = await a.run
+      .steer?.({ parts: [{ type: 'text', text: 'late' }] })
+      .catch((e: unknown) => e);
+    expect(isProviderRejection(late) && late.agentError.code).toBe('illegal_state_transition');
+
+    const plain = await open({ scripts: askScript, supportsSteer: false });
+    expect(plain.provider.describe().run.steer).toBe(false);
+    const b = await start(plain.session, 'ask');
+    const refused = await b.run
+      .steer?.({ parts: [{ type: 'text', text: 'x' }] })
+      .catch((e: unknown) => e);
+    expect(isProviderRejection(refused) && refused.agentError.code).toBe('capability_unsupported');
+    expect(plain.controller.steeredRuns).toEqual([]);
+  });
+
   it('interrupts immediately, cooperatively on the next drain, or not at all', async () => {
     const immediate = await open({ scripts: askScript });
     const a = await start(immediate.session, 'ask');

@@ -1,5 +1,6 @@
 import type {
   AgentInteraction,
+  JsonObject,
   InteractionResponse,
   SessionState,
   TurnInput,
@@ -14,6 +15,11 @@ export interface SubmitTurnOptions {
   readonly input: string | TurnInput;
   /** Runs this turn on that profile; default: the session's, else the config's default. */
   readonly profile?: string;
+  /**
+   * A JSON Schema the run's final message must satisfy (the provider must declare
+   * `run.structuredOutput`): the value arrives as the provider's `run.extension`.
+   */
+  readonly outputSchema?: JsonObject;
 }
 
 export interface TurnHandle {
@@ -36,6 +42,11 @@ export interface RuntimeSession {
   pendingInteractions(): AgentInteraction[];
   /** Validated against the request before the provider sees it; durable before it resolves. */
   respond(interactionId: string, response: InteractionResponse): Promise<void>;
+  /**
+   * Adds input to the active run (the provider must declare `run.steer`). Resolves once the
+   * provider accepted it; a refusal is typed; an unknown outcome is never retried for you.
+   */
+  steer(input: string | TurnInput): Promise<void>;
   /** Interrupts the active run. */
   interrupt(reason?: string): Promise<void>;
   /** Disposes every provider session of this session; retryable after a failed dispose. */

@@ -3,9 +3,13 @@ import { providerRefusal, RuntimeError } from '../errors.js';
 
 /**
  * What a provider call that threw means to the host: a definite refusal stays a typed refusal;
- * anything else is an unknown outcome the host may retry with the same request.
+ * anything else is an unknown outcome the host may retry with the same request (a steer is
+ * the exception: a retry could add its input twice, so the host decides).
  */
-export function providerCallError(error: unknown, what: 'response' | 'interrupt'): RuntimeError {
+export function providerCallError(
+  error: unknown,
+  what: 'response' | 'interrupt' | 'steer',
+): RuntimeError {
   if (isProviderRejection(error)) {
     return providerRefusal(error, 'provider_rejected', `the provider refused the ${what}`, {});
   }

@@ -1,10 +1,12 @@
 import {
   agentError,
   canInterruptRun,
+  canSteerRun,
   isProviderRejection,
   isTerminal,
   RUN_STATE_TABLE,
   type InteractionRequest,
+  type JsonObject,
   type ProviderEventPayload,
   type ProviderEventSink,
   type ProviderRun,
@@ -90,10 +92,15 @@ export class RunDriver implements InteractionRun {
     this.state = to;
   }
 
-  start(input: TurnInput): void {
+  start(input: TurnInput, outputSchema?: JsonObject): void {
     let starting: Promise<ProviderRun>;
     try {
-      starting = this.ctx.providerSession.startRun({ input, sink: this.sink, runRef: this.runId });
+      starting = this.ctx.providerSession.startRun({
+        input,
+        sink: this.sink,
+        runRef: this.runId,
+        ...(outputSchema === undefined ? {} : { outputSchema }),
+      });
     } catch (error) {
       starting = rejection(error);
     }
@@ -202,6 +209,31 @@ export class RunDriver implements InteractionRun {
       this.interrupting = undefined;
     });
     return this.interrupting;
+  }
+
+  /** Adds input to the provider run once it started; refused once it finished or is interrupting. */
+  async steer(input: TurnInput): Promise<void> {
+    if (!canSteerRun(this.ctx.descriptor).ok) {
+      throw new RuntimeError(
+        'capability_unsupported',
+        'steer_unsupported',
+        'the provider cannot steer a run',
+      );
+    }
+    await this.started;
+    const run = this.providerRun;
+    if (this.stale || run === undefined || this.fence) {
+      throw new RuntimeError(
+        'unknown_run',
+        'no_active_run',
+        'the session has no active run to steer',
+      );
+    }
+    try {
+      await (run.steer?.(input) ?? Promise.reject(new Error('steer missing')));
+    } catch (error) {
+      throw providerCallError(error, 'steer');
+    }
   }
 
   private async doInterrupt(reason: string | undefined): Promise<void> {

@@ -4,6 +4,7 @@ import {
   turnInputSchema,
   type AgentInteraction,
   type InteractionResponse,
+  type JsonObject,
   type ProviderRecoveryRecord,
   type SessionCommand,
   type SessionState,
@@ -69,6 +70,20 @@ function toTurnInput(input: string | TurnInput): TurnInput {
   return parsed.data;
 }
 
+function toOutputSchema(schema: unknown): JsonObject | undefined {
+  if (schema === undefined) return undefined;
+  const captured = captureJson(schema);
+  const value = captured.ok ? captured.value : undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new RuntimeError(
+      'invalid_request',
+      'output_schema_invalid',
+      'the output schema is not a JSON object',
+    );
+  }
+  return value;
+}
+
 export class SessionImpl implements RuntimeSession {
   private current: SessionState = 'ready';
   private readonly pool: ProviderSessionPool;
@@ -130,8 +145,9 @@ export class SessionImpl implements RuntimeSession {
         );
       }
       const input = toTurnInput(options.input);
+      const outputSchema = toOutputSchema(options.outputSchema);
       const profile = options.profile ?? this.ctx.defaultProfile;
-      const admission = this.admit(input, profile);
+      const admission = this.admit(input, profile, outputSchema);
       this.admitting = admission;
       const admitted = (): void => {
         this.admitting = undefined;
@@ -143,10 +159,22 @@ export class SessionImpl implements RuntimeSession {
     }
   }
 
-  private async admit(input: TurnInput, profile: string): Promise<TurnHandle> {
+  private async admit(
+    input: TurnInput,
+    profile: string,
+    outputSchema: JsonObject | undefined,
+  ): Promise<TurnHandle> {
     // provider, options and session are settled before the turn exists: a refusal is never mid-turn
     const entry = await this.pool.get(profile);
     this.require('submit_turn');
+    if (outputSchema !== undefined && !entry.resolved.descriptor.run.structuredOutput) {
+      throw new RuntimeError(
+        'capability_unsupported',
+        'structured_output_unsupported',
+        'the provider of this profile does not support an output schema',
+        { details: { capability: 'run.structuredOutput' } },
+      );
+    }
     const turnId = this.ctx.ids('trn');
     const runId = this.ctx.ids('run');
     const providerId = entry.resolved.descriptor.providerId;
@@ -176,7 +204,7 @@ export class SessionImpl implements RuntimeSession {
       turnId,
     );
     this.run = run;
-    run.start(input);
+    run.start(input, outputSchema);
     await log.durable();
     return { turnId, runId, profile, providerId, done: run.done };
   }
@@ -216,6 +244,21 @@ export class SessionImpl implements RuntimeSession {
       return run.interrupt(reason).then(() => {
         this.pool.retireAfterInterrupt(run.profile, run.providerSession, run.done);
       });
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  steer(input: string | TurnInput): Promise<void> {
+    try {
+      // steering adds input: allowed where a submission is
+      this.require('submit_turn');
+      const turnInput = toTurnInput(input);
+      const run = this.run;
+      if (run === undefined) {
+        throw new RuntimeError('unknown_run', 'no_active_run', 'the session has no active run');
+      }
+      return run.steer(turnInput);
     } catch (error) {
       return rejection(error);
     }

@@ -21,6 +21,7 @@ import type { CliIo } from '../program.js';
 import { createAnswerer } from '../turn/answers.js';
 import { ctrlCFor, StartupAborted, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver, type TurnEnd } from '../turn/driver.js';
+import { SteerInput } from '../turn/steer-input.js';
 import { printRunHeader } from '../turn/header.js';
 import { StartupProgress } from '../turn/progress.js';
 import { resolvePrompt } from '../turn/prompt-input.js';
@@ -145,9 +146,17 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       );
     }
 
+    // on a terminal, a line typed while the run streams steers it
+    const steering =
+      terminal === undefined
+        ? undefined
+        : new SteerInput({ input: terminal.input, session, out, asking: () => active.asking });
     let prompt = firstPrompt;
     for (;;) {
-      const end: TurnEnd = await driver.turn(prompt);
+      steering?.start();
+      const end: TurnEnd = await driver.turn(prompt).finally(() => {
+        steering?.stop();
+      });
       if (end.kind === 'quit') {
         code = ctrlC.quitCode;
         break;

@@ -106,6 +106,11 @@ export class SessionDriver {
     return this.gaps;
   }
 
+  /** An approval or question prompt owns the terminal. */
+  get asking(): boolean {
+    return this.prompts.size > 0;
+  }
+
   /** Second Ctrl-C: abandon the turn in flight; `turn()` resolves `{ kind: 'quit' }`. */
   quit(): void {
     for (const ac of this.prompts.values()) ac.abort();

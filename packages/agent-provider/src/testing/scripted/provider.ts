@@ -26,6 +26,12 @@ export interface ScriptedInterruptRecord {
   readonly reason?: string;
 }
 
+export interface ScriptedSteerRecord {
+  readonly runRef: string;
+  /** The steer's text parts joined together. */
+  readonly text: string;
+}
+
 export interface ScriptedController {
   /** Steps every run until each is finished or waiting on an interaction. */
   drain(): void;
@@ -33,6 +39,8 @@ export interface ScriptedController {
   pendingInteractionRefs(): string[];
   readonly disposedSessions: readonly string[];
   readonly interruptedRuns: readonly ScriptedInterruptRecord[];
+  /** Accepted steers, in order. */
+  readonly steeredRuns: readonly ScriptedSteerRecord[];
 }
 
 export interface ScriptedProvider {
@@ -51,6 +59,7 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
   const startedRuns: ScriptedRunRecord[] = [];
   const interruptedRuns: ScriptedInterruptRecord[] = [];
   const disposedSessions: string[] = [];
+  const steeredRuns: ScriptedSteerRecord[] = [];
   let sessionCounter = 0;
 
   const host = {
@@ -58,6 +67,7 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
     providerVersion: SCRIPTED_PROVIDER_VERSION,
     interruptMode: options.interruptMode,
     supportsRecovery: options.supportsRecovery,
+    supportsSteer: options.supportsSteer,
     scriptFor: (text: string) => options.scripts[text] ?? options.defaultScript,
     recordStarted: (run: ScriptedRun, sessionRef: string, text: string) => {
       startedRuns.push(Object.freeze({ runRef: run.runRef, sessionRef, text }));
@@ -71,6 +81,9 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
     },
     recordDisposed: (sessionRef: string) => {
       disposedSessions.push(sessionRef);
+    },
+    recordSteered: (run: ScriptedRun, text: string) => {
+      steeredRuns.push(Object.freeze({ runRef: run.runRef, text }));
     },
   };
 
@@ -123,6 +136,7 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
     pendingInteractionRefs: () => sessions.flatMap((s) => s.pendingRefs()),
     disposedSessions,
     interruptedRuns,
+    steeredRuns,
   };
 
   return { provider, controller };

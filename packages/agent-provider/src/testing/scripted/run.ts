@@ -3,11 +3,15 @@ import type { ProviderEventSink, ProviderRun } from '../../interfaces.js';
 import type { ProviderEventInput } from '../../schemas/events.js';
 import type { InteractionRequest } from '../../schemas/interaction.js';
 import type { ProviderRunTermination } from '../../schemas/termination.js';
+import { turnInputSchema, type TurnInput } from '../../schemas/turn.js';
 import type { ScriptStep } from './steps.js';
 
 /** How a scripted run terminates an interrupt; `unsupported` is handled by the caller. */
 export interface ScriptedRunHost {
   readonly interruptMode: 'immediate' | 'cooperative' | 'unsupported';
+  readonly supportsSteer: boolean;
+  /** Called for each accepted steer, with its text parts joined together. */
+  onSteered(run: ScriptedRun, text: string): void;
   /** Called once, when the run settles. */
   onSettled(run: ScriptedRun): void;
   /** Called once, when an interrupt takes effect. */
@@ -116,6 +120,23 @@ export class ScriptedRun implements ProviderRun {
       this.#interruptRequested = true;
       this.#interruptReason = bounded;
     }
+    return Promise.resolve();
+  }
+
+  /** Records the input; the script itself does not change (steps are fixed at start). */
+  steer(input: TurnInput): Promise<void> {
+    const refuse = (...args: Parameters<typeof agentError>): Promise<never> =>
+      Promise.reject(new ProviderRejection(agentError(...args)));
+    if (!this.#host.supportsSteer) {
+      return refuse('capability_unsupported', 'the scripted provider does not support steering', {
+        details: { capability: 'run.steer' },
+      });
+    }
+    if (this.#done) return refuse('illegal_state_transition', 'the scripted run is not active');
+    const parsed = turnInputSchema.safeParse(input);
+    if (!parsed.success) return refuse('invalid_request', 'the steer input is invalid');
+    const text = parsed.data.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    this.#host.onSteered(this, text);
     return Promise.resolve();
   }
 

@@ -22,10 +22,12 @@ export interface ScriptedSessionHost {
   readonly providerVersion: string;
   readonly interruptMode: ScriptedRunHost['interruptMode'];
   readonly supportsRecovery: boolean;
+  readonly supportsSteer: boolean;
   scriptFor(text: string): readonly ScriptStep[];
   recordStarted(run: ScriptedRun, sessionRef: string, text: string): void;
   recordInterrupted(run: ScriptedRun, reason: string | undefined): void;
   recordDisposed(sessionRef: string): void;
+  recordSteered(run: ScriptedRun, text: string): void;
 }
 
 function refuse(...args: Parameters<typeof agentError>): Promise<never> {
@@ -75,6 +77,10 @@ export class ScriptedSession implements ProviderSession {
     const host = this.#host;
     const run = new ScriptedRun(request.runRef, request.sink, host.scriptFor(text), {
       interruptMode: host.interruptMode,
+      supportsSteer: host.supportsSteer,
+      onSteered: (r, steered) => {
+        host.recordSteered(r, steered);
+      },
       onSettled: () => undefined,
       onInterrupted: (r, reason) => {
         host.recordInterrupted(r, reason);

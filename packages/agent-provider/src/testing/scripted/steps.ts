@@ -59,6 +59,7 @@ export const scriptedProviderOptionsSchema = z.strictObject({
   supportsApproval: z.boolean().default(true),
   supportsQuestion: z.boolean().default(true),
   supportsRecovery: z.boolean().default(true),
+  supportsSteer: z.boolean().default(true),
 });
 export type ScriptedProviderOptions = z.input<typeof scriptedProviderOptionsSchema>;
 export type ResolvedScriptedProviderOptions = z.output<typeof scriptedProviderOptionsSchema>;
@@ -75,6 +76,7 @@ export function scriptedDescriptor(options: ResolvedScriptedProviderOptions): Pr
       interrupt: mode === 'unsupported' ? { mode: 'unsupported' } : { mode },
       streaming: { messageDeltas: true, toolActivity: true, incrementalUsage: true },
       maxConcurrentRunsPerSession: 1,
+      steer: options.supportsSteer,
     },
     interaction: {
       approval: options.supportsApproval

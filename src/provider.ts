@@ -303,6 +303,7 @@ async function openSession(
       : {}),
     connection,
     sink,
+    requestTimeoutMs: options.requestTimeoutMs,
     stall:
       options.stallTimeoutMs === null
         ? undefined

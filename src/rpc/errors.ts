@@ -80,11 +80,20 @@ const KNOWN_REFUSALS: readonly {
     pattern: /\bauthentication required to read rate limits\b/,
     token: 'rate_limits_need_chatgpt_login',
   },
+  // measured on 0.171.0, persisted threads: an interrupt between the turn/start reply and
+  // turn/started is refused "no active turn to interrupt"; once turn/started is out it applies
+  {
+    method: 'turn/interrupt',
+    code: JSON_RPC_ERROR.invalidRequest,
+    pattern: /\bno active turn to interrupt\b/,
+    token: 'turn_not_active_yet',
+  },
 ];
 
 export const WIRE_REFUSAL_TOKENS = [
   'thread_active_writer',
   'rate_limits_need_chatgpt_login',
+  'turn_not_active_yet',
 ] as const;
 export type WireRefusalToken = (typeof WIRE_REFUSAL_TOKENS)[number];
 

@@ -304,6 +304,7 @@ async function openSession(
       : {}),
     connection,
     sink,
+    requestTimeoutMs: options.requestTimeoutMs,
     stall:
       options.stallTimeoutMs === null
         ? undefined

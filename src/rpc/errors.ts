@@ -87,12 +87,21 @@ const KNOWN_REFUSALS: readonly {
     pattern: /\bno active turn to steer\b|\bexpected active turn id\b/,
     token: 'no_active_turn',
   },
+  // measured on 0.171.0, persisted threads: an interrupt between the turn/start reply and
+  // turn/started is refused "no active turn to interrupt"; once turn/started is out it applies
+  {
+    method: 'turn/interrupt',
+    code: JSON_RPC_ERROR.invalidRequest,
+    pattern: /\bno active turn to interrupt\b/,
+    token: 'turn_not_active_yet',
+  },
 ];
 
 export const WIRE_REFUSAL_TOKENS = [
   'thread_active_writer',
   'rate_limits_need_chatgpt_login',
   'no_active_turn',
+  'turn_not_active_yet',
 ] as const;
 export type WireRefusalToken = (typeof WIRE_REFUSAL_TOKENS)[number];
 

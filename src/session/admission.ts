@@ -13,9 +13,11 @@ import type {
 import { CODEX_CLIENT_METHOD, PROVIDER_CODES, type ProviderCode } from '../protocol/vocabulary.js';
 import { turnStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
-import { agentErrorOf, isAuthoritativeFailure } from '../rpc/errors.js';
+import { agentErrorOf, isAuthoritativeFailure, wireRefusalOf } from '../rpc/errors.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexError, codexRejection } from '../shared/codex-error.js';
+import { unrefClock, type TimerClock } from '../shared/unref-clock.js';
+import { CODEX_DEFAULT_REQUEST_TIMEOUT_MS } from '../constants.js';
 import { OldestFirstMemory } from '@relvo-labs/agent-provider';
 import type { SessionInteractions } from './interactions.js';
 import { nativeInputOf, type NativeUserInput } from './file-refs.js';
@@ -28,6 +30,9 @@ export type { RunFeatures } from './run.js';
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
 export const MAX_REMEMBERED_RUN_REFS = 64;
+
+// setTimeout fires at once for delays above a signed 32-bit millisecond count
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** What a runRef stands for: its startRun promise and the input it was made with. */
 interface RememberedRun {
@@ -42,6 +47,9 @@ export interface TurnAdmissionParams {
   readonly stall?: StallPolicy | undefined;
   /** Per-run opt-ins: what each new run tracks. */
   readonly runFeatures?: RunFeatures;
+  /** How long a refused early interrupt waits for `turn/started` (the request deadline). */
+  readonly requestTimeoutMs?: number;
+  readonly clock?: TimerClock;
 }
 
 function refused(...args: Parameters<typeof codexRejection>): Promise<never> {
@@ -61,6 +69,8 @@ export class TurnAdmission implements RunLifecycle {
   readonly #interactions: SessionInteractions | undefined;
   readonly #stall: StallPolicy | undefined;
   readonly #runFeatures: RunFeatures | undefined;
+  readonly #activationWaitMs: number;
+  readonly #clock: TimerClock;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
   readonly #runsByRef = new OldestFirstMemory<string, RememberedRun>(MAX_REMEMBERED_RUN_REFS);
   /** Runs that failed before binding: their turn is interrupted once when its id shows up. */
@@ -72,6 +82,8 @@ export class TurnAdmission implements RunLifecycle {
     this.#interactions = params.interactions;
     this.#stall = params.stall;
     this.#runFeatures = params.runFeatures;
+    this.#activationWaitMs = params.requestTimeoutMs ?? CODEX_DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#clock = params.clock ?? unrefClock;
   }
 
   admit(request: ProviderRunRequest): Promise<ProviderRun> {
@@ -182,9 +194,33 @@ export class TurnAdmission implements RunLifecycle {
     const turnId = run.turnId;
     // disposal ends the run interrupted; there is nothing left to ask codex
     if (turnId === undefined || this.#state.closing) return Promise.resolve();
-    return this.#connection
-      .request(CODEX_CLIENT_METHOD.turnInterrupt, { threadId: this.#state.threadId, turnId })
-      .then(() => undefined);
+    const send = (): Promise<void> =>
+      this.#connection
+        .request(CODEX_CLIENT_METHOD.turnInterrupt, { threadId: this.#state.threadId, turnId })
+        .then(() => undefined);
+    const activeAtSend = run.active;
+    return send().catch(async (error: unknown) => {
+      // a persisted thread's turn is not active until turn/started: sent once more then
+      if (activeAtSend || wireRefusalOf(error) !== 'turn_not_active_yet') throw error;
+      if (await this.#activation(run, error)) await send();
+    });
+  }
+
+  /** `turn/started` (true) or the run's settlement (false), within the request deadline. */
+  #activation(run: CodexRun, refusal: unknown): Promise<boolean> {
+    const clock = this.#clock;
+    const ms = this.#activationWaitMs;
+    // a disabled request deadline leaves the run's settlement as the bound, as for any request
+    if (!(ms > 0 && ms <= MAX_TIMER_MS)) return run.activation;
+    let timer: unknown;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = clock.setTimeout(() => {
+        reject(refusal instanceof Error ? refusal : new Error('turn not active'));
+      }, ms);
+    });
+    return Promise.race([run.activation, deadline]).finally(() => {
+      clock.clearTimeout(timer);
+    });
   }
 
   beginInterrupt(run: CodexRun): void {

@@ -80,6 +80,11 @@ export class CodexRun implements ProviderRun {
   readonly #structured: StructuredOutput | undefined;
   /** The message text of a structured run, checked against its schema when it succeeds. */
   #answer = '';
+  /** Whether codex reported the turn active (`turn/started`); it refuses interrupts before. */
+  #active = false;
+  #activated: () => void = () => undefined;
+  /** Resolves `true` on `turn/started`, `false` when the run settles first. */
+  readonly activation: Promise<boolean>;
   /** The run's sink as interactions see it: silent once the run has settled. */
   readonly sink: ProviderEventSink;
 
@@ -100,6 +105,16 @@ export class CodexRun implements ProviderRun {
     this.#interruptReleased = new Promise((resolve) => {
       this.#releaseInterrupt = resolve;
     });
+    this.activation = new Promise((resolve) => {
+      this.#activated = () => {
+        resolve(!this.#settled);
+      };
+    });
+  }
+
+  /** Whether codex reported the turn active (`turn/started` heard). */
+  get active(): boolean {
+    return this.#active;
   }
 
   get settled(): boolean {
@@ -142,6 +157,10 @@ export class CodexRun implements ProviderRun {
   receive(frame: InboundNotification): void {
     if (this.#settled) return;
     this.#watchdog?.frame(frame);
+    if (frame.method === 'turn/started' && !this.#active) {
+      this.#active = true;
+      this.#activated();
+    }
     this.#output.apply(frame);
   }
 
@@ -203,6 +222,7 @@ export class CodexRun implements ProviderRun {
       this.#finalizing = false;
     }
     this.#resolve(termination);
+    this.#activated();
     if (cause !== 'connection_end') this.#releaseInterrupt();
     return true;
   }

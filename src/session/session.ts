@@ -38,6 +38,8 @@ export interface CodexSessionParams {
   readonly sink: ProviderEventSink;
   /** The stall watchdog's policy (ADR-0008); undefined turns it off. */
   readonly stall?: StallPolicy | undefined;
+  /** The request deadline, also the bound on holding an early interrupt (admission.ts). */
+  readonly requestTimeoutMs?: number;
   /** Which server requests become neutral interactions. */
   readonly bridges: SessionBridges;
   /** The realpath-resolved workspace root: paths in tool activity and patches are made relative to it. */
@@ -104,6 +106,9 @@ export class CodexSession implements ProviderSession {
       connection: params.connection,
       interactions,
       stall: params.stall,
+      ...(params.requestTimeoutMs !== undefined
+        ? { requestTimeoutMs: params.requestTimeoutMs }
+        : {}),
       runFeatures: {
         workspaceRoot,
         toolActivity: params.toolActivity === true,

@@ -4,12 +4,7 @@
  * stderr), bridges interactions to an Answerer, and hands each turn's outcome back.
  */
 import { toAgentError, type RunTermination } from '@relvo-labs/agent-provider';
-import {
-  isRuntimeError,
-  type EventEnvelope,
-  type EventSubscription,
-  type RuntimeSession,
-} from '@relvo-labs/agent-runtime';
+import type { EventEnvelope, EventSubscription, RuntimeSession } from '@relvo-labs/agent-runtime';
 import { describeToolActivity } from '../ui/activity.js';
 import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
@@ -69,10 +64,6 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve };
 }
 
-/** A refused interrupt of the same run is tried again this often, this far apart (≤ 1 s). */
-const INTERRUPT_ATTEMPTS = 10;
-const INTERRUPT_RETRY_MS = 100;
-
 /** How long `close()` waits for `session.closed` to come through the subscription. */
 export const CLOSE_WAIT_MS = 15_000;
 
@@ -124,21 +115,12 @@ export class SessionDriver {
       this.interruptWhenAdmitted = true;
       return;
     }
-    const session = this.options.session;
-    const runId = session.activeRunId;
-    // codex refuses an interrupt that reaches it before the turn it just started is active
-    // (measured with persisted threads, right after a turn was admitted): retried, bounded
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await session.interrupt('interrupted by the user');
-        return;
-      } catch (error) {
-        const refused = isRuntimeError(error) && error.reason === 'provider_rejected';
-        const sameRun = runId !== undefined && session.activeRunId === runId;
-        // no active run (already finished) or an unknown outcome: the turn ends either way
-        if (!refused || !sameRun || attempt >= INTERRUPT_ATTEMPTS) return;
-      }
-      await new Promise((r) => setTimeout(r, INTERRUPT_RETRY_MS));
+    // codex refuses an interrupt before the turn it just started is active: the provider holds
+    // it until then (one place, for every host), so one call is enough here
+    try {
+      await this.options.session.interrupt('interrupted by the user');
+    } catch {
+      // no active run (already finished) or an unknown outcome: the turn ends either way
     }
   }
 

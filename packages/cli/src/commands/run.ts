@@ -4,7 +4,6 @@
  * answered in the terminal. The first Ctrl-C interrupts the turn and keeps the session (on a
  * terminal you may then continue the conversation); the second disposes it and exits 130.
  */
-import { resolve } from 'node:path';
 import { input } from '@inquirer/prompts';
 import type { AgentRuntime } from '@relvo-labs/agent-runtime';
 import { requireReviewedCodex } from '../codex/gate.js';
@@ -12,11 +11,11 @@ import { CliExit, EXIT } from '../exit-codes.js';
 import { checkLogin, loginHint, NOT_LOGGED_IN } from '../codex/login.js';
 import type { LocatedCodex } from '../codex/locate.js';
 import { chooseConfig, type ChosenConfig } from '../host/config.js';
+import { placeSessions } from '../host/placement.js';
 import { codexFactory, openCodexRuntime } from '../host/runtime.js';
 import { resumeFromLog, withThreadPersistence } from '../host/resume.js';
-import { parseCliHostSettings } from '../host/settings.js';
-import { checkEventLogPath, checkWorkspace, startupErrorToExit } from '../host/startup-checks.js';
-import { defaultEventLogPath, EVENT_LOG_ENV } from '../paths.js';
+import { checkEventLogPath, startupErrorToExit } from '../host/startup-checks.js';
+import { EVENT_LOG_ENV } from '../paths.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer } from '../turn/answers.js';
 import { ctrlCFor, StartupAborted, type CtrlC } from '../turn/ctrl-c.js';
@@ -63,15 +62,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     model: options.model,
     cwd,
   });
-  const workspace = resolve(cwd, options.cwd ?? '.');
-  checkWorkspace(workspace);
-  // an explicit --event-log wins over the config's `host.ephemeral`
-  const ephemeral =
-    options.ephemeral ||
-    (options.eventLog === undefined &&
-      parseCliHostSettings(chosen.config.host, chosen.source).ephemeral);
-  const eventLog =
-    options.eventLog === undefined ? defaultEventLogPath(io.env) : resolve(cwd, options.eventLog);
+  const { workspace, ephemeral, eventLog } = placeSessions(options, chosen, cwd, io.env);
   if (options.resume !== undefined && ephemeral) {
     throw new CliExit(
       EXIT.usage,

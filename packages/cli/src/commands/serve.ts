@@ -5,16 +5,15 @@
  * in the page's address fragment (a browser never sends it to a server); a token given in
  * $RELVO_CODEX_CONSOLE_TOKEN is never printed. Runs until SIGINT or SIGTERM.
  */
-import { resolve } from 'node:path';
 import { isRuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
 import { startConsole, type ConsoleServer } from '@relvo-labs/agent-runtime/console';
 import { requireReviewedCodex } from '../codex/gate.js';
 import { CliExit, EXIT } from '../exit-codes.js';
 import { chooseConfig } from '../host/config.js';
+import { placeSessions } from '../host/placement.js';
 import { openCodexRuntime } from '../host/runtime.js';
-import { parseCliHostSettings } from '../host/settings.js';
-import { checkEventLogPath, checkWorkspace, startupErrorToExit } from '../host/startup-checks.js';
-import { defaultEventLogPath, EVENT_LOG_ENV } from '../paths.js';
+import { checkEventLogPath, startupErrorToExit } from '../host/startup-checks.js';
+import { EVENT_LOG_ENV } from '../paths.js';
 import type { CliIo } from '../program.js';
 import type { Output } from '../ui/output.js';
 
@@ -90,14 +89,7 @@ export async function runServe(options: ServeOptions, out: Output, io: CliIo): P
     model: undefined,
     cwd,
   });
-  const workspace = resolve(cwd, options.cwd ?? '.');
-  checkWorkspace(workspace);
-  const ephemeral =
-    options.ephemeral ||
-    (options.eventLog === undefined &&
-      parseCliHostSettings(chosen.config.host, chosen.source).ephemeral);
-  const eventLog =
-    options.eventLog === undefined ? defaultEventLogPath(io.env) : resolve(cwd, options.eventLog);
+  const { workspace, ephemeral, eventLog } = placeSessions(options, chosen, cwd, io.env);
   if (!ephemeral) checkEventLogPath(eventLog);
   const codex = await requireReviewedCodex(options.codex, io.env);
   const given = io.env[CONSOLE_TOKEN_ENV];

@@ -16,6 +16,7 @@ import {
 import { transcriptRelease } from './support/recorded.js';
 
 const CHUNK = 64 * 1024;
+const WARMUP_ROUNDS = 3;
 /** Process CPU time (user + system), ms: unlike wall time, not stretched while descheduled. */
 const cpuNow = (): number => {
   const u = process.cpuUsage();
@@ -118,9 +119,14 @@ export async function adapterPath(
   let bestAdapterCpu = Infinity;
   let bestDecoderCpu = Infinity;
   let events = 0;
-  // warm-up, then interleaved rounds: best time each
-  await adapterRound(turns.slice(0, 2));
-  decoderRound(turns.slice(0, 2));
+  // Warm-up: whole rounds, not a couple of turns. The decoder alone is compiled after a few
+  // chunks, the whole path only after thousands of frames; a short warm-up measured how fast
+  // the JIT settles rather than what a host's hundredth turn costs.
+  for (let w = 0; w < WARMUP_ROUNDS; w++) {
+    await adapterRound(turns);
+    decoderRound(turns);
+  }
+  // then interleaved rounds: best time each
   for (let r = 0; r < rounds; r++) {
     gc();
     const a = await adapterRound(turns);

@@ -121,7 +121,7 @@ if (chosen.has('codec')) {
 if (chosen.has('path')) {
   const p = await adapterPath();
   say(
-    `\n## Whole adapter path vs the decoder alone\nrecorded ${p.release} text turn, agent-message delta repeated: ${p.turns} turns × ${p.framesPerTurn} frames, ${f1(p.mb)} MB, 64 KiB chunks per macrotask, best of 5 interleaved rounds\n`,
+    `\n## Whole adapter path vs the decoder alone\nrecorded ${p.release} text turn, agent-message delta repeated: ${p.turns} turns × ${p.framesPerTurn} frames, ${f1(p.mb)} MB, 64 KiB chunks per macrotask, 3 whole warm-up rounds, then best of 5 interleaved rounds\n`,
   );
   say(
     markdownTable([

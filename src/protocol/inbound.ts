@@ -175,8 +175,42 @@ function unknownNotification(method: string, params: unknown): UnknownNotificati
 
 const SCHEMA_OF: ReadonlyMap<string, z.ZodType<object>> = new Map(Object.entries(NOTIFICATIONS));
 
+const DELTA = 'item/agentMessage/delta';
+
+function ownNonEmpty(params: object, key: string): string | undefined {
+  if (!Object.hasOwn(params, key)) return undefined;
+  const value = (params as Record<string, unknown>)[key];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/**
+ * Text deltas are nearly every frame of a turn, and zod's parse allocates a result, a payload and
+ * an issue list per member: checked by hand, they cost one object. It accepts only what the
+ * delta schema accepts (own, non-empty strings) and yields the same output; anything else takes
+ * the schema's path, so the schema still decides every doubtful frame.
+ */
+function fastDelta(params: unknown): InboundOf<'item/agentMessage/delta'> | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const threadId = ownNonEmpty(params, 'threadId');
+  const turnId = ownNonEmpty(params, 'turnId');
+  const itemId = ownNonEmpty(params, 'itemId');
+  const delta = ownNonEmpty(params, 'delta');
+  if (threadId === undefined || turnId === undefined || itemId === undefined) return undefined;
+  if (delta === undefined) return undefined;
+  return { method: DELTA, threadId, turnId, itemId, delta };
+}
+
 /** The one decode of an inbound notification. Total: it never throws. */
 export function decodeNotification(method: string, params: unknown): InboundNotification {
+  if (method === DELTA) {
+    const fast = fastDelta(params);
+    if (fast !== undefined) return fast;
+  }
+  return decodeBySchema(method, params);
+}
+
+/** The schemas' decode alone: what every fast path must agree with (tests hold them together). */
+export function decodeBySchema(method: string, params: unknown): InboundNotification {
   const schema = SCHEMA_OF.get(method);
   if (schema === undefined) return unknownNotification(method, params);
   const parsed = schema.safeParse(params);

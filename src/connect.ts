@@ -15,7 +15,6 @@ export async function openConnection(
   factory: CodexTransportFactory,
   cwd: string,
   options: ResolvedCodexProviderOptions,
-  observe?: (method: string, params: unknown) => void,
 ): Promise<{ connection: CodexConnection; startup: StartupProbe }> {
   let transport: CodexTransport;
   try {
@@ -32,7 +31,6 @@ export async function openConnection(
   }
   const connection = new CodexConnection(transport, {
     requestTimeoutMs: options.requestTimeoutMs,
-    ...(observe !== undefined ? { observe } : {}),
   });
   return {
     connection,

@@ -261,12 +261,7 @@ async function openSession(
   const recovery: CodexRecoveryOpaque | undefined =
     record === undefined ? undefined : readRecoveryRecord(record, root);
 
-  const { connection, startup } = await openConnection(
-    factory,
-    root,
-    options,
-    options.onRateLimits === undefined ? undefined : rateLimitsObserver(options.onRateLimits),
-  );
+  const { connection, startup } = await openConnection(factory, root, options);
   const sandboxMode = sessionOptions.data.sandboxMode ?? options.sandboxMode;
   const model = sessionOptions.data.model ?? options.model;
   let thread: { threadId: string; codexHomeDigest: string };
@@ -322,5 +317,8 @@ async function openSession(
     toolActivity: options.toolActivity === 'redacted',
     fileReferences: options.fileReferences === 'resolve',
     events: options.events,
+    ...(options.onRateLimits !== undefined
+      ? { onRateLimits: rateLimitsObserver(options.onRateLimits) }
+      : {}),
   });
 }

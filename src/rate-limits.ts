@@ -6,7 +6,8 @@
  * read only for a ChatGPT login; anything else is the typed `unavailable` outcome, not an error.
  */
 import { z } from 'zod';
-import { CODEX_CLIENT_METHOD, CODEX_RATE_LIMITS_UPDATED } from './protocol/vocabulary.js';
+import type { InboundOf } from './protocol/inbound.js';
+import { CODEX_CLIENT_METHOD } from './protocol/vocabulary.js';
 import { rateLimitsCarrierSchema, rateLimitSnapshotSchema } from './protocol/wire.js';
 import { askCodex, type CodexProbe } from './probe.js';
 import { wireRefusalOf } from './rpc/errors.js';
@@ -126,18 +127,15 @@ export function readCodexRateLimits(probe: CodexProbe): Promise<CodexRateLimitsR
 }
 
 /**
- * The notification observer a session's connection gets when the host set `onRateLimits`: an
- * update that carries limits reaches the host (a throw of the host's is swallowed); anything
- * else, including codex's empty per-turn snapshots, is ignored.
+ * What a session does with a decoded `account/rateLimits/updated` when the host set
+ * `onRateLimits`: an update that carries limits reaches the host (a throw of the host's is
+ * swallowed); codex's empty per-turn snapshots are ignored.
  */
 export function rateLimitsObserver(
   listener: CodexRateLimitsListener,
-): (method: string, params: unknown) => void {
-  return (method, params) => {
-    if (method !== CODEX_RATE_LIMITS_UPDATED) return;
-    const carrier = rateLimitsCarrierSchema.safeParse(params);
-    if (!carrier.success) return;
-    const limits = rateLimitsOf(carrier.data.rateLimits);
+): (update: InboundOf<'account/rateLimits/updated'>) => void {
+  return (update) => {
+    const limits = rateLimitsOf(update.rateLimits);
     if (limits === undefined || !carriesLimits(limits)) return;
     callSafely(() => {
       listener(limits);

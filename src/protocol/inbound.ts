@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { toolItemSchema, TOOL_ITEM_TYPES, type CodexToolItem } from './items.js';
-import { requestIdSchema } from './wire.js';
+import { rateLimitsCarrierSchema, requestIdSchema } from './wire.js';
 
 const nonEmpty = z.string().min(1);
 const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
@@ -138,6 +138,11 @@ const NOTIFICATIONS = {
     delta: z.string(),
     summaryIndex: z.number().int().nonnegative(),
   }),
+  // account-wide, sent during turns: no thread or turn, so never routed to a run
+  'account/rateLimits/updated': rateLimitsCarrierSchema.transform(({ rateLimits }) => ({
+    threadId: undefined,
+    rateLimits,
+  })),
 } as const;
 
 type Schemas = typeof NOTIFICATIONS;

@@ -29,9 +29,6 @@ export const CODEX_CLIENT_METHOD = {
 export const CODEX_SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
 export type CodexSandboxMode = (typeof CODEX_SANDBOX_MODES)[number];
 
-/** codex's account-wide rate-limit snapshot, sent during turns (src/rate-limits.ts). */
-export const CODEX_RATE_LIMITS_UPDATED = 'account/rateLimits/updated';
-
 /** Every server-request method of the stable surface (the same in every reviewed release). */
 // prettier-ignore
 export const CODEX_SERVER_REQUEST = [

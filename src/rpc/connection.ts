@@ -51,11 +51,6 @@ export interface CodexConnectionOptions {
   /** Default per-request deadline; ≤0 or non-finite disables it. */
   readonly requestTimeoutMs: number;
   readonly clock?: RpcClock;
-  /**
-   * Hears a notification before it is decoded for the session (the host's `onRateLimits`): an
-   * account-wide update that belongs to no turn, read by the observer that asked for it.
-   */
-  readonly observe?: (method: string, params: unknown) => void;
 }
 
 export class CodexConnection implements SessionConnection {
@@ -68,13 +63,7 @@ export class CodexConnection implements SessionConnection {
     this.#client = createJsonRpcClient<InboundNotification>({
       transport,
       requestTimeoutMs: options.requestTimeoutMs,
-      decode:
-        options.observe === undefined
-          ? decodeNotification
-          : (method, params) => {
-              options.observe?.(method, params);
-              return decodeNotification(method, params);
-            },
+      decode: decodeNotification,
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
       onServerRequest: this.#beforeSession.onServerRequest,
       onNotification: this.#beforeSession.onNotification,

@@ -15,18 +15,24 @@ import { connectionEnded, frameDropped, fromRpc } from './diagnostics.js';
 import type { SessionInteractions } from './interactions.js';
 import type { SessionState } from './state.js';
 
+/** Receives the account's limits as codex updates them; they belong to no thread or turn. */
+export type RateLimitsUpdateHandler = (update: InboundOf<'account/rateLimits/updated'>) => void;
+
 export interface InboundRouterParams {
   readonly state: SessionState;
   readonly interactions: SessionInteractions | undefined;
+  readonly onRateLimits?: RateLimitsUpdateHandler;
 }
 
 export class InboundRouter implements InboundTraffic {
   readonly #state: SessionState;
   readonly #interactions: SessionInteractions | undefined;
+  readonly #onRateLimits: RateLimitsUpdateHandler | undefined;
 
   constructor(params: InboundRouterParams) {
     this.#state = params.state;
     this.#interactions = params.interactions;
+    this.#onRateLimits = params.onRateLimits;
   }
 
   readonly onServerRequest = (offer: ServerRequestOffer): boolean => {
@@ -39,6 +45,10 @@ export class InboundRouter implements InboundTraffic {
   readonly onNotification = (frame: InboundNotification): void => {
     if (frame.method === 'serverRequest/resolved') {
       this.#serverRequestResolved(frame);
+      return;
+    }
+    if (frame.method === 'account/rateLimits/updated') {
+      this.#onRateLimits?.(frame);
       return;
     }
     const decision = this.#state.route(frame);

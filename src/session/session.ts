@@ -27,7 +27,7 @@ import {
 } from './interactions.js';
 import { resolveInteractionOwner } from './owner-check.js';
 import { buildRecoveryRecord } from './recovery.js';
-import { InboundRouter } from './router.js';
+import { InboundRouter, type RateLimitsUpdateHandler } from './router.js';
 import { SessionState } from './state.js';
 import type { StallPolicy } from './stall.js';
 
@@ -50,6 +50,8 @@ export interface CodexSessionParams {
   readonly fileReferences?: boolean;
   /** Plan, diff and reasoning-summary events (ADR-0039). */
   readonly events?: CodexEventsOptions;
+  /** The host's `onRateLimits`, given each account-wide limits update (src/rate-limits.ts). */
+  readonly onRateLimits?: RateLimitsUpdateHandler;
   /** A persisted thread (ADR-0016): the session can export a recovery record. */
   readonly recovery?: {
     readonly codexHomeDigest: string;
@@ -130,7 +132,11 @@ export class CodexSession implements ProviderSession {
     }
     // an idle session does not hold the host's event loop open (ADR-0009)
     params.connection.keepAlive(false);
-    const router = new InboundRouter({ state, interactions });
+    const router = new InboundRouter({
+      state,
+      interactions,
+      ...(params.onRateLimits !== undefined ? { onRateLimits: params.onRateLimits } : {}),
+    });
     // a resumed thread's total so far, when codex replayed it during the handshake (ADR-0012)
     const before = params.connection.usageBeforeSession;
     if (before !== undefined) router.usage(before);

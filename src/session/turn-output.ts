@@ -152,6 +152,7 @@ export class TurnOutput {
         return;
       case 'turn/started':
       case 'serverRequest/resolved':
+      case 'account/rateLimits/updated':
       case 'unknown':
         // read for correlation only
         return;

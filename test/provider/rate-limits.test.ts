@@ -6,9 +6,19 @@
  */
 import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { rateLimitsObserver, rateLimitsOf, type CodexRateLimits } from '../../src/rate-limits.js';
+import { rateLimitsOf, type CodexRateLimits } from '../../src/rate-limits.js';
 import { createProviderHarness } from '../support/provider-harness.js';
-import { CANARY_SECRET, reply, replyError, USER_AGENT } from '../support/provider-frames.js';
+import {
+  CANARY_SECRET,
+  completed,
+  delta,
+  openedHarness,
+  push,
+  reply,
+  replyError,
+  startBound,
+  USER_AGENT,
+} from '../support/provider-frames.js';
 
 /** An `account/rateLimits/updated` snapshot as the real binary sent it, plus members it may add. */
 const SNAPSHOT = {
@@ -105,23 +115,44 @@ describe('provider.readRateLimits (fake transport)', () => {
   });
 });
 
-describe('rateLimitsObserver (provider option onRateLimits)', () => {
-  it('passes on an update with limits; ignores empty ones and other methods', () => {
-    const heard: CodexRateLimits[] = [];
-    const observe = rateLimitsObserver((limits) => heard.push(limits));
-    observe('account/rateLimits/updated', { rateLimits: EMPTY });
-    observe('thread/tokenUsage/updated', { rateLimits: SNAPSHOT });
-    observe('account/rateLimits/updated', { nope: true });
-    observe('account/rateLimits/updated', { rateLimits: SNAPSHOT });
-    expect(heard).toEqual([rateLimitsOf(SNAPSHOT)]);
+describe('onRateLimits on a live session (fake transport)', () => {
+  const update = (rateLimits: unknown): Record<string, unknown> => ({
+    method: 'account/rateLimits/updated',
+    params: { rateLimits },
   });
 
-  it('a listener that throws does not disturb the caller', () => {
-    const observe = rateLimitsObserver(() => {
-      throw new Error('host bug');
+  it('passes on an update with limits, mid-turn too; ignores empty and malformed ones', async () => {
+    const heard: CodexRateLimits[] = [];
+    const { h, session } = await openedHarness({ onRateLimits: (limits) => heard.push(limits) });
+    await push(h.transport, update(EMPTY), { method: 'account/rateLimits/updated', params: {} });
+    const { run, sink } = await startBound(h, session, 'turn-1');
+    await push(
+      h.transport,
+      update(SNAPSHOT),
+      delta('turn-1', 'hi'),
+      completed('turn-1', 'completed'),
+    );
+    expect((await run.completion).outcome).toBe('succeeded');
+    expect(heard).toEqual([rateLimitsOf(SNAPSHOT)]);
+    // account-wide: nothing of it reaches the run or the session's events
+    expect(JSON.stringify(sink.events)).not.toContain('usedPercent');
+    await session.dispose();
+  });
+
+  it('a listener that throws does not disturb the session', async () => {
+    const { h, session } = await openedHarness({
+      onRateLimits: () => {
+        throw new Error('host bug');
+      },
     });
-    expect(() => {
-      observe('account/rateLimits/updated', { rateLimits: SNAPSHOT });
-    }).not.toThrow();
+    const { run } = await startBound(h, session, 'turn-1');
+    await push(
+      h.transport,
+      update(SNAPSHOT),
+      delta('turn-1', 'hi'),
+      completed('turn-1', 'completed'),
+    );
+    expect((await run.completion).outcome).toBe('succeeded');
+    await session.dispose();
   });
 });

@@ -1,7 +1,7 @@
 /**
- * `npm run bench [-- SECTION… --pairs N --density 8,32,128]`: every benchmark, printed as
+ * `npm run bench [-- SECTION… --pairs N --trials N --density 8,32,128]`: every benchmark, printed as
  * Markdown tables (the form docs/performance.md quotes). Sections: codec, path, heap, runtime,
- * overhead, prewarm, density. Without a section, all run. Ratios are measured side by side in one run.
+ * overhead, prewarm, demo, density. Without a section, all run. Ratios are measured side by side in one run.
  */
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -14,13 +14,23 @@ import {
   readlineSeparatorCheck,
   throughput,
 } from './codec.js';
+import { demoRows, demoStart } from './demo.js';
 import { density } from './density.js';
 import { overhead, procPassCost, summarise } from './overhead.js';
 import { prewarmOpen, prewarmRows } from './prewarm.js';
 import { runtimeSection } from './runtime.js';
 import { f1, f2, markdownTable } from './support/stats.js';
 
-const SECTIONS = ['codec', 'path', 'heap', 'runtime', 'overhead', 'prewarm', 'density'] as const;
+const SECTIONS = [
+  'codec',
+  'path',
+  'heap',
+  'runtime',
+  'overhead',
+  'prewarm',
+  'demo',
+  'density',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values, positionals } = parseArgs({
@@ -29,6 +39,7 @@ const { values, positionals } = parseArgs({
     pairs: { type: 'string', default: '20' },
     density: { type: 'string', default: '8,32,128' },
     sessions: { type: 'string', default: '1000' },
+    trials: { type: 'string', default: '10' },
   },
 });
 for (const p of positionals) {
@@ -193,6 +204,14 @@ if (chosen.has('prewarm')) {
     `\n## Session open through the runtime, with and without prewarm\nreal binary, ${r.pairs} pairs, order flipped every pair; openSession → first turn admitted; warm trials start with the warm set full (${r.missed} found it empty)\n`,
   );
   say(markdownTable(prewarmRows(r)));
+}
+
+if (chosen.has('demo')) {
+  const r = await demoStart(Number(values.trials));
+  say(
+    `\n## npm run demo on a terminal\n${r.trials} trials each, interleaved, on a pseudo-terminal (\`script\`); the demo's first line: "${r.firstLine.slice(0, 40)}"\n`,
+  );
+  say(markdownTable(demoRows(r)));
 }
 
 if (chosen.has('density')) {

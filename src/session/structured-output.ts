@@ -5,7 +5,8 @@
  * delivered as the `codex` / `structured_output` extension event; anything else fails the run
  * with a bounded reason that never echoes the answer.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import type {
   JsonObject,
   JsonValue,
@@ -13,6 +14,14 @@ import type {
   ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
 import { codexError, codexRejection } from '../shared/codex-error.js';
+
+let ajvClass: typeof AjvClass | undefined;
+
+/** ajv is loaded with the first output schema: a host that never asks for one never pays its start-up. */
+function loadAjv(): typeof AjvClass {
+  ajvClass ??= (createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass }).Ajv;
+  return ajvClass;
+}
 
 /** The most schema text the adapter compiles and sends. */
 export const MAX_OUTPUT_SCHEMA_CHARS = 65_536;
@@ -43,6 +52,7 @@ export function compileOutputSchema(
   if (JSON.stringify(schema).length > MAX_OUTPUT_SCHEMA_CHARS) return refused('too_large');
   try {
     // no remote refs, no code generation from formats: the schema is the host's, not trusted code
+    const Ajv = loadAjv();
     const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });
     return { ok: true, output: { schema, validate: ajv.compile(schema) } };
   } catch {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { createRequire } from 'node:module';
 import type { Pool, PoolClient } from 'pg';
 import type { EventEnvelope } from '../envelope.js';
 import { isRuntimeError, RuntimeError } from '../errors.js';
@@ -31,6 +31,15 @@ function closedError(): RuntimeError {
  * `synchronous_commit`) before they resolve, and a NOTIFY sent at commit wakes subscribers in
  * every runtime. Throws synchronously only on invalid options.
  */
+type PgDriver = typeof import('pg');
+let driver: PgDriver | undefined;
+
+/** `pg` is loaded with the first PostgreSQL store: an embedded host never pays its start-up. */
+function pgDriver(): PgDriver {
+  driver ??= createRequire(import.meta.url)('pg') as PgDriver;
+  return driver;
+}
+
 export function openPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
   checkOptions(postgresEventStoreOptionsSchema, options, 'openPostgresEventStore options');
   return new PostgresEventStore(options);
@@ -56,7 +65,7 @@ class PostgresEventStore implements EventStore {
     this.#ownsPool = options.pool === undefined;
     this.#pool =
       options.pool ??
-      new pg.Pool({
+      new (pgDriver().Pool)({
         connectionString: options.connectionString,
         max: options.maxConnections ?? 10,
         connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,

@@ -55,6 +55,20 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
     server = await ScriptedModelServer.start();
     ctrlC.checkpoint();
     server.enqueue(openingStep());
+    // on screen before codex starts: the spinner then covers the wait for the app-server
+    if (!out.json) {
+      out.note(out.c.dim(`scripted model on ${server.baseUrl}`));
+      out.note(out.c.dim(`workspace ${iso.workspace}`));
+      out.note(`${out.c.bold('you')}: ${DEMO_PROMPT}`);
+      progress = new StartupProgress(
+        out,
+        io.stdout.isTTY,
+        `codex ${codex.version} (${codex.kind})`,
+        () => {
+          out.note(out.c.bold('codex:'));
+        },
+      );
+    }
     runtime = await openCodexRuntime({
       codex,
       eventLog,
@@ -96,19 +110,6 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
       noTerminalHint: 'use --yes to approve',
     });
     ctrlC.attach(driver);
-    if (!out.json) {
-      out.note(out.c.dim(`scripted model on ${server.baseUrl}`));
-      out.note(out.c.dim(`workspace ${iso.workspace}`));
-      out.note(`${out.c.bold('you')}: ${DEMO_PROMPT}`);
-      progress = new StartupProgress(
-        out,
-        io.stdout.isTTY,
-        `codex ${codex.version} (${codex.kind})`,
-        () => {
-          out.note(out.c.bold('codex:'));
-        },
-      );
-    }
 
     const end = await driver.turn(DEMO_PROMPT);
     if (end.kind === 'quit') {

@@ -7,79 +7,35 @@
  * nothing is claimed about descendants.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { z } from 'zod';
 import { JsonlDecoder } from '../jsonl/decoder.js';
-import { codexRejection } from '../shared/codex-error.js';
-import { issuePaths } from '../shared/issue-paths.js';
 import { callSafely } from '../shared/call-safely.js';
 import { causeTokenOf as causeToken } from '../shared/cause-token.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import { FrameQueue } from './frame-queue.js';
+import {
+  checkStdioConfig,
+  CODEX_APP_SERVER_ARGV,
+  type CodexStdioTransport,
+  type CodexStdioTransportOptions,
+  type StdioTransportInternals,
+} from './stdio-config.js';
 
-/** Subcommand arguments placed after `extraArgs`. */
-export const CODEX_APP_SERVER_ARGV = ['app-server', '--stdio'] as const;
 import { OwnedGroup } from './process-group.js';
 import { createOwnerId, MarkedProcesses, withOwnerMarker } from './owner-marker.js';
 import { trackUntilClosed } from './host-exit.js';
 import { launchCommand } from './parent-death.js';
 import { createLinuxProcProbe, type ProcProbe } from './proc-probe.js';
 import { measureProcesses } from './resource-usage.js';
-import {
-  passAtExit,
-  realClock,
-  teardown,
-  type LeaderHandle,
-  type TeardownClock,
-} from './teardown.js';
-import {
-  CodexTransportError,
-  type CodexExitStatus,
-  type CodexResourceUsage,
-  type CodexTransport,
-  type CodexTransportParams,
-  type DropReason,
-} from './types.js';
+import { passAtExit, realClock, teardown, type LeaderHandle } from './teardown.js';
+import { CodexTransportError, type CodexExitStatus } from './types.js';
 
-export interface CodexStdioTransportOptions extends CodexTransportParams {
-  /** Binary to spawn (default `'codex'`). Spawned with an argument vector, never a shell. */
-  readonly executable?: string;
-  /** Leading arguments, before `app-server --stdio`. */
-  readonly extraArgs?: readonly string[];
-  /**
-   * Child environment (default: the host's `process.env`). It replaces the inherited one; the
-   * transport always adds `RELVO_CODEX_OWNER` (ADR-0006).
-   */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  readonly closeGraceMs?: number;
-  readonly killGraceMs?: number;
-  readonly exitDrainMs?: number;
-  /**
-   * Start the app-server through `setpriv --pdeathsig KILL` so the kernel kills it when the host
-   * dies without running any handler (default true; Linux with util-linux setpriv only, else
-   * ignored). See ADR-0010.
-   */
-  readonly parentDeathSignal?: boolean;
-  /** Spawn as leader of its own process group (default true, except on win32). */
-  readonly useProcessGroup?: boolean;
-  readonly onDrop?: (reason: DropReason) => void;
-  /** Line bound in UTF-16 code units (default 4,000,000). */
-  readonly maxLineLength?: number;
-}
-
-/** Internal seams; not part of the package entry. */
-export interface StdioTransportInternals {
-  readonly probe?: ProcProbe;
-  readonly clock?: TeardownClock;
-}
-
-export interface CodexStdioTransport extends CodexTransport {
-  resourceUsage(): Promise<CodexResourceUsage>;
-  /** The value of `RELVO_CODEX_OWNER` every process of this transport carries. */
-  readonly ownerId: string;
-  /** Whether the app-server was started with a parent-death signal (ADR-0010). */
-  readonly parentDeathSignal: boolean;
-  setKeepAlive(keepAlive: boolean): void;
-}
+export {
+  CODEX_APP_SERVER_ARGV,
+  checkStdioConfig,
+  type CodexStdioTransport,
+  type CodexStdioTransportOptions,
+  type StdioTransportInternals,
+} from './stdio-config.js';
 
 const noop = (): void => undefined;
 
@@ -109,24 +65,8 @@ function leaderStartOf(
   return ev.kind === 'stat' ? ev.starttime : undefined;
 }
 
-const graceMs = z.number().int().nonnegative().max(2_147_483_647).optional();
-
-/** The numbers a host may set: durations ≥ 0 and a positive line bound (never NaN or ±Infinity). */
-const stdioNumbersSchema = z.looseObject({
-  closeGraceMs: graceMs,
-  killGraceMs: graceMs,
-  exitDrainMs: graceMs,
-  maxLineLength: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-});
-
 export function createCodexStdioTransport(config: CodexStdioTransportOptions): CodexStdioTransport {
-  const checked = stdioNumbersSchema.safeParse(config);
-  if (!checked.success) {
-    throw codexRejection('invalid_request', 'invalid codex stdio transport configuration', {
-      providerCode: 'invalid_options',
-      details: { issues: issuePaths(checked.error, 'config') },
-    });
-  }
+  checkStdioConfig(config);
   return spawnCodexStdioTransport(config);
 }
 

@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CapabilityTable } from '../../../src/capabilities/features.js';
 import type { E2eResult } from './e2e.js';
 import type { SchemaChecks } from './frame-schema.js';
 import type { HandshakeTimings } from './handshake-timing.js';
@@ -32,6 +33,12 @@ export interface CompatReport {
   readonly schemaDiff: SchemaDiff;
   /** The baseline's adapter frames and this release's handshake under its schema. */
   readonly schemaChecks: SchemaChecks;
+  /**
+   * Per optional feature, its needs and those this release's schema does not declare (ADR-0042).
+   * Absent in a report written before the table existed. Evidence for the session gate, not an
+   * input to the verdict: a release may lack an optional feature and still pass.
+   */
+  readonly capabilities?: CapabilityTable;
   readonly scenarios: Readonly<Record<string, ScenarioComparison>>;
   /**
    * What the adapter publishes for each recording against the baseline's. Absent in a report
@@ -146,6 +153,7 @@ export function renderMarkdown(r: CompatReport): string {
       ? '; all accepted.\n'
       : `; rejected:\n\n${bullet(r.schemaChecks.problems, 'none')}`) +
     publishedSection +
+    capabilitiesSection(r) +
     `\n## Frame sequences against the ${r.baseline} recordings\n\n` +
     `Normalised (ids, texts, timings and delta counts removed; known races sorted); the ` +
     `notifications the adapter ignores are compared as counts.` +
@@ -162,6 +170,26 @@ export function renderMarkdown(r: CompatReport): string {
     `spawn → thread/start reply ${t.threadStartReplyMs}, stdin close → exit ${t.exitAfterStdinCloseMs}. ` +
     `Measured when this evidence was first produced; a re-run that finds the same evidence keeps ` +
     `these numbers (\`--remeasure\` replaces them).\n`
+  );
+}
+
+function capabilitiesSection(r: CompatReport): string {
+  if (r.capabilities === undefined) return '';
+  const rows = Object.entries(r.capabilities)
+    .map(
+      ([feature, c]) =>
+        `| \`${feature}\` | ${c.missing.length === 0 ? 'yes' : 'no'} | ` +
+        `${c.needs.map((n) => `\`${n}\``).join(', ')} | ` +
+        `${c.missing.length === 0 ? '—' : c.missing.map((n) => `\`${n}\``).join(', ')} |\n`,
+    )
+    .join('');
+  return (
+    `\n## Capabilities\n\n` +
+    `Each optional feature and what it needs of the protocol, looked up in this release's ` +
+    `generated JSON Schema (\`M\`: the method; \`M.f\`: a params field; \`M.f=v\`: a params ` +
+    `variant with that value; \`M:result.f\`: a result field). A session that asks for a ` +
+    `feature this release lacks is refused at \`createSession\` (ADR-0042).\n\n` +
+    `| feature | carried | needs | missing |\n|---|---|---|---|\n${rows}`
   );
 }
 

@@ -42,7 +42,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       interrupt: { mode: 'cooperative', deliversPartialOutput: true, sessionRemainsUsable: true },
       streaming: { messageDeltas: true, toolActivity, incrementalUsage: true },
       maxConcurrentRunsPerSession: 1,
-      // turn/steer: stable in every reviewed release (ADR-0041)
+      // turn/steer: stable in every reviewed release (ADR-0041); the descriptor is per provider, so
+      // a release lacking it is refused at steer, and outputSchema at startRun (ADR-0042)
       steer: true,
       // turn/start outputSchema, validated by the adapter (ADR-0041)
       structuredOutput: true,

@@ -7,36 +7,35 @@ import { isProviderRejection, type AgentError } from '@relvo-labs/agent-provider
 import { describe, expect, it, vi } from 'vitest';
 import { CODEX_FEATURES, type CodexFeature } from '../../src/capabilities/features.js';
 import { ReleaseCapabilities, requestedFeatures } from '../../src/capabilities/gate.js';
-import { CODEX_APP_SERVER_MIN_VERSION } from '../../src/constants.js';
+import {
+  CODEX_APP_SERVER_MIN_VERSION,
+  type CodexSupportedAppServerVersion,
+} from '../../src/constants.js';
 import { codexProviderOptionsSchema, type CodexProviderOptions } from '../../src/options.js';
 import { createProviderHarness, recordingSink, textInput } from '../support/provider-harness.js';
 import { count, reply, startBound, THREAD, turns } from '../support/provider-frames.js';
 import { BASELINE, recordedUserAgentOf } from '../support/releases.js';
 
 const OLD = CODEX_APP_SERVER_MIN_VERSION;
-const LACKING: readonly CodexFeature[] = [
-  'events.plan',
-  'elicitationUrls',
-  'run.steer',
-  'run.structuredOutput',
-  'listModels',
-];
-
-vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/capabilities/releases.js')>();
-  const { CODEX_APP_SERVER_MIN_VERSION: first } = await import('../../src/constants.js');
-  const old = real.CODEX_RELEASE_CAPABILITIES[first as '0.153.4'];
-  const lacking = [
+// hoisted with the mock below, which cannot read this file's other bindings
+const { LACKING } = vi.hoisted(() => ({
+  LACKING: [
     'events.plan',
     'elicitationUrls',
     'run.steer',
     'run.structuredOutput',
     'listModels',
-  ];
+  ] as readonly CodexFeature[],
+}));
+
+vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/capabilities/releases.js')>();
+  const { CODEX_APP_SERVER_MIN_VERSION: first } = await import('../../src/constants.js');
+  const old = real.CODEX_RELEASE_CAPABILITIES[first as CodexSupportedAppServerVersion];
   return {
     CODEX_RELEASE_CAPABILITIES: {
       ...real.CODEX_RELEASE_CAPABILITIES,
-      [first]: old.filter((f) => !lacking.includes(f)),
+      [first]: old.filter((f) => !LACKING.includes(f)),
     },
   };
 });

@@ -11,8 +11,12 @@
  * - `M:result.f`: M's result declares f (only for a method whose params name its result).
  */
 import { z } from 'zod';
-import { CODEX_BRIDGED_ELICITATION, CODEX_BRIDGED_PERMISSIONS } from '../protocol/vocabulary.js';
-import { CODEX_CLIENT_METHOD, CODEX_RATE_LIMITS_UPDATED } from '../protocol/vocabulary.js';
+import {
+  CODEX_BRIDGED_ELICITATION,
+  CODEX_BRIDGED_PERMISSIONS,
+  CODEX_CLIENT_METHOD,
+  CODEX_RATE_LIMITS_UPDATED,
+} from '../protocol/vocabulary.js';
 
 const PLAN = 'turn/plan/updated';
 const DIFF = 'turn/diff/updated';

@@ -14,7 +14,7 @@ import {
 import { codexProviderOptionsSchema, type CodexProviderOptions } from '../../src/options.js';
 import { createProviderHarness, recordingSink, textInput } from '../support/provider-harness.js';
 import { count, reply, startBound, THREAD, turns } from '../support/provider-frames.js';
-import { BASELINE, recordedUserAgentOf } from '../support/releases.js';
+import { BASELINE, recordedUserAgentOf, unlistedNeighbours } from '../support/releases.js';
 
 const OLD = CODEX_APP_SERVER_MIN_VERSION;
 // hoisted with the mock below, which cannot read this file's other bindings
@@ -139,6 +139,17 @@ describe('createSession on a release that lacks a requested feature', () => {
     expect(await refusal(opening)).toMatchObject({
       details: { capability: 'elicitationUrls' },
     });
+  });
+
+  it('a release the host reviewed itself is not in the map and is refused nothing', async () => {
+    const [hostReviewed = ''] = unlistedNeighbours();
+    const { h, opening } = await openOn(hostReviewed, {
+      events: { plan: true },
+      additionalAppServerVersions: [hostReviewed],
+    });
+    await reply(h.transport, 'thread/start', { thread: { id: THREAD, ephemeral: true } });
+    const session = await opening;
+    await session.dispose();
   });
 
   it('the same options open a session on a release that carries the feature', async () => {

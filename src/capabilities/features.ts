@@ -11,6 +11,7 @@
  * - `M:result.f`: M's result declares f (only for a method whose params name its result).
  */
 import { z } from 'zod';
+import type { InboundMethod } from '../protocol/inbound.js';
 import {
   CODEX_BRIDGED_ELICITATION,
   CODEX_BRIDGED_PERMISSIONS,
@@ -18,9 +19,10 @@ import {
   CODEX_RATE_LIMITS_UPDATED,
 } from '../protocol/vocabulary.js';
 
-const PLAN = 'turn/plan/updated';
-const DIFF = 'turn/diff/updated';
-const SUMMARY = 'item/reasoning/summaryTextDelta';
+// a notification the adapter does not decode would fail to compile here
+const PLAN = 'turn/plan/updated' satisfies InboundMethod;
+const DIFF = 'turn/diff/updated' satisfies InboundMethod;
+const SUMMARY = 'item/reasoning/summaryTextDelta' satisfies InboundMethod;
 const PERMS = CODEX_BRIDGED_PERMISSIONS;
 const ELICIT = CODEX_BRIDGED_ELICITATION;
 const STEER = CODEX_CLIENT_METHOD.turnSteer;

@@ -1,7 +1,8 @@
 /**
  * Recomputes every compatibility report's schema evidence, and the verdict that follows from it,
  * from the release's pinned schema and the adapter's surface today: the schema diff against the
- * baseline, and the adapter's recorded frames under the release's schema; and what the adapter
+ * baseline, the adapter's recorded frames under the release's schema, the capability table
+ * (ADR-0042; and the capability map generated from it); and what the adapter
  * publishes for the release's recordings, when the release cache holds them. Each is a pure
  * function of those inputs: when the adapter starts reading a new method or type, the reports say so
  * without re-running a review. A release's schema tree is regenerated from the release cache when
@@ -17,6 +18,8 @@ import { CODEX_APP_SERVER_VERSION } from '../src/constants.js';
 import { parseTranscript, type TranscriptLine } from '../src/testing/index.js';
 import { releaseCachePrefix } from './lib/release-binary.js';
 import { syncAllowlist } from './lib/review/allowlist.js';
+import { capabilitiesOf } from './lib/review/capabilities.js';
+import { writeCapabilityMap } from './lib/review/capability-map.js';
 import { schemaChecksOf } from './lib/review/frame-schema.js';
 import { schemaJsonDir } from './lib/review/pin.js';
 import { usePrivateTmp } from './lib/review/private-tmp.js';
@@ -64,13 +67,15 @@ for (const file of readdirSync(COMPAT).filter((f) => f.endsWith('.json'))) {
   const previous = readReport(COMPAT, version);
   if (previous === undefined) continue;
   const tree = schemaTreeOf(version, { schemasRoot: SCHEMAS, log });
+  const surface = loadSurface(tree);
   // the key order of a report the review writes
   const draft = {
     codexVersion: previous.codexVersion,
     baseline: previous.baseline,
     schema: previous.schema,
-    schemaDiff: diffSurfaces(base, loadSurface(tree)),
+    schemaDiff: diffSurfaces(base, surface),
     schemaChecks: schemaChecksOf(version, tree, TRANSCRIPTS, CODEX_APP_SERVER_VERSION),
+    capabilities: capabilitiesOf(surface),
     scenarios: previous.scenarios,
     ...(previous.published === undefined
       ? {}
@@ -83,4 +88,7 @@ for (const file of readdirSync(COMPAT).filter((f) => f.endsWith('.json'))) {
   const change = verdict === previous.verdict ? '' : ` (verdict was: ${previous.verdict})`;
   log(`${version}: ${written ? 'rewritten' : 'unchanged'}, ${verdict}${change}`);
 }
-writeIndex(COMPAT, syncAllowlist(COMPAT, join(ROOT, 'src', 'constants.ts'), log));
+const allowlist = syncAllowlist(COMPAT, join(ROOT, 'src', 'constants.ts'), log);
+writeIndex(COMPAT, allowlist);
+const map = join(ROOT, 'src', 'capabilities', 'releases.ts');
+if (await writeCapabilityMap(COMPAT, allowlist, map)) log(`${map} written`);

@@ -11,8 +11,10 @@
  * record every scenario, replay each recording and the baseline's to the adapter and compare what
  * it publishes (the verdict), compare the frame sequences with the baseline's (evidence), run
  * the real-binary end-to-end tier against it (CODEX_UNDER_TEST), measure the handshake (median
- * of 5), and write fixtures/compat/<version>.json and .md with a verdict; then rewrite the
- * allowlist in src/constants.ts to the passing reports, and the index. Recordings go to the
+ * of 5), derive its capability table from its schema (ADR-0042), and write
+ * fixtures/compat/<version>.json and .md with a verdict; then rewrite the allowlist in
+ * src/constants.ts to the passing reports, the index, and the capability map
+ * (src/capabilities/releases.ts). Recordings go to the
  * cache; the repository keeps the handshake of every release and every scenario of the baseline.
  */
 import { execFileSync } from 'node:child_process';
@@ -30,9 +32,11 @@ import {
   releaseCachePrefix,
   reportedVersion,
 } from './lib/release-binary.js';
+import { capabilitiesOf } from './lib/review/capabilities.js';
 import { runRealBinarySuite } from './lib/review/e2e.js';
 import { schemaChecksOf } from './lib/review/frame-schema.js';
 import { syncAllowlist } from './lib/review/allowlist.js';
+import { writeCapabilityMap } from './lib/review/capability-map.js';
 import { compareVersions, reviewLatest } from './lib/review/latest.js';
 import { measureHandshake } from './lib/review/handshake-timing.js';
 import { pinSchema, schemaJsonDir } from './lib/review/pin.js';
@@ -50,6 +54,7 @@ const SCHEMAS = join(ROOT, 'fixtures', 'codex-app-server');
 const TRANSCRIPTS = join(ROOT, 'fixtures', 'transcripts');
 const COMPAT = join(ROOT, 'fixtures', 'compat');
 const CONSTANTS = join(ROOT, 'src', 'constants.ts');
+const CAPABILITY_MAP = join(ROOT, 'src', 'capabilities', 'releases.ts');
 const USAGE =
   'usage: npm run review -- <X.Y.Z> | --all <from>..<to> | --latest | --binary <path>  [--remeasure]';
 
@@ -178,7 +183,8 @@ async function review(target: Target, remeasure: boolean): Promise<CompatReport>
     const base = loadSurface(schemaJsonDir(SCHEMAS, CODEX_APP_SERVER_VERSION));
     const tree = join(pinned.generated, 'json');
     if (!isBaseline) cacheSchemaTree(target.version, tree, pinned.manifest.jsonDigest);
-    const schemaDiff = diffSurfaces(base, loadSurface(tree));
+    const surface = loadSurface(tree);
+    const schemaDiff = diffSurfaces(base, surface);
     const { scenarios, published } = await recordAndCompare(target);
     const schemaChecks = schemaChecksOf(
       target.version,
@@ -210,6 +216,7 @@ async function review(target: Target, remeasure: boolean): Promise<CompatReport>
       },
       schemaDiff,
       schemaChecks,
+      capabilities: capabilitiesOf(surface),
       scenarios,
       published,
       e2e,
@@ -252,7 +259,7 @@ async function main(): Promise<void> {
       },
       log,
     });
-    if (outcome.reviewed.length > 0) finish();
+    if (outcome.reviewed.length > 0) await finish();
     process.exitCode = outcome.exitCode;
     return;
   }
@@ -281,13 +288,17 @@ async function main(): Promise<void> {
     verdicts.push(`${target.version}: ${report.verdict}`);
   }
   log(verdicts.join('\n'));
-  finish();
+  await finish();
 }
 
-/** The allowlist, then the index (which shows it), from the reports as they are now. */
-function finish(): void {
+/**
+ * The allowlist, then the index (which shows it) and the capability map, from the reports as
+ * they are now.
+ */
+async function finish(): Promise<void> {
   const allowlist = syncAllowlist(COMPAT, CONSTANTS, log);
   if (writeIndex(COMPAT, allowlist)) log('fixtures/compat/index.md written');
+  if (await writeCapabilityMap(COMPAT, allowlist, CAPABILITY_MAP)) log(`${CAPABILITY_MAP} written`);
 }
 
 main().catch((error: unknown) => {

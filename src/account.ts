@@ -56,7 +56,7 @@ export function accountStatusOf(result: unknown): CodexAccountStatus {
 /** initialize → `account/read { refreshToken: false }` → close. */
 export function readCodexAccount(probe: CodexProbe): Promise<CodexAccountStatus> {
   // no refresh: reading the state must not change it
-  return askCodex(probe, async (connection) =>
+  return askCodex(probe, 'readAccount', async (connection) =>
     accountStatusOf(
       await connection.request(CODEX_CLIENT_METHOD.accountRead, { refreshToken: false }),
     ),

@@ -6,6 +6,8 @@ import {
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
 } from './constants.js';
 import { approvalPolicyOf } from './approval-policy.js';
+import { CODEX_FEATURES } from './capabilities/features.js';
+import { CODEX_RELEASE_CAPABILITIES } from './capabilities/releases.js';
 import {
   CODEX_BRIDGED_APPROVAL,
   CODEX_BRIDGED_ELICITATION,
@@ -40,7 +42,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       interrupt: { mode: 'cooperative', deliversPartialOutput: true, sessionRemainsUsable: true },
       streaming: { messageDeltas: true, toolActivity, incrementalUsage: true },
       maxConcurrentRunsPerSession: 1,
-      // turn/steer: stable in every reviewed release (ADR-0041)
+      // turn/steer: stable in every reviewed release (ADR-0041); the descriptor is per provider, so
+      // a release lacking it is refused at steer, and outputSchema at startRun (ADR-0042)
       steer: true,
       // turn/start outputSchema, validated by the adapter (ADR-0041)
       structuredOutput: true,
@@ -77,6 +80,14 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
     extensions: {
       appServerVersion: CODEX_APP_SERVER_VERSION,
       supportedAppServerVersions: [...CODEX_SUPPORTED_APP_SERVER_VERSIONS],
+      // which reviewed release carries which optional feature; a session or run asking for one
+      // its release lacks is refused capability_unsupported (ADR-0042)
+      releaseCapabilities: {
+        features: [...CODEX_FEATURES],
+        releases: Object.fromEntries(
+          Object.entries(CODEX_RELEASE_CAPABILITIES).map(([v, carried]) => [v, [...carried]]),
+        ),
+      },
       protocolSurface: 'stable',
       transport: 'stdio-jsonl',
       textGranularity: 'delta',

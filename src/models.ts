@@ -115,5 +115,5 @@ export function listCodexModels(
   probe: CodexProbe,
   init: Omit<ListModelsInit, 'cwd'>,
 ): Promise<CodexModelList> {
-  return askCodex(probe, (connection) => collectModels(connection, init));
+  return askCodex(probe, 'listModels', (connection) => collectModels(connection, init));
 }

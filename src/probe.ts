@@ -4,6 +4,8 @@
  * failure at any step tears the connection down (or keeps it in the abandoned ledger) and is
  * classified like a failed session start.
  */
+import type { CodexFeature } from './capabilities/features.js';
+import { ReleaseCapabilities } from './capabilities/gate.js';
 import type { CodexConnection } from './rpc/connection.js';
 import type { AbandonedConnections } from './session/abandoned.js';
 import { initializeConnection } from './session/handshake.js';
@@ -15,15 +17,26 @@ export interface CodexProbe {
   readonly abandoned: AbandonedConnections;
 }
 
-/** initialize → `ask` → close; the connection and its process are gone when this settles. */
+/**
+ * initialize → `ask` → close; the connection and its process are gone when this settles. A
+ * release that lacks `feature` is refused before the question (ADR-0042).
+ */
 export async function askCodex<T>(
   probe: CodexProbe,
+  feature: CodexFeature,
   ask: (connection: CodexConnection) => Promise<T>,
 ): Promise<T> {
   const { connection, startup } = await probe.connect();
   let answer: T;
   try {
-    await initializeConnection(connection, probe.handshake, startup);
+    await initializeConnection(
+      connection,
+      {
+        ...probe.handshake,
+        capabilityGate: (version) => new ReleaseCapabilities(version).refusal([feature]),
+      },
+      startup,
+    );
     answer = await ask(connection);
   } catch (error) {
     throw await probe.abandoned.tearDownAfterFailedHandshake(connection, error);

@@ -31,6 +31,7 @@ import {
   type ReadRateLimitsInit,
 } from './rate-limits.js';
 import { approvalPolicyOf, permissionsToolArgs } from './approval-policy.js';
+import { ReleaseCapabilities, requestedFeatures } from './capabilities/gate.js';
 import { buildCodexDescriptor } from './descriptor.js';
 import {
   codexProviderOptionsSchema,
@@ -264,7 +265,9 @@ async function openSession(
   const { connection, startup } = await openConnection(factory, root, options);
   const sandboxMode = sessionOptions.data.sandboxMode ?? options.sandboxMode;
   const model = sessionOptions.data.model ?? options.model;
-  let thread: { threadId: string; codexHomeDigest: string };
+  let thread: { threadId: string; codexVersion: string; codexHomeDigest: string };
+  // the options' features, refused once the release is known and before any thread (ADR-0042)
+  const features = requestedFeatures(options);
   try {
     thread = await handshake(
       connection,
@@ -275,6 +278,7 @@ async function openSession(
         approvalPolicy: approvalPolicyOf(options),
         sandbox: sandboxMode,
         additionalVersions: options.additionalAppServerVersions,
+        capabilityGate: (version) => new ReleaseCapabilities(version).refusal(features),
         ...(model !== undefined ? { model } : {}),
         ephemeral: options.persistence !== 'thread',
         ...(recovery !== undefined
@@ -299,6 +303,7 @@ async function openSession(
       : {}),
     connection,
     sink,
+    capabilities: new ReleaseCapabilities(thread.codexVersion),
     requestTimeoutMs: options.requestTimeoutMs,
     stall:
       options.stallTimeoutMs === null

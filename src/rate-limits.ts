@@ -105,7 +105,7 @@ export function carriesLimits(limits: CodexRateLimits): boolean {
 
 /** initialize → `account/rateLimits/read` → close. */
 export function readCodexRateLimits(probe: CodexProbe): Promise<CodexRateLimitsRead> {
-  return askCodex(probe, async (connection): Promise<CodexRateLimitsRead> => {
+  return askCodex(probe, 'readRateLimits', async (connection): Promise<CodexRateLimitsRead> => {
     let answer: unknown;
     try {
       answer = await connection.request(CODEX_CLIENT_METHOD.accountRateLimitsRead, null);

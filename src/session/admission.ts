@@ -10,6 +10,7 @@ import type {
   ProviderRunRequest,
   TurnInput,
 } from '@relvo-labs/agent-provider';
+import type { ReleaseCapabilities } from '../capabilities/gate.js';
 import { CODEX_CLIENT_METHOD, PROVIDER_CODES, type ProviderCode } from '../protocol/vocabulary.js';
 import { turnStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
@@ -45,6 +46,8 @@ export interface TurnAdmissionParams {
   readonly connection: SessionConnection;
   readonly interactions: SessionInteractions | undefined;
   readonly stall?: StallPolicy | undefined;
+  /** What the connected release carries (ADR-0042); undefined refuses nothing. */
+  readonly capabilities?: ReleaseCapabilities;
   /** Per-run opt-ins: what each new run tracks. */
   readonly runFeatures?: RunFeatures;
   /** How long a refused early interrupt waits for `turn/started` (the request deadline). */
@@ -68,6 +71,7 @@ export class TurnAdmission implements RunLifecycle {
   readonly #connection: SessionConnection;
   readonly #interactions: SessionInteractions | undefined;
   readonly #stall: StallPolicy | undefined;
+  readonly #capabilities: ReleaseCapabilities | undefined;
   readonly #runFeatures: RunFeatures | undefined;
   readonly #activationWaitMs: number;
   readonly #clock: TimerClock;
@@ -81,6 +85,7 @@ export class TurnAdmission implements RunLifecycle {
     this.#connection = params.connection;
     this.#interactions = params.interactions;
     this.#stall = params.stall;
+    this.#capabilities = params.capabilities;
     this.#runFeatures = params.runFeatures;
     this.#activationWaitMs = params.requestTimeoutMs ?? CODEX_DEFAULT_REQUEST_TIMEOUT_MS;
     this.#clock = params.clock ?? unrefClock;
@@ -92,6 +97,10 @@ export class TurnAdmission implements RunLifecycle {
     const check = checkRunRequest(request);
     if (!check.ok) return Promise.reject(check.rejection);
     const { runRef, sink, input, fingerprint, structured } = check.request;
+    // an input check like the schema's own: refused before the run exists
+    const lacking =
+      structured === undefined ? undefined : this.#capabilities?.refusal(['run.structuredOutput']);
+    if (lacking !== undefined) return Promise.reject(lacking);
     const existing = this.#runsByRef.get(runRef);
     if (existing !== undefined) {
       // an exact retry re-attaches; other input under the same ref never gets that run
@@ -177,6 +186,8 @@ export class TurnAdmission implements RunLifecycle {
   sendSteer(_run: CodexRun, turnId: string, input: TurnInput): Promise<void> {
     const state = this.#state;
     if (state.closing) return refused('session_closed', 'the codex session is closed');
+    const lacking = this.#capabilities?.refusal(['run.steer']);
+    if (lacking !== undefined) return Promise.reject(lacking);
     const checked = checkTurnInput(input);
     if (!checked.ok) return Promise.reject(checked.rejection);
     const native = this.#native(checked.input);

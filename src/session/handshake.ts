@@ -2,6 +2,7 @@
  * initialize → version gate → initialized → thread/start (or thread/resume for a recovery
  * record). Any failure is thrown; the caller owns the teardown of the half-open connection.
  */
+import type { ProviderRejection } from '@relvo-labs/agent-provider';
 import { CODEX_CLIENT_TITLE } from '../constants.js';
 import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/vocabulary.js';
 import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
@@ -10,7 +11,11 @@ import { isAuthoritativeFailure, wireRefusalOf } from '../rpc/errors.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { placeDigest } from './recovery.js';
 import { handshakeInvalid, initializeFailure, type StartupProbe } from './startup-failure.js';
-import { isCompatibleCodexUserAgent, unsupportedVersionDetails } from './version-gate.js';
+import {
+  codexUserAgentVersion,
+  isCompatibleCodexUserAgent,
+  unsupportedVersionDetails,
+} from './version-gate.js';
 
 export interface HandshakeParams {
   readonly clientName: string;
@@ -21,6 +26,11 @@ export interface HandshakeParams {
   readonly model?: string;
   /** Releases the host reviewed itself, accepted besides the built-in allowlist. */
   readonly additionalVersions?: readonly string[];
+  /**
+   * Asked once the version gate accepted the release, before `initialized`: a refusal here
+   * (a feature the release lacks, ADR-0042) is thrown and nothing further is sent.
+   */
+  readonly capabilityGate?: (codexVersion: string) => ProviderRejection | undefined;
   /** `false` persists the thread so that it can be resumed (`persistence: 'thread'`). */
   readonly ephemeral?: boolean;
   /** Resume this persisted thread instead of starting one (ADR-0016). */
@@ -33,19 +43,24 @@ export interface HandshakeParams {
 
 export interface HandshakeResult {
   readonly threadId: string;
+  /** The release the server reported, as the version gate read it. */
+  readonly codexVersion: string;
   /** Digest of the codex home the server reported (`initialize.codexHome`). */
   readonly codexHomeDigest: string;
 }
 
 /**
- * initialize → version gate → initialized: a connection any request may follow. Resolves the
- * digest of the codex home the server reported.
+ * initialize → version gate → capability gate → initialized: a connection any request may
+ * follow. Resolves the release and the digest of the codex home the server reported.
  */
 export async function initializeConnection(
   connection: SessionConnection,
-  params: Pick<HandshakeParams, 'clientName' | 'clientVersion' | 'additionalVersions'>,
+  params: Pick<
+    HandshakeParams,
+    'clientName' | 'clientVersion' | 'additionalVersions' | 'capabilityGate'
+  >,
   probe?: StartupProbe,
-): Promise<string> {
+): Promise<Omit<HandshakeResult, 'threadId'>> {
   let init: unknown;
   try {
     init = await connection.request(CODEX_CLIENT_METHOD.initialize, {
@@ -80,9 +95,16 @@ export async function initializeConnection(
       },
     );
   }
+  // defined: the gate above accepted it
+  const codexVersion = codexUserAgentVersion(parsedInit.data.userAgent, params.clientName) ?? '';
+  const refused = params.capabilityGate?.(codexVersion);
+  if (refused !== undefined) throw refused;
   const home = parsedInit.data.codexHome;
   connection.notify(CODEX_CLIENT_METHOD.initialized);
-  return placeDigest('codex-home', typeof home === 'string' ? home : '');
+  return {
+    codexVersion,
+    codexHomeDigest: placeDigest('codex-home', typeof home === 'string' ? home : ''),
+  };
 }
 
 /** Resolves the thread id of the session's single thread and the server's codex home digest. */
@@ -91,7 +113,7 @@ export async function handshake(
   params: HandshakeParams,
   probe?: StartupProbe,
 ): Promise<HandshakeResult> {
-  const codexHomeDigest = await initializeConnection(connection, params, probe);
+  const { codexVersion, codexHomeDigest } = await initializeConnection(connection, params, probe);
   const settings = {
     cwd: params.cwd,
     approvalPolicy: params.approvalPolicy,
@@ -100,7 +122,7 @@ export async function handshake(
   };
   if (params.resume !== undefined) {
     const threadId = await resumeThread(connection, settings, params.resume, codexHomeDigest);
-    return { threadId, codexHomeDigest };
+    return { threadId, codexVersion, codexHomeDigest };
   }
   const started = await connection.request(CODEX_CLIENT_METHOD.threadStart, {
     ...settings,
@@ -113,7 +135,7 @@ export async function handshake(
       'codex started a thread without a usable id',
     );
   }
-  return { threadId: parsedThread.data.thread.id, codexHomeDigest };
+  return { threadId: parsedThread.data.thread.id, codexVersion, codexHomeDigest };
 }
 
 /**

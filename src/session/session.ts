@@ -4,6 +4,7 @@
  * (`admission.ts`), inbound routing (`router.ts`), the interaction bridges (`interactions.ts`)
  * over one set of facts (`state.ts`). It owns disposal.
  */
+import type { ReleaseCapabilities } from '../capabilities/gate.js';
 import type { CodexEventsOptions } from '../events/schemas.js';
 import type {
   InteractionResponse,
@@ -36,6 +37,8 @@ export interface CodexSessionParams {
   /** The handshaken connection; the session takes its inbound traffic over. */
   readonly connection: CodexConnection;
   readonly sink: ProviderEventSink;
+  /** What the connected release carries: steer and outputSchema are refused without it (ADR-0042). */
+  readonly capabilities?: ReleaseCapabilities;
   /** The stall watchdog's policy (ADR-0008); undefined turns it off. */
   readonly stall?: StallPolicy | undefined;
   /** The request deadline, also the bound on holding an early interrupt (admission.ts). */
@@ -108,6 +111,7 @@ export class CodexSession implements ProviderSession {
       connection: params.connection,
       interactions,
       stall: params.stall,
+      ...(params.capabilities !== undefined ? { capabilities: params.capabilities } : {}),
       ...(params.requestTimeoutMs !== undefined
         ? { requestTimeoutMs: params.requestTimeoutMs }
         : {}),

@@ -6,6 +6,8 @@ import {
   createCodexProvider,
   type CodexProviderOptions,
 } from '../../src/index.js';
+import { CODEX_FEATURES } from '../../src/capabilities/features.js';
+import { CODEX_RELEASE_CAPABILITIES } from '../../src/capabilities/releases.js';
 import { createProviderHarness } from '../support/provider-harness.js';
 import { open, openedHarness } from '../support/provider-frames.js';
 
@@ -52,6 +54,12 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
     extensions: {
       appServerVersion: CODEX_APP_SERVER_VERSION,
       supportedAppServerVersions: [...CODEX_SUPPORTED_APP_SERVER_VERSIONS],
+      releaseCapabilities: {
+        features: [...CODEX_FEATURES],
+        releases: Object.fromEntries(
+          CODEX_SUPPORTED_APP_SERVER_VERSIONS.map((v) => [v, [...CODEX_RELEASE_CAPABILITIES[v]]]),
+        ),
+      },
       protocolSurface: 'stable',
       transport: 'stdio-jsonl',
       textGranularity: 'delta',

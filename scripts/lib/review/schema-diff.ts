@@ -95,7 +95,8 @@ export function loadSurface(jsonDir: string): ProtocolSurface {
   };
 }
 
-function responseOf(surface: ProtocolSurface, params: string): string | undefined {
+/** The result definition of a method whose params are `<Name>Params`: `<Name>Response`. */
+export function responseOf(surface: ProtocolSurface, params: string): string | undefined {
   if (!params.endsWith('Params')) return undefined;
   const name = `${params.slice(0, -'Params'.length)}Response`;
   const bare = name.replace(/^v2\//, '');

@@ -1,0 +1,82 @@
+/**
+ * The optional features a host can ask for, and what each needs of the connected release's
+ * protocol (ADR-0042). The review derives, per release, whether its generated JSON Schema
+ * declares every need (`fixtures/compat/<version>.json` → `capabilities`); `releases.ts` is
+ * generated from those reports and the session gate (`gate.ts`) reads it.
+ *
+ * A need is one of:
+ * - `M`: the method M is in the release's client requests, server requests or notifications;
+ * - `M.f`: M's params (any variant) declare the property f;
+ * - `M.f=v`: a variant of M's params declares f with v among its values (enum or const);
+ * - `M:result.f`: M's result declares f (only for a method whose params name its result).
+ */
+import { z } from 'zod';
+import type { InboundMethod } from '../protocol/inbound.js';
+import {
+  CODEX_BRIDGED_ELICITATION,
+  CODEX_BRIDGED_PERMISSIONS,
+  CODEX_CLIENT_METHOD,
+  CODEX_RATE_LIMITS_UPDATED,
+} from '../protocol/vocabulary.js';
+
+// a notification the adapter does not decode would fail to compile here
+const PLAN = 'turn/plan/updated' satisfies InboundMethod;
+const DIFF = 'turn/diff/updated' satisfies InboundMethod;
+const SUMMARY = 'item/reasoning/summaryTextDelta' satisfies InboundMethod;
+const PERMS = CODEX_BRIDGED_PERMISSIONS;
+const ELICIT = CODEX_BRIDGED_ELICITATION;
+const STEER = CODEX_CLIENT_METHOD.turnSteer;
+const MODELS = CODEX_CLIENT_METHOD.modelList;
+const ACCOUNT = CODEX_CLIENT_METHOD.accountRead;
+
+/**
+ * Feature → its needs: the methods the feature sends, reads or answers and the fields the
+ * adapter requires of them (those its own parsers do not treat as optional). The feature names
+ * are the option or call a host uses, so a refusal names what to turn off.
+ */
+export const CODEX_FEATURE_NEEDS = {
+  'events.plan': [PLAN, `${PLAN}.turnId`, `${PLAN}.plan`],
+  'events.diff': [DIFF, `${DIFF}.turnId`, `${DIFF}.diff`],
+  'events.reasoningSummary': [
+    SUMMARY,
+    `${SUMMARY}.itemId`,
+    `${SUMMARY}.delta`,
+    `${SUMMARY}.summaryIndex`,
+  ],
+  permissions: [
+    PERMS,
+    `${PERMS}.permissions`,
+    `${PERMS}.cwd`,
+    `${PERMS}.startedAtMs`,
+    `${PERMS}:result.permissions`,
+    `${PERMS}:result.scope`,
+  ],
+  mcpElicitations: [
+    ELICIT,
+    `${ELICIT}.serverName`,
+    `${ELICIT}.message`,
+    `${ELICIT}.mode=form`,
+    `${ELICIT}.mode=url`,
+    `${ELICIT}:result.action`,
+    `${ELICIT}:result._meta`,
+  ],
+  elicitationUrls: [`${ELICIT}.mode=url`, `${ELICIT}.url`],
+  'run.steer': [STEER, `${STEER}.expectedTurnId`, `${STEER}.input`],
+  'run.structuredOutput': [`${CODEX_CLIENT_METHOD.turnStart}.outputSchema`],
+  listModels: [MODELS, `${MODELS}:result.data`],
+  readRateLimits: [CODEX_CLIENT_METHOD.accountRateLimitsRead],
+  onRateLimits: [CODEX_RATE_LIMITS_UPDATED, `${CODEX_RATE_LIMITS_UPDATED}.rateLimits`],
+  readAccount: [ACCOUNT, `${ACCOUNT}:result.account`, `${ACCOUNT}:result.requiresOpenaiAuth`],
+} as const satisfies Record<string, readonly string[]>;
+
+export type CodexFeature = keyof typeof CODEX_FEATURE_NEEDS;
+export const CODEX_FEATURES = Object.keys(CODEX_FEATURE_NEEDS) as readonly CodexFeature[];
+export const codexFeatureSchema = z.enum(CODEX_FEATURES as [CodexFeature, ...CodexFeature[]]);
+
+/** One release's derivation: each feature's needs and the ones its schema does not declare. */
+export const featureCheckSchema = z.strictObject({
+  needs: z.array(z.string()).readonly(),
+  missing: z.array(z.string()).readonly(),
+});
+export const capabilityTableSchema = z.record(codexFeatureSchema, featureCheckSchema);
+export type CapabilityTable = z.infer<typeof capabilityTableSchema>;

@@ -1,0 +1,126 @@
+/**
+ * The capability gate (ADR-0042) on the real binary. Every reviewed release carries every
+ * optional feature (fixtures/compat/<version>.md, "Capabilities"), so no real release can show a
+ * refusal: the capability map entry of the binary under test is doctored here, and only here, to
+ * lack some. What is real is the rest: the version the gate reads from codex's own initialize
+ * reply, the teardown of the refused connection, and a session whose run is refused a steer and
+ * an output schema while codex goes on with the turn.
+ */
+import { isProviderRejection, type AgentError } from '@relvo-labs/agent-provider';
+import { describe, expect, it, vi } from 'vitest';
+import { createCodexProvider } from '../../src/index.js';
+import {
+  codexConfigArgs,
+  createIsolatedCodexHome,
+  requireCodexBinary,
+  ScriptedModelServer,
+  textStep,
+} from '../../src/testing/index.js';
+import { testEnv } from '../support/processes.js';
+import { textInput } from '../support/provider-harness.js';
+import { acceptUnderReview } from '../support/releases.js';
+import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';
+
+vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/capabilities/releases.js')>();
+  const { requireCodexBinary: locate } = await import('../../src/testing/index.js');
+  const { CODEX_FEATURES } = await import('../../src/capabilities/features.js');
+  const lacking = ['events.plan', 'run.steer', 'run.structuredOutput', 'readRateLimits'];
+  return {
+    CODEX_RELEASE_CAPABILITIES: {
+      ...real.CODEX_RELEASE_CAPABILITIES,
+      [locate({ kind: 'native' }).version]: CODEX_FEATURES.filter((f) => !lacking.includes(f)),
+    },
+  };
+});
+
+const binary = requireCodexBinary({ kind: 'native' });
+
+async function refusal(promise: Promise<unknown>): Promise<AgentError> {
+  const outcome = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!isProviderRejection(outcome)) throw new Error('expected a ProviderRejection');
+  return outcome.agentError;
+}
+
+describe(`the capability gate on the real codex ${binary.version}, its map entry doctored`, () => {
+  it('createSession asking for a lacking feature is refused once codex names its release; nothing reaches the model', async () => {
+    const iso = createIsolatedCodexHome('relvo-gate-');
+    const server = await ScriptedModelServer.start();
+    try {
+      const provider = createCodexProvider({
+        executable: binary.path,
+        extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
+        env: iso.env(testEnv()),
+        requestTimeoutMs: 20_000,
+        additionalAppServerVersions: acceptUnderReview(binary.version),
+        events: { plan: true },
+      });
+      const error = await refusal(
+        provider.createSession({
+          options: {},
+          workspace: { root: iso.workspace, ownership: 'borrowed' },
+          sink: recordingSink(),
+        }),
+      );
+      expect(error).toMatchObject({
+        code: 'capability_unsupported',
+        details: { capability: 'events.plan', codexVersion: binary.version },
+      });
+      // the refused connection was torn down, not kept in the abandoned ledger
+      expect(provider.abandonedConnectionCount).toBe(0);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+      iso.dispose();
+    }
+  });
+
+  it('a run is refused its outputSchema at startRun and its steer at steer; the turn itself completes', async () => {
+    const codex = await openRealCodex();
+    const schemaRefused = await refusal(
+      codex.session.startRun({
+        input: textInput('x'),
+        sink: recordingSink(),
+        runRef: 'structured',
+        outputSchema: { type: 'object' },
+      }),
+    );
+    expect(schemaRefused).toMatchObject({
+      code: 'capability_unsupported',
+      details: { capability: 'run.structuredOutput', codexVersion: binary.version },
+    });
+    expect(codex.server.requests).toHaveLength(0);
+
+    codex.server.enqueue(
+      textStep(
+        Array.from({ length: 20 }, (_, i) => `w${i} `),
+        { delayMs: 50 },
+      ),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('count'), sink, runRef: 'r1' });
+    await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');
+    if (run.steer === undefined) throw new Error('the codex run has steer');
+    expect(await refusal(run.steer(textInput('STEER')))).toMatchObject({
+      code: 'capability_unsupported',
+      details: { capability: 'run.steer', codexVersion: binary.version },
+    });
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    // a steer that reached codex would have cut the response and asked the model again
+    expect(codex.server.requests).toHaveLength(1);
+  });
+
+  it('readRateLimits is refused before account/rateLimits/read', async () => {
+    const codex = await openRealCodex();
+    expect(
+      await refusal(codex.provider.readRateLimits({ cwd: codex.iso.workspace })),
+    ).toMatchObject({
+      code: 'capability_unsupported',
+      details: { capability: 'readRateLimits', codexVersion: binary.version },
+    });
+    expect(codex.provider.abandonedConnectionCount).toBe(0);
+  });
+});

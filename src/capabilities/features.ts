@@ -16,13 +16,13 @@ import {
   CODEX_BRIDGED_ELICITATION,
   CODEX_BRIDGED_PERMISSIONS,
   CODEX_CLIENT_METHOD,
-  CODEX_RATE_LIMITS_UPDATED,
 } from '../protocol/vocabulary.js';
 
 // a notification the adapter does not decode would fail to compile here
 const PLAN = 'turn/plan/updated' satisfies InboundMethod;
 const DIFF = 'turn/diff/updated' satisfies InboundMethod;
 const SUMMARY = 'item/reasoning/summaryTextDelta' satisfies InboundMethod;
+const LIMITS = 'account/rateLimits/updated' satisfies InboundMethod;
 const PERMS = CODEX_BRIDGED_PERMISSIONS;
 const ELICIT = CODEX_BRIDGED_ELICITATION;
 const STEER = CODEX_CLIENT_METHOD.turnSteer;
@@ -65,7 +65,7 @@ export const CODEX_FEATURE_NEEDS = {
   'run.structuredOutput': [`${CODEX_CLIENT_METHOD.turnStart}.outputSchema`],
   listModels: [MODELS, `${MODELS}:result.data`],
   readRateLimits: [CODEX_CLIENT_METHOD.accountRateLimitsRead],
-  onRateLimits: [CODEX_RATE_LIMITS_UPDATED, `${CODEX_RATE_LIMITS_UPDATED}.rateLimits`],
+  onRateLimits: [LIMITS, `${LIMITS}.rateLimits`],
   readAccount: [ACCOUNT, `${ACCOUNT}:result.account`, `${ACCOUNT}:result.requiresOpenaiAuth`],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -1,0 +1,161 @@
+/**
+ * Hosts in separate processes on one PostgreSQL database, each a runtime driving the real codex
+ * binary (persistence 'thread') against one scripted model. A host is killed with SIGKILL
+ * mid-turn; a standby host, already started, is told to go once the database says the lease has
+ * lapsed, settles what the dead one left open and resumes the codex thread.
+ */
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import {
+  createIsolatedCodexHome,
+  requireCodexBinary,
+  ScriptedModelServer,
+  type IsolatedCodexHome,
+} from '../../src/testing/index.js';
+import { pgQuery, untilLeaseLapsed } from '../../packages/agent-runtime/test/pg-cluster.js';
+import { usePgCluster } from '../../packages/agent-runtime/test/pg-suite.js';
+import { RuntimeChild } from '../../packages/agent-runtime/test/runtime-child.js';
+import { onCleanup } from '../../packages/agent-runtime/test/support.js';
+import { processesWithEnv } from '../support/proc-scan.js';
+import { testEnv } from '../support/processes.js';
+
+const CHILD = fileURLToPath(new URL('./fixtures/codex-runtime-child.ts', import.meta.url));
+const MARK_VAR = 'RELVO_DURABLE_HOST_MARK';
+/** Short enough that a takeover is quick, long enough that a busy machine renews in time. */
+export const LEASE_MS = 1_500;
+
+export type PgServer = ReturnType<typeof usePgCluster>;
+
+export interface Fleet {
+  readonly server: ScriptedModelServer;
+  readonly iso: IsolatedCodexHome;
+  readonly schema: string;
+  readonly url: string;
+  /** A host process; its codex children carry its mark. */
+  host(spec: HostSpec): Host;
+  /** Every stored envelope's sequence and type, in order. */
+  stored(sessionId: string): Promise<[number, string][]>;
+  /** Processes of these hosts (codex included) alive now, as `<pid> <comm>`. */
+  alive(of: readonly Host[]): string[];
+  /** Processes of these hosts (codex included) alive after a bounded grace (then killed). */
+  survivors(of: readonly Host[]): Promise<string[]>;
+}
+
+export interface HostSpec {
+  readonly mode: 'turn' | 'follow';
+  readonly sessionId?: string;
+  readonly prompt?: string;
+  readonly waitGo?: boolean;
+  readonly finish?: boolean;
+}
+
+export class Host extends RuntimeChild {
+  constructor(
+    args: string[],
+    env: NodeJS.ProcessEnv,
+    readonly mark: string,
+  ) {
+    super(CHILD, args, env);
+  }
+
+  /** The run this host submitted. */
+  async runId(): Promise<string> {
+    return (await this.line((l) => l.startsWith('RUN '), 'the run')).slice(4);
+  }
+
+  /** Until this host's subscription saw an event of `type` in its own run. */
+  async saw(type: string, label: string): Promise<void> {
+    const runId = await this.runId();
+    await this.line((l) => l.startsWith('EVENT ') && l.endsWith(` ${type} ${runId}`), label);
+  }
+}
+
+export async function startFleet(pg: PgServer, schema: string): Promise<Fleet> {
+  const binary = requireCodexBinary({ kind: 'native' });
+  const iso = createIsolatedCodexHome('relvo-durable-');
+  const server = await ScriptedModelServer.start();
+  const url = pg.cluster().connectionString;
+  onCleanup(async () => {
+    await server.close();
+    iso.dispose();
+  });
+  const marked = (of: readonly Host[]): string[] =>
+    of.flatMap((h) => processesWithEnv(`${MARK_VAR}=${h.mark}`).map((p) => `${p.pid} ${p.comm}`));
+  return {
+    server,
+    iso,
+    schema,
+    url,
+    host(spec) {
+      const mark = randomUUID();
+      const full = {
+        ...spec,
+        url,
+        schema,
+        leaseMs: LEASE_MS,
+        baseUrl: server.baseUrl,
+        executable: binary.path,
+        workspace: iso.workspace,
+      };
+      return new Host([JSON.stringify(full)], iso.env(testEnv({ [MARK_VAR]: mark })), mark);
+    },
+    async stored(sessionId) {
+      const rows = await pgQuery<{ sequence: number; type: string }>(
+        url,
+        `SELECT sequence::float8 AS sequence, type FROM ${schema}.events WHERE session_id = $1
+         ORDER BY sequence`,
+        [sessionId],
+      );
+      return rows.map((r) => [r.sequence, r.type]);
+    },
+    alive: marked,
+    async survivors(of) {
+      for (const deadline = Date.now() + 5_000; marked(of).length > 0 && Date.now() < deadline;)
+        await new Promise((r) => setTimeout(r, 50));
+      const alive = marked(of);
+      for (const p of alive) {
+        try {
+          process.kill(Number(p.split(' ')[0]), 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+      return alive;
+    },
+  };
+}
+
+/**
+ * SIGKILL to `owner`; once the database's clock says the lease lapsed, `standby` goes. Resolves
+ * with the time from the kill until the standby has the codex thread open again.
+ */
+export async function killAndTakeOver(
+  fleet: Fleet,
+  owner: Host,
+  standby: Host,
+  sessionId: string,
+): Promise<number> {
+  const killedAt = Date.now();
+  owner.signal('SIGKILL');
+  await owner.exited;
+  await untilLeaseLapsed(fleet.url, fleet.schema, sessionId, LEASE_MS * 10);
+  standby.send('GO');
+  await standby.line(
+    (l) => l.startsWith('RESUMED ') || l.startsWith('NOT_RESUMABLE'),
+    'the takeover',
+  );
+  const resumed = standby.lines.includes(`RESUMED ${sessionId}`);
+  if (!resumed)
+    throw new Error(`the standby did not resume ${sessionId}: ${standby.lines.join('|')}`);
+  return Date.now() - killedAt;
+}
+
+/** The follower's `SEQ` lines as [sequence, type]. */
+export function followed(follower: Host): [number, string][] {
+  return follower.lines
+    .filter((l) => l.startsWith('SEQ '))
+    .map((l): [number, string] => {
+      const [, seq, type] = l.split(' ');
+      return [Number(seq), type ?? ''];
+    });
+}

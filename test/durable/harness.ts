@@ -21,8 +21,11 @@ import { testEnv } from '../support/processes.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/codex-runtime-child.ts', import.meta.url));
 const MARK_VAR = 'RELVO_DURABLE_HOST_MARK';
-/** Short enough that a takeover is quick, long enough that a busy machine renews in time. */
-export const LEASE_MS = 1_500;
+/**
+ * Short enough that a takeover is quick, long enough that a busy machine renews in time: an owner
+ * whose event loop stalls longer than this loses its session to the next runtime that starts.
+ */
+export const LEASE_MS = 2_500;
 
 export type PgServer = ReturnType<typeof usePgCluster>;
 
@@ -61,6 +64,11 @@ export class Host extends RuntimeChild {
   /** The run this host submitted. */
   async runId(): Promise<string> {
     return (await this.line((l) => l.startsWith('RUN '), 'the run')).slice(4);
+  }
+
+  /** A follower's start took nothing over (a lapse under a live owner would show here). */
+  async startedClean(): Promise<boolean> {
+    return (await this.line((l) => l.startsWith('STARTED '), 'the follower start')) === 'STARTED |';
   }
 
   /** Until this host's subscription saw an event of `type` in its own run. */
@@ -127,18 +135,20 @@ export async function startFleet(pg: PgServer, schema: string): Promise<Fleet> {
 
 /**
  * SIGKILL to `owner`; once the database's clock says the lease lapsed, `standby` goes. Resolves
- * with the time from the kill until the standby has the codex thread open again.
+ * with the times (ms) from the kill, and from the lapse, until the standby has the codex thread
+ * open again.
  */
 export async function killAndTakeOver(
   fleet: Fleet,
   owner: Host,
   standby: Host,
   sessionId: string,
-): Promise<number> {
+): Promise<{ fromKill: number; fromLapse: number }> {
   const killedAt = Date.now();
   owner.signal('SIGKILL');
   await owner.exited;
   await untilLeaseLapsed(fleet.url, fleet.schema, sessionId, LEASE_MS * 10);
+  const lapsedAt = Date.now();
   standby.send('GO');
   await standby.line(
     (l) => l.startsWith('RESUMED ') || l.startsWith('NOT_RESUMABLE'),
@@ -147,7 +157,7 @@ export async function killAndTakeOver(
   const resumed = standby.lines.includes(`RESUMED ${sessionId}`);
   if (!resumed)
     throw new Error(`the standby did not resume ${sessionId}: ${standby.lines.join('|')}`);
-  return Date.now() - killedAt;
+  return { fromKill: Date.now() - killedAt, fromLapse: Date.now() - lapsedAt };
 }
 
 /** The follower's `SEQ` lines as [sequence, type]. */

@@ -25,6 +25,7 @@ describe.skipIf(pg.skip !== undefined)('a codex session changes host (PostgreSQL
     const sessionId = (await owner.line((l) => l.startsWith('SESSION '), 'the session')).slice(8);
     await owner.saw('interaction.requested', 'the pending approval');
     const follower = fleet.host({ mode: 'follow', sessionId });
+    expect(await follower.startedClean()).toBe(true);
     await follower.line((l) => l.startsWith('SEQ '), 'the follower replay');
     const standby = fleet.host({
       mode: 'turn',

@@ -1,8 +1,8 @@
 /**
  * Hosts in separate processes on one PostgreSQL database, each a runtime driving the real codex
  * binary (persistence 'thread') against one scripted model. A host is killed with SIGKILL
- * mid-turn; a standby host, already started, is told to go once the database says the lease has
- * lapsed, settles what the dead one left open and resumes the codex thread.
+ * mid-turn; a standby host, its runtime already running, calls `resumeSession` until the dead
+ * host's lease has lapsed, then settles what it left open and resumes the codex thread.
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import {
   ScriptedModelServer,
   type IsolatedCodexHome,
 } from '../../src/testing/index.js';
-import { pgQuery, untilLeaseLapsed } from '../../packages/agent-runtime/test/pg-cluster.js';
+import { pgQuery } from '../../packages/agent-runtime/test/pg-cluster.js';
 import { usePgCluster } from '../../packages/agent-runtime/test/pg-suite.js';
 import { RuntimeChild } from '../../packages/agent-runtime/test/runtime-child.js';
 import { onCleanup } from '../../packages/agent-runtime/test/support.js';
@@ -134,30 +134,21 @@ export async function startFleet(pg: PgServer, schema: string): Promise<Fleet> {
 }
 
 /**
- * SIGKILL to `owner`; once the database's clock says the lease lapsed, `standby` goes. Resolves
- * with the times (ms) from the kill, and from the lapse, until the standby has the codex thread
- * open again.
+ * SIGKILL to `owner` while `standby`, a running runtime, waits; at once it is told to go and
+ * calls `resumeSession` until the lease has lapsed. Resolves with the time (ms) from the kill
+ * until the standby has the codex thread open again.
  */
 export async function killAndTakeOver(
-  fleet: Fleet,
   owner: Host,
   standby: Host,
   sessionId: string,
-): Promise<{ fromKill: number; fromLapse: number }> {
+): Promise<number> {
+  await standby.line((l) => l === 'READY', 'the standby runtime');
   const killedAt = Date.now();
   owner.signal('SIGKILL');
-  await owner.exited;
-  await untilLeaseLapsed(fleet.url, fleet.schema, sessionId, LEASE_MS * 10);
-  const lapsedAt = Date.now();
   standby.send('GO');
-  await standby.line(
-    (l) => l.startsWith('RESUMED ') || l.startsWith('NOT_RESUMABLE'),
-    'the takeover',
-  );
-  const resumed = standby.lines.includes(`RESUMED ${sessionId}`);
-  if (!resumed)
-    throw new Error(`the standby did not resume ${sessionId}: ${standby.lines.join('|')}`);
-  return { fromKill: Date.now() - killedAt, fromLapse: Date.now() - lapsedAt };
+  await standby.line((l) => l.startsWith(`RESUMED ${sessionId} `), 'the takeover', LEASE_MS * 10);
+  return Date.now() - killedAt;
 }
 
 /** The follower's `SEQ` lines as [sequence, type]. */

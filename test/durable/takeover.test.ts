@@ -37,7 +37,8 @@ describe.skipIf(pg.skip !== undefined)('a codex session changes host (PostgreSQL
     fleet.server.enqueue(textStep(['You said ', word], { usage: scriptedUsage(60, 4, 0, 0) }));
 
     expect(fleet.alive([owner]).filter((p) => p.endsWith(' codex'))).not.toEqual([]);
-    await killAndTakeOver(fleet, owner, standby, sessionId);
+    await killAndTakeOver(owner, standby, sessionId);
+    await owner.exited;
     // nothing of the dead host is left: its codex died with it (parent-death signal)
     expect(await fleet.survivors([owner])).toEqual([]);
     expect(await standby.line((l) => l.startsWith('DONE '), 'the next turn', 90_000)).toBe(

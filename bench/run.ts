@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- SECTION… --pairs N --density 8,32,128]`: every benchmark, printed as
- * Markdown tables (the form docs/performance.md quotes). Sections: codec, path, heap, runtime,
- * overhead, prewarm, density. Without a section, all run. Ratios are measured side by side in one run.
+ * `npm run bench [-- SECTION… --pairs N --density 8,32,128 --host-sessions 16,64]`: every
+ * benchmark, printed as Markdown tables (the form docs/performance.md and docs/scaling.md quote).
+ * Sections: codec, path, heap, runtime, overhead, prewarm, density, host. Without a section, all
+ * run. Ratios are measured side by side in one run.
  */
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';

@@ -6,10 +6,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventEnvelopeSchema } from '@relvo-labs/agent-runtime';
-import { textStep } from '@relvo-labs/agent-provider-codex/testing';
+import { scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
+import { untilLeaseLapsed } from '../../agent-runtime/test/pg-cluster.js';
 import { usePgCluster } from '../../agent-runtime/test/pg-suite.js';
 import { redactConnectionString } from '../src/host/event-store.js';
-import { cliEnv, runCli } from './support/cli.js';
+import { cliEnv, runCli, startCli, survivorsAfter, until } from './support/cli.js';
 import { scriptedRunSetup } from './support/scripted-config.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -111,6 +112,47 @@ describe.skipIf(pg.skip !== undefined)('--event-store on PostgreSQL (real codex)
     for (const r of [run, listed, table, log, unknown])
       expect(r.stdout + r.stderr).not.toContain(SECRET);
   }, 180_000);
+
+  it('run killed mid-turn: --resume is refused while its lease lasts, then continues the codex thread', async () => {
+    const { env, mark } = cliEnv();
+    const s = await scriptedRunSetup(env);
+    cleanups.push(() => s.cleanup());
+    const url = urlWithPassword();
+    const args = ['--config', s.configFile, '--event-store', url, '--json'];
+    s.server.enqueue(textStep(['Noted ', 'it.'], { stallAfterDeltas: 1 }));
+    const first = startCli(['run', 'remember PAPAYA', '--cwd', s.iso.workspace, ...args], {
+      env,
+      timeoutMs: 90_000,
+    });
+    const sessionOf = (): string => /"sessionId":"(ses_[0-9a-f]+)"/.exec(first.stdout())?.[1] ?? '';
+    await until(() => first.stdout().includes('run.message_delta'), 'the first turn to stream');
+    const sessionId = sessionOf();
+    process.kill(first.pid, 'SIGKILL');
+    await first.result;
+    expect(await survivorsAfter(mark)).toEqual([]);
+
+    const early = await runCli(['run', '--resume', sessionId, 'too soon', ...args], {
+      env,
+      timeoutMs: 90_000,
+    });
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain('another host has it open, or the lease');
+    expect(await survivorsAfter(early.mark)).toEqual([]);
+    // the lease of `run` is the store's default (30 s), by the database's clock
+    await untilLeaseLapsed(pg.cluster().connectionString, 'relvo', sessionId, 60_000);
+    s.server.enqueue(textStep(['You said ', 'PAPAYA'], { usage: scriptedUsage(60, 4, 0, 0) }));
+    const resumed = await runCli(['run', '--resume', sessionId, 'what did I say?', ...args], {
+      env,
+      timeoutMs: 90_000,
+    });
+    expect(resumed.stderr).not.toContain('cannot be resumed');
+    expect(resumed.code).toBe(0);
+    const body = JSON.stringify(s.server.requests.at(-1)?.body);
+    expect(body.indexOf('remember PAPAYA')).toBeGreaterThan(-1);
+    expect(body.indexOf('what did I say?')).toBeGreaterThan(body.indexOf('remember PAPAYA'));
+    expect(await survivorsAfter(resumed.mark)).toEqual([]);
+    for (const r of [early, resumed]) expect(r.stdout + r.stderr).not.toContain(SECRET);
+  }, 240_000);
 });
 
 if (pg.skip !== undefined) {

@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- SECTION… --pairs N --trials N --density 8,32,128]`: every benchmark, printed as
- * Markdown tables (the form docs/performance.md quotes). Sections: codec, path, heap, runtime,
- * overhead, prewarm, demo, density. Without a section, all run. Ratios are measured side by side in one run.
+ * `npm run bench [-- SECTION… --pairs N --trials N --density 8,32,128 --host-sessions 16,64]`:
+ * every benchmark, printed as Markdown tables (the form docs/performance.md and docs/scaling.md
+ * quote). Sections: codec, path, heap, runtime, overhead, prewarm, demo, density, host. Without a
+ * section, all run. Ratios are measured side by side in one run.
  */
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -16,6 +17,7 @@ import {
 } from './codec.js';
 import { demoRows, demoStart } from './demo.js';
 import { density } from './density.js';
+import { hostDensity } from './host-density.js';
 import { overhead, procPassCost, summarise } from './overhead.js';
 import { prewarmOpen, prewarmRows } from './prewarm.js';
 import { runtimeSection } from './runtime.js';
@@ -30,6 +32,7 @@ const SECTIONS = [
   'prewarm',
   'demo',
   'density',
+  'host',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -38,6 +41,7 @@ const { values, positionals } = parseArgs({
   options: {
     pairs: { type: 'string', default: '20' },
     density: { type: 'string', default: '8,32,128' },
+    'host-sessions': { type: 'string', default: '16,64' },
     sessions: { type: 'string', default: '1000' },
     trials: { type: 'string', default: '10' },
   },
@@ -235,6 +239,29 @@ if (chosen.has('density')) {
   }
   say(
     '\n## Density on the real binary\nN sessions opened at once, each completing a scripted text turn (one CODEX_HOME, warmed by one session first)\n',
+  );
+  say(markdownTable(rows));
+}
+
+if (chosen.has('host')) {
+  const rows = [];
+  for (const n of values['host-sessions'].split(',').map(Number)) {
+    const h = await hostDensity(n);
+    rows.push({
+      N: h.n,
+      completed: `${h.completed}/${h.n}`,
+      'codex PSS MB / session': f1(h.codexPssMbPerSession),
+      'codex RSS MB / group (median)': f1(h.codexRssMbPerGroup),
+      'runtime heap KB / session': f1(h.runtimeHeapKbPerSession),
+      'runtime RSS MB / session': f2(h.runtimeRssMbPerSession),
+      'runtime base RSS MB': f1(h.runtimeBaseRssMb),
+      'MB / session': f1(h.mbPerSession),
+      'sessions per 24 GiB': h.sessionsPer24GiB,
+      'left after shutdown': h.left,
+    });
+  }
+  say(
+    '\n## What one host holds\nN idle runtime sessions (SQLite log, persistence thread), each with its codex app-server after one scripted turn; codex PSS summed over all its processes, runtime growth after GC\n',
   );
   say(markdownTable(rows));
 }

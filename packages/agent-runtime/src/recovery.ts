@@ -44,18 +44,34 @@ export async function settleAbandonedSessions(
   const resumable: string[] = [];
   for (const summary of sessions) {
     if (isTerminal(SESSION_STATE_TABLE, summary.state)) continue;
-    // on a shared store a session still leased by a live runtime is that runtime's, not ours
-    if (store.takeOver !== undefined && !(await store.takeOver(summary.sessionId))) continue;
-    // read again under the lease: the previous owner may have appended until it lapsed
-    const current =
-      store.takeOver === undefined ? summary : await store.getSession(summary.sessionId);
-    if (current === undefined || isTerminal(SESSION_STATE_TABLE, current.state)) continue;
-    const history = await readSessionHistory(store, current.sessionId);
-    const resumes = current.state === 'ready' && history.records.size > 0;
-    await settleOpenWork(writer, current, history, resumes);
-    (resumes ? resumable : failed).push(current.sessionId);
+    const outcome = await settleAbandoned(store, writer, summary);
+    if (outcome === 'failed') failed.push(summary.sessionId);
+    if (outcome === 'resumable') resumable.push(summary.sessionId);
   }
   return { failed, resumable };
+}
+
+/**
+ * One session a runtime finds open and does not run: on a shared store, taken over only when its
+ * lease is free or lapsed (`leased`: a live runtime's, left alone), then settled as above.
+ * Also what `resumeSession` does first for a session that was still leased when this runtime
+ * claimed the store and whose owner has since died.
+ */
+export async function settleAbandoned(
+  store: EventStore,
+  writer: EventWriter,
+  summary: StoredSession,
+): Promise<'failed' | 'resumable' | 'leased' | 'closed'> {
+  // on a shared store a session still leased by a live runtime is that runtime's, not ours
+  if (store.takeOver !== undefined && !(await store.takeOver(summary.sessionId))) return 'leased';
+  // read again under the lease: the previous owner may have appended until it lapsed
+  const current =
+    store.takeOver === undefined ? summary : await store.getSession(summary.sessionId);
+  if (current === undefined || isTerminal(SESSION_STATE_TABLE, current.state)) return 'closed';
+  const history = await readSessionHistory(store, current.sessionId);
+  const resumes = current.state === 'ready' && history.records.size > 0;
+  await settleOpenWork(writer, current, history, resumes);
+  return resumes ? 'resumable' : 'failed';
 }
 
 async function settleOpenWork(

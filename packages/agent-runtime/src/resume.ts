@@ -10,6 +10,8 @@ import type { RuntimeConfig } from './config.js';
 import type { PayloadOf } from './envelope.js';
 import { RuntimeError } from './errors.js';
 import { readSessionHistory } from './history.js';
+import { settleAbandoned } from './recovery.js';
+import type { EventWriter } from './session/log.js';
 import type { ProviderRegistry } from './registry.js';
 import type { EventStore } from './store/types.js';
 
@@ -75,4 +77,30 @@ export async function planResume(
     }
   }
   return { lastSequence: summary.lastSequence, opened: history.opened, records: history.records };
+}
+
+/**
+ * On a shared store, a session this runtime did not settle at its start (its owner still held the
+ * lease then) is taken over now, once that lease is free or lapsed, and its open work settled as
+ * at start-up; while a live runtime holds it, `session_leased`. `settled` remembers the sessions
+ * this runtime holds already.
+ */
+export async function takeOverToResume(
+  store: EventStore,
+  writer: EventWriter,
+  settled: Set<string>,
+  sessionId: string,
+): Promise<void> {
+  if (store.takeOver === undefined || settled.has(sessionId)) return;
+  const summary = await store.getSession(sessionId);
+  // unknown or closed: nothing to take over, and planResume says why it does not resume
+  if (summary === undefined || summary.state !== 'ready') return;
+  if ((await settleAbandoned(store, writer, summary)) === 'leased') {
+    throw new RuntimeError(
+      'store_unavailable',
+      'session_leased',
+      'another runtime holds the lease on this session: resume it once that runtime has ended and its lease lapsed',
+    );
+  }
+  settled.add(sessionId);
 }

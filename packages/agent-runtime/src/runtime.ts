@@ -8,7 +8,7 @@ import { randomId, type IdFactory } from './ids.js';
 import { agentRuntimeOptionsSchema, checkOptions } from './options.js';
 import { settleAbandonedSessions, type AbandonedSessions } from './recovery.js';
 import { ProviderRegistry, type ProviderFactory } from './registry.js';
-import { planResume } from './resume.js';
+import { planResume, takeOverToResume } from './resume.js';
 import { environmentSecrets } from './session/durable.js';
 import { EventWriter, SessionLog } from './session/log.js';
 import { SessionImpl, type RuntimeSession, type SessionContext } from './session/session.js';
@@ -145,7 +145,10 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
         live.delete(sessionId);
       },
     });
+  // sessions this runtime settled (and leased) itself; any other must be taken over first
+  const settled = new Set(recovered.resumable);
   const resume = async (sessionId: string): Promise<RuntimeSession> => {
+    await takeOverToResume(store, writer, settled, sessionId);
     const plan = await planResume(store, registry, config, sessionId);
     refuseWhenShuttingDown();
     const log = new SessionLog(writer, sessionId, plan.lastSequence);

@@ -3,72 +3,20 @@
  * paused) mid-run, another runtime takes the session over once the lease lapses, and a third
  * process following the session sees one gapless sequence.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { pgQuery, untilLeaseLapsed } from './pg-cluster.js';
 import { usePgCluster } from './pg-suite.js';
-import { onCleanup, tempDir } from './support.js';
+import { RuntimeChild } from './runtime-child.js';
+import { tempDir } from './support.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/pg-runtime-child.ts', import.meta.url));
 const server = usePgCluster();
 
-/** A runtime child whose stdout lines are kept; killed after the test. */
-class Child {
-  readonly lines: string[] = [];
-  readonly exited: Promise<void>;
-  #stderr = '';
-  readonly #process: ChildProcessWithoutNullStreams;
-
+/** A runtime child of this file's fixture. */
+class Child extends RuntimeChild {
   constructor(args: string[]) {
-    const marker = process.env.RELVO_TEST_RUN_ID;
-    this.#process = spawn(
-      process.execPath,
-      ['--conditions=relvo-source', '--import', 'tsx', CHILD, ...args],
-      {
-        env:
-          marker === undefined ? process.env : { ...process.env, RELVO_TEST_CHILD_MARKER: marker },
-      },
-    );
-    this.exited = new Promise((resolve) => {
-      this.#process.once('exit', () => {
-        resolve();
-      });
-    });
-    let partial = '';
-    this.#process.stdout.on('data', (chunk: Buffer) => {
-      const parts = (partial + chunk.toString()).split('\n');
-      partial = parts.pop() ?? '';
-      this.lines.push(...parts);
-    });
-    this.#process.stderr.on('data', (chunk: Buffer) => {
-      this.#stderr = (this.#stderr + chunk.toString()).slice(-2000);
-    });
-    onCleanup(async () => {
-      this.signal('SIGCONT');
-      this.signal('SIGKILL');
-      await this.exited;
-    });
-  }
-
-  get alive(): boolean {
-    return this.#process.exitCode === null && this.#process.signalCode === null;
-  }
-
-  signal(name: NodeJS.Signals): void {
-    if (this.alive) this.#process.kill(name);
-  }
-
-  /** Bounded: until a line satisfies `test`; fails with the child's stderr. */
-  async line(test: (line: string) => boolean, label: string, ms = 60_000): Promise<string> {
-    for (const deadline = Date.now() + ms; ;) {
-      const found = this.lines.find(test);
-      if (found !== undefined) return found;
-      if (Date.now() > deadline || (!this.alive && this.lines.find(test) === undefined)) {
-        throw new Error(`${label}: not seen (alive: ${String(this.alive)}) ${this.#stderr}`);
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    super(CHILD, args);
   }
 }
 

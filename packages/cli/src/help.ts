@@ -17,7 +17,8 @@ export const RUN_EXAMPLES = `Examples:
   $ relvo-codex run "Fix the failing test" --profile codex-workspace-write-with-approvals
   $ relvo-codex run -m gpt-5 --cwd ../other-repo "Summarise the README"
   $ relvo-codex run - < prompt.txt --ephemeral --json | jq .payload.type
-  $ relvo-codex run --resume ses_1a2b "Go on"   (continue a session a killed run left open)`;
+  $ relvo-codex run --resume ses_1a2b "Go on"   (continue a session a killed run left open)
+  $ PGPASSWORD=... relvo-codex run "Go" --event-store postgres://relvo@db.internal/agents`;
 
 export const SERVE_EXAMPLES = `Examples:
   $ relvo-codex serve                      prints the page's address with its token, once
@@ -28,7 +29,8 @@ export const HISTORY_EXAMPLES = `Examples:
   $ relvo-codex sessions
   $ relvo-codex log ses_1a2b          (a unique prefix of the id will do)
   $ relvo-codex log ses_1a2b --json | jq -c .payload
-  $ relvo-codex run --resume ses_1a2b "Go on"   (a session with RESUMABLE yes)`;
+  $ relvo-codex run --resume ses_1a2b "Go on"   (a session with RESUMABLE yes)
+  $ relvo-codex sessions --event-store postgres://relvo@db.internal/agents`;
 
 /** `relvo-codex --version`: this CLI, then the codex it runs unless told otherwise. */
 export const VERSION_TEXT = `${CLI_VERSION}

@@ -118,9 +118,15 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       )
       .addOption(
         new Option(
+          '--event-store <url>',
+          'the event log on a PostgreSQL database several hosts share (postgres://user@host/db; put the password in PGPASSWORD, not the URL)',
+        ).conflicts('eventLog'),
+      )
+      .addOption(
+        new Option(
           '--ephemeral',
           'keep no event log at all (config: "host": { "ephemeral": true })',
-        ).conflicts('eventLog'),
+        ).conflicts(['eventLog', 'eventStore']),
       )
       .addOption(
         new Option(
@@ -141,6 +147,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         sandbox?: (typeof SANDBOX_MODES)[number];
         approvals?: 'bridge' | 'none';
         eventLog?: string;
+        eventStore?: string;
         ephemeral?: boolean;
         resume?: string;
         json?: boolean;
@@ -159,6 +166,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
             sandbox: opts.sandbox,
             approvals: opts.approvals,
             eventLog: opts.eventLog,
+            eventStore: opts.eventStore,
             ephemeral: opts.ephemeral === true,
             json: opts.json === true,
             codex: opts.codex,

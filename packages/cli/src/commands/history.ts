@@ -3,9 +3,9 @@
  * one session's timeline (or, with `--json`, its envelopes one per line).
  */
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
-import type { EventStore } from '@relvo-labs/agent-runtime';
-import { EXIT } from '../exit-codes.js';
+import { Option, type Command } from 'commander';
+import { isRuntimeError, type EventStore } from '@relvo-labs/agent-runtime';
+import { CliExit, EXIT } from '../exit-codes.js';
 import { HISTORY_EXAMPLES } from '../help.js';
 import {
   findSession,
@@ -14,33 +14,58 @@ import {
   readSession,
   type SessionListing,
 } from '../host/log-reader.js';
+import { openPostgresLog, postgresLog } from '../host/event-store.js';
 import { defaultEventLogPath } from '../paths.js';
 import { printTimeline } from '../ui/timeline.js';
 import type { Output } from '../ui/output.js';
 
 export interface HistoryOptions {
   readonly eventLog: string | undefined;
+  /** `--event-store postgres://…`: a shared PostgreSQL log. */
+  readonly eventStore?: string | undefined;
   readonly json: boolean;
 }
 
-function logPath(options: HistoryOptions, env: NodeJS.ProcessEnv): string {
-  return options.eventLog === undefined
-    ? defaultEventLogPath(env)
-    : resolve(process.cwd(), options.eventLog);
+/** The log to read and what messages call it (a URL's password hidden). */
+interface LogChoice {
+  readonly label: string;
+  /** Other runtimes may have its sessions open right now. */
+  readonly shared: boolean;
+  open(): EventStore | undefined;
+}
+
+function chooseLog(options: HistoryOptions, env: NodeJS.ProcessEnv): LogChoice {
+  if (options.eventStore !== undefined) {
+    const log = postgresLog(options.eventStore);
+    return { label: log.label, shared: true, open: () => openPostgresLog(log) };
+  }
+  const path =
+    options.eventLog === undefined
+      ? defaultEventLogPath(env)
+      : resolve(process.cwd(), options.eventLog);
+  return { label: path, shared: false, open: () => openLogForReading(path) };
 }
 
 async function withLog(
-  path: string,
+  log: LogChoice,
   out: Output,
   use: (store: EventStore) => Promise<number>,
 ): Promise<number> {
-  const store = openLogForReading(path);
+  const path = log.label;
+  const store = log.open();
   if (store === undefined) {
     if (!out.json) out.note(`no event log at ${path} yet: \`relvo-codex run\` records one`);
     return EXIT.ok;
   }
   try {
     return await use(store);
+  } catch (error) {
+    // a shared log fails at its first query (unreachable, refused credentials): say which log
+    if (!isRuntimeError(error) || error.error.code !== 'store_unavailable') throw error;
+    throw new CliExit(
+      EXIT.failed,
+      `the event log ${path} cannot be read: ${error.error.message} [${error.reason}]`,
+    );
   } finally {
     await store.close();
   }
@@ -76,13 +101,15 @@ export async function runSessions(
   out: Output,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  const path = logPath(options, env);
-  return withLog(path, out, async (store) => {
+  const log = chooseLog(options, env);
+  const path = log.label;
+  return withLog(log, out, async (store) => {
     const summaries = [...(await store.listSessions())].sort((a, b) =>
       a.openedAt.localeCompare(b.openedAt),
     );
     const listings: SessionListing[] = [];
-    for (const s of summaries) listings.push(listingOf(s, await readSession(store, s.sessionId)));
+    for (const s of summaries)
+      listings.push(listingOf(s, await readSession(store, s.sessionId), log.shared));
     if (out.json) {
       for (const l of listings) out.jsonLine(l);
     } else if (listings.length === 0) {
@@ -108,9 +135,9 @@ export async function runLog(
   out: Output,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  const path = logPath(options, env);
-  return withLog(path, out, async (store) => {
-    const summary = await findSession(store, sessionId, path);
+  const log = chooseLog(options, env);
+  return withLog(log, out, async (store) => {
+    const summary = await findSession(store, sessionId, log.label);
     const events = await readSession(store, summary.sessionId);
     if (out.json) for (const e of events) out.jsonLine(e);
     else printTimeline(events, out);
@@ -118,8 +145,21 @@ export async function runLog(
   });
 }
 
+const EVENT_STORE_HELP = 'a PostgreSQL event log several hosts share (as for run --event-store)';
+
 const EVENT_LOG_HELP =
   'the SQLite event log of `run` (default: $RELVO_CODEX_EVENT_LOG or ~/.local/state/relvo-codex/events.sqlite)';
+
+interface HistoryFlags {
+  eventLog?: string;
+  eventStore?: string;
+  json?: boolean;
+  color: boolean;
+}
+
+function historyOptions(opts: HistoryFlags, json: boolean): HistoryOptions {
+  return { eventLog: opts.eventLog, eventStore: opts.eventStore, json };
+}
 
 /** Adds `sessions` and `log` to the program; `outputFor` builds the Output of a command. */
 export function registerHistoryCommands(
@@ -132,25 +172,25 @@ export function registerHistoryCommands(
     .command('sessions')
     .description('list the sessions an event log holds: id, profile, state, turns, times')
     .option('--event-log <file>', EVENT_LOG_HELP)
+    .addOption(new Option('--event-store <url>', EVENT_STORE_HELP).conflicts('eventLog'))
     .option('--json', 'one JSON object per session on stdout')
     .option('--no-color', 'no colour (NO_COLOR is respected too)')
     .addHelpText('after', `\n${HISTORY_EXAMPLES}`)
-    .action(async (opts: { eventLog?: string; json?: boolean; color: boolean }) => {
+    .action(async (opts: HistoryFlags) => {
       const out = outputFor(opts);
-      setExit(await runSessions({ eventLog: opts.eventLog, json: out.json }, out, env));
+      setExit(await runSessions(historyOptions(opts, out.json), out, env));
     });
   program
     .command('log')
     .description('print one session: text, tool activity, approvals and their outcome, usage')
     .argument('<session>', 'a session id from `relvo-codex sessions` (a unique prefix will do)')
     .option('--event-log <file>', EVENT_LOG_HELP)
+    .addOption(new Option('--event-store <url>', EVENT_STORE_HELP).conflicts('eventLog'))
     .option('--json', 'the session’s runtime event envelopes, one per line')
     .option('--no-color', 'no colour (NO_COLOR is respected too)')
     .addHelpText('after', `\n${HISTORY_EXAMPLES}`)
-    .action(
-      async (session: string, opts: { eventLog?: string; json?: boolean; color: boolean }) => {
-        const out = outputFor(opts);
-        setExit(await runLog(session, { eventLog: opts.eventLog, json: out.json }, out, env));
-      },
-    );
+    .action(async (session: string, opts: HistoryFlags) => {
+      const out = outputFor(opts);
+      setExit(await runLog(session, historyOptions(opts, out.json), out, env));
+    });
 }

@@ -11,6 +11,7 @@ import { CliExit, EXIT } from '../exit-codes.js';
 import { checkLogin, loginHint, NOT_LOGGED_IN } from '../codex/login.js';
 import type { LocatedCodex } from '../codex/locate.js';
 import { chooseConfig, type ChosenConfig } from '../host/config.js';
+import { postgresLog } from '../host/event-store.js';
 import { placeSessions } from '../host/placement.js';
 import { codexFactory, openCodexRuntime } from '../host/runtime.js';
 import { resumeFromLog, withThreadPersistence } from '../host/resume.js';
@@ -41,6 +42,8 @@ export interface RunOptions {
   readonly sandbox: 'read-only' | 'workspace-write' | 'danger-full-access' | undefined;
   readonly approvals: 'bridge' | 'none' | undefined;
   readonly eventLog: string | undefined;
+  /** `--event-store postgres://…`: the log on a shared PostgreSQL database instead. */
+  readonly eventStore?: string | undefined;
   /** Keep no event log at all. */
   readonly ephemeral: boolean;
   readonly json: boolean;
@@ -62,14 +65,18 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     model: options.model,
     cwd,
   });
-  const { workspace, ephemeral, eventLog } = placeSessions(options, chosen, cwd, io.env);
+  const placed = placeSessions(options, chosen, cwd, io.env);
+  const { workspace, ephemeral } = placed;
+  const shared = options.eventStore === undefined ? undefined : postgresLog(options.eventStore);
+  // what messages name: the file, or the URL with its password hidden
+  const eventLog = shared?.label ?? placed.eventLog;
   if (options.resume !== undefined && ephemeral) {
     throw new CliExit(
       EXIT.usage,
       'run --resume continues a session of the event log; the config keeps none ("host": { "ephemeral": true }): name one with --event-log',
     );
   }
-  if (!ephemeral) checkEventLogPath(eventLog);
+  if (!ephemeral && shared === undefined) checkEventLogPath(eventLog);
   const codex = await requireReviewedCodex(options.codex, io.env);
   const terminal = terminalStreams(io);
 
@@ -93,7 +100,11 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       try {
         runtime = await openCodexRuntime({
           codex,
-          eventLog: ephemeral ? { memory: true } : eventLog,
+          eventLog: ephemeral
+            ? { memory: true }
+            : shared === undefined
+              ? eventLog
+              : { postgres: shared },
           // the default folder is relvo-codex's own; a folder the person named is left as it is
           eventLogOptions: { ownsFolder: options.eventLog === undefined && !io.env[EVENT_LOG_ENV] },
           config: ephemeral ? chosen.config : withThreadPersistence(chosen.config),

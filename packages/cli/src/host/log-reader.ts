@@ -58,16 +58,21 @@ export interface SessionListing {
    * use (we hold its lock), so whatever ran that session ended without closing it.
    */
   readonly state: string;
-  /** Left open by a process that ended, with a recorded codex thread: `run --resume` continues it. */
+  /**
+   * Left open with a recorded codex thread: `run --resume` continues it (on a shared log, once
+   * the host that had it open has ended and its lease lapsed).
+   */
   readonly resumable: boolean;
   readonly turns: number;
   readonly startedAt: string;
   readonly lastActivityAt: string;
 }
 
+/** `shared`: a log other runtimes may be writing (PostgreSQL), so an open session may be live. */
 export function listingOf(
   summary: StoredSession,
   events: readonly EventEnvelope[],
+  shared = false,
 ): SessionListing {
   const profiles = new Set<string>();
   let turns = 0;
@@ -82,7 +87,8 @@ export function listingOf(
   return {
     sessionId: summary.sessionId,
     profiles: profiles.size === 0 ? [summary.defaultProfile] : [...profiles],
-    state: FINAL_STATES.has(summary.state) ? summary.state : `${summary.state}, process ended`,
+    state:
+      shared || FINAL_STATES.has(summary.state) ? summary.state : `${summary.state}, process ended`,
     resumable: summary.state === 'ready' && recorded,
     turns,
     startedAt: summary.openedAt,

@@ -18,6 +18,8 @@ export function placeSessions(
   options: {
     readonly cwd: string | undefined;
     readonly eventLog: string | undefined;
+    /** `--event-store`: a shared PostgreSQL log, named explicitly like --event-log. */
+    readonly eventStore?: string | undefined;
     readonly ephemeral: boolean;
   },
   chosen: ChosenConfig,
@@ -26,10 +28,11 @@ export function placeSessions(
 ): SessionPlacement {
   const workspace = resolve(cwd, options.cwd ?? '.');
   checkWorkspace(workspace);
-  // an explicit --event-log wins over the config's `host.ephemeral`
+  // an explicit --event-log or --event-store wins over the config's `host.ephemeral`
   const ephemeral =
     options.ephemeral ||
     (options.eventLog === undefined &&
+      options.eventStore === undefined &&
       parseCliHostSettings(chosen.config.host, chosen.source).ephemeral);
   const eventLog =
     options.eventLog === undefined ? defaultEventLogPath(env) : resolve(cwd, options.eventLog);

@@ -49,6 +49,8 @@ function refusalLine(error: unknown, id: string): string {
       return `${cannot} it is closed, failed, or ran without a saved codex thread (with --ephemeral, or before sessions were resumable); start a new one with \`relvo-codex run\``;
     case 'resume_workspace_mismatch':
       return `${cannot} its workspace folder is gone or was moved; restore it at the same path`;
+    case 'session_leased':
+      return `${cannot} another host has it open, or the lease of the host that ran it has not lapsed yet (30 s after it ended); try again then`;
     case 'resume_provider_mismatch':
       return `${cannot} its profile no longer names codex with a saved thread in this config; run with the config it was started with`;
     case 'resume_refused': {

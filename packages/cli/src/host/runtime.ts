@@ -15,12 +15,13 @@ import {
 import type { LocatedCodex } from '../codex/locate.js';
 import { submitErrorToExit } from '../turn/submit-errors.js';
 import { openPrivateEventLog, type PrivateLogOptions } from './event-log.js';
+import { openPostgresLog, type PostgresLog } from './event-store.js';
 
 export interface CodexRuntimeOptions {
   readonly config: RuntimeConfig | RuntimeConfigInput;
   readonly codex: LocatedCodex;
-  /** A SQLite file, or `{ memory: true }` for no durable log. */
-  readonly eventLog: string | { readonly memory: true };
+  /** A SQLite file, a shared PostgreSQL log, or `{ memory: true }` for no durable log. */
+  readonly eventLog: string | { readonly memory: true } | { readonly postgres: PostgresLog };
   readonly eventLogOptions?: PrivateLogOptions;
 }
 
@@ -37,10 +38,12 @@ export function codexFactory(codex: LocatedCodex) {
 
 export async function openCodexRuntime(options: CodexRuntimeOptions): Promise<AgentRuntime> {
   let store;
-  if (typeof options.eventLog !== 'string') {
-    store = createMemoryEventStore();
-  } else {
+  if (typeof options.eventLog === 'string') {
     store = openPrivateEventLog(options.eventLog, options.eventLogOptions);
+  } else if ('postgres' in options.eventLog) {
+    store = openPostgresLog(options.eventLog.postgres);
+  } else {
+    store = createMemoryEventStore();
   }
   return createAgentRuntime({
     providers: { codex: codexFactory(options.codex) },

@@ -1,0 +1,68 @@
+/**
+ * A runtime in a child process of its own (sources through tsx), whose stdout lines are kept and
+ * which is killed after the test. Tests that need several runtimes on one store drive them
+ * through this.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { onCleanup } from './support.js';
+
+export class RuntimeChild {
+  readonly lines: string[] = [];
+  readonly exited: Promise<void>;
+  #stderr = '';
+  readonly #process: ChildProcessWithoutNullStreams;
+
+  /** `env` replaces the inherited environment; the suite's leak marker is added either way. */
+  constructor(script: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+    const marker = process.env.RELVO_TEST_RUN_ID;
+    this.#process = spawn(
+      process.execPath,
+      ['--conditions=relvo-source', '--import', 'tsx', script, ...args],
+      { env: marker === undefined ? env : { ...env, RELVO_TEST_CHILD_MARKER: marker } },
+    );
+    this.exited = new Promise((resolve) => {
+      this.#process.once('exit', () => {
+        resolve();
+      });
+    });
+    let partial = '';
+    this.#process.stdout.on('data', (chunk: Buffer) => {
+      const parts = (partial + chunk.toString()).split('\n');
+      partial = parts.pop() ?? '';
+      this.lines.push(...parts);
+    });
+    this.#process.stderr.on('data', (chunk: Buffer) => {
+      this.#stderr = (this.#stderr + chunk.toString()).slice(-2000);
+    });
+    onCleanup(async () => {
+      this.signal('SIGCONT');
+      this.signal('SIGKILL');
+      await this.exited;
+    });
+  }
+
+  get alive(): boolean {
+    return this.#process.exitCode === null && this.#process.signalCode === null;
+  }
+
+  signal(name: NodeJS.Signals): void {
+    if (this.alive) this.#process.kill(name);
+  }
+
+  /** One line on the child's stdin. */
+  send(line: string): void {
+    this.#process.stdin.write(`${line}\n`);
+  }
+
+  /** Bounded: until a line satisfies `test`; fails with the child's stderr. */
+  async line(test: (line: string) => boolean, label: string, ms = 60_000): Promise<string> {
+    for (const deadline = Date.now() + ms; ;) {
+      const found = this.lines.find(test);
+      if (found !== undefined) return found;
+      if (Date.now() > deadline || (!this.alive && this.lines.find(test) === undefined)) {
+        throw new Error(`${label}: not seen (alive: ${String(this.alive)}) ${this.#stderr}`);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}

@@ -12,7 +12,7 @@ import type { ServerRequestOffer } from '../rpc/server-requests.js';
 import type { ApprovalResponse } from '@relvo-labs/agent-provider';
 import { bridged, type BridgeTranslation } from './bridged.js';
 import { translateCommandApproval, type ApprovalTranslation } from './native-approval.js';
-import { translateElicitation } from './native-elicitation.js';
+import { translateElicitation, type ElicitationBridgeOptions } from './native-elicitation.js';
 import { translateFileChangeApproval, type FileChangeBridgeOptions } from './native-file-change.js';
 import {
   EMPTY_PERMISSION_GRANT,
@@ -30,6 +30,8 @@ export interface BridgeContext {
   readonly workspaceRoot?: string;
   /** Whether a URL elicitation shows its address (ADR-0040). */
   readonly showElicitationUrls?: boolean;
+  /** The MCP tool call a tool-call approval is about, when codex does not name it. */
+  readonly mcpCallInFlight?: ElicitationBridgeOptions['mcpCallInFlight'];
 }
 
 /** A command or file-change approval: answered with a decision, released with `decline`. */
@@ -73,6 +75,9 @@ export function translateBridged(
       return translateElicitation(offer.params, {
         workspaceRoot: root,
         showUrls: context.showElicitationUrls === true,
+        ...(context.mcpCallInFlight !== undefined
+          ? { mcpCallInFlight: context.mcpCallInFlight }
+          : {}),
       });
     default: {
       const t = translateUserInput(offer.params);

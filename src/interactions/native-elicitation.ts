@@ -52,6 +52,14 @@ export interface ElicitationBridgeOptions {
   readonly workspaceRoot: string;
   /** Whether a URL elicitation shows its address (default: withheld). */
   readonly showUrls: boolean;
+  /**
+   * The one MCP tool call in flight to a server in a turn (src/session/mcp-calls.ts): the subject
+   * of a tool-call approval from a release whose `_meta` names no tool.
+   */
+  readonly mcpCallInFlight?: (
+    turnId: string,
+    server: string,
+  ) => { readonly tool: string; readonly arguments: unknown } | undefined;
 }
 
 const MAX_MESSAGE_CHARS = 2000;
@@ -104,7 +112,21 @@ export function translateElicitation(
 
   if (p._meta !== null && p._meta !== undefined) {
     const tool = toolApprovalMeta.safeParse(p._meta);
-    if (tool.success) return translateToolApproval(tool.data, server, correlation, root);
+    if (tool.success) {
+      const call =
+        tool.data.tool_name === undefined || tool.data.tool_name === null
+          ? options.mcpCallInFlight?.(p.turnId, p.serverName)
+          : undefined;
+      const meta =
+        call === undefined
+          ? tool.data
+          : {
+              ...tool.data,
+              tool_name: call.tool,
+              tool_params: tool.data.tool_params ?? call.arguments,
+            };
+      return translateToolApproval(meta, server, correlation, root);
+    }
     // another kind of codex approval is one this bridge cannot describe
     if (approvalKindOnly.safeParse(p._meta).success)
       return { ok: false, token: 'mode_unsupported' };

@@ -4,6 +4,7 @@
  */
 import type { InteractionResponse, ProviderEventInput } from '@relvo-labs/agent-provider';
 import type { InteractionCorrelation } from '../interactions/native-approval.js';
+import type { BridgeContext } from '../interactions/bridges.js';
 import type {
   FileChangeBridgeOptions,
   OutsideWorkspaceChangeMode,
@@ -50,6 +51,8 @@ export interface SessionInteractionsParams {
   readonly fileChanges?: FileChangeBridgeOptions;
   /** Where permission paths and MCP text are shown relative to. */
   readonly workspaceRoot: string;
+  /** The MCP tool call a tool-call approval is about, when codex does not name it. */
+  readonly mcpCallInFlight?: BridgeContext['mcpCallInFlight'];
   readonly threadId: string;
   readonly resolveOwner: (correlation: InteractionCorrelation) => OwnerResolution<CodexRun>;
   /** The session's diagnostic channel. */
@@ -72,6 +75,7 @@ export function openSessionInteractions(
     ...(params.fileChanges === undefined ? {} : { fileChanges: params.fileChanges }),
     workspaceRoot: params.workspaceRoot,
     showElicitationUrls: bridges.showElicitationUrls === true,
+    ...(params.mcpCallInFlight !== undefined ? { mcpCallInFlight: params.mcpCallInFlight } : {}),
     resolveOwner: params.resolveOwner,
     onDiagnostic: (d) => {
       params.emit(fromRegistry(d));

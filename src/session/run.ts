@@ -17,6 +17,7 @@ import {
 } from '@relvo-labs/agent-provider';
 import type { InboundNotification, ServerRequestScope, UsageTotals } from '../protocol/inbound.js';
 import type { CodexFileChangeItem } from '../protocol/items.js';
+import type { McpCallInFlight } from './mcp-calls.js';
 import { isProviderCode } from '../protocol/vocabulary.js';
 import type { ServerRequestOffer } from '../rpc/client.js';
 import { agentErrorOf } from '../rpc/errors.js';
@@ -176,6 +177,10 @@ export class CodexRun implements ProviderRun {
 
   fileChange(turnId: string, itemId: string): CodexFileChangeItem | undefined {
     return this.#turnId === turnId ? this.#output.fileChange(turnId, itemId) : undefined;
+  }
+
+  mcpCall(turnId: string, server: string): McpCallInFlight | undefined {
+    return this.#turnId === turnId ? this.#output.mcpCall(server) : undefined;
   }
 
   /**

@@ -97,6 +97,7 @@ export class CodexSession implements ProviderSession {
           }
         : {}),
       workspaceRoot,
+      mcpCallInFlight: (turnId: string, server: string) => state.active?.mcpCall(turnId, server),
       threadId: params.threadId,
       resolveOwner: (correlation) => resolveInteractionOwner(state.snapshot(), correlation),
       emit: (event) => {

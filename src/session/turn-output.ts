@@ -13,6 +13,7 @@ import type { CodexEventsOptions } from '../events/schemas.js';
 import type { ServerRequestOffer } from '../rpc/client.js';
 import { FileChangeMemory } from './file-changes.js';
 import { HeldInvocations } from './held-invocations.js';
+import { McpCallsInFlight, type McpCallInFlight } from './mcp-calls.js';
 import { RunUsage } from './run-usage.js';
 import { turnStalled } from './stall.js';
 import { ToolActivityTracker } from './tool-activity.js';
@@ -55,6 +56,7 @@ export class TurnOutput {
   /** With tool activity: the `invoked` of commands that wait for their approval. */
   readonly #held = new HeldInvocations();
   readonly #fileChanges: FileChangeMemory | undefined;
+  readonly #mcpCalls = new McpCallsInFlight();
   readonly #extensions: RunExtensionEvents | undefined;
   #retries: RunRetries = { count: 0, lastCause: undefined };
 
@@ -77,6 +79,11 @@ export class TurnOutput {
   /** A patch announced on this run's turn, for the file-change bridge. */
   fileChange(turnId: string, itemId: string): CodexFileChangeItem | undefined {
     return this.#fileChanges?.find(turnId, itemId);
+  }
+
+  /** The one MCP tool call in flight to `server`, for a tool-call approval that names no tool. */
+  mcpCall(server: string): McpCallInFlight | undefined {
+    return this.#mcpCalls.only(server);
   }
 
   /** A usage update of another turn of the thread: never the run's (run-usage.ts). */
@@ -104,6 +111,7 @@ export class TurnOutput {
       }
       case 'item/started': {
         this.#fileChanges?.remember(frame.turnId, frame.tool);
+        this.#mcpCalls.started(frame.tool);
         const event = this.#toolActivity?.started(frame.tool);
         if (event === undefined) return;
         // a command waiting for its approval is not invoked yet (held-invocations.ts)
@@ -113,6 +121,7 @@ export class TurnOutput {
       }
       case 'item/completed': {
         this.#held.forget(frame.itemId);
+        this.#mcpCalls.completed(frame.itemId);
         const event = this.#toolActivity?.completed(frame.tool);
         if (event !== undefined) run.emit(event);
         return;

@@ -243,3 +243,57 @@ describe('refusals', () => {
     });
   });
 });
+
+describe('MCP tool-call approval from a release whose _meta names no tool (before 0.167)', () => {
+  /** As 0.153.4–0.166.0 send it: no `tool_name`, no `tool_params_display`. */
+  const unnamed = {
+    ...toolApproval,
+    _meta: {
+      codex_approval_kind: 'mcp_tool_call',
+      persist: ['session', 'always'],
+      tool_description: 'Returns pong',
+      tool_params: {},
+    },
+    message: 'Allow the elicit MCP server to run tool "plain"?',
+  };
+  const options = (call: { tool: string; arguments: unknown } | undefined) => ({
+    workspaceRoot: ROOT,
+    showUrls: false,
+    mcpCallInFlight: (turnId: string, server: string) =>
+      turnId === TURN && server === 'elicit' ? call : undefined,
+  });
+
+  it('names the one call in flight to that server', () => {
+    const t = translateElicitation(
+      { ...unnamed, _meta: { ...unnamed._meta, tool_params: undefined } },
+      options({ tool: 'plain', arguments: { n: 1 } }),
+    );
+    expect(t.ok && t.interaction.request).toMatchObject({
+      kind: 'approval',
+      subject: {
+        category: 'tool',
+        detail: { server: 'elicit', tool: 'plain', arguments: '{"n":1}' },
+      },
+    });
+  });
+
+  it('with no call, or an ambiguous one, there is no subject: refused, never guessed from prose', () => {
+    expect(translateElicitation(unnamed, options(undefined))).toEqual({
+      ok: false,
+      token: 'no_reviewable_subject',
+    });
+    expect(translateElicitation(unnamed, { workspaceRoot: ROOT, showUrls: false })).toEqual({
+      ok: false,
+      token: 'no_reviewable_subject',
+    });
+  });
+
+  it('a named tool is never replaced by the call in flight', () => {
+    const t = translateElicitation(toolApproval, options({ tool: 'other', arguments: {} }));
+    expect(
+      t.ok && t.interaction.request.kind === 'approval' && t.interaction.request.subject.detail,
+    ).toMatchObject({
+      tool: 'plain',
+    });
+  });
+});

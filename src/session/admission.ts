@@ -8,6 +8,7 @@ import type {
   ProviderRejection,
   ProviderRun,
   ProviderRunRequest,
+  RunOptions,
   TurnInput,
 } from '@relvo-labs/agent-provider';
 import { CODEX_CLIENT_METHOD, PROVIDER_CODES, type ProviderCode } from '../protocol/vocabulary.js';
@@ -23,6 +24,7 @@ import type { SessionInteractions } from './interactions.js';
 import { nativeInputOf, type NativeUserInput } from './file-refs.js';
 import { CodexRun, type RunFeatures, type RunLifecycle } from './run.js';
 import { checkRunRequest, checkTurnInput, oversizedText } from './run-request.js';
+import type { TurnSettings, TurnSettingsParams } from './run-options.js';
 import type { SessionState } from './state.js';
 import { watchRun, type StallPolicy } from './stall.js';
 
@@ -44,6 +46,8 @@ export interface TurnAdmissionParams {
   readonly state: SessionState;
   readonly connection: SessionConnection;
   readonly interactions: SessionInteractions | undefined;
+  /** The thread's model, effort and summary as runs change and restore them (ADR-0041). */
+  readonly settings: TurnSettings;
   readonly stall?: StallPolicy | undefined;
   /** Per-run opt-ins: what each new run tracks. */
   readonly runFeatures?: RunFeatures;
@@ -67,6 +71,7 @@ export class TurnAdmission implements RunLifecycle {
   readonly #state: SessionState;
   readonly #connection: SessionConnection;
   readonly #interactions: SessionInteractions | undefined;
+  readonly #settings: TurnSettings;
   readonly #stall: StallPolicy | undefined;
   readonly #runFeatures: RunFeatures | undefined;
   readonly #activationWaitMs: number;
@@ -80,6 +85,7 @@ export class TurnAdmission implements RunLifecycle {
     this.#state = params.state;
     this.#connection = params.connection;
     this.#interactions = params.interactions;
+    this.#settings = params.settings;
     this.#stall = params.stall;
     this.#runFeatures = params.runFeatures;
     this.#activationWaitMs = params.requestTimeoutMs ?? CODEX_DEFAULT_REQUEST_TIMEOUT_MS;
@@ -91,7 +97,7 @@ export class TurnAdmission implements RunLifecycle {
     if (state.closing) return refused('session_closed', 'the codex session is closed');
     const check = checkRunRequest(request);
     if (!check.ok) return Promise.reject(check.rejection);
-    const { runRef, sink, input, fingerprint, structured } = check.request;
+    const { runRef, sink, input, fingerprint, structured, options } = check.request;
     const existing = this.#runsByRef.get(runRef);
     if (existing !== undefined) {
       // an exact retry re-attaches; other input under the same ref never gets that run
@@ -120,6 +126,8 @@ export class TurnAdmission implements RunLifecycle {
     const features = this.#runFeatures;
     const native = this.#native(input);
     if (!native.ok) return Promise.reject(native.rejection);
+    const unrestorable = this.#settings.refusal(options);
+    if (unrestorable !== undefined) return Promise.reject(unrestorable);
     const run = new CodexRun({
       runRef,
       sink,
@@ -129,7 +137,7 @@ export class TurnAdmission implements RunLifecycle {
       structured,
     });
     state.beginRun(run);
-    const started = this.#startTurn(run, native.input, structured?.schema);
+    const started = this.#startTurn(run, native.input, structured?.schema, options);
     this.#runsByRef.set(run.runRef, { started, fingerprint });
     return started;
   }
@@ -234,12 +242,36 @@ export class TurnAdmission implements RunLifecycle {
 
   // ---- turn/start --------------------------------------------------------------------------
 
+  /**
+   * The run's settings, or undefined once the run has ended meanwhile; a default that cannot be
+   * read refuses the run before turn/start.
+   */
+  async #settingsFor(run: CodexRun, options: RunOptions): Promise<TurnSettingsParams | undefined> {
+    try {
+      const params = await this.#settings.paramsFor(options);
+      return run.settled ? undefined : params;
+    } catch (error) {
+      this.#runsByRef.delete(run.runRef);
+      this.#state.endRun(run);
+      const token = causeTokenOf(error);
+      throw codexRejection(
+        'provider_unavailable',
+        `codex did not say the thread's reasoning summary (${token})`,
+        { providerCode: 'run_option_default_unread', details: { cause: token } },
+      );
+    }
+  }
+
   async #startTurn(
     run: CodexRun,
     input: readonly NativeUserInput[],
     outputSchema: JsonObject | undefined,
+    options: RunOptions,
   ): Promise<ProviderRun> {
     const state = this.#state;
+    const settings = await this.#settingsFor(run, options);
+    // disposed while a default was read: the run has ended, nothing is sent
+    if (settings === undefined) return run;
     let result: unknown;
     try {
       result = await this.#connection.request(CODEX_CLIENT_METHOD.turnStart, {
@@ -247,6 +279,8 @@ export class TurnAdmission implements RunLifecycle {
         input,
         // applies to this turn only (measured on 0.171.0): later turns send none
         ...(outputSchema === undefined ? {} : { outputSchema }),
+        // these persist into later turns: run-options.ts sends the defaults back when needed
+        ...settings,
       });
     } catch (error) {
       const authoritative = isAuthoritativeFailure(error);
@@ -287,6 +321,7 @@ export class TurnAdmission implements RunLifecycle {
       });
       return run;
     }
+    this.#settings.accepted(settings);
     const turnId = parsed.data.turn.id;
     if (run.settled) {
       // failed before binding (terminal overflow, connection end): stop the native turn once

@@ -14,6 +14,8 @@ import type {
   ProviderSession,
 } from '@relvo-labs/agent-provider';
 import { CODEX_DISPOSED_REASON } from '../constants.js';
+import { CODEX_CLIENT_METHOD } from '../protocol/vocabulary.js';
+import { configReadResultSchema } from '../protocol/wire.js';
 import type { CodexConnection } from '../rpc/connection.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexRejection } from '../shared/codex-error.js';
@@ -26,6 +28,7 @@ import {
   type SessionInteractions,
 } from './interactions.js';
 import { resolveInteractionOwner } from './owner-check.js';
+import { summaryOf, TurnSettings, type ThreadDefaults } from './run-options.js';
 import { buildRecoveryRecord } from './recovery.js';
 import { InboundRouter } from './router.js';
 import { SessionState } from './state.js';
@@ -33,6 +36,8 @@ import type { StallPolicy } from './stall.js';
 
 export interface CodexSessionParams {
   readonly threadId: string;
+  /** The model and effort the thread started with: what a per-run option is undone to. */
+  readonly threadDefaults?: ThreadDefaults;
   /** The handshaken connection; the session takes its inbound traffic over. */
   readonly connection: CodexConnection;
   readonly sink: ProviderEventSink;
@@ -105,6 +110,14 @@ export class CodexSession implements ProviderSession {
       state,
       connection: params.connection,
       interactions,
+      settings: new TurnSettings(params.threadDefaults ?? {}, async () => {
+        const read = await params.connection.request(CODEX_CLIENT_METHOD.configRead, {
+          cwd: workspaceRoot,
+        });
+        const parsed = configReadResultSchema.safeParse(read);
+        if (!parsed.success) throw new TypeError('config/read answered without a config');
+        return summaryOf(parsed.data.config.model_reasoning_summary);
+      }),
       stall: params.stall,
       ...(params.requestTimeoutMs !== undefined
         ? { requestTimeoutMs: params.requestTimeoutMs }

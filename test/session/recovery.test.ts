@@ -82,8 +82,10 @@ describe('persistence off (default)', () => {
     expect(h.provider.describe().recovery).toEqual({
       exportsRecoveryRecord: false,
       resumesFromRecoveryRecord: false,
+      forksFromRecoveryRecord: false,
     });
     expect('resumeSession' in h.provider).toBe(false);
+    expect('forkSession' in h.provider).toBe(false);
   });
 });
 
@@ -93,6 +95,7 @@ describe('exportRecoveryRecord (text_turn replayed)', () => {
     expect(h.provider.describe().recovery).toEqual({
       exportsRecoveryRecord: true,
       resumesFromRecoveryRecord: true,
+      forksFromRecoveryRecord: true,
     });
     const lines = loadRecorded('text_turn');
     const replaying = replayRecorded(h, 'text_turn');

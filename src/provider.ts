@@ -318,6 +318,7 @@ async function openSession(
   return new CodexSession({
     threadId: thread.threadId,
     threadDefaults: thread.defaults,
+    ...(forking && recovery?.total !== undefined ? { threadTotal: recovery.total } : {}),
     ...(options.persistence === 'thread'
       ? {
           recovery: {

@@ -15,6 +15,7 @@ import {
 } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
 import { CODEX_ADAPTER_VERSION, CODEX_PROVIDER_ID } from '../constants.js';
+import type { UsageTotals } from '../protocol/inbound.js';
 import type { ProviderCode } from '../protocol/vocabulary.js';
 import { codexRejection } from '../shared/codex-error.js';
 
@@ -31,6 +32,17 @@ export const codexRecoveryOpaqueSchema = z.strictObject({
   workspace: digestSchema,
   /** The last turn this thread ran under the exporting session; replays of it are not a run's. */
   lastTurnId: z.string().min(1).max(200).optional(),
+  /**
+   * The thread's token total at export: a fork's thread starts from it (codex counts the forked
+   * history into the new thread's total and, unlike a resume, replays none of it).
+   */
+  total: z
+    .strictObject({
+      inputTokens: z.number().int().nonnegative(),
+      outputTokens: z.number().int().nonnegative(),
+      totalTokens: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type CodexRecoveryOpaque = z.infer<typeof codexRecoveryOpaqueSchema>;
 
@@ -61,6 +73,7 @@ export interface RecoveryFacts {
   readonly codexHomeDigest: string;
   readonly workspaceDigest: string;
   readonly lastTurnId: string | undefined;
+  readonly total?: UsageTotals | undefined;
 }
 
 export function buildRecoveryRecord(facts: RecoveryFacts): ProviderRecoveryRecord {
@@ -71,6 +84,15 @@ export function buildRecoveryRecord(facts: RecoveryFacts): ProviderRecoveryRecor
     codexHome: facts.codexHomeDigest,
     workspace: facts.workspaceDigest,
     ...(facts.lastTurnId !== undefined ? { lastTurnId: facts.lastTurnId } : {}),
+    ...(facts.total !== undefined && facts.total.totalTokens > 0
+      ? {
+          total: {
+            inputTokens: facts.total.inputTokens,
+            outputTokens: facts.total.outputTokens,
+            totalTokens: facts.total.totalTokens,
+          },
+        }
+      : {}),
   };
   return {
     providerId: CODEX_PROVIDER_ID,

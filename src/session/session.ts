@@ -21,6 +21,7 @@ import { causeTokenOf } from '../shared/cause-token.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import type { CodexResourceUsage } from '../transport/types.js';
+import type { UsageTotals } from '../protocol/inbound.js';
 import { TurnAdmission } from './admission.js';
 import {
   openSessionInteractions,
@@ -36,6 +37,8 @@ import type { StallPolicy } from './stall.js';
 
 export interface CodexSessionParams {
   readonly threadId: string;
+  /** The token total the thread starts with (a fork: its source's at export). */
+  readonly threadTotal?: UsageTotals;
   /** The model and effort the thread started with: what a per-run option is undone to. */
   readonly threadDefaults?: ThreadDefaults;
   /** The handshaken connection; the session takes its inbound traffic over. */
@@ -83,6 +86,7 @@ export class CodexSession implements ProviderSession {
         params.connection.keepAlive(on);
       },
       replayedTurnId: recovery?.replayedTurnId,
+      threadTotal: params.threadTotal,
     });
     const workspaceRoot = params.workspaceRoot ?? '';
     const interactions = openSessionInteractions({
@@ -138,6 +142,7 @@ export class CodexSession implements ProviderSession {
             codexHomeDigest: recovery.codexHomeDigest,
             workspaceDigest: recovery.workspaceDigest,
             lastTurnId: state.lastTurnId,
+            total: state.threadTotal,
           }),
         );
     }

@@ -125,6 +125,8 @@ describe('exportRecoveryRecord (text_turn replayed)', () => {
       record(
         opaqueFor((threadStart!.frame.result as { thread: { id: string } }).thread.id, {
           lastTurnId: (turnStart!.frame.result as { turn: { id: string } }).turn.id,
+          // the recorded turn's thread total: a fork of the thread starts from it
+          total: { inputTokens: 1200, outputTokens: 30, totalTokens: 1230 },
         }),
       ),
     );

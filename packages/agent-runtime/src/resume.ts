@@ -23,7 +23,7 @@ function notResumable(message: string, details = {}): RuntimeError {
   return new RuntimeError('session_closed', 'session_not_resumable', message, { details });
 }
 
-function sameDirectory(root: string): boolean {
+export function sameDirectory(root: string): boolean {
   try {
     return realpathSync(root) === root && statSync(root).isDirectory();
   } catch {

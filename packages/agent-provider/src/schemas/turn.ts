@@ -43,7 +43,7 @@ export const runModelSchema = z
   .string()
   .min(1)
   .max(RUN_MODEL_MAX)
-  .regex(/^[^\s\u0000-\u001f]+$/, { error: 'model must be one token without spaces' });
+  .regex(/^\S+$/, { error: 'model must be one token without spaces' });
 export const runEffortSchema = z
   .string()
   .min(1)

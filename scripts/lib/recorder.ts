@@ -204,6 +204,25 @@ export async function recordScenario(
       d.send({ id: f.frame.id, ...answer });
     });
   };
+  /** A second app-server on the same CODEX_HOME, initialized (resume, fork). */
+  const secondProcess = async (): Promise<AppServerDriver> => {
+    const second = spawnDriver();
+    answerRequests(second);
+    try {
+      const again = await second.request(
+        'initialize',
+        { clientInfo: CLIENT_INFO, capabilities: null },
+        timeoutMs,
+      );
+      if (!('result' in again)) throw new Error('initialize failed');
+    } catch (error) {
+      // not yet the recorded driver: nothing else would close it
+      await second.close();
+      throw error;
+    }
+    second.notify('initialized');
+    return second;
+  };
   let driver = spawnDriver();
   answerRequests(driver);
   const setUp: AppServerDriver[] = [];
@@ -251,16 +270,8 @@ export async function recordScenario(
       await sleep(scenario.settleMs ?? 300);
       await driver.close();
       setUp.push(driver);
-      driver = spawnDriver();
-      answerRequests(driver);
-      const again = await driver.request(
-        'initialize',
-        { clientInfo: CLIENT_INFO, capabilities: null },
-        timeoutMs,
-      );
-      if (!('result' in again)) throw new Error('initialize failed');
+      driver = await secondProcess();
       initAt = driver.now();
-      driver.notify('initialized');
       let cwd = iso.workspace;
       if (scenario.resume.cwd === 'other') {
         cwd = join(iso.home, 'other-workspace'); // recorded as <home>/other-workspace
@@ -292,16 +303,8 @@ export async function recordScenario(
       const completed = driver.frames.filter((f) => isMethod(f, 'turn/completed')).at(-1);
       const lastTurnId = completed === undefined ? undefined : turnIdFrom(completed.frame);
       setUp.push(driver);
-      driver = spawnDriver();
-      answerRequests(driver);
-      const again = await driver.request(
-        'initialize',
-        { clientInfo: CLIENT_INFO, capabilities: null },
-        timeoutMs,
-      );
-      if (!('result' in again)) throw new Error('initialize failed');
+      driver = await secondProcess();
       initAt = driver.now();
-      driver.notify('initialized');
       const forked = await driver.request(
         'thread/fork',
         {

@@ -10,7 +10,7 @@ import type { PayloadOf } from './envelope.js';
 import { RuntimeError } from './errors.js';
 import { readSessionHistory } from './history.js';
 import type { ProviderRegistry } from './registry.js';
-import { sameDirectory } from './resume.js';
+import { recordedProvider, sameDirectory } from './resume.js';
 import type { EventStore } from './store/types.js';
 
 export interface ForkPlan {
@@ -44,14 +44,15 @@ export async function planFork(
     );
   }
   for (const [profile, record] of history.records) {
-    const resolved = Object.hasOwn(config.profiles, profile)
-      ? registry.resolve(profile)
-      : undefined;
-    const forks =
-      resolved !== undefined &&
-      resolved.descriptor.providerId === record.providerId &&
-      resolved.descriptor.recovery.forksFromRecoveryRecord &&
-      typeof resolved.provider.forkSession === 'function';
+    const forks = recordedProvider(
+      registry,
+      config,
+      profile,
+      record,
+      (resolved) =>
+        resolved.descriptor.recovery.forksFromRecoveryRecord &&
+        typeof resolved.provider.forkSession === 'function',
+    );
     if (!forks) {
       throw new RuntimeError(
         'capability_unsupported',

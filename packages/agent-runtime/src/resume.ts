@@ -10,7 +10,7 @@ import type { RuntimeConfig } from './config.js';
 import type { PayloadOf } from './envelope.js';
 import { RuntimeError } from './errors.js';
 import { readSessionHistory } from './history.js';
-import type { ProviderRegistry } from './registry.js';
+import type { ProviderRegistry, ResolvedProvider } from './registry.js';
 import type { EventStore } from './store/types.js';
 
 export interface ResumePlan {
@@ -29,6 +29,20 @@ export function sameDirectory(root: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether `profile` still names a provider of the record's id that can `use` the record. */
+export function recordedProvider(
+  registry: ProviderRegistry,
+  config: RuntimeConfig,
+  profile: string,
+  record: ProviderRecoveryRecord,
+  use: (resolved: ResolvedProvider) => boolean,
+): boolean {
+  const resolved = Object.hasOwn(config.profiles, profile) ? registry.resolve(profile) : undefined;
+  return (
+    resolved !== undefined && resolved.descriptor.providerId === record.providerId && use(resolved)
+  );
 }
 
 export async function planResume(
@@ -58,13 +72,15 @@ export async function planResume(
     );
   }
   for (const [profile, record] of history.records) {
-    const known = Object.hasOwn(config.profiles, profile);
-    const resolved = known ? registry.resolve(profile) : undefined;
-    const resumes =
-      resolved !== undefined &&
-      resolved.descriptor.providerId === record.providerId &&
-      resolved.descriptor.recovery.resumesFromRecoveryRecord &&
-      typeof resolved.provider.resumeSession === 'function';
+    const resumes = recordedProvider(
+      registry,
+      config,
+      profile,
+      record,
+      (resolved) =>
+        resolved.descriptor.recovery.resumesFromRecoveryRecord &&
+        typeof resolved.provider.resumeSession === 'function',
+    );
     if (!resumes) {
       throw new RuntimeError(
         'invalid_request',

@@ -41,9 +41,7 @@ describe('runtime.forkSession (ADR-0041)', () => {
     const durable = createDurableProvider();
     const runtime = await runtimeWith(durable);
     const source = await runtime.openSession({ workspace: tempDir() });
-    const turn = await source.submitTurn({ input: 'first' });
-    durable.manual.sessions[0]!.runs[0]!.complete({ outcome: 'succeeded' });
-    await turn.done;
+    await oneTurn(durable, source);
     const fork = await runtime.forkSession(source.id);
     expect(fork.id).not.toBe(source.id);
     expect(runtime.session(fork.id)).toBe(fork);
@@ -79,9 +77,7 @@ describe('runtime.forkSession (ADR-0041)', () => {
     const durable = createDurableProvider();
     const runtime = await runtimeWith(durable);
     const source = await runtime.openSession({ workspace: tempDir() });
-    const turn = await source.submitTurn({ input: 'first' });
-    durable.manual.sessions[0]!.runs[0]!.complete({ outcome: 'succeeded' });
-    await turn.done;
+    await oneTurn(durable, source);
     await source.close();
     const fork = await runtime.forkSession(source.id);
     expect(fork.state).toBe('ready');

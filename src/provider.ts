@@ -317,7 +317,11 @@ async function openSession(
   }
   return new CodexSession({
     threadId: thread.threadId,
-    threadDefaults: thread.defaults,
+    // a resumed thread answers a run's options it still holds as its own: the record knows better
+    threadDefaults: (!forking ? recovery?.settings?.defaults : undefined) ?? thread.defaults,
+    ...(!forking && recovery?.settings !== undefined
+      ? { heldOptions: recovery.settings.changed }
+      : {}),
     ...(forking && recovery?.total !== undefined ? { threadTotal: recovery.total } : {}),
     ...(options.persistence === 'thread'
       ? {

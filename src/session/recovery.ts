@@ -17,12 +17,14 @@ import { z } from 'zod';
 import { CODEX_ADAPTER_VERSION, CODEX_PROVIDER_ID } from '../constants.js';
 import type { UsageTotals } from '../protocol/inbound.js';
 import type { ProviderCode } from '../protocol/vocabulary.js';
+import type { SettingsSnapshot } from './run-options.js';
 import { codexRejection } from '../shared/codex-error.js';
 
 export const RECOVERY_FORMAT = 'codex-thread';
 export const RECOVERY_FORMAT_VERSION = 1;
 
 const digestSchema = z.string().regex(/^[0-9a-f]{64}$/);
+const token = z.string().min(1).max(200);
 
 export const codexRecoveryOpaqueSchema = z.strictObject({
   format: z.literal(RECOVERY_FORMAT),
@@ -41,6 +43,20 @@ export const codexRecoveryOpaqueSchema = z.strictObject({
       inputTokens: z.number().int().nonnegative(),
       outputTokens: z.number().int().nonnegative(),
       totalTokens: z.number().int().nonnegative(),
+    })
+    .optional(),
+  /**
+   * Per-run options the thread still holds (ADR-0041): codex keeps them and a resume answers
+   * them as the thread's own, so the record keeps the defaults they are to be undone to.
+   */
+  settings: z
+    .strictObject({
+      defaults: z.strictObject({ model: token.optional(), effort: token.optional() }),
+      changed: z.strictObject({
+        model: token.optional(),
+        effort: token.optional(),
+        summary: token.optional(),
+      }),
     })
     .optional(),
 });
@@ -74,6 +90,7 @@ export interface RecoveryFacts {
   readonly workspaceDigest: string;
   readonly lastTurnId: string | undefined;
   readonly total?: UsageTotals | undefined;
+  readonly settings?: SettingsSnapshot | undefined;
 }
 
 export function buildRecoveryRecord(facts: RecoveryFacts): ProviderRecoveryRecord {
@@ -93,6 +110,9 @@ export function buildRecoveryRecord(facts: RecoveryFacts): ProviderRecoveryRecor
           },
         }
       : {}),
+    ...(facts.settings !== undefined && Object.keys(facts.settings.changed).length > 0
+      ? { settings: settingsJson(facts.settings) }
+      : {}),
   };
   return {
     providerId: CODEX_PROVIDER_ID,
@@ -100,6 +120,14 @@ export function buildRecoveryRecord(facts: RecoveryFacts): ProviderRecoveryRecor
     wireVersion: WIRE_VERSION,
     opaque,
   };
+}
+
+function settingsJson(settings: SettingsSnapshot): JsonObject {
+  const set = (o: object): JsonObject =>
+    Object.fromEntries(
+      Object.entries(o).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+  return { defaults: set(settings.defaults), changed: set(settings.changed) };
 }
 
 function refused(providerCode: ProviderCode, message: string): never {

@@ -28,6 +28,13 @@ export interface ThreadDefaults {
 /** The `turn/start` members of one run. */
 export type TurnSettingsParams = { -readonly [K in RunOptionKey]?: string };
 
+/** What a recovery record keeps, so that a resumed thread still gets its defaults back. */
+export interface SettingsSnapshot {
+  readonly defaults: ThreadDefaults;
+  /** What codex holds for the thread that differs from its defaults. */
+  readonly changed: TurnSettingsParams;
+}
+
 /** The measured fallback when no `model_reasoning_summary` is configured. */
 export const UNCONFIGURED_SUMMARY: RunSummary = 'auto';
 
@@ -44,9 +51,23 @@ export class TurnSettings {
   /** Options codex holds for the thread that differ from its defaults (or may). */
   readonly #changed = new Map<RunOptionKey, string>();
 
-  constructor(defaults: ThreadDefaults, readSummary: () => Promise<RunSummary>) {
+  /** `changed`: what a resumed thread still holds from a run of the exporting session. */
+  constructor(
+    defaults: ThreadDefaults,
+    readSummary: () => Promise<RunSummary>,
+    changed: { readonly [K in RunOptionKey]?: string | undefined } = {},
+  ) {
     this.#defaults = defaults;
     this.#readSummary = readSummary;
+    for (const key of KEYS) {
+      const value = changed[key];
+      if (value !== undefined) this.#changed.set(key, value);
+    }
+  }
+
+  /** The defaults and what differs from them now (for a recovery record). */
+  snapshot(): SettingsSnapshot {
+    return { defaults: this.#defaults, changed: Object.fromEntries(this.#changed) };
   }
 
   /** A run may set an option only when its default can be sent back afterwards. */

@@ -12,6 +12,7 @@ import type {
   ProviderRun,
   ProviderRunRequest,
   ProviderSession,
+  RunSummary,
 } from '@relvo-labs/agent-provider';
 import { CODEX_DISPOSED_REASON } from '../constants.js';
 import { CODEX_CLIENT_METHOD } from '../protocol/vocabulary.js';
@@ -29,7 +30,12 @@ import {
   type SessionInteractions,
 } from './interactions.js';
 import { resolveInteractionOwner } from './owner-check.js';
-import { summaryOf, TurnSettings, type ThreadDefaults } from './run-options.js';
+import {
+  summaryOf,
+  TurnSettings,
+  type ThreadDefaults,
+  type TurnSettingsParams,
+} from './run-options.js';
 import { buildRecoveryRecord } from './recovery.js';
 import { InboundRouter } from './router.js';
 import { SessionState } from './state.js';
@@ -41,6 +47,8 @@ export interface CodexSessionParams {
   readonly threadTotal?: UsageTotals;
   /** The model and effort the thread started with: what a per-run option is undone to. */
   readonly threadDefaults?: ThreadDefaults;
+  /** Per-run options a resumed thread still holds (its record says so): undone on the next run. */
+  readonly heldOptions?: { readonly [K in keyof TurnSettingsParams]?: string | undefined };
   /** The handshaken connection; the session takes its inbound traffic over. */
   readonly connection: CodexConnection;
   readonly sink: ProviderEventSink;
@@ -110,18 +118,20 @@ export class CodexSession implements ProviderSession {
     this.#state = state;
     this.#connection = params.connection;
     this.#interactions = interactions;
+    const readSummary = async (): Promise<RunSummary> => {
+      const read = await params.connection.request(CODEX_CLIENT_METHOD.configRead, {
+        cwd: workspaceRoot,
+      });
+      const parsed = configReadResultSchema.safeParse(read);
+      if (!parsed.success) throw new TypeError('config/read answered without a config');
+      return summaryOf(parsed.data.config.model_reasoning_summary);
+    };
+    const settings = new TurnSettings(params.threadDefaults ?? {}, readSummary, params.heldOptions);
     this.#admission = new TurnAdmission({
       state,
       connection: params.connection,
       interactions,
-      settings: new TurnSettings(params.threadDefaults ?? {}, async () => {
-        const read = await params.connection.request(CODEX_CLIENT_METHOD.configRead, {
-          cwd: workspaceRoot,
-        });
-        const parsed = configReadResultSchema.safeParse(read);
-        if (!parsed.success) throw new TypeError('config/read answered without a config');
-        return summaryOf(parsed.data.config.model_reasoning_summary);
-      }),
+      settings,
       stall: params.stall,
       ...(params.requestTimeoutMs !== undefined
         ? { requestTimeoutMs: params.requestTimeoutMs }
@@ -143,6 +153,7 @@ export class CodexSession implements ProviderSession {
             workspaceDigest: recovery.workspaceDigest,
             lastTurnId: state.lastTurnId,
             total: state.threadTotal,
+            settings: settings.snapshot(),
           }),
         );
     }

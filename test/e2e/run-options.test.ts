@@ -65,6 +65,37 @@ describe('per-run model, effort and summary on the real binary', () => {
     expect(sent(codex, 1).reasoning).toEqual({ summary: 'concise' });
   });
 
+  it('a thread resumed right after a run that set options still gets its defaults back', async () => {
+    const codex = await openRealCodex(
+      { persistence: 'thread' },
+      { extra: ['model_reasoning_effort="low"'] },
+    );
+    codex.server.enqueue(textStep('one'), textStep('two'));
+    await run(codex, 'own', { model: 'other-model', effort: 'high' });
+    const record = await codex.session.exportRecoveryRecord!();
+    await codex.session.dispose();
+    // codex answers the resume with other-model / high as the thread's own (measured)
+    const resumed = await codex.provider.resumeSession!(record, {
+      options: {},
+      workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
+      sink: recordingSink(),
+    });
+    try {
+      const next = await resumed.startRun({
+        input: textInput('back'),
+        sink: recordingSink(),
+        runRef: 'back',
+      });
+      expect(await next.completion).toEqual({ outcome: 'succeeded' });
+      expect(sent(codex, 1)).toEqual({
+        model: SCRIPTED_MODEL,
+        reasoning: { effort: 'low', summary: 'auto' },
+      });
+    } finally {
+      await resumed.dispose();
+    }
+  });
+
   it('an effort is refused when the thread has none to go back to; nothing is sent', async () => {
     const codex = await openRealCodex();
     const refused = await codex.session

@@ -69,6 +69,19 @@ describe('TurnSettings', () => {
     });
   });
 
+  it('a snapshot keeps what is held; a session built from it sends the defaults back', async () => {
+    const { s } = settings({ model: 'm0', effort: 'low' });
+    await turn(s, { model: 'm1', summary: 'none' });
+    const snap = s.snapshot();
+    expect(snap).toEqual({
+      defaults: { model: 'm0', effort: 'low' },
+      changed: { model: 'm1', summary: 'none' },
+    });
+    const resumed = new TurnSettings(snap.defaults, () => Promise.resolve('auto'), snap.changed);
+    expect(await turn(resumed, {})).toEqual({ model: 'm0', summary: 'auto' });
+    expect(resumed.snapshot().changed).toEqual({});
+  });
+
   it('a configured summary is the default; anything else is auto', () => {
     expect(summaryOf('detailed')).toBe('detailed');
     expect(summaryOf(null)).toBe('auto');

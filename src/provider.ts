@@ -42,7 +42,7 @@ import {
 } from './options.js';
 import { openConnection } from './connect.js';
 import { AbandonedConnections, type ReleaseSummary } from './session/abandoned.js';
-import { handshake } from './session/handshake.js';
+import { handshake, type HandshakeResult } from './session/handshake.js';
 import {
   readRecoveryRecord,
   workspaceDigest,
@@ -72,6 +72,14 @@ export interface CodexProvider extends AgentProvider {
   createSession(init: CodexSessionInit): Promise<CodexProviderSession>;
   /** Present only with `persistence: 'thread'` (ADR-0016). */
   resumeSession?(
+    record: ProviderRecoveryRecord,
+    init: CodexSessionInit,
+  ): Promise<CodexProviderSession>;
+  /**
+   * Present only with `persistence: 'thread'` (ADR-0041): a new persisted thread (`thread/fork`)
+   * holding the record's thread through its last turn; the record's own thread is unchanged.
+   */
+  forkSession?(
     record: ProviderRecoveryRecord,
     init: CodexSessionInit,
   ): Promise<CodexProviderSession>;
@@ -127,7 +135,16 @@ const create = (input: CodexProviderOptions = {}): CodexProvider => {
             record: ProviderRecoveryRecord,
             init: CodexSessionInit,
           ): Promise<CodexProviderSession> {
-            return openSession(init, options, factory, spawning, abandoned, record);
+            return openSession(init, options, factory, spawning, abandoned, { record });
+          },
+          forkSession(
+            record: ProviderRecoveryRecord,
+            init: CodexSessionInit,
+          ): Promise<CodexProviderSession> {
+            return openSession(init, options, factory, spawning, abandoned, {
+              record,
+              fork: true,
+            });
           },
         }
       : {};
@@ -231,7 +248,7 @@ async function openSession(
   factory: CodexTransportFactory,
   spawning: boolean,
   abandoned: AbandonedConnections,
-  record?: ProviderRecoveryRecord,
+  from?: { readonly record: ProviderRecoveryRecord; readonly fork?: boolean },
 ): Promise<CodexProviderSession> {
   // every check happens before anything is spawned
   const read = readInit(init);
@@ -260,12 +277,21 @@ async function openSession(
   }
   // another provider's, another wire's or another workspace's record: refused before a spawn
   const recovery: CodexRecoveryOpaque | undefined =
-    record === undefined ? undefined : readRecoveryRecord(record, root);
+    from === undefined ? undefined : readRecoveryRecord(from.record, root);
+  const recorded =
+    recovery === undefined
+      ? undefined
+      : {
+          threadId: recovery.threadId,
+          codexHomeDigest: recovery.codexHome,
+          lastTurnId: recovery.lastTurnId,
+        };
+  const forking = from?.fork === true;
 
   const { connection, startup } = await openConnection(factory, root, options);
   const sandboxMode = sessionOptions.data.sandboxMode ?? options.sandboxMode;
   const model = sessionOptions.data.model ?? options.model;
-  let thread: { threadId: string; codexVersion: string; codexHomeDigest: string };
+  let thread: HandshakeResult;
   // the options' features, refused once the release is known and before any thread (ADR-0042)
   const features = requestedFeatures(options);
   try {
@@ -281,9 +307,7 @@ async function openSession(
         capabilityGate: (version) => new ReleaseCapabilities(version).refusal(features),
         ...(model !== undefined ? { model } : {}),
         ephemeral: options.persistence !== 'thread',
-        ...(recovery !== undefined
-          ? { resume: { threadId: recovery.threadId, codexHomeDigest: recovery.codexHome } }
-          : {}),
+        ...(recorded === undefined ? {} : forking ? { fork: recorded } : { resume: recorded }),
       },
       startup,
     );
@@ -292,12 +316,21 @@ async function openSession(
   }
   return new CodexSession({
     threadId: thread.threadId,
+    // a resumed thread answers a run's options it still holds as its own: the record knows better
+    threadDefaults: (!forking ? recovery?.settings?.defaults : undefined) ?? thread.defaults,
+    ...(!forking && recovery?.settings !== undefined
+      ? { heldOptions: recovery.settings.changed }
+      : {}),
+    ...(forking && recovery?.total !== undefined ? { threadTotal: recovery.total } : {}),
     ...(options.persistence === 'thread'
       ? {
           recovery: {
             codexHomeDigest: thread.codexHomeDigest,
             workspaceDigest: workspaceDigest(root),
-            ...(recovery?.lastTurnId !== undefined ? { replayedTurnId: recovery.lastTurnId } : {}),
+            // a fork replays nothing (measured on 0.171.0): only a resume's usage replay is retired
+            ...(recovery?.lastTurnId !== undefined && !forking
+              ? { replayedTurnId: recovery.lastTurnId }
+              : {}),
           },
         }
       : {}),

@@ -94,8 +94,29 @@ async function runTurn(
     ),
   ) ?? [{ type: 'text', text: plan.text }];
   const reply = driver
-    .request('turn/start', { threadId, input }, timeoutMs)
+    .request('turn/start', { threadId, input, ...plan.params }, timeoutMs)
     .then(() => driver.now());
+  if (plan.steer !== undefined) {
+    await driver.waitFor((f) => isMethod(f, 'item/agentMessage/delta'), {
+      timeoutMs,
+      label: 'a first agentMessage delta',
+      from,
+    });
+    const started = await driver.waitFor((f) => isMethod(f, 'turn/started'), {
+      timeoutMs,
+      label: 'turn/started',
+      from,
+    });
+    await driver.request(
+      'turn/steer',
+      {
+        threadId,
+        expectedTurnId: turnIdFrom(started.frame),
+        input: [{ type: 'text', text: plan.steer }],
+      },
+      timeoutMs,
+    );
+  }
   if (plan.interruptAfterDeltas !== undefined) {
     let deltas = 0;
     const target = plan.interruptAfterDeltas;
@@ -183,6 +204,25 @@ export async function recordScenario(
       d.send({ id: f.frame.id, ...answer });
     });
   };
+  /** A second app-server on the same CODEX_HOME, initialized (resume, fork). */
+  const secondProcess = async (): Promise<AppServerDriver> => {
+    const second = spawnDriver();
+    answerRequests(second);
+    try {
+      const again = await second.request(
+        'initialize',
+        { clientInfo: CLIENT_INFO, capabilities: null },
+        timeoutMs,
+      );
+      if (!('result' in again)) throw new Error('initialize failed');
+    } catch (error) {
+      // not yet the recorded driver: nothing else would close it
+      await second.close();
+      throw error;
+    }
+    second.notify('initialized');
+    return second;
+  };
   let driver = spawnDriver();
   answerRequests(driver);
   const setUp: AppServerDriver[] = [];
@@ -230,16 +270,8 @@ export async function recordScenario(
       await sleep(scenario.settleMs ?? 300);
       await driver.close();
       setUp.push(driver);
-      driver = spawnDriver();
-      answerRequests(driver);
-      const again = await driver.request(
-        'initialize',
-        { clientInfo: CLIENT_INFO, capabilities: null },
-        timeoutMs,
-      );
-      if (!('result' in again)) throw new Error('initialize failed');
+      driver = await secondProcess();
       initAt = driver.now();
-      driver.notify('initialized');
       let cwd = iso.workspace;
       if (scenario.resume.cwd === 'other') {
         cwd = join(iso.home, 'other-workspace'); // recorded as <home>/other-workspace
@@ -264,6 +296,35 @@ export async function recordScenario(
           currentTurn = plan;
           turns.push(await runTurn(driver, resumedId, plan, timeoutMs, iso.workspace));
         }
+      }
+    }
+    if (scenario.fork !== undefined) {
+      // the source stays open: its process is set-up, the forking one is recorded
+      const completed = driver.frames.filter((f) => isMethod(f, 'turn/completed')).at(-1);
+      const lastTurnId = completed === undefined ? undefined : turnIdFrom(completed.frame);
+      setUp.push(driver);
+      driver = await secondProcess();
+      initAt = driver.now();
+      const forked = await driver.request(
+        'thread/fork',
+        {
+          threadId,
+          ...(lastTurnId === undefined ? {} : { lastTurnId }),
+          cwd: iso.workspace,
+          approvalPolicy: scenario.approvalPolicy,
+          sandbox: scenario.sandbox,
+          ephemeral: false,
+          excludeTurns: true,
+        },
+        timeoutMs,
+      );
+      threadAt = driver.now();
+      threadStartedAt = threadAt;
+      const forkId = (forked.result as { thread?: { id?: unknown } } | undefined)?.thread?.id;
+      if (typeof forkId !== 'string') throw new Error('thread/fork returned no thread id');
+      for (const plan of scenario.fork.turns) {
+        currentTurn = plan;
+        turns.push(await runTurn(driver, forkId, plan, timeoutMs, iso.workspace));
       }
     }
     await sleep(scenario.settleMs ?? 300);

@@ -16,6 +16,7 @@ import {
 } from '../../src/testing/index.js';
 import type { AppServerDriver, Frame } from './app-server-driver.js';
 import { EVENTS_SCENARIOS } from './scenarios-events.js';
+import { RUN_SCENARIOS } from './scenarios-runs.js';
 
 /** What the client writes back to a server request (the runner adds the id). */
 export type ServerRequestAnswer =
@@ -29,6 +30,10 @@ export interface TurnPlan {
   readonly answer?: (request: Frame) => ServerRequestAnswer | undefined;
   /** Send turn/interrupt once this many agentMessage deltas have arrived. */
   readonly interruptAfterDeltas?: number;
+  /** More `turn/start` members (`model`, `effort`, `summary`, `outputSchema`). */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** Send `turn/steer` with this text (expectedTurnId: the turn) once the first delta arrived. */
+  readonly steer?: string;
 }
 
 export interface Scenario {
@@ -59,6 +64,12 @@ export interface Scenario {
     /** `other`: resume with a different cwd (a directory under HOME). */
     readonly cwd?: 'workspace' | 'other';
   };
+  /**
+   * Fork: after the turns, a second app-server (same CODEX_HOME; the first stays open, as the
+   * adapter meets it) forks the thread through its last turn (`thread/fork`, `excludeTurns`)
+   * and runs these turns on the new thread. Only the second process is recorded.
+   */
+  readonly fork?: { readonly turns: readonly TurnPlan[] };
   /** Client traffic after thread/started, before the turns. */
   readonly afterThreadStart?: (driver: AppServerDriver, threadId: string) => Promise<void>;
 }
@@ -638,6 +649,7 @@ export const SCENARIOS: readonly Scenario[] = [
   ...ISSUE_14_SCENARIOS,
   ...EVENTS_SCENARIOS,
   ...PERMISSION_SCENARIOS,
+  ...RUN_SCENARIOS,
 ];
 
 export function findScenario(name: string): Scenario {

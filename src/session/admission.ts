@@ -8,6 +8,7 @@ import type {
   ProviderRejection,
   ProviderRun,
   ProviderRunRequest,
+  RunOptions,
   TurnInput,
 } from '@relvo-labs/agent-provider';
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
@@ -24,6 +25,7 @@ import type { SessionInteractions } from './interactions.js';
 import { nativeInputOf, type NativeUserInput } from './file-refs.js';
 import { CodexRun, type RunFeatures, type RunLifecycle } from './run.js';
 import { checkRunRequest, checkTurnInput, oversizedText } from './run-request.js';
+import type { TurnSettings, TurnSettingsParams } from './run-options.js';
 import type { SessionState } from './state.js';
 import { watchRun, type StallPolicy } from './stall.js';
 
@@ -45,6 +47,8 @@ export interface TurnAdmissionParams {
   readonly state: SessionState;
   readonly connection: SessionConnection;
   readonly interactions: SessionInteractions | undefined;
+  /** The thread's model, effort and summary as runs change and restore them (ADR-0041). */
+  readonly settings: TurnSettings;
   readonly stall?: StallPolicy | undefined;
   /** What the connected release carries (ADR-0042); undefined refuses nothing. */
   readonly capabilities?: ReleaseCapabilities;
@@ -70,6 +74,7 @@ export class TurnAdmission implements RunLifecycle {
   readonly #state: SessionState;
   readonly #connection: SessionConnection;
   readonly #interactions: SessionInteractions | undefined;
+  readonly #settings: TurnSettings;
   readonly #stall: StallPolicy | undefined;
   readonly #capabilities: ReleaseCapabilities | undefined;
   readonly #runFeatures: RunFeatures | undefined;
@@ -84,6 +89,7 @@ export class TurnAdmission implements RunLifecycle {
     this.#state = params.state;
     this.#connection = params.connection;
     this.#interactions = params.interactions;
+    this.#settings = params.settings;
     this.#stall = params.stall;
     this.#capabilities = params.capabilities;
     this.#runFeatures = params.runFeatures;
@@ -96,7 +102,7 @@ export class TurnAdmission implements RunLifecycle {
     if (state.closing) return refused('session_closed', 'the codex session is closed');
     const check = checkRunRequest(request);
     if (!check.ok) return Promise.reject(check.rejection);
-    const { runRef, sink, input, fingerprint, structured } = check.request;
+    const { runRef, sink, input, fingerprint, structured, options } = check.request;
     // an input check like the schema's own: refused before the run exists
     const lacking =
       structured === undefined ? undefined : this.#capabilities?.refusal(['run.structuredOutput']);
@@ -129,6 +135,8 @@ export class TurnAdmission implements RunLifecycle {
     const features = this.#runFeatures;
     const native = this.#native(input);
     if (!native.ok) return Promise.reject(native.rejection);
+    const unrestorable = this.#settings.refusal(options);
+    if (unrestorable !== undefined) return Promise.reject(unrestorable);
     const run = new CodexRun({
       runRef,
       sink,
@@ -138,7 +146,7 @@ export class TurnAdmission implements RunLifecycle {
       structured,
     });
     state.beginRun(run);
-    const started = this.#startTurn(run, native.input, structured?.schema);
+    const started = this.#startTurn(run, native.input, structured?.schema, options);
     this.#runsByRef.set(run.runRef, { started, fingerprint });
     return started;
   }
@@ -245,12 +253,36 @@ export class TurnAdmission implements RunLifecycle {
 
   // ---- turn/start --------------------------------------------------------------------------
 
+  /**
+   * The run's settings, or undefined once the run has ended meanwhile; a default that cannot be
+   * read refuses the run before turn/start.
+   */
+  async #settingsFor(run: CodexRun, options: RunOptions): Promise<TurnSettingsParams | undefined> {
+    try {
+      const params = await this.#settings.paramsFor(options);
+      return run.settled ? undefined : params;
+    } catch (error) {
+      this.#runsByRef.delete(run.runRef);
+      this.#state.endRun(run);
+      const token = causeTokenOf(error);
+      throw codexRejection(
+        'provider_unavailable',
+        `codex did not say the thread's reasoning summary (${token})`,
+        { providerCode: 'run_option_default_unread', details: { cause: token } },
+      );
+    }
+  }
+
   async #startTurn(
     run: CodexRun,
     input: readonly NativeUserInput[],
     outputSchema: JsonObject | undefined,
+    options: RunOptions,
   ): Promise<ProviderRun> {
     const state = this.#state;
+    const settings = await this.#settingsFor(run, options);
+    // disposed while a default was read: the run has ended, nothing is sent
+    if (settings === undefined) return run;
     let result: unknown;
     try {
       result = await this.#connection.request(CODEX_CLIENT_METHOD.turnStart, {
@@ -258,6 +290,8 @@ export class TurnAdmission implements RunLifecycle {
         input,
         // applies to this turn only (measured on 0.171.0): later turns send none
         ...(outputSchema === undefined ? {} : { outputSchema }),
+        // these persist into later turns: run-options.ts sends the defaults back when needed
+        ...settings,
       });
     } catch (error) {
       const authoritative = isAuthoritativeFailure(error);
@@ -298,6 +332,7 @@ export class TurnAdmission implements RunLifecycle {
       });
       return run;
     }
+    this.#settings.accepted(settings);
     const turnId = parsed.data.turn.id;
     if (run.settled) {
       // failed before binding (terminal overflow, connection end): stop the native turn once

@@ -41,6 +41,8 @@ export const sessionOpenedPayloadSchema = z.strictObject({
   defaultProfile: profileNameSchema,
   workspace: z.strictObject({ root: z.string().min(1), ownership: workspaceOwnershipSchema }),
   metadata: jsonObjectSchema.optional(),
+  /** The session this one was forked from (`runtime.forkSession`). */
+  forkedFrom: sessionIdSchema.optional(),
 });
 
 export const sessionStateChangedPayloadSchema = z.strictObject({

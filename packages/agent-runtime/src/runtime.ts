@@ -8,6 +8,7 @@ import { randomId, type IdFactory } from './ids.js';
 import { agentRuntimeOptionsSchema, checkOptions } from './options.js';
 import { settleAbandonedSessions, type AbandonedSessions } from './recovery.js';
 import { ProviderRegistry, type ProviderFactory } from './registry.js';
+import { planFork } from './fork.js';
 import { planResume, takeOverToResume } from './resume.js';
 import { environmentSecrets } from './session/durable.js';
 import { EventWriter, SessionLog } from './session/log.js';
@@ -63,6 +64,14 @@ export interface AgentRuntime {
    * runtime has open is returned as it is.
    */
   resumeSession(sessionId: string): Promise<RuntimeSession>;
+  /**
+   * A new session (new id, its own log) that continues from where `sessionId` is now: each
+   * recorded provider session is forked (codex: `thread/fork` through its last turn), so the new
+   * session's next turn carries the earlier ones; the source, open or not, is unchanged. Refused,
+   * typed, while the source runs a turn, when no provider recorded it, or when a provider does
+   * not declare `recovery.forksFromRecoveryRecord`.
+   */
+  forkSession(sessionId: string): Promise<RuntimeSession>;
   /** A session opened by this runtime and not yet closed. */
   session(sessionId: string): RuntimeSession | undefined;
   /** Every session in the store, including earlier processes'. */
@@ -127,6 +136,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     profile: string,
     workspace: SessionContext['workspace'],
     resumeFrom?: SessionContext['resumeFrom'],
+    forkFrom?: SessionContext['forkFrom'],
   ): SessionImpl =>
     new SessionImpl({
       id: sessionId,
@@ -140,6 +150,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       secrets,
       warm,
       ...(resumeFrom === undefined ? {} : { resumeFrom }),
+      ...(forkFrom === undefined ? {} : { forkFrom }),
       subscribe: (o) => subscribe(sessionId, o),
       onClosed: () => {
         live.delete(sessionId);
@@ -166,6 +177,28 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     return session;
   };
 
+  const fork = async (sourceId: string): Promise<RuntimeSession> => {
+    await live.get(sourceId)?.session.recordProviders();
+    const plan = await planFork(store, registry, config, sourceId);
+    refuseWhenShuttingDown();
+    const sessionId = ids('ses');
+    const log = new SessionLog(writer, sessionId);
+    const { defaultProfile, workspace } = plan.opened;
+    const session = sessionOf(sessionId, log, defaultProfile, workspace, undefined, plan.records);
+    log.append({ type: 'session.opened', defaultProfile, workspace, forkedFrom: sourceId });
+    log.append({ type: 'session.state_changed', from: 'opening', to: 'ready' });
+    live.set(sessionId, { session, log });
+    try {
+      await session.resumeProviders([...plan.records.keys()]);
+    } catch (error) {
+      // the fork never became usable: it is closed, and says so in its own log
+      await session.close().catch(() => undefined);
+      throw error;
+    }
+    await log.durable();
+    return session;
+  };
+
   const runtime: AgentRuntime = {
     config,
     store,
@@ -186,6 +219,15 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
         resuming.set(sessionId, attempt);
       }
       return attempt;
+    },
+
+    forkSession(sessionId) {
+      try {
+        refuseWhenShuttingDown();
+      } catch (error) {
+        return rejection(error);
+      }
+      return fork(sessionId);
     },
 
     async openSession(opts) {

@@ -1,3 +1,4 @@
+import type { TurnRunOptions } from './turn-options.js';
 import {
   agentError,
   canInterruptRun,
@@ -6,7 +7,6 @@ import {
   isTerminal,
   RUN_STATE_TABLE,
   type InteractionRequest,
-  type JsonObject,
   type ProviderEventPayload,
   type ProviderEventSink,
   type ProviderRun,
@@ -92,14 +92,14 @@ export class RunDriver implements InteractionRun {
     this.state = to;
   }
 
-  start(input: TurnInput, outputSchema?: JsonObject): void {
+  start(input: TurnInput, options: TurnRunOptions = {}): void {
     let starting: Promise<ProviderRun>;
     try {
       starting = this.ctx.providerSession.startRun({
+        ...options,
         input,
         sink: this.sink,
         runRef: this.runId,
-        ...(outputSchema === undefined ? {} : { outputSchema }),
       });
     } catch (error) {
       starting = rejection(error);

@@ -172,6 +172,12 @@ export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
  * payload is the caller's to judge.
  */
 export class EnvelopeHeaderJudge {
+  /**
+   * @param idsTrusted the event ids come from the runtime's own factory (`evt_` and 32 hex
+   * digits by construction), so they are not tested again; a host's factory's ids are.
+   */
+  constructor(private readonly idsTrusted = false) {}
+
   #sessionId: string | undefined;
   #runId: string | undefined;
   #occurredAt: string | undefined;
@@ -196,7 +202,7 @@ export class EnvelopeHeaderJudge {
       if (!shape.sequence.safeParse(envelope.sequence).success) return false;
     }
     // wireVersion is the literal by type
-    if (!EVENT_ID.test(envelope.eventId)) return false;
+    if (!this.idsTrusted && !EVENT_ID.test(envelope.eventId)) return false;
     this.#sequence = envelope.sequence;
     return true;
   }

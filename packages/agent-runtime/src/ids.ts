@@ -7,17 +7,20 @@ export type IdPrefix = (typeof ID_PREFIXES)[number];
 export type IdFactory = (prefix: IdPrefix) => string;
 
 // 128 random bits per id, as 32 hex digits; the bytes come from a pool refilled 256 ids at a
-// time (an envelope id is minted per event, and one syscall per id showed in the profile)
-const ID_BYTES = 16;
-const pool = Buffer.alloc(ID_BYTES * 256);
-let offset = pool.length;
+// time and turned into hex at once (an envelope id is minted per event: one syscall, then one
+// hex conversion, per id both showed in the profile)
+const ID_HEX = 32;
+const pool = Buffer.alloc((ID_HEX / 2) * 256);
+let hex = '';
+let offset = 0;
 
 export const randomId: IdFactory = (prefix) => {
-  if (offset === pool.length) {
+  if (offset === hex.length) {
     randomFillSync(pool);
+    hex = pool.toString('hex');
     offset = 0;
   }
-  const hex = pool.toString('hex', offset, offset + ID_BYTES);
-  offset += ID_BYTES;
-  return `${prefix}_${hex}`;
+  const id = `${prefix}_${hex.slice(offset, offset + ID_HEX)}`;
+  offset += ID_HEX;
+  return id;
 };

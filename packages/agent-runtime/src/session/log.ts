@@ -7,7 +7,7 @@ import {
   type EventPayload,
 } from '../envelope.js';
 import { isRuntimeError, RuntimeError } from '../errors.js';
-import type { IdFactory } from '../ids.js';
+import { randomId, type IdFactory } from '../ids.js';
 import type { EventStore } from '../store/types.js';
 import { deepFreeze, wasAdmitted } from './intake.js';
 
@@ -146,6 +146,8 @@ export class EventWriter {
   }
 }
 
+const wireVersion = WIRE_VERSION;
+
 /** One session's sequence counter, live listeners and durability waits. */
 export class SessionLog {
   private lastSequence: number;
@@ -153,7 +155,7 @@ export class SessionLog {
   private failure: RuntimeError | undefined;
   private readonly listeners = new Set<LiveListener>();
   private readonly waits = new Set<DeliveryWait>();
-  private readonly judge = new EnvelopeHeaderJudge();
+  private readonly judge: EnvelopeHeaderJudge;
   private terminal = false;
 
   constructor(
@@ -163,6 +165,7 @@ export class SessionLog {
   ) {
     this.lastSequence = lastStoredSequence;
     this.lastCommitted = lastStoredSequence;
+    this.judge = new EnvelopeHeaderJudge(writer.ids === randomId);
   }
 
   /**
@@ -171,16 +174,24 @@ export class SessionLog {
    */
   append(payload: EventPayload, runId?: string): EventEnvelope {
     const recorded = this.failure === undefined ? recordable(payload) : payload;
-    const envelope: EventEnvelope = {
-      eventId: this.writer.ids('evt'),
-      sessionId: this.sessionId,
-      sequence: this.lastSequence + 1,
-      occurredAt: this.writer.stamp(),
-      wireVersion: WIRE_VERSION,
-      payload: recorded ?? payload,
-    };
-    if (runId !== undefined) envelope.runId = runId;
-    Object.freeze(envelope);
+    const eventId = this.writer.ids('evt');
+    const sequence = this.lastSequence + 1;
+    const occurredAt = this.writer.stamp();
+    const held = recorded ?? payload;
+    // two literals rather than a member added later: one shape each, runId last as before
+    const envelope: EventEnvelope = Object.freeze(
+      runId === undefined
+        ? { eventId, sessionId: this.sessionId, sequence, occurredAt, wireVersion, payload: held }
+        : {
+            eventId,
+            sessionId: this.sessionId,
+            sequence,
+            occurredAt,
+            wireVersion,
+            payload: held,
+            runId,
+          },
+    );
     if (payload.type === 'session.closed') this.terminal = true;
     // after a store failure nothing more is written for this session (never a gap in the
     // stored history); the failure surfaces through durable() and subscriptions instead

@@ -73,7 +73,7 @@ const deltaLike = fc
     if (outerExtra) outer.sequence = 1;
     const target = { payload, outer }[hidden ?? 'payload'];
     if (hidden !== undefined) Object.defineProperty(target, 'seq', { value: 1, enumerable: false });
-    if (symbol !== undefined) ({ payload, outer })[symbol][Symbol('s')] = 1;
+    if (symbol !== undefined) Reflect.set({ payload, outer }[symbol], Symbol('s'), 1);
     return proxy === 'outer' ? new Proxy(outer, {}) : outer;
   });
 

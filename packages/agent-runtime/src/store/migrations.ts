@@ -42,10 +42,11 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     sql: `CREATE INDEX events_by_run ON events (run_id, session_id, sequence) WHERE run_id IS NOT NULL;`,
   },
   {
-    // One row per batch and session (at most ENVELOPES_PER_ROW envelopes, as a JSON array)
-    // instead of one per event: a row costs more CPU than the adapter spends on an event
-    // (docs/performance.md). Reads go by (session_id, sequence) only, so events_by_run, which
-    // no query used, goes with the old table. Existing rows move over, one per row.
+    // One row per batch and session (at most ENVELOPES_PER_ROW envelopes) instead of one per
+    // event: a row cost more CPU than the adapter spends on an event (docs/performance.md).
+    // `envelopes` is a JSON array of [eventId, runId or null, occurredAt, payload], the
+    // sequences first_sequence.. in order. Reads go by (session_id, sequence) only, so
+    // events_by_run, which no query used, goes with the old table; its rows move over.
     version: 3,
     sql: `
       CREATE TABLE event_rows (
@@ -56,13 +57,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         PRIMARY KEY (session_id, first_sequence)
       );
       INSERT INTO event_rows (session_id, first_sequence, last_sequence, envelopes)
-        SELECT session_id, sequence, sequence, json_array(CASE WHEN run_id IS NULL
-          THEN json_object('eventId', event_id, 'sessionId', session_id, 'sequence', sequence,
-            'occurredAt', occurred_at, 'wireVersion', wire_version, 'payload', json(payload))
-          ELSE json_object('eventId', event_id, 'sessionId', session_id, 'runId', run_id,
-            'sequence', sequence, 'occurredAt', occurred_at, 'wireVersion', wire_version,
-            'payload', json(payload))
-          END)
+        SELECT session_id, sequence, sequence,
+          json_array(json_array(event_id, run_id, occurred_at, json(payload)))
         FROM events ORDER BY session_id, sequence;
       DROP TABLE events;
     `,

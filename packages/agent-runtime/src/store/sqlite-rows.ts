@@ -17,10 +17,20 @@ export const INSERT_ROW_SQL = `INSERT INTO event_rows (session_id, first_sequenc
   VALUES (?, ?, ?, ?)`;
 
 /** The rows holding `fromSequence` and after, in order (the row holding it starts at or before it). */
-export const SELECT_ROWS_SQL = `SELECT envelopes FROM event_rows
+export const SELECT_ROWS_SQL = `SELECT session_id, first_sequence, envelopes FROM event_rows
   WHERE session_id = @sessionId AND first_sequence >= coalesce((SELECT max(first_sequence)
     FROM event_rows WHERE session_id = @sessionId AND first_sequence <= @fromSequence), 0)
   ORDER BY first_sequence`;
+
+/** A row as SELECT_ROWS_SQL reads it. */
+export interface StoredRow {
+  readonly session_id: string;
+  readonly first_sequence: number;
+  readonly envelopes: string;
+}
+
+/** One envelope in a row: what the row's session and first sequence do not already say. */
+type Packed = [eventId: string, runId: string | null, occurredAt: string, payload: EventPayload];
 
 /**
  * Calls `insert` once per row: each run of consecutive envelopes of one session, cut every
@@ -34,35 +44,43 @@ export function forEachRow(
   let start = 0;
   while (start < batch.length) {
     const head = batch[start] as EventEnvelope;
-    let end = start + 1;
-    while (
-      end < batch.length &&
-      end - start < ENVELOPES_PER_ROW &&
-      (batch[end] as EventEnvelope).sessionId === head.sessionId
-    ) {
-      end++;
+    const packed: Packed[] = [];
+    let end = start;
+    for (; end < batch.length && end - start < ENVELOPES_PER_ROW; end++) {
+      const e = batch[end] as EventEnvelope;
+      if (e.sessionId !== head.sessionId) break;
+      packed.push([e.eventId, e.runId ?? null, e.occurredAt, e.payload]);
     }
     const last = batch[end - 1] as EventEnvelope;
-    insert(head.sessionId, head.sequence, last.sequence, JSON.stringify(batch.slice(start, end)));
+    insert(head.sessionId, head.sequence, last.sequence, JSON.stringify(packed));
     start = end;
   }
 }
 
 /**
- * Appends to `into` the envelopes of one row from `fromSequence` on, until `into` holds
- * `limit`; returns false once it does. Envelopes are fresh objects, read as the runtime's wire
- * version (as the one-row-per-event schema did).
+ * Appends to `into` the envelopes of one row (of `sessionId`, from `first`) from
+ * `fromSequence` on, until `into` holds `limit`; returns false once it does. Envelopes are
+ * fresh objects, read as the runtime's wire version (as the one-row-per-event schema did).
  */
 export function takeEnvelopes(
-  row: string,
+  row: StoredRow,
   fromSequence: number,
   limit: number,
   into: EventEnvelope[],
 ): boolean {
-  for (const envelope of JSON.parse(row) as EventEnvelope[]) {
-    if (envelope.sequence < fromSequence) continue;
+  const packed = JSON.parse(row.envelopes) as Packed[];
+  for (let i = Math.max(0, fromSequence - row.first_sequence); i < packed.length; i++) {
     if (into.length >= limit) return false;
-    envelope.wireVersion = WIRE_VERSION;
+    const [eventId, runId, occurredAt, payload] = packed[i] as Packed;
+    const envelope: EventEnvelope = {
+      eventId,
+      sessionId: row.session_id,
+      sequence: row.first_sequence + i,
+      occurredAt,
+      wireVersion: WIRE_VERSION,
+      payload,
+    };
+    if (runId !== null) envelope.runId = runId;
     into.push(envelope);
   }
   return into.length < limit;

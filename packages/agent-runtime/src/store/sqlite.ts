@@ -18,6 +18,7 @@ import {
   INSERT_ROW_SQL,
   SELECT_ROWS_SQL,
   takeEnvelopes,
+  type StoredRow,
   toSummary,
   type SessionRow,
 } from './sqlite-rows.js';
@@ -134,7 +135,7 @@ class SqliteEventStore implements EventStore {
        ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
          last_sequence = excluded.last_sequence`,
     );
-    this.selectRows = db.prepare(SELECT_ROWS_SQL).pluck();
+    this.selectRows = db.prepare(SELECT_ROWS_SQL);
     this.selectSession = db.prepare('SELECT * FROM sessions WHERE session_id = ?');
     this.appendTx = db.transaction((batch: readonly EventEnvelope[]) => {
       const next = summariesAfter(batch, (id) => this.summary(id));
@@ -200,7 +201,7 @@ class SqliteEventStore implements EventStore {
       const out: EventEnvelope[] = [];
       if (options.limit > 0) {
         const rows = this.selectRows.iterate({ sessionId, fromSequence: options.fromSequence });
-        for (const row of rows as IterableIterator<string>) {
+        for (const row of rows as IterableIterator<StoredRow>) {
           if (!takeEnvelopes(row, options.fromSequence, options.limit, out)) break;
         }
       }

@@ -6,21 +6,38 @@ export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 export type IdFactory = (prefix: IdPrefix) => string;
 
-// 128 random bits per id, as 32 hex digits; the bytes come from a pool refilled 256 ids at a
-// time and turned into hex at once (an envelope id is minted per event: one syscall, then one
-// hex conversion, per id both showed in the profile)
+// 128 random bits per id, as 32 hex digits. Ids are minted 256 at a time per prefix, from one
+// random fill, into one string they are sliced from: an envelope id is minted per event, and
+// a syscall, a hex conversion and a concatenation per id each showed in the profile.
 const ID_HEX = 32;
-const pool = Buffer.alloc((ID_HEX / 2) * 256);
-let hex = '';
-let offset = 0;
+const POOL_IDS = 256;
+const bytes = Buffer.alloc((ID_HEX / 2) * POOL_IDS);
+
+interface Pool {
+  ids: string;
+  offset: number;
+}
+const pools = new Map<string, Pool>();
+
+function refill(prefix: string, pool: Pool): void {
+  randomFillSync(bytes);
+  const hex = bytes.toString('hex');
+  const parts: string[] = [];
+  for (let at = 0; at < hex.length; at += ID_HEX)
+    parts.push(`${prefix}_${hex.slice(at, at + ID_HEX)}`);
+  pool.ids = parts.join('');
+  pool.offset = 0;
+}
 
 export const randomId: IdFactory = (prefix) => {
-  if (offset === hex.length) {
-    randomFillSync(pool);
-    hex = pool.toString('hex');
-    offset = 0;
+  let pool = pools.get(prefix);
+  if (pool === undefined) {
+    pool = { ids: '', offset: 0 };
+    pools.set(prefix, pool);
   }
-  const id = `${prefix}_${hex.slice(offset, offset + ID_HEX)}`;
-  offset += ID_HEX;
+  if (pool.offset === pool.ids.length) refill(prefix, pool);
+  const end = pool.offset + prefix.length + 1 + ID_HEX;
+  const id = pool.ids.slice(pool.offset, end);
+  pool.offset = end;
   return id;
 };

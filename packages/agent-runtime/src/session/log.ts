@@ -44,6 +44,9 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
+/** 10000-01-01T00:00:00Z: from then on toISOString() writes six-digit years. */
+const ISO_YEAR_10000_MS = 253_402_300_800_000;
+
 /** Resolves in the event loop's check phase: after the I/O callbacks of this turn of the loop. */
 function nextMacrotask(): Promise<void> {
   return new Promise((resolve) => {
@@ -93,6 +96,11 @@ export class EventWriter {
       this.stampMs = ms;
     }
     return this.stampIso;
+  }
+
+  /** The last stamp is `toISOString()` of years 0000–9999: the timestamp schema's form. */
+  get stampCanonical(): boolean {
+    return this.stampMs >= 0 && this.stampMs < ISO_YEAR_10000_MS;
   }
 
   enqueue(log: SessionLog, envelope: EventEnvelope): void {
@@ -196,7 +204,7 @@ export class SessionLog {
     // after a store failure nothing more is written for this session (never a gap in the
     // stored history); the failure surfaces through durable() and subscriptions instead
     if (this.failure !== undefined) return envelope;
-    if (recorded === undefined || !this.judge.accepts(envelope)) {
+    if (recorded === undefined || !this.judge.accepts(envelope, this.writer.stampCanonical)) {
       // never stored: it would not parse on read. The session's log stops here, as after a
       // store failure, so the stored history keeps no gap
       this.fail(

@@ -41,7 +41,7 @@ const cpuMsSince = (start: NodeJS.CpuUsage): number => {
   return (used.user + used.system) / 1000;
 };
 
-async function adapterAlone(turns: readonly TurnBytes[]): Promise<Timed> {
+export async function adapterAlone(turns: readonly TurnBytes[]): Promise<Timed> {
   const transport = replayTransport({ session: recordedSession(), turns });
   const provider = createCodexProvider({ transport: () => transport });
   const session = await provider.createSession({
@@ -71,7 +71,10 @@ async function adapterAlone(turns: readonly TurnBytes[]): Promise<Timed> {
   return { ms, cpuMs, events };
 }
 
-async function throughRuntime(turns: readonly TurnBytes[], store: EventStore): Promise<Timed> {
+export async function throughRuntime(
+  turns: readonly TurnBytes[],
+  store: EventStore,
+): Promise<Timed> {
   const runtime = await createAgentRuntime({
     providers: {
       codex: () =>

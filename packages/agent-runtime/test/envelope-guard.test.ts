@@ -13,8 +13,8 @@ import {
   type EventPayload,
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../src/clock.js';
-import { randomId } from '../src/ids.js';
+import { systemClock, type RuntimeClock } from '../src/clock.js';
+import { randomId, type IdFactory } from '../src/ids.js';
 import { EventWriter, SessionLog } from '../src/session/log.js';
 import { history, onCleanup, tempDir, TWO_SCRIPTED_PROFILES } from './support.js';
 
@@ -74,11 +74,13 @@ describe('what the log trusts without testing it again', () => {
     expect(randomId('evt')).toMatch(/^evt_[0-9a-f]{32}$/);
   });
 
-  it.each([
+  const at = (ms: number): RuntimeClock => ({ now: () => ms });
+  const cases: [string, RuntimeClock, IdFactory][] = [
     ['an id factory of the host', systemClock, () => 'evt_not valid'],
-    ['a clock past year 9999', { now: () => 253_402_300_800_000 }, randomId],
-    ['a clock before year 0', { now: () => -62_167_219_200_001 }, randomId],
-  ] as const)('%s is judged, and an invalid header stops the log', async (_, clock, ids) => {
+    ['a clock past year 9999', at(253_402_300_800_000), randomId],
+    ['a clock before year 0', at(-62_167_219_200_001), randomId],
+  ];
+  it.each(cases)('%s is judged, and an invalid header stops the log', async (_, clock, ids) => {
     const store = createMemoryEventStore();
     await store.claim();
     const log = new SessionLog(new EventWriter(store, clock, ids), 'ses_judged');
@@ -90,7 +92,7 @@ describe('what the log trusts without testing it again', () => {
 
   it('years 0000 and 9999 are stamped in the schema form', () => {
     for (const ms of [0, -62_167_219_200_000, 253_402_300_799_999]) {
-      const writer = new EventWriter(createMemoryEventStore(), { now: () => ms }, randomId);
+      const writer = new EventWriter(createMemoryEventStore(), at(ms), randomId);
       expect(
         parseEventEnvelope({
           eventId: randomId('evt'),

@@ -16,7 +16,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.js';
 import { randomId } from '../src/ids.js';
-import { intakeProviderEvent } from '../src/session/intake.js';
+import {
+  contractDiagnostic,
+  intakeProviderEvent,
+  recordedEmission,
+} from '../src/session/intake.js';
 import { EventWriter, SessionLog } from '../src/session/log.js';
 import { manualRuntime, settlesWithin, until } from './support.js';
 
@@ -85,6 +89,10 @@ describe('a malformed provider event is refused', () => {
         const expected = zodVerdict(input);
         const intake = intakeProviderEvent(input);
         expect(intake.ok).toBe(expected !== undefined);
+        // what a run records: the same payload, or the typed diagnostic of the same refusal
+        expect(recordedEmission(input)).toEqual(
+          intake.ok ? intake.value : contractDiagnostic(intake.reason),
+        );
         if (intake.ok) {
           accepted += 1;
           expect(intake.value).toEqual(expected);

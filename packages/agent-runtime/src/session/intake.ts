@@ -116,6 +116,32 @@ export function intakeProviderEvent(input: unknown): Intake<ProviderEventPayload
       lastAdmitted = fast;
       return { ok: true, value: fast };
     }
+    return fullRoad(input);
+  } catch {
+    return { ok: false, reason: 'capture_threw' };
+  }
+}
+
+/**
+ * What a run records for a provider emission: the admitted payload, or the diagnostic of its
+ * refusal. The same verdicts as intakeProviderEvent, without a result object per delta.
+ */
+export function recordedEmission(input: unknown): ProviderEventPayload {
+  try {
+    const fast = fastDelta(input);
+    if (fast !== undefined) {
+      lastAdmitted = fast;
+      return fast;
+    }
+  } catch {
+    return contractDiagnostic('capture_threw');
+  }
+  const intake = fullRoad(input);
+  return intake.ok ? intake.value : contractDiagnostic(intake.reason);
+}
+
+function fullRoad(input: unknown): Intake<ProviderEventPayload> {
+  try {
     const captured = captureJson(input);
     if (!captured.ok) return { ok: false, reason: `not_json:${captured.reason}` };
     const parsed = providerEventInputSchema.safeParse(captured.value);

@@ -199,22 +199,20 @@ describe('SQLite event store', () => {
     const a: EventEnvelope[] = [opened('ses_a', 1)];
     const b: EventEnvelope[] = [opened('ses_b', 1)];
     // one batch longer than two rows, then batches alternating between two sessions
-    for (let s = 2; s <= 2 * ENVELOPES_PER_ROW + 40; s += 1)
-      a.push(stateChanged('ses_a', s, 'run_1'));
+    // runs of one time and one run id, as a turn's deltas have, across row boundaries
+    for (let s = 2; s <= 2 * ENVELOPES_PER_ROW + 40; s += 1) {
+      const e = stateChanged('ses_a', s, s % 100 < 70 ? 'run_1' : undefined);
+      const previous = a[a.length - 1] as EventEnvelope;
+      a.push(s % 50 < 30 ? { ...e, occurredAt: previous.occurredAt } : e);
+    }
     await store.append(a);
     for (let s = 2; s <= 9; s += 1) b.push(stateChanged('ses_b', s));
     const tail = [] as EventEnvelope[];
     for (let s = a.length + 1; s <= a.length + 8; s += 1) tail.push(stateChanged('ses_a', s));
     await store.append(b.flatMap((e, i) => (tail[i] === undefined ? [e] : [e, tail[i]])));
     const all = [...a, ...tail];
-    for (const from of [
-      1,
-      2,
-      ENVELOPES_PER_ROW,
-      ENVELOPES_PER_ROW + 1,
-      all.length,
-      all.length + 1,
-    ]) {
+    const froms = [1, 2, 40, ENVELOPES_PER_ROW, ENVELOPES_PER_ROW + 1, 300, all.length];
+    for (const from of [...froms, all.length + 1]) {
       for (const limit of [1, 7, ENVELOPES_PER_ROW + 3, 10_000]) {
         const expected = all.slice(from - 1, from - 1 + limit);
         expect(await store.read('ses_a', { fromSequence: from, limit })).toEqual(expected);

@@ -29,8 +29,18 @@ export interface StoredRow {
   readonly envelopes: string;
 }
 
-/** One envelope in a row: what the row's session and first sequence do not already say. */
-type Packed = [eventId: string, runId: string | null, occurredAt: string, payload: EventPayload];
+/**
+ * One envelope in a row: what the row's session and first sequence do not already say. A run id
+ * or time equal to the previous envelope's in the row is written as 0: a turn's deltas share
+ * both, and bytes are what a commit costs.
+ */
+type Packed = [
+  eventId: string,
+  runId: string | null | typeof SAME,
+  occurredAt: string | typeof SAME,
+  payload: EventPayload,
+];
+const SAME = 0;
 
 /**
  * Calls `insert` once per row: each run of consecutive envelopes of one session, cut every
@@ -45,11 +55,21 @@ export function forEachRow(
   while (start < batch.length) {
     const head = batch[start] as EventEnvelope;
     const packed: Packed[] = [];
+    let runId: string | null | undefined;
+    let occurredAt: string | undefined;
     let end = start;
     for (; end < batch.length && end - start < ENVELOPES_PER_ROW; end++) {
       const e = batch[end] as EventEnvelope;
       if (e.sessionId !== head.sessionId) break;
-      packed.push([e.eventId, e.runId ?? null, e.occurredAt, e.payload]);
+      const run = e.runId ?? null;
+      packed.push([
+        e.eventId,
+        run === runId ? SAME : run,
+        e.occurredAt === occurredAt ? SAME : e.occurredAt,
+        e.payload,
+      ]);
+      runId = run;
+      occurredAt = e.occurredAt;
     }
     const last = batch[end - 1] as EventEnvelope;
     insert(head.sessionId, head.sequence, last.sequence, JSON.stringify(packed));
@@ -58,9 +78,9 @@ export function forEachRow(
 }
 
 /**
- * Appends to `into` the envelopes of one row (of `sessionId`, from `first`) from
- * `fromSequence` on, until `into` holds `limit`; returns false once it does. Envelopes are
- * fresh objects, read as the runtime's wire version (as the one-row-per-event schema did).
+ * Appends to `into` the envelopes of one row from `fromSequence` on, until `into` holds
+ * `limit`; returns false once it does. Envelopes are fresh objects, read as the runtime's wire
+ * version (as the one-row-per-event schema did).
  */
 export function takeEnvelopes(
   row: StoredRow,
@@ -69,13 +89,20 @@ export function takeEnvelopes(
   into: EventEnvelope[],
 ): boolean {
   const packed = JSON.parse(row.envelopes) as Packed[];
-  for (let i = Math.max(0, fromSequence - row.first_sequence); i < packed.length; i++) {
+  let runId: string | null = null;
+  let occurredAt = '';
+  for (let i = 0; i < packed.length; i++) {
+    const [eventId, run, at, payload] = packed[i] as Packed;
+    // the run id and time carry over from the envelopes before, read or skipped
+    if (run !== SAME) runId = run;
+    if (at !== SAME) occurredAt = at;
+    const sequence = row.first_sequence + i;
+    if (sequence < fromSequence) continue;
     if (into.length >= limit) return false;
-    const [eventId, runId, occurredAt, payload] = packed[i] as Packed;
     const envelope: EventEnvelope = {
       eventId,
       sessionId: row.session_id,
-      sequence: row.first_sequence + i,
+      sequence,
       occurredAt,
       wireVersion: WIRE_VERSION,
       payload,

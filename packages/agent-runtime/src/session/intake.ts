@@ -58,23 +58,24 @@ const DELTA_MIN = messageDeltaPayloadSchema.shape.text.minLength ?? 1;
 const DELTA_MAX = messageDeltaPayloadSchema.shape.text.maxLength ?? 0;
 
 /**
- * A plain object (not a proxy, prototype `Object.prototype`) with exactly `count` own keys, all
- * strings. Nothing here can run the caller's code: no trap, no accessor is ever called.
+ * A plain object (not a proxy, prototype `Object.prototype`) with no symbol key and, when
+ * `count` is given, exactly `count` own keys. Nothing here can run the caller's code: no trap,
+ * no accessor is ever called.
  */
-function plainWithKeys(value: unknown, count: number): value is object {
+export function plainWithKeys(value: unknown, count?: number): value is object {
   return (
     typeof value === 'object' &&
     value !== null &&
     !isProxy(value) &&
     Object.getPrototypeOf(value) === Object.prototype &&
     // two calls, yet cheaper than Reflect.ownKeys, which showed in the profile
-    Object.getOwnPropertyNames(value).length === count &&
+    (count === undefined || Object.getOwnPropertyNames(value).length === count) &&
     Object.getOwnPropertySymbols(value).length === 0
   );
 }
 
 /** The value of an own, enumerable data property, or undefined (accessors are never called). */
-function ownData(target: object, key: string): unknown {
+export function ownData(target: object, key: string): unknown {
   const desc = Object.getOwnPropertyDescriptor(target, key);
   return desc !== undefined && desc.enumerable === true && 'value' in desc
     ? (desc.value as unknown)

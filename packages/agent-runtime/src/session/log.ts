@@ -9,6 +9,7 @@ import {
 import { isRuntimeError, RuntimeError } from '../errors.js';
 import { randomId, type IdFactory } from '../ids.js';
 import type { EventStore } from '../store/types.js';
+import { flatPayload } from './flat-payloads.js';
 import { deepFreeze, wasAdmitted } from './intake.js';
 
 /** A live reader of one session's committed envelopes (see subscription.ts). */
@@ -61,6 +62,8 @@ function nextMacrotask(): Promise<void> {
  */
 function recordable(payload: EventPayload): EventPayload | undefined {
   if (wasAdmitted(payload)) return payload;
+  const flat = flatPayload(payload);
+  if (flat !== undefined) return flat;
   const captured = captureJson(payload);
   const parsed = captured.ok ? eventPayloadSchema.safeParse(captured.value) : undefined;
   return parsed?.success === true ? deepFreeze(parsed.data) : undefined;

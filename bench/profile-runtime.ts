@@ -1,3 +1,9 @@
+/**
+ * One contestant of bench/runtime.ts alone, so that `node --cpu-prof` (or --heap-prof) profiles it
+ * by itself: ONLY=adapter|memory|discard|normal|full, TURNS (200), DELTAS per turn (500); three
+ * rounds, each printing CPU and wall ms per turn. `discard` is a store that keeps nothing: the
+ * runtime's own cost without a store's. docs/performance.md has the command line.
+ */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';

@@ -17,12 +17,7 @@ import {
 } from '@relvo-labs/agent-provider';
 import type { EventPayload } from '../envelope.js';
 import { rejection, RuntimeError } from '../errors.js';
-import {
-  contractDiagnostic,
-  failedWith,
-  intakeProviderEvent,
-  intakeTermination,
-} from './intake.js';
+import { failedWith, intakeTermination, recordedEmission } from './intake.js';
 import type { InteractionRun } from './interactions.js';
 import { providerCallError } from './provider-call.js';
 import type { RunContext } from './run-context.js';
@@ -146,8 +141,7 @@ export class RunDriver implements InteractionRun {
 
   private onEmit(input: unknown): void {
     if (this.stale) return;
-    const intake = intakeProviderEvent(input);
-    const payload = intake.ok ? intake.value : contractDiagnostic(intake.reason);
+    const payload = recordedEmission(input);
     if (this.state === 'starting') {
       this.staged.push(payload);
       return;

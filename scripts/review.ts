@@ -42,7 +42,8 @@ import { measureHandshake } from './lib/review/handshake-timing.js';
 import { pinSchema, schemaJsonDir } from './lib/review/pin.js';
 import { usePrivateTmp } from './lib/review/private-tmp.js';
 import { verdictOf, writeIndex, writeReport, type CompatReport } from './lib/review/report.js';
-import { diffSurfaces, loadSurface } from './lib/review/schema-diff.js';
+import { loadSurface } from './lib/review/protocol-surface.js';
+import { diffSurfaces } from './lib/review/schema-diff.js';
 import { cacheSchemaTree } from './lib/review/schema-tree.js';
 import {
   comparePublished,

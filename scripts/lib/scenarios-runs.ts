@@ -4,7 +4,7 @@
  * defaults sent back, and a fork of a persisted thread in a second app-server.
  */
 import { scriptedUsage, textStep } from '../../src/testing/index.js';
-import type { Scenario } from './scenarios.js';
+import type { Scenario } from './scenario-types.js';
 
 const SCHEMA = {
   type: 'object',

@@ -1,30 +1,31 @@
 /**
  * Turn admission for one session: which `startRun` calls become a `turn/start`, what its reply
  * means, and the fencing policy of docs/adr/ADR-0005 (an unacknowledged turn/start may have
- * started a turn, so the session admits nothing further). Owns the active run's lifecycle.
+ * started a turn, so the session admits nothing further). Owns the runRef memory; what a run
+ * asks of the session once admitted (steer, interrupt, its end) is `run-control.ts`.
  */
 import type {
   JsonObject,
-  ProviderRejection,
   ProviderRun,
   ProviderRunRequest,
   RunOptions,
-  TurnInput,
 } from '@relvo-labs/agent-provider';
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
 import { CODEX_CLIENT_METHOD, PROVIDER_CODES, type ProviderCode } from '../protocol/vocabulary.js';
 import { turnStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
-import { agentErrorOf, isAuthoritativeFailure, wireRefusalOf } from '../rpc/errors.js';
+import { agentErrorOf, isAuthoritativeFailure } from '../rpc/errors.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexError, codexRejection } from '../shared/codex-error.js';
 import { unrefClock, type TimerClock } from '../shared/unref-clock.js';
 import { CODEX_DEFAULT_REQUEST_TIMEOUT_MS } from '../constants.js';
 import { OldestFirstMemory } from '@relvo-labs/agent-provider';
 import type { SessionInteractions } from './interactions.js';
-import { nativeInputOf, type NativeUserInput } from './file-refs.js';
-import { CodexRun, type RunFeatures, type RunLifecycle } from './run.js';
-import { checkRunRequest, checkTurnInput, oversizedText } from './run-request.js';
+import type { NativeUserInput } from './file-refs.js';
+import { nativeTurnInput } from './native-input.js';
+import { CodexRun, type RunFeatures } from './run.js';
+import { RunControl } from './run-control.js';
+import { checkRunRequest } from './run-request.js';
 import type { TurnSettings, TurnSettingsParams } from './run-options.js';
 import type { SessionState } from './state.js';
 import { watchRun, type StallPolicy } from './stall.js';
@@ -33,9 +34,6 @@ export type { RunFeatures } from './run.js';
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
 export const MAX_REMEMBERED_RUN_REFS = 64;
-
-// setTimeout fires at once for delays above a signed 32-bit millisecond count
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** What a runRef stands for: its startRun promise and the input it was made with. */
 interface RememberedRun {
@@ -70,7 +68,7 @@ function providerCodeOf(error: unknown): ProviderCode | undefined {
     : undefined;
 }
 
-export class TurnAdmission implements RunLifecycle {
+export class TurnAdmission {
   readonly #state: SessionState;
   readonly #connection: SessionConnection;
   readonly #interactions: SessionInteractions | undefined;
@@ -78,8 +76,8 @@ export class TurnAdmission implements RunLifecycle {
   readonly #stall: StallPolicy | undefined;
   readonly #capabilities: ReleaseCapabilities | undefined;
   readonly #runFeatures: RunFeatures | undefined;
-  readonly #activationWaitMs: number;
-  readonly #clock: TimerClock;
+  /** What each admitted run is handed as its lifecycle. */
+  readonly #control: RunControl;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
   readonly #runsByRef = new OldestFirstMemory<string, RememberedRun>(MAX_REMEMBERED_RUN_REFS);
   /** Runs that failed before binding: their turn is interrupted once when its id shows up. */
@@ -93,8 +91,15 @@ export class TurnAdmission implements RunLifecycle {
     this.#stall = params.stall;
     this.#capabilities = params.capabilities;
     this.#runFeatures = params.runFeatures;
-    this.#activationWaitMs = params.requestTimeoutMs ?? CODEX_DEFAULT_REQUEST_TIMEOUT_MS;
-    this.#clock = params.clock ?? unrefClock;
+    this.#control = new RunControl({
+      state: params.state,
+      connection: params.connection,
+      interactions: params.interactions,
+      capabilities: params.capabilities,
+      runFeatures: params.runFeatures,
+      activationWaitMs: params.requestTimeoutMs ?? CODEX_DEFAULT_REQUEST_TIMEOUT_MS,
+      clock: params.clock ?? unrefClock,
+    });
   }
 
   admit(request: ProviderRunRequest): Promise<ProviderRun> {
@@ -133,14 +138,14 @@ export class TurnAdmission implements RunLifecycle {
       return refused('illegal_state_transition', 'a codex run is already active in this session');
     }
     const features = this.#runFeatures;
-    const native = this.#native(input);
+    const native = nativeTurnInput(input, features);
     if (!native.ok) return Promise.reject(native.rejection);
     const unrestorable = this.#settings.refusal(options);
     if (unrestorable !== undefined) return Promise.reject(unrestorable);
     const run = new CodexRun({
       runRef,
       sink,
-      lifecycle: this,
+      lifecycle: this.#control,
       threadTotal: state.threadTotal,
       features,
       structured,
@@ -149,106 +154,6 @@ export class TurnAdmission implements RunLifecycle {
     const started = this.#startTurn(run, native.input, structured?.schema, options);
     this.#runsByRef.set(run.runRef, { started, fingerprint });
     return started;
-  }
-
-  /** What codex is sent for a turn input: text parts, file references resolved (ADR-0017). */
-  #native(
-    input: TurnInput,
-  ):
-    | { readonly ok: true; readonly input: readonly NativeUserInput[] }
-    | { readonly ok: false; readonly rejection: ProviderRejection } {
-    const features = this.#runFeatures;
-    const supported = features?.fileReferences === true ? ['text', 'file_ref'] : ['text'];
-    const unsupported = input.parts.filter((p) => !supported.includes(p.type)).map((p) => p.type);
-    if (unsupported.length > 0) {
-      return {
-        ok: false,
-        rejection: codexRejection('capability_unsupported', 'codex accepts text input parts only', {
-          details: {
-            capability: 'turnInput.parts',
-            supported,
-            requested: [...new Set(unsupported)],
-          },
-        }),
-      };
-    }
-    // file references are resolved inside the workspace before anything is sent
-    const native = nativeInputOf(input, features?.workspaceRoot ?? '');
-    if (!native.ok) {
-      return {
-        ok: false,
-        rejection: codexRejection('invalid_request', native.message, {
-          providerCode: native.providerCode,
-        }),
-      };
-    }
-    const sentText = native.input[0]?.type === 'text' ? native.input[0].text : '';
-    const tooLarge = oversizedText(sentText);
-    return tooLarge === undefined
-      ? { ok: true, input: native.input }
-      : { ok: false, rejection: tooLarge };
-  }
-
-  // ---- RunLifecycle ------------------------------------------------------------------------
-
-  sendSteer(_run: CodexRun, turnId: string, input: TurnInput): Promise<void> {
-    const state = this.#state;
-    if (state.closing) return refused('session_closed', 'the codex session is closed');
-    const lacking = this.#capabilities?.refusal(['run.steer']);
-    if (lacking !== undefined) return Promise.reject(lacking);
-    const checked = checkTurnInput(input);
-    if (!checked.ok) return Promise.reject(checked.rejection);
-    const native = this.#native(checked.input);
-    if (!native.ok) return Promise.reject(native.rejection);
-    return this.#connection
-      .request(CODEX_CLIENT_METHOD.turnSteer, {
-        threadId: state.threadId,
-        expectedTurnId: turnId,
-        input: native.input,
-      })
-      .then(() => undefined);
-  }
-
-  sendInterrupt(run: CodexRun): Promise<void> {
-    const turnId = run.turnId;
-    // disposal ends the run interrupted; there is nothing left to ask codex
-    if (turnId === undefined || this.#state.closing) return Promise.resolve();
-    const send = (): Promise<void> =>
-      this.#connection
-        .request(CODEX_CLIENT_METHOD.turnInterrupt, { threadId: this.#state.threadId, turnId })
-        .then(() => undefined);
-    const activeAtSend = run.active;
-    return send().catch(async (error: unknown) => {
-      // a persisted thread's turn is not active until turn/started: sent once more then
-      if (activeAtSend || wireRefusalOf(error) !== 'turn_not_active_yet') throw error;
-      if (await this.#activation(run, error)) await send();
-    });
-  }
-
-  /** `turn/started` (true) or the run's settlement (false), within the request deadline. */
-  #activation(run: CodexRun, refusal: unknown): Promise<boolean> {
-    const clock = this.#clock;
-    const ms = this.#activationWaitMs;
-    // a disabled request deadline leaves the run's settlement as the bound, as for any request
-    if (!(ms > 0 && ms <= MAX_TIMER_MS)) return run.activation;
-    let timer: unknown;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = clock.setTimeout(() => {
-        reject(refusal instanceof Error ? refusal : new Error('turn not active'));
-      }, ms);
-    });
-    return Promise.race([run.activation, deadline]).finally(() => {
-      clock.clearTimeout(timer);
-    });
-  }
-
-  beginInterrupt(run: CodexRun): void {
-    this.#interactions?.retireRun(run);
-  }
-
-  finalize(run: CodexRun): void {
-    this.#state.endRun(run);
-    this.#interactions?.retireRun(run);
   }
 
   // ---- turn/start --------------------------------------------------------------------------

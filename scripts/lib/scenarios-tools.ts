@@ -46,7 +46,8 @@ const fileChangeScenario = (name: string, value: string): Scenario => ({
   turns: [{ text: 'write the note', answer: fileChangeDecision(value) }],
 });
 
-export const ISSUE_14_SCENARIOS: readonly Scenario[] = [
+/** Tool activity, file-change approvals and patches, and file references. */
+export const TOOL_AND_PATCH_SCENARIOS: readonly Scenario[] = [
   {
     name: 'tool_activity',
     summary:

@@ -14,7 +14,7 @@ import {
 } from '../../src/testing/index.js';
 import { EVENTS_SCENARIOS } from './scenarios-events.js';
 import { approvalScenario, PERMISSION_SCENARIOS } from './scenarios-interactions.js';
-import { ISSUE_14_SCENARIOS } from './scenarios-tools.js';
+import { TOOL_AND_PATCH_SCENARIOS } from './scenarios-tools.js';
 import type { Scenario } from './scenario-types.js';
 import { RUN_SCENARIOS } from './scenarios-runs.js';
 
@@ -271,7 +271,7 @@ export const SCENARIOS: readonly Scenario[] = [
     steps: RESPONSE_FAILED_CODES.map((code) => responseFailedStep(code, `scripted ${code}`)),
     turns: RESPONSE_FAILED_CODES.map((code) => ({ text: code })),
   },
-  ...ISSUE_14_SCENARIOS,
+  ...TOOL_AND_PATCH_SCENARIOS,
   ...EVENTS_SCENARIOS,
   ...PERMISSION_SCENARIOS,
   ...RUN_SCENARIOS,

@@ -46,7 +46,7 @@ const fileChangeScenario = (name: string, value: string): Scenario => ({
   turns: [{ text: 'write the note', answer: fileChangeDecision(value) }],
 });
 
-/** Tool activity, file-change approvals and patches, and file references. */
+/** Tool activity, file-change approvals, resumed threads, file references and a patch codex applies unasked. */
 export const TOOL_AND_PATCH_SCENARIOS: readonly Scenario[] = [
   {
     name: 'tool_activity',

@@ -16,12 +16,12 @@ import { isJudgedTurnInput } from './turn-input.js';
 /*
  * The runtime's own payloads whose members are all strings and numbers (a state change, a run
  * start, a settlement without an error), and the two a turn writes with a nested member (its
- * start, with the input turn-input.ts judged and froze, and a run's end without an error), are
- * judged member by member here, with the schemas'
- * own member schemas, instead of capturing and parsing the whole union: a turn writes several,
- * and the full road cost tens of µs per turn (adr/0035). Anything else returns undefined and
- * takes the full road; the fast road accepts a subset of what `eventPayloadSchema` accepts
- * (property test: test/event-path.test.ts).
+ * start, holding the input turn-input.ts judged and froze, and a run's end without an error),
+ * are judged member by member here, with the schemas' own member schemas, instead of capturing
+ * and parsing the whole union: a turn writes several, and the full road cost tens of µs per turn
+ * (adr/0035). Anything else returns undefined and takes the full road; the fast road accepts a
+ * subset of what `eventPayloadSchema` accepts (property tests: test/flat-payloads.test.ts,
+ * test/turn-path.test.ts).
  */
 
 type Check = (value: unknown) => boolean;

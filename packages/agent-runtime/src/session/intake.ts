@@ -154,8 +154,20 @@ function fullRoad(input: unknown): Intake<ProviderEventPayload> {
   }
 }
 
+const SUCCEEDED: ProviderRunTermination = Object.freeze({ outcome: 'succeeded' });
+const INTERRUPTED: ProviderRunTermination = Object.freeze({ outcome: 'interrupted' });
+
+/** `{ outcome: 'succeeded' }` or `{ outcome: 'interrupted' }` as plain data: no need for the schema. */
+function fastTermination(value: unknown): ProviderRunTermination | undefined {
+  if (!plainWithKeys(value, 1)) return undefined;
+  const outcome = ownData(value, 'outcome');
+  return outcome === 'succeeded' ? SUCCEEDED : outcome === 'interrupted' ? INTERRUPTED : undefined;
+}
+
 export function intakeTermination(value: unknown): ProviderRunTermination {
   try {
+    const fast = fastTermination(value);
+    if (fast !== undefined) return fast;
     const captured = captureJson(value);
     const parsed = captured.ok ? providerRunTerminationSchema.safeParse(captured.value) : undefined;
     if (parsed?.success === true) return deepFreeze(parsed.data);

@@ -270,6 +270,17 @@ export class SessionLog {
     };
   }
 
+  /** The writer's current stamp: the time an envelope appended now records. */
+  stamp(): string {
+    return this.writer.stamp();
+  }
+
+  /** True while a listener present now has not handed `sequence` to its reader. */
+  undelivered(sequence: number): boolean {
+    for (const listener of this.listeners) if (listener.reached < sequence) return true;
+    return false;
+  }
+
   /**
    * Resolves once every listener present now has handed `sequence` to its reader or stopped
    * listening. Unbounded by itself: the caller puts a deadline on it.

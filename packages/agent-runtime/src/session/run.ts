@@ -268,7 +268,7 @@ export class RunDriver implements InteractionRun {
       this.moveTo('interrupting');
     }
     this.state = outcome;
-    const result = recordSettlement(this.ctx.log, this.ctx.clock, this, termination);
+    const result = recordSettlement(this.ctx.log, this, termination);
     this.ctx.onFinished(this, uncertainStart);
     reportTurn(this.ctx.log, this.ctx.clock, result).then(
       (reported) => {

@@ -1,7 +1,5 @@
 import {
-  captureJson,
   isCommandAllowed,
-  turnInputSchema,
   type AgentInteraction,
   type InteractionResponse,
   type ProviderRecoveryRecord,
@@ -21,6 +19,7 @@ import { InteractionLifecycle } from './interactions.js';
 import { ProviderSessionPool } from './pool.js';
 import { RunDriver } from './run.js';
 import { readTurnOptions, runOptionsFor, type TurnRunOptions } from './turn-options.js';
+import { toTurnInput, turnInputs, type TurnInputs } from './turn-input.js';
 import type { WarmSessions } from './warm.js';
 import type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './api.js';
 
@@ -55,21 +54,6 @@ function notAllowed(state: SessionState, command: SessionCommand): RuntimeError 
     `the session does not accept ${command} while ${state}`,
     { details: { state } },
   );
-}
-
-function toTurnInput(input: string | TurnInput): TurnInput {
-  const value: unknown =
-    typeof input === 'string' ? { parts: [{ type: 'text', text: input }] } : input;
-  const captured = captureJson(value);
-  const parsed = captured.ok ? turnInputSchema.safeParse(captured.value) : undefined;
-  if (parsed?.success !== true) {
-    throw new RuntimeError(
-      'invalid_request',
-      'turn_input_invalid',
-      'the turn input does not parse as a TurnInput',
-    );
-  }
-  return parsed.data;
 }
 
 export class SessionImpl implements RuntimeSession {
@@ -133,10 +117,10 @@ export class SessionImpl implements RuntimeSession {
           { details: this.run === undefined ? {} : { activeRunId: this.run.runId } },
         );
       }
-      const input = toTurnInput(options.input);
+      const inputs = turnInputs(options.input);
       const runOptions = readTurnOptions(options);
       const profile = options.profile ?? this.ctx.defaultProfile;
-      const admission = this.admit(input, profile, runOptions);
+      const admission = this.admit(inputs, profile, runOptions);
       this.admitting = admission;
       const admitted = (): void => {
         this.admitting = undefined;
@@ -149,7 +133,7 @@ export class SessionImpl implements RuntimeSession {
   }
 
   private async admit(
-    input: TurnInput,
+    { input, logged }: TurnInputs,
     profile: string,
     turnOptions: TurnRunOptions,
   ): Promise<TurnHandle> {
@@ -165,7 +149,7 @@ export class SessionImpl implements RuntimeSession {
     const runId = this.ctx.ids('run');
     const providerId = entry.resolved.descriptor.providerId;
     const log = this.ctx.log;
-    log.append({ type: 'turn.started', turnId, profile, providerId, input });
+    log.append({ type: 'turn.started', turnId, profile, providerId, input: logged });
     log.append({ type: 'turn.state_changed', turnId, from: 'accepted', to: 'running' });
     log.append({ type: 'run.started', turnId, attempt: 1, profile, providerId }, runId);
     const run = new RunDriver(

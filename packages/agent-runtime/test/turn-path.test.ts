@@ -217,7 +217,7 @@ describe('a turn through the runtime', () => {
   it('records the input the host sent; what the provider does to its copy changes nothing', async () => {
     const { manual, session, events } = await manualRuntime();
     const turn = await session.submitTurn({ input: 'hello there' });
-    await until(() => manual.sessions[0]?.runs.length === 1);
+    await until(() => manual.sessions[0]?.runs.length === 1, 'the provider run');
     const run = manual.sessions[0]?.runs[0];
     const given = run?.request.input as { parts: { text: string }[] };
     expect(given).toEqual({ parts: [{ type: 'text', text: 'hello there' }] });

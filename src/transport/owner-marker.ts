@@ -63,6 +63,11 @@ export class MarkedProcesses {
   readonly #selfPid: number;
   readonly #notBefore: number | undefined;
 
+  /** The app-server's start time: a process that started earlier is never owned. */
+  get notBefore(): number | undefined {
+    return this.#notBefore;
+  }
+
   /**
    * `notBefore`: the app-server's start time (clock ticks since boot, as in `/proc/<pid>/stat`).
    * Every owned process descends from it, so none started earlier: older processes — nearly the

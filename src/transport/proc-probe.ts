@@ -21,7 +21,11 @@ export type PidEvidence =
       /** Parent PID (1 or a subreaper once the parent has died). */
       readonly ppid: number;
     }
-  | { readonly kind: 'gone' }
+  | {
+      readonly kind: 'gone';
+      /** A zombie's start time: it has exited, but when it started is still readable. */
+      readonly starttime?: number;
+    }
   | { readonly kind: 'foreign' }
   | { readonly kind: 'unknown'; readonly reason: string };
 
@@ -91,7 +95,7 @@ export function parseProcStat(text: string): PidEvidence {
   ) {
     return { kind: 'unknown', reason: 'unparsable' };
   }
-  if (state === 'Z' || state === 'X') return { kind: 'gone' };
+  if (state === 'Z' || state === 'X') return { kind: 'gone', starttime };
   return { kind: 'stat', pgid, starttime, ppid };
 }
 

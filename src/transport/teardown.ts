@@ -140,7 +140,7 @@ function firstPass(
     group?.scan(provenance, snapshot);
     marked?.scan(snapshot);
     if ((group?.members.size ?? 0) + (marked?.members.size ?? 0) > 0) return false;
-    if (pass === 2 || steady(snapshot)) return true;
+    if (pass === 2 || steady(snapshot, startOf(group, marked))) return true;
   }
 }
 
@@ -160,15 +160,34 @@ export function passAtExit(
   group?.scan('leader_exiting', snapshot);
   marked?.scan(snapshot);
   return (
-    steady(snapshot) &&
+    steady(snapshot, startOf(group, marked)) &&
     (group === undefined || (group.members.size === 0 && group.doubt === undefined)) &&
     (marked === undefined || (marked.members.size === 0 && marked.doubt === undefined))
   );
 }
 
-/** Every listed process was still there (or provably someone else's) when it was read. */
-function steady(snapshot: ProcSnapshot): boolean {
-  return snapshot.kind === 'list' && snapshot.entries.every((e) => e.ev.kind !== 'gone');
+/** The app-server's start time, as the group or the marker sweep recorded it. */
+function startOf(group: OwnedGroup | undefined, marked: MarkedProcesses | undefined) {
+  return group?.leaderStart ?? marked?.notBefore;
+}
+
+/**
+ * Every listed process was still there (or provably someone else's) when it was read. A zombie
+ * that started before the app-server (strictly: an earlier clock tick) is someone else's: it can
+ * have forked nothing owned, so its exit hides nothing. Machines whose PID 1 reaps late keep
+ * such zombies listed for seconds, and each one used to cost a dispose two more passes.
+ */
+function steady(snapshot: ProcSnapshot, appServerStart: number | undefined): boolean {
+  return (
+    snapshot.kind === 'list' &&
+    snapshot.entries.every(
+      (e) =>
+        e.ev.kind !== 'gone' ||
+        (appServerStart !== undefined &&
+          e.ev.starttime !== undefined &&
+          e.ev.starttime < appServerStart),
+    )
+  );
 }
 
 /**

@@ -12,6 +12,8 @@ export interface FakeProc {
   alive: boolean;
   ignoresTerm?: boolean;
   ignoresKill?: boolean;
+  /** Exited and not yet reaped: listed, its stat says Z (gone, with its start time). */
+  zombie?: boolean;
   /** statOf reports this instead of the real state. */
   evidence?: 'foreign' | 'unknown';
   /** Parent PID (default 1). */
@@ -48,6 +50,7 @@ export class ScriptedWorld implements ProcProbe {
   statOf(pid: number): PidEvidence {
     const p = this.procs.get(pid);
     if (p === undefined || !p.alive) return { kind: 'gone' };
+    if (p.zombie === true) return { kind: 'gone', starttime: p.starttime };
     if (p.evidence === 'foreign') return { kind: 'foreign' };
     if (p.evidence === 'unknown') return { kind: 'unknown', reason: 'scripted' };
     return { kind: 'stat', pgid: p.pgid, starttime: p.starttime, ppid: p.ppid ?? 1 };

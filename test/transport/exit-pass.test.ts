@@ -108,6 +108,27 @@ describe('the pass at the reap instant', () => {
     expect(world.kills).toEqual([]);
   });
 
+  it('a zombie older than the app-server does not stop the proof: it can have forked nothing owned', async () => {
+    const { world, deps, leader, listings } = exiting((w) => {
+      w.add(63, { pgid: 63, starttime: 999, zombie: true });
+    });
+    await teardown(leader, deps);
+    expect(leader.provenEmptyAtExit()).toBe(true);
+    expect(listings()).toBe(1);
+    expect(world.kills).toEqual([]);
+  });
+
+  it("a zombie from the app-server's own tick or later is no proof: teardown takes its own pass", async () => {
+    for (const starttime of [1000, 1001]) {
+      const { deps, leader, listings } = exiting((w) => {
+        w.add(64, { pgid: 64, starttime, ppid: 1, zombie: true });
+      });
+      await teardown(leader, deps);
+      expect(leader.provenEmptyAtExit()).toBe(false);
+      expect(listings()).toBeGreaterThanOrEqual(2);
+    }
+  });
+
   it('an older marked process alone does not stop the proof, and is not signalled', async () => {
     const { world, deps, leader, listings } = exiting((w) => {
       w.add(62, { pgid: 62, starttime: 950, ppid: 1, env: MARK });

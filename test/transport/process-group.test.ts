@@ -57,9 +57,9 @@ describe('parseProcStat', () => {
     });
   });
 
-  it('treats zombies as gone and garbage as unknown', () => {
+  it('treats zombies as gone, keeping their start time, and garbage as unknown', () => {
     const rest = '1 4242 31 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 987654 1000 10';
-    expect(parseProcStat(`77 (z) Z ${rest}`)).toEqual({ kind: 'gone' });
+    expect(parseProcStat(`77 (z) Z ${rest}`)).toEqual({ kind: 'gone', starttime: 987654 });
     expect(parseProcStat('no paren here')).toEqual({ kind: 'unknown', reason: 'unparsable' });
     expect(parseProcStat('77 (short) S 1 2')).toEqual({ kind: 'unknown', reason: 'unparsable' });
   });

@@ -38,7 +38,6 @@ export const CODEX_SUPPORTED_APP_SERVER_VERSIONS = [
   '0.160.0',
   '0.160.1',
   '0.161.0',
-  '0.162.0',
   '0.162.1',
   '0.163.0',
   '0.164.0',

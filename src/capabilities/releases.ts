@@ -40,7 +40,6 @@ export const CODEX_RELEASE_CAPABILITIES: Readonly<
   '0.160.0': CARRIES_1,
   '0.160.1': CARRIES_1,
   '0.161.0': CARRIES_1,
-  '0.162.0': CARRIES_1,
   '0.162.1': CARRIES_1,
   '0.163.0': CARRIES_1,
   '0.164.0': CARRIES_1,

@@ -1,7 +1,7 @@
 /**
  * JSONL codec benchmark: throughput against bare JSON.parse, node:readline and the MCP SDK's
- * ReadBuffer on one corpus of real codex frames, plus peak memory on a 1 GB stream and on a
- * single 100 MB line (accepted with a large bound, discarded with the default bound).
+ * ReadBuffer on one corpus of real codex frames, and what a long line does to each. Peak memory
+ * on a 1 GB stream and on a single 100 MB line is `codec-memory.ts`.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,14 +11,14 @@ import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { JsonlDecoder } from '../src/jsonl/decoder.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const CHUNK = 64 * 1024;
+export const CHUNK = 64 * 1024;
 const CORPUS_BYTES = 24 * 1024 * 1024;
-const gc = (): void => {
+export const gc = (): void => {
   (globalThis as { gc?: () => void }).gc?.();
 };
 
 /** The server-to-client frames of the checked-in transcripts recorded from the real binary. */
-async function loadFrames(): Promise<{ frames: unknown[]; source: string }> {
+export async function loadFrames(): Promise<{ frames: unknown[]; source: string }> {
   const dir = join(ROOT, 'fixtures/transcripts/0.156.1');
   if (existsSync(dir)) {
     const frames: unknown[] = [];
@@ -39,7 +39,7 @@ async function loadFrames(): Promise<{ frames: unknown[]; source: string }> {
  * The same frames for every contestant, made JSON-RPC 2.0 conformant (`jsonrpc` added,
  * `emittedAtMs` removed) because ReadBuffer validates with strict schemas and throws otherwise.
  */
-function buildCorpus(frames: unknown[]): { bytes: Buffer; lines: string[] } {
+export function buildCorpus(frames: unknown[]): { bytes: Buffer; lines: string[] } {
   const lines = frames.map((f) => {
     const { emittedAtMs: _drop, ...rest } = f as Record<string, unknown>;
     return JSON.stringify({ jsonrpc: '2.0', ...rest });
@@ -258,86 +258,4 @@ export function longLineSurvival(): string {
     `12 MB line then a normal frame: ReadBuffer ${readBuffer}; ` +
     `JsonlDecoder (default bound) dropped [${drops.join(',')}] and delivered [${methods.join(',')}]`
   );
-}
-
-interface Peak {
-  rssMb: number;
-  heapMb: number;
-  baseRssMb: number;
-  baseHeapMb: number;
-}
-
-function sampler(): { sample: () => void; peak: () => Peak } {
-  gc();
-  const base = process.memoryUsage();
-  let rss = base.rss;
-  let heap = base.heapUsed;
-  return {
-    sample: () => {
-      const m = process.memoryUsage();
-      rss = Math.max(rss, m.rss);
-      heap = Math.max(heap, m.heapUsed);
-    },
-    peak: () => ({
-      rssMb: rss / 1048576,
-      heapMb: heap / 1048576,
-      baseRssMb: base.rss / 1048576,
-      baseHeapMb: base.heapUsed / 1048576,
-    }),
-  };
-}
-
-/** Decode a 1 GB stream generated on the fly (fresh chunk buffers, as a pipe would give). */
-export async function gigabyteStream(): Promise<{ mb: number; ms: number; frames: number } & Peak> {
-  const { frames } = await loadFrames();
-  const unit = Buffer.from(buildCorpus(frames).bytes.subarray(0, 4 * 1024 * 1024));
-  const total = 1024 * 1024 * 1024;
-  const s = sampler();
-  let n = 0;
-  const d = new JsonlDecoder({
-    onFrame: () => {
-      n++;
-    },
-  });
-  const t0 = performance.now();
-  let sent = 0;
-  let i = 0;
-  while (sent < total) {
-    const off = sent % unit.length;
-    const c = Buffer.allocUnsafe(Math.min(CHUNK, unit.length - off));
-    unit.copy(c, 0, off, off + c.length);
-    d.write(c);
-    sent += c.length;
-    if (++i % 256 === 0) s.sample();
-  }
-  d.end();
-  s.sample();
-  return { mb: total / 1048576, ms: performance.now() - t0, frames: n, ...s.peak() };
-}
-
-/** One 100 MB line, fed in fresh 64 KiB chunks. */
-export async function hugeLine(
-  maxLineLength: number | undefined,
-): Promise<{ frames: number; drops: string[] } & Peak> {
-  const size = 100 * 1024 * 1024;
-  gc();
-  const s = sampler();
-  let frames = 0;
-  const drops: string[] = [];
-  const d = new JsonlDecoder({
-    onFrame: (v) => {
-      if (typeof v === 'string') frames++;
-      s.sample();
-    },
-    onDrop: (r) => drops.push(r),
-    ...(maxLineLength === undefined ? {} : { maxLineLength }),
-  });
-  d.write(Buffer.from('"'));
-  for (let sent = 0, i = 0; sent < size; sent += CHUNK, i++) {
-    d.write(Buffer.alloc(CHUNK, 0x61));
-    if (i % 64 === 0) s.sample();
-  }
-  d.write(Buffer.from('"\n'));
-  s.sample();
-  return { frames, drops, ...s.peak() };
 }

@@ -7,14 +7,8 @@
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { adapterPath, heapPerIdleSession } from './adapter-path.js';
-import {
-  gigabyteStream,
-  hugeLine,
-  largeFrames,
-  longLineSurvival,
-  readlineSeparatorCheck,
-  throughput,
-} from './codec.js';
+import { largeFrames, longLineSurvival, readlineSeparatorCheck, throughput } from './codec.js';
+import { gigabyteStream, hugeLine } from './codec-memory.js';
 import { demoRows, demoStart } from './demo.js';
 import { density } from './density.js';
 import { hostDensity } from './host-density.js';

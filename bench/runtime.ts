@@ -5,7 +5,7 @@
  * with synchronous=NORMAL and =FULL). Interleaved rounds, best each; overhead = extra time per event.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -41,7 +41,7 @@ const cpuMsSince = (start: NodeJS.CpuUsage): number => {
   return (used.user + used.system) / 1000;
 };
 
-async function adapterAlone(turns: readonly TurnBytes[]): Promise<Timed> {
+export async function adapterAlone(turns: readonly TurnBytes[]): Promise<Timed> {
   const transport = replayTransport({ session: recordedSession(), turns });
   const provider = createCodexProvider({ transport: () => transport });
   const session = await provider.createSession({
@@ -71,7 +71,10 @@ async function adapterAlone(turns: readonly TurnBytes[]): Promise<Timed> {
   return { ms, cpuMs, events };
 }
 
-async function throughRuntime(turns: readonly TurnBytes[], store: EventStore): Promise<Timed> {
+export async function throughRuntime(
+  turns: readonly TurnBytes[],
+  store: EventStore,
+): Promise<Timed> {
   const runtime = await createAgentRuntime({
     providers: {
       codex: () =>
@@ -123,7 +126,7 @@ export interface RuntimeRow {
 
 export async function runtimeOverhead(
   options: { turns?: number; deltas?: number; rounds?: number } = {},
-): Promise<{ turns: number; rows: RuntimeRow[] }> {
+): Promise<{ turns: number; rounds: number; load: string; rows: RuntimeRow[] }> {
   const turnCount = options.turns ?? 20;
   const deltas = options.deltas ?? 500;
   const rounds = options.rounds ?? 3;
@@ -176,6 +179,10 @@ export async function runtimeOverhead(
   const base = best[0]!;
   return {
     turns: turnCount,
+    rounds,
+    load: loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
     rows: contestants.map(([path, durability], i) => {
       const b = best[i]!;
       return {
@@ -197,7 +204,7 @@ export async function runtimeOverhead(
 export async function runtimeSection(): Promise<string> {
   const r = await runtimeOverhead();
   return [
-    `\n## The runtime's per-event overhead\nthe same recorded turns (agent-message delta repeated) through the Codex adapter on a replay transport; ${r.turns} timed turns, best of 3 interleaved rounds\n`,
+    `\n## The runtime's per-event overhead\nthe same recorded turns (agent-message delta repeated) through the Codex adapter on a replay transport; ${r.turns} timed turns, best of ${r.rounds} interleaved rounds; load average at the end ${r.load}\n`,
     markdownTable(
       r.rows.map((row) => ({
         path: row.path,

@@ -25,7 +25,8 @@ import { schemaJsonDir } from './lib/review/pin.js';
 import { usePrivateTmp } from './lib/review/private-tmp.js';
 import { comparePublished, type PublishedComparison } from './lib/review/published.js';
 import { readReport, verdictOf, writeIndex, writeReport } from './lib/review/report.js';
-import { diffSurfaces, loadSurface } from './lib/review/schema-diff.js';
+import { loadSurface } from './lib/review/protocol-surface.js';
+import { diffSurfaces } from './lib/review/schema-diff.js';
 import { schemaTreeOf } from './lib/review/schema-tree.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));

@@ -47,6 +47,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       steer: true,
       // turn/start outputSchema, validated by the adapter (ADR-0041)
       structuredOutput: true,
+      // turn/start model, effort, summary; the thread's defaults are sent back after (ADR-0041)
+      options: { model: true, effort: true, summary: true },
     },
     interaction: {
       // patches are offered `once` only (ADR-0015); commands `once` and `session`
@@ -75,7 +77,12 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
     workspace: { requires: 'directory', acceptsOwnership: ['borrowed', 'managed'], writes: true },
     recovery:
       options.persistence === 'thread'
-        ? { exportsRecoveryRecord: true, resumesFromRecoveryRecord: true }
+        ? {
+            exportsRecoveryRecord: true,
+            resumesFromRecoveryRecord: true,
+            // thread/fork of the record's thread (ADR-0041)
+            forksFromRecoveryRecord: true,
+          }
         : {},
     extensions: {
       appServerVersion: CODEX_APP_SERVER_VERSION,

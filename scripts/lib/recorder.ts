@@ -1,6 +1,7 @@
 /**
  * Runs one scenario against the real binary and returns the sanitized transcript plus the
- * timings worth keeping. Used by scripts/protocol-record.ts and test/protocol.
+ * timings worth keeping. Used by scripts/protocol-record.ts and test/protocol. Owns the
+ * scenario's processes (start, resume, fork) and their teardown; one turn is `record-turn.ts`.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,23 +16,15 @@ import {
   type TranscriptLine,
 } from '../../src/testing/index.js';
 import { sanitizeFrame } from './transcript-writer.js';
-import { AppServerDriver, type DriverFrame, type Frame } from './app-server-driver.js';
-import type { Scenario, TurnPlan } from './scenarios.js';
+import { AppServerDriver } from './app-server-driver.js';
+import { isMethod, round, runTurn, turnIdFrom, type TurnTimings } from './record-turn.js';
+import type { Scenario, TurnPlan } from './scenario-types.js';
 
 export const CLIENT_INFO = {
   name: 'relvo_agent_runtime',
   title: 'Relvo Agent Runtime',
   version: '0.1.0',
 } as const;
-
-export interface TurnTimings {
-  readonly turnStartSent: number;
-  readonly turnStartReply: number;
-  readonly turnStarted: number | null;
-  readonly firstDelta: number | null;
-  readonly turnCompleted: number;
-  readonly turnStatus: string;
-}
 
 export interface ScenarioTimings {
   readonly initReply: number;
@@ -59,78 +52,10 @@ export interface RecordOptions {
   readonly timeoutMs?: number;
 }
 
-const isMethod = (f: DriverFrame, method: string): boolean =>
-  f.dir === 's2c' && f.frame.method === method;
-const paramsOf = (f: Frame): Record<string, unknown> =>
-  typeof f.params === 'object' && f.params !== null ? (f.params as Record<string, unknown>) : {};
-const round = (ms: number): number => Math.max(0, Math.round(ms));
-
 const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => {
     setTimeout(resolve, ms);
   });
-
-function turnIdFrom(frame: Frame): string | undefined {
-  const turn = paramsOf(frame).turn ?? (frame.result as { turn?: unknown } | undefined)?.turn;
-  const id = (turn as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' ? id : undefined;
-}
-
-async function runTurn(
-  driver: AppServerDriver,
-  threadId: string,
-  plan: TurnPlan,
-  timeoutMs: number,
-  workspace: string,
-): Promise<TurnTimings> {
-  const from = driver.frames.length;
-  const turnStartSent = driver.now();
-  const input = plan.input?.map((item) =>
-    Object.fromEntries(
-      Object.entries(item).map(([k, v]) => [
-        k,
-        typeof v === 'string' ? v.split('<workspace>').join(workspace) : v,
-      ]),
-    ),
-  ) ?? [{ type: 'text', text: plan.text }];
-  const reply = driver
-    .request('turn/start', { threadId, input }, timeoutMs)
-    .then(() => driver.now());
-  if (plan.interruptAfterDeltas !== undefined) {
-    let deltas = 0;
-    const target = plan.interruptAfterDeltas;
-    await driver.waitFor((f) => isMethod(f, 'item/agentMessage/delta') && ++deltas >= target, {
-      timeoutMs,
-      label: `${target} agentMessage deltas`,
-      from,
-    });
-    const started = await driver.waitFor((f) => isMethod(f, 'turn/started'), {
-      timeoutMs,
-      label: 'turn/started',
-      from,
-    });
-    const turnId = turnIdFrom(started.frame);
-    await driver.request('turn/interrupt', { threadId, turnId }, timeoutMs);
-  }
-  const completed = await driver.waitFor((f) => isMethod(f, 'turn/completed'), {
-    timeoutMs,
-    label: 'turn/completed',
-    from,
-  });
-  const turnStartReply = await reply;
-  const after = driver.frames.slice(from);
-  const turnStarted = after.find((f) => isMethod(f, 'turn/started'))?.t ?? null;
-  const firstDelta = after.find((f) => isMethod(f, 'item/agentMessage/delta'))?.t ?? null;
-  const status = (paramsOf(completed.frame).turn as { status?: unknown } | undefined)?.status;
-  return {
-    turnStartSent: round(turnStartSent),
-    turnStartReply: round(turnStartReply),
-    turnStarted: turnStarted === null ? null : round(turnStarted),
-    firstDelta: firstDelta === null ? null : round(firstDelta),
-    turnCompleted: round(completed.t),
-    turnStatus: typeof status === 'string' ? status : 'unknown',
-  };
-}
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
@@ -183,6 +108,25 @@ export async function recordScenario(
       d.send({ id: f.frame.id, ...answer });
     });
   };
+  /** A second app-server on the same CODEX_HOME, initialized (resume, fork). */
+  const secondProcess = async (): Promise<AppServerDriver> => {
+    const second = spawnDriver();
+    answerRequests(second);
+    try {
+      const again = await second.request(
+        'initialize',
+        { clientInfo: CLIENT_INFO, capabilities: null },
+        timeoutMs,
+      );
+      if (!('result' in again)) throw new Error('initialize failed');
+    } catch (error) {
+      // not yet the recorded driver: nothing else would close it
+      await second.close();
+      throw error;
+    }
+    second.notify('initialized');
+    return second;
+  };
   let driver = spawnDriver();
   answerRequests(driver);
   const setUp: AppServerDriver[] = [];
@@ -230,16 +174,8 @@ export async function recordScenario(
       await sleep(scenario.settleMs ?? 300);
       await driver.close();
       setUp.push(driver);
-      driver = spawnDriver();
-      answerRequests(driver);
-      const again = await driver.request(
-        'initialize',
-        { clientInfo: CLIENT_INFO, capabilities: null },
-        timeoutMs,
-      );
-      if (!('result' in again)) throw new Error('initialize failed');
+      driver = await secondProcess();
       initAt = driver.now();
-      driver.notify('initialized');
       let cwd = iso.workspace;
       if (scenario.resume.cwd === 'other') {
         cwd = join(iso.home, 'other-workspace'); // recorded as <home>/other-workspace
@@ -264,6 +200,35 @@ export async function recordScenario(
           currentTurn = plan;
           turns.push(await runTurn(driver, resumedId, plan, timeoutMs, iso.workspace));
         }
+      }
+    }
+    if (scenario.fork !== undefined) {
+      // the source stays open: its process is set-up, the forking one is recorded
+      const completed = driver.frames.filter((f) => isMethod(f, 'turn/completed')).at(-1);
+      const lastTurnId = completed === undefined ? undefined : turnIdFrom(completed.frame);
+      setUp.push(driver);
+      driver = await secondProcess();
+      initAt = driver.now();
+      const forked = await driver.request(
+        'thread/fork',
+        {
+          threadId,
+          ...(lastTurnId === undefined ? {} : { lastTurnId }),
+          cwd: iso.workspace,
+          approvalPolicy: scenario.approvalPolicy,
+          sandbox: scenario.sandbox,
+          ephemeral: false,
+          excludeTurns: true,
+        },
+        timeoutMs,
+      );
+      threadAt = driver.now();
+      threadStartedAt = threadAt;
+      const forkId = (forked.result as { thread?: { id?: unknown } } | undefined)?.thread?.id;
+      if (typeof forkId !== 'string') throw new Error('thread/fork returned no thread id');
+      for (const plan of scenario.fork.turns) {
+        currentTurn = plan;
+        turns.push(await runTurn(driver, forkId, plan, timeoutMs, iso.workspace));
       }
     }
     await sleep(scenario.settleMs ?? 300);

@@ -10,7 +10,7 @@ import {
   textStep,
   updatePlanStep,
 } from '../../src/testing/index.js';
-import type { Scenario } from './scenarios.js';
+import type { Scenario } from './scenario-types.js';
 
 const PLAN = [
   { step: 'Read the code', status: 'completed' },

@@ -1,6 +1,7 @@
 /** The per-scenario summary kept in fixtures/transcripts/<version>/index.json. */
-import type { ScenarioRecording, TurnTimings } from './recorder.js';
-import type { Scenario } from './scenarios.js';
+import type { TurnTimings } from './record-turn.js';
+import type { ScenarioRecording } from './recorder.js';
+import type { Scenario } from './scenario-types.js';
 
 export interface TurnSummary {
   readonly status: string;

@@ -15,6 +15,8 @@ export const CODEX_CLIENT_METHOD = {
   initialized: 'initialized',
   threadStart: 'thread/start',
   threadResume: 'thread/resume',
+  threadFork: 'thread/fork',
+  configRead: 'config/read',
   turnStart: 'turn/start',
   turnInterrupt: 'turn/interrupt',
   turnSteer: 'turn/steer',
@@ -180,7 +182,8 @@ export type StartupProviderCode = (typeof STARTUP_PROVIDER_CODES)[number];
 // prettier-ignore
 export const REQUEST_PROVIDER_CODES = [
   'invalid_options', 'invalid_input', 'input_too_large', 'run_ref_missing', 'run_ref_conflict',
-  'sink_missing', 'write_failed', 'invalid_output_schema',
+  'sink_missing', 'write_failed', 'invalid_output_schema', 'invalid_run_option',
+  'run_option_not_restorable', 'run_option_default_unread',
 ] as const;
 export type RequestProviderCode = (typeof REQUEST_PROVIDER_CODES)[number];
 

@@ -21,8 +21,19 @@ export const initializeResultSchema = z.looseObject({
   codexHome: z.unknown().optional(),
 });
 
+/** Also the reply of `thread/resume` and `thread/fork`: the thread and its model settings. */
 export const threadStartResultSchema = z.looseObject({
   thread: z.looseObject({ id: nonEmpty }),
+  // the thread's defaults a per-run model or effort is undone with (ADR-0041)
+  model: z.string().min(1).optional().catch(undefined),
+  reasoningEffort: z.string().min(1).nullable().optional().catch(undefined),
+});
+
+/** `config/read`: only the configured reasoning summary (ADR-0041). */
+export const configReadResultSchema = z.looseObject({
+  config: z.looseObject({
+    model_reasoning_summary: z.string().nullable().optional().catch(undefined),
+  }),
 });
 
 export const turnStartResultSchema = z.looseObject({

@@ -1,29 +1,32 @@
 /**
  * Turn admission for one session: which `startRun` calls become a `turn/start`, what its reply
  * means, and the fencing policy of docs/adr/ADR-0005 (an unacknowledged turn/start may have
- * started a turn, so the session admits nothing further). Owns the active run's lifecycle.
+ * started a turn, so the session admits nothing further). Owns the runRef memory; what a run
+ * asks of the session once admitted (steer, interrupt, its end) is `run-control.ts`.
  */
 import type {
   JsonObject,
-  ProviderRejection,
   ProviderRun,
   ProviderRunRequest,
-  TurnInput,
+  RunOptions,
 } from '@relvo-labs/agent-provider';
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
 import { CODEX_CLIENT_METHOD, PROVIDER_CODES, type ProviderCode } from '../protocol/vocabulary.js';
 import { turnStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
-import { agentErrorOf, isAuthoritativeFailure, wireRefusalOf } from '../rpc/errors.js';
+import { agentErrorOf, isAuthoritativeFailure } from '../rpc/errors.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexError, codexRejection } from '../shared/codex-error.js';
 import { unrefClock, type TimerClock } from '../shared/unref-clock.js';
 import { CODEX_DEFAULT_REQUEST_TIMEOUT_MS } from '../constants.js';
 import { OldestFirstMemory } from '@relvo-labs/agent-provider';
 import type { SessionInteractions } from './interactions.js';
-import { nativeInputOf, type NativeUserInput } from './file-refs.js';
-import { CodexRun, type RunFeatures, type RunLifecycle } from './run.js';
-import { checkRunRequest, checkTurnInput, oversizedText } from './run-request.js';
+import type { NativeUserInput } from './file-refs.js';
+import { nativeTurnInput } from './native-input.js';
+import { CodexRun, type RunFeatures } from './run.js';
+import { RunControl } from './run-control.js';
+import { checkRunRequest } from './run-request.js';
+import type { TurnSettings, TurnSettingsParams } from './run-options.js';
 import type { SessionState } from './state.js';
 import { watchRun, type StallPolicy } from './stall.js';
 
@@ -31,9 +34,6 @@ export type { RunFeatures } from './run.js';
 
 /** Remembered runRefs for startRun idempotency; older ones are forgotten. */
 export const MAX_REMEMBERED_RUN_REFS = 64;
-
-// setTimeout fires at once for delays above a signed 32-bit millisecond count
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** What a runRef stands for: its startRun promise and the input it was made with. */
 interface RememberedRun {
@@ -45,6 +45,8 @@ export interface TurnAdmissionParams {
   readonly state: SessionState;
   readonly connection: SessionConnection;
   readonly interactions: SessionInteractions | undefined;
+  /** The thread's model, effort and summary as runs change and restore them (ADR-0041). */
+  readonly settings: TurnSettings;
   readonly stall?: StallPolicy | undefined;
   /** What the connected release carries (ADR-0042); undefined refuses nothing. */
   readonly capabilities?: ReleaseCapabilities;
@@ -66,15 +68,16 @@ function providerCodeOf(error: unknown): ProviderCode | undefined {
     : undefined;
 }
 
-export class TurnAdmission implements RunLifecycle {
+export class TurnAdmission {
   readonly #state: SessionState;
   readonly #connection: SessionConnection;
   readonly #interactions: SessionInteractions | undefined;
+  readonly #settings: TurnSettings;
   readonly #stall: StallPolicy | undefined;
   readonly #capabilities: ReleaseCapabilities | undefined;
   readonly #runFeatures: RunFeatures | undefined;
-  readonly #activationWaitMs: number;
-  readonly #clock: TimerClock;
+  /** What each admitted run is handed as its lifecycle. */
+  readonly #control: RunControl;
   /** The startRun promise per runRef: an exact retry shares it, even while turn/start is pending. */
   readonly #runsByRef = new OldestFirstMemory<string, RememberedRun>(MAX_REMEMBERED_RUN_REFS);
   /** Runs that failed before binding: their turn is interrupted once when its id shows up. */
@@ -84,11 +87,19 @@ export class TurnAdmission implements RunLifecycle {
     this.#state = params.state;
     this.#connection = params.connection;
     this.#interactions = params.interactions;
+    this.#settings = params.settings;
     this.#stall = params.stall;
     this.#capabilities = params.capabilities;
     this.#runFeatures = params.runFeatures;
-    this.#activationWaitMs = params.requestTimeoutMs ?? CODEX_DEFAULT_REQUEST_TIMEOUT_MS;
-    this.#clock = params.clock ?? unrefClock;
+    this.#control = new RunControl({
+      state: params.state,
+      connection: params.connection,
+      interactions: params.interactions,
+      capabilities: params.capabilities,
+      runFeatures: params.runFeatures,
+      activationWaitMs: params.requestTimeoutMs ?? CODEX_DEFAULT_REQUEST_TIMEOUT_MS,
+      clock: params.clock ?? unrefClock,
+    });
   }
 
   admit(request: ProviderRunRequest): Promise<ProviderRun> {
@@ -96,7 +107,7 @@ export class TurnAdmission implements RunLifecycle {
     if (state.closing) return refused('session_closed', 'the codex session is closed');
     const check = checkRunRequest(request);
     if (!check.ok) return Promise.reject(check.rejection);
-    const { runRef, sink, input, fingerprint, structured } = check.request;
+    const { runRef, sink, input, fingerprint, structured, options } = check.request;
     // an input check like the schema's own: refused before the run exists
     const lacking =
       structured === undefined ? undefined : this.#capabilities?.refusal(['run.structuredOutput']);
@@ -127,130 +138,56 @@ export class TurnAdmission implements RunLifecycle {
       return refused('illegal_state_transition', 'a codex run is already active in this session');
     }
     const features = this.#runFeatures;
-    const native = this.#native(input);
+    const native = nativeTurnInput(input, features);
     if (!native.ok) return Promise.reject(native.rejection);
+    const unrestorable = this.#settings.refusal(options);
+    if (unrestorable !== undefined) return Promise.reject(unrestorable);
     const run = new CodexRun({
       runRef,
       sink,
-      lifecycle: this,
+      lifecycle: this.#control,
       threadTotal: state.threadTotal,
       features,
       structured,
     });
     state.beginRun(run);
-    const started = this.#startTurn(run, native.input, structured?.schema);
+    const started = this.#startTurn(run, native.input, structured?.schema, options);
     this.#runsByRef.set(run.runRef, { started, fingerprint });
     return started;
   }
 
-  /** What codex is sent for a turn input: text parts, file references resolved (ADR-0017). */
-  #native(
-    input: TurnInput,
-  ):
-    | { readonly ok: true; readonly input: readonly NativeUserInput[] }
-    | { readonly ok: false; readonly rejection: ProviderRejection } {
-    const features = this.#runFeatures;
-    const supported = features?.fileReferences === true ? ['text', 'file_ref'] : ['text'];
-    const unsupported = input.parts.filter((p) => !supported.includes(p.type)).map((p) => p.type);
-    if (unsupported.length > 0) {
-      return {
-        ok: false,
-        rejection: codexRejection('capability_unsupported', 'codex accepts text input parts only', {
-          details: {
-            capability: 'turnInput.parts',
-            supported,
-            requested: [...new Set(unsupported)],
-          },
-        }),
-      };
-    }
-    // file references are resolved inside the workspace before anything is sent
-    const native = nativeInputOf(input, features?.workspaceRoot ?? '');
-    if (!native.ok) {
-      return {
-        ok: false,
-        rejection: codexRejection('invalid_request', native.message, {
-          providerCode: native.providerCode,
-        }),
-      };
-    }
-    const sentText = native.input[0]?.type === 'text' ? native.input[0].text : '';
-    const tooLarge = oversizedText(sentText);
-    return tooLarge === undefined
-      ? { ok: true, input: native.input }
-      : { ok: false, rejection: tooLarge };
-  }
-
-  // ---- RunLifecycle ------------------------------------------------------------------------
-
-  sendSteer(_run: CodexRun, turnId: string, input: TurnInput): Promise<void> {
-    const state = this.#state;
-    if (state.closing) return refused('session_closed', 'the codex session is closed');
-    const lacking = this.#capabilities?.refusal(['run.steer']);
-    if (lacking !== undefined) return Promise.reject(lacking);
-    const checked = checkTurnInput(input);
-    if (!checked.ok) return Promise.reject(checked.rejection);
-    const native = this.#native(checked.input);
-    if (!native.ok) return Promise.reject(native.rejection);
-    return this.#connection
-      .request(CODEX_CLIENT_METHOD.turnSteer, {
-        threadId: state.threadId,
-        expectedTurnId: turnId,
-        input: native.input,
-      })
-      .then(() => undefined);
-  }
-
-  sendInterrupt(run: CodexRun): Promise<void> {
-    const turnId = run.turnId;
-    // disposal ends the run interrupted; there is nothing left to ask codex
-    if (turnId === undefined || this.#state.closing) return Promise.resolve();
-    const send = (): Promise<void> =>
-      this.#connection
-        .request(CODEX_CLIENT_METHOD.turnInterrupt, { threadId: this.#state.threadId, turnId })
-        .then(() => undefined);
-    const activeAtSend = run.active;
-    return send().catch(async (error: unknown) => {
-      // a persisted thread's turn is not active until turn/started: sent once more then
-      if (activeAtSend || wireRefusalOf(error) !== 'turn_not_active_yet') throw error;
-      if (await this.#activation(run, error)) await send();
-    });
-  }
-
-  /** `turn/started` (true) or the run's settlement (false), within the request deadline. */
-  #activation(run: CodexRun, refusal: unknown): Promise<boolean> {
-    const clock = this.#clock;
-    const ms = this.#activationWaitMs;
-    // a disabled request deadline leaves the run's settlement as the bound, as for any request
-    if (!(ms > 0 && ms <= MAX_TIMER_MS)) return run.activation;
-    let timer: unknown;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = clock.setTimeout(() => {
-        reject(refusal instanceof Error ? refusal : new Error('turn not active'));
-      }, ms);
-    });
-    return Promise.race([run.activation, deadline]).finally(() => {
-      clock.clearTimeout(timer);
-    });
-  }
-
-  beginInterrupt(run: CodexRun): void {
-    this.#interactions?.retireRun(run);
-  }
-
-  finalize(run: CodexRun): void {
-    this.#state.endRun(run);
-    this.#interactions?.retireRun(run);
-  }
-
   // ---- turn/start --------------------------------------------------------------------------
+
+  /**
+   * The run's settings, or undefined once the run has ended meanwhile; a default that cannot be
+   * read refuses the run before turn/start.
+   */
+  async #settingsFor(run: CodexRun, options: RunOptions): Promise<TurnSettingsParams | undefined> {
+    try {
+      const params = await this.#settings.paramsFor(options);
+      return run.settled ? undefined : params;
+    } catch (error) {
+      this.#runsByRef.delete(run.runRef);
+      this.#state.endRun(run);
+      const token = causeTokenOf(error);
+      throw codexRejection(
+        'provider_unavailable',
+        `codex did not say the thread's reasoning summary (${token})`,
+        { providerCode: 'run_option_default_unread', details: { cause: token } },
+      );
+    }
+  }
 
   async #startTurn(
     run: CodexRun,
     input: readonly NativeUserInput[],
     outputSchema: JsonObject | undefined,
+    options: RunOptions,
   ): Promise<ProviderRun> {
     const state = this.#state;
+    const settings = await this.#settingsFor(run, options);
+    // disposed while a default was read: the run has ended, nothing is sent
+    if (settings === undefined) return run;
     let result: unknown;
     try {
       result = await this.#connection.request(CODEX_CLIENT_METHOD.turnStart, {
@@ -258,6 +195,8 @@ export class TurnAdmission implements RunLifecycle {
         input,
         // applies to this turn only (measured on 0.171.0): later turns send none
         ...(outputSchema === undefined ? {} : { outputSchema }),
+        // these persist into later turns: run-options.ts sends the defaults back when needed
+        ...settings,
       });
     } catch (error) {
       const authoritative = isAuthoritativeFailure(error);
@@ -298,6 +237,7 @@ export class TurnAdmission implements RunLifecycle {
       });
       return run;
     }
+    this.#settings.accepted(settings);
     const turnId = parsed.data.turn.id;
     if (run.settled) {
       // failed before binding (terminal overflow, connection end): stop the native turn once

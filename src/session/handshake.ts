@@ -10,6 +10,7 @@ import type { SessionConnection } from '../rpc/connection.js';
 import { isAuthoritativeFailure, wireRefusalOf } from '../rpc/errors.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { placeDigest } from './recovery.js';
+import type { ThreadDefaults } from './run-options.js';
 import { handshakeInvalid, initializeFailure, type StartupProbe } from './startup-failure.js';
 import {
   codexUserAgentVersion,
@@ -34,17 +35,25 @@ export interface HandshakeParams {
   /** `false` persists the thread so that it can be resumed (`persistence: 'thread'`). */
   readonly ephemeral?: boolean;
   /** Resume this persisted thread instead of starting one (ADR-0016). */
-  readonly resume?: {
-    readonly threadId: string;
-    /** The digest the record holds; another codex home is refused before `thread/resume`. */
-    readonly codexHomeDigest: string;
-  };
+  readonly resume?: RecordedThread;
+  /** Fork this persisted thread into a new one instead of starting one (ADR-0041). */
+  readonly fork?: RecordedThread;
+}
+
+export interface RecordedThread {
+  readonly threadId: string;
+  /** The digest the record holds; another codex home is refused before the request. */
+  readonly codexHomeDigest: string;
+  /** A fork goes through this turn, inclusive: a turn started after the record is left out. */
+  readonly lastTurnId?: string | undefined;
 }
 
 export interface HandshakeResult {
   readonly threadId: string;
   /** The release the server reported, as the version gate read it. */
   readonly codexVersion: string;
+  /** The thread's model and effort, as codex answered them. */
+  readonly defaults: ThreadDefaults;
   /** Digest of the codex home the server reported (`initialize.codexHome`). */
   readonly codexHomeDigest: string;
 }
@@ -60,7 +69,7 @@ export async function initializeConnection(
     'clientName' | 'clientVersion' | 'additionalVersions' | 'capabilityGate'
   >,
   probe?: StartupProbe,
-): Promise<Omit<HandshakeResult, 'threadId'>> {
+): Promise<Omit<HandshakeResult, 'threadId' | 'defaults'>> {
   let init: unknown;
   try {
     init = await connection.request(CODEX_CLIENT_METHOD.initialize, {
@@ -121,8 +130,12 @@ export async function handshake(
     ...(params.model !== undefined ? { model: params.model } : {}),
   };
   if (params.resume !== undefined) {
-    const threadId = await resumeThread(connection, settings, params.resume, codexHomeDigest);
-    return { threadId, codexVersion, codexHomeDigest };
+    const thread = await continueThread(connection, settings, params.resume, codexHomeDigest);
+    return { ...thread, codexVersion, codexHomeDigest };
+  }
+  if (params.fork !== undefined) {
+    const thread = await continueThread(connection, settings, params.fork, codexHomeDigest, 'fork');
+    return { ...thread, codexVersion, codexHomeDigest };
   }
   const started = await connection.request(CODEX_CLIENT_METHOD.threadStart, {
     ...settings,
@@ -135,33 +148,56 @@ export async function handshake(
       'codex started a thread without a usable id',
     );
   }
-  return { threadId: parsedThread.data.thread.id, codexVersion, codexHomeDigest };
+  return { ...threadOf(parsedThread.data), codexVersion, codexHomeDigest };
+}
+
+function threadOf(result: {
+  readonly thread: { readonly id: string };
+  readonly model?: string | undefined;
+  readonly reasoningEffort?: string | null | undefined;
+}): { threadId: string; defaults: ThreadDefaults } {
+  return {
+    threadId: result.thread.id,
+    defaults: { model: result.model, effort: result.reasoningEffort ?? undefined },
+  };
 }
 
 /**
- * `thread/resume` with `excludeTurns: true` (no history in the reply, no deprecation notice; the
- * model still gets the history). Codex refuses an unknown thread and another codex home itself,
- * but accepts another cwd and silently moves the thread: the workspace is checked before any
- * of this (recovery.ts), the home here, before the request.
+ * `thread/resume` (or `thread/fork`) with `excludeTurns: true` (no history in the reply, no
+ * deprecation notice; the model still gets the history). Codex refuses an unknown thread and
+ * another codex home itself, but accepts another cwd and silently moves the thread: the
+ * workspace is checked before any of this (recovery.ts), the home here, before the request.
+ * A fork is a new persisted thread; it goes through the record's last turn (measured on 0.171.0:
+ * the source may stay open in another app-server, and an unknown turn is refused -32600).
  */
-async function resumeThread(
+async function continueThread(
   connection: SessionConnection,
   settings: Record<string, unknown>,
-  resume: NonNullable<HandshakeParams['resume']>,
+  recorded: RecordedThread,
   codexHomeDigest: string,
-): Promise<string> {
-  if (resume.codexHomeDigest !== codexHomeDigest) {
+  how: 'resume' | 'fork' = 'resume',
+): Promise<{ threadId: string; defaults: ThreadDefaults }> {
+  if (recorded.codexHomeDigest !== codexHomeDigest) {
     throw codexRejection('invalid_request', 'the recovery record belongs to another codex home', {
       providerCode: 'recovery_codex_home_mismatch',
     });
   }
   let resumed: unknown;
   try {
-    resumed = await connection.request(CODEX_CLIENT_METHOD.threadResume, {
-      threadId: resume.threadId,
-      ...settings,
-      excludeTurns: true,
-    });
+    resumed =
+      how === 'resume'
+        ? await connection.request(CODEX_CLIENT_METHOD.threadResume, {
+            threadId: recorded.threadId,
+            ...settings,
+            excludeTurns: true,
+          })
+        : await connection.request(CODEX_CLIENT_METHOD.threadFork, {
+            threadId: recorded.threadId,
+            ...(recorded.lastTurnId === undefined ? {} : { lastTurnId: recorded.lastTurnId }),
+            ...settings,
+            ephemeral: false,
+            excludeTurns: true,
+          });
   } catch (error) {
     // measured: a thread another app-server still has open is refused "already has an active
     // writer" — said precisely, so the host knows to close the other session, not to give up
@@ -186,8 +222,12 @@ async function resumeThread(
     throw error;
   }
   const parsed = threadStartResultSchema.safeParse(resumed);
-  if (!parsed.success || parsed.data.thread.id !== resume.threadId) {
-    throw codexRejection('provider_contract_violation', 'codex resumed a different thread');
+  const same = parsed.success && parsed.data.thread.id === recorded.threadId;
+  if (!parsed.success || same !== (how === 'resume')) {
+    throw codexRejection(
+      'provider_contract_violation',
+      how === 'resume' ? 'codex resumed a different thread' : 'codex forked into the same thread',
+    );
   }
-  return parsed.data.thread.id;
+  return threadOf(parsed.data);
 }

@@ -15,13 +15,16 @@ import {
 } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
 import { CODEX_ADAPTER_VERSION, CODEX_PROVIDER_ID } from '../constants.js';
+import type { UsageTotals } from '../protocol/inbound.js';
 import type { ProviderCode } from '../protocol/vocabulary.js';
+import type { SettingsSnapshot } from './run-options.js';
 import { codexRejection } from '../shared/codex-error.js';
 
 export const RECOVERY_FORMAT = 'codex-thread';
 export const RECOVERY_FORMAT_VERSION = 1;
 
 const digestSchema = z.string().regex(/^[0-9a-f]{64}$/);
+const token = z.string().min(1).max(200);
 
 export const codexRecoveryOpaqueSchema = z.strictObject({
   format: z.literal(RECOVERY_FORMAT),
@@ -31,6 +34,31 @@ export const codexRecoveryOpaqueSchema = z.strictObject({
   workspace: digestSchema,
   /** The last turn this thread ran under the exporting session; replays of it are not a run's. */
   lastTurnId: z.string().min(1).max(200).optional(),
+  /**
+   * The thread's token total at export: a fork's thread starts from it (codex counts the forked
+   * history into the new thread's total and, unlike a resume, replays none of it).
+   */
+  total: z
+    .strictObject({
+      inputTokens: z.number().int().nonnegative(),
+      outputTokens: z.number().int().nonnegative(),
+      totalTokens: z.number().int().nonnegative(),
+    })
+    .optional(),
+  /**
+   * Per-run options the thread still holds (ADR-0041): codex keeps them and a resume answers
+   * them as the thread's own, so the record keeps the defaults they are to be undone to.
+   */
+  settings: z
+    .strictObject({
+      defaults: z.strictObject({ model: token.optional(), effort: token.optional() }),
+      changed: z.strictObject({
+        model: token.optional(),
+        effort: token.optional(),
+        summary: token.optional(),
+      }),
+    })
+    .optional(),
 });
 export type CodexRecoveryOpaque = z.infer<typeof codexRecoveryOpaqueSchema>;
 
@@ -61,6 +89,8 @@ export interface RecoveryFacts {
   readonly codexHomeDigest: string;
   readonly workspaceDigest: string;
   readonly lastTurnId: string | undefined;
+  readonly total?: UsageTotals | undefined;
+  readonly settings?: SettingsSnapshot | undefined;
 }
 
 export function buildRecoveryRecord(facts: RecoveryFacts): ProviderRecoveryRecord {
@@ -71,6 +101,18 @@ export function buildRecoveryRecord(facts: RecoveryFacts): ProviderRecoveryRecor
     codexHome: facts.codexHomeDigest,
     workspace: facts.workspaceDigest,
     ...(facts.lastTurnId !== undefined ? { lastTurnId: facts.lastTurnId } : {}),
+    ...(facts.total !== undefined && facts.total.totalTokens > 0
+      ? {
+          total: {
+            inputTokens: facts.total.inputTokens,
+            outputTokens: facts.total.outputTokens,
+            totalTokens: facts.total.totalTokens,
+          },
+        }
+      : {}),
+    ...(facts.settings !== undefined && Object.keys(facts.settings.changed).length > 0
+      ? { settings: settingsJson(facts.settings) }
+      : {}),
   };
   return {
     providerId: CODEX_PROVIDER_ID,
@@ -78,6 +120,14 @@ export function buildRecoveryRecord(facts: RecoveryFacts): ProviderRecoveryRecor
     wireVersion: WIRE_VERSION,
     opaque,
   };
+}
+
+function settingsJson(settings: SettingsSnapshot): JsonObject {
+  const set = (o: object): JsonObject =>
+    Object.fromEntries(
+      Object.entries(o).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+  return { defaults: set(settings.defaults), changed: set(settings.changed) };
 }
 
 function refused(providerCode: ProviderCode, message: string): never {

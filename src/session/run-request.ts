@@ -6,7 +6,9 @@
 import { createHash } from 'node:crypto';
 import {
   captureJson,
+  runOptionsSchema,
   turnInputSchema,
+  type RunOptions,
   type ProviderEventSink,
   type ProviderRejection,
   type TurnInput,
@@ -27,6 +29,8 @@ export interface CheckedRunRequest {
   /** Identifies the input: the same runRef with another fingerprint is a conflict. */
   readonly fingerprint: string;
   readonly structured?: StructuredOutput;
+  /** The run's own model, effort and summary (ADR-0041); empty when it sets none. */
+  readonly options: RunOptions;
 }
 
 export type RunRequestCheck =
@@ -83,17 +87,22 @@ export function checkRunRequest(request: unknown): RunRequestCheck {
   let runRef: unknown;
   let rawInput: unknown;
   let rawSchema: unknown;
+  let rawOptions: Record<string, unknown>;
   try {
     const r = request as {
       sink?: unknown;
       runRef?: unknown;
       input?: unknown;
       outputSchema?: unknown;
+      model?: unknown;
+      effort?: unknown;
+      summary?: unknown;
     };
     sink = r.sink;
     runRef = r.runRef;
     rawInput = r.input;
     rawSchema = r.outputSchema;
+    rawOptions = { model: r.model, effort: r.effort, summary: r.summary };
   } catch {
     return refused(codexRejection('invalid_request', 'the codex run request is malformed'));
   }
@@ -129,8 +138,10 @@ export function checkRunRequest(request: unknown): RunRequestCheck {
     if (!compiled.ok) return refused(compiled.rejection);
     structured = compiled.output;
   }
+  const options = checkRunOptions(rawOptions);
+  if (!options.ok) return options;
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify([input, structured?.schema ?? null]))
+    .update(JSON.stringify([input, structured?.schema ?? null, options.options]))
     .digest('hex');
   return {
     ok: true,
@@ -139,9 +150,28 @@ export function checkRunRequest(request: unknown): RunRequestCheck {
       sink,
       input,
       fingerprint,
+      options: options.options,
       ...(structured === undefined ? {} : { structured }),
     },
   };
+}
+
+/** The set members of `raw` as `RunOptions`; a value out of bounds names its key, never itself. */
+function checkRunOptions(
+  raw: Record<string, unknown>,
+):
+  | { readonly ok: true; readonly options: RunOptions }
+  | { readonly ok: false; readonly rejection: ProviderRejection } {
+  const set = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+  const parsed = runOptionsSchema.safeParse(set);
+  if (parsed.success) return { ok: true, options: parsed.data };
+  const option = String(parsed.error.issues[0]?.path[0] ?? 'unknown');
+  return refused(
+    codexRejection('invalid_request', `the run's ${option} is not usable`, {
+      providerCode: 'invalid_run_option',
+      details: { option },
+    }),
+  );
 }
 
 /** The SPI's input bounds and the most codex accepts (a run's input, or a steer's). */

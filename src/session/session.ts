@@ -13,13 +13,17 @@ import type {
   ProviderRun,
   ProviderRunRequest,
   ProviderSession,
+  RunSummary,
 } from '@relvo-labs/agent-provider';
 import { CODEX_DISPOSED_REASON } from '../constants.js';
+import { CODEX_CLIENT_METHOD } from '../protocol/vocabulary.js';
+import { configReadResultSchema } from '../protocol/wire.js';
 import type { CodexConnection } from '../rpc/connection.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import type { CodexResourceUsage } from '../transport/types.js';
+import type { UsageTotals } from '../protocol/inbound.js';
 import { TurnAdmission } from './admission.js';
 import {
   openSessionInteractions,
@@ -27,6 +31,12 @@ import {
   type SessionInteractions,
 } from './interactions.js';
 import { resolveInteractionOwner } from './owner-check.js';
+import {
+  summaryOf,
+  TurnSettings,
+  type ThreadDefaults,
+  type TurnSettingsParams,
+} from './run-options.js';
 import { buildRecoveryRecord } from './recovery.js';
 import { InboundRouter, type RateLimitsUpdateHandler } from './router.js';
 import { SessionState } from './state.js';
@@ -34,6 +44,12 @@ import type { StallPolicy } from './stall.js';
 
 export interface CodexSessionParams {
   readonly threadId: string;
+  /** The token total the thread starts with (a fork: its source's at export). */
+  readonly threadTotal?: UsageTotals;
+  /** The model and effort the thread started with: what a per-run option is undone to. */
+  readonly threadDefaults?: ThreadDefaults;
+  /** Per-run options a resumed thread still holds (its record says so): undone on the next run. */
+  readonly heldOptions?: { readonly [K in keyof TurnSettingsParams]?: string | undefined };
   /** The handshaken connection; the session takes its inbound traffic over. */
   readonly connection: CodexConnection;
   readonly sink: ProviderEventSink;
@@ -83,6 +99,7 @@ export class CodexSession implements ProviderSession {
         params.connection.keepAlive(on);
       },
       replayedTurnId: recovery?.replayedTurnId,
+      threadTotal: params.threadTotal,
     });
     const workspaceRoot = params.workspaceRoot ?? '';
     const interactions = openSessionInteractions({
@@ -107,10 +124,20 @@ export class CodexSession implements ProviderSession {
     this.#state = state;
     this.#connection = params.connection;
     this.#interactions = interactions;
+    const readSummary = async (): Promise<RunSummary> => {
+      const read = await params.connection.request(CODEX_CLIENT_METHOD.configRead, {
+        cwd: workspaceRoot,
+      });
+      const parsed = configReadResultSchema.safeParse(read);
+      if (!parsed.success) throw new TypeError('config/read answered without a config');
+      return summaryOf(parsed.data.config.model_reasoning_summary);
+    };
+    const settings = new TurnSettings(params.threadDefaults ?? {}, readSummary, params.heldOptions);
     this.#admission = new TurnAdmission({
       state,
       connection: params.connection,
       interactions,
+      settings,
       stall: params.stall,
       ...(params.capabilities !== undefined ? { capabilities: params.capabilities } : {}),
       ...(params.requestTimeoutMs !== undefined
@@ -132,6 +159,8 @@ export class CodexSession implements ProviderSession {
             codexHomeDigest: recovery.codexHomeDigest,
             workspaceDigest: recovery.workspaceDigest,
             lastTurnId: state.lastTurnId,
+            total: state.threadTotal,
+            settings: settings.snapshot(),
           }),
         );
     }

@@ -5,7 +5,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { ONE_PIXEL_PNG } from '../../scripts/lib/scenarios.js';
+import { ONE_PIXEL_PNG } from '../../scripts/lib/scenarios-tools.js';
 import { textStep } from '../../src/testing/index.js';
 import { openRealCodex, recordingSink } from '../support/real-codex.js';
 

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPatchCommand } from '../../scripts/lib/scenarios.js';
+import { applyPatchCommand } from '../../scripts/lib/scenarios-tools.js';
 import { execCommandStep, scriptedUsage, textStep } from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
 import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';

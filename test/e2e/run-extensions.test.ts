@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { applyPatchCommand } from '../../scripts/lib/scenarios.js';
+import { applyPatchCommand } from '../../scripts/lib/scenarios-tools.js';
 import { CODEX_EXTENSION_KINDS } from '../../src/events/schemas.js';
 import type { CodexProviderOptions } from '../../src/index.js';
 import {

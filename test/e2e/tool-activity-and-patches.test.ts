@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { applyPatchCommand } from '../../scripts/lib/scenarios.js';
+import { applyPatchCommand } from '../../scripts/lib/scenarios-tools.js';
 import {
   execCommandStep,
   functionCallOutput,

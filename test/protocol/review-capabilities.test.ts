@@ -17,7 +17,7 @@ import {
 import { capabilityMapOf, renderCapabilityMap } from '../../scripts/lib/review/capability-map.js';
 import { schemaJsonDir } from '../../scripts/lib/review/pin.js';
 import { readReport } from '../../scripts/lib/review/report.js';
-import { loadSurface, type ProtocolSurface } from '../../scripts/lib/review/schema-diff.js';
+import { loadSurface, type ProtocolSurface } from '../../scripts/lib/review/protocol-surface.js';
 import {
   capabilityTableSchema,
   CODEX_FEATURE_NEEDS,

@@ -6,12 +6,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemaJsonDir } from '../../scripts/lib/review/pin.js';
-import {
-  adapterRoots,
-  diffSurfaces,
-  loadSurface,
-  reachable,
-} from '../../scripts/lib/review/schema-diff.js';
+import { adapterRoots, loadSurface, reachable } from '../../scripts/lib/review/protocol-surface.js';
+import { diffSurfaces } from '../../scripts/lib/review/schema-diff.js';
 import { normalizedSequence } from '../../scripts/lib/sequence.js';
 import { compareSequences, normalizeAdapterRaces } from '../../scripts/lib/review/sequences.js';
 import { CODEX_APP_SERVER_MIN_VERSION, CODEX_APP_SERVER_VERSION } from '../../src/constants.js';

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import {
   comparePublished,
   publishedSignatures,
+  RECORDINGS_ON_DIFFERENCE,
+  settleRecordings,
   type PublishedComparison,
 } from '../../scripts/lib/review/published.js';
 import { isReplayable, publishReplay } from '../../scripts/lib/review/publish-replay.js';
@@ -154,5 +156,39 @@ describe('published events decide; frames the adapter ignores do not', () => {
       status: 'not replayed',
       differences: [],
     });
+  });
+});
+
+describe('a scenario recorded again when it differs', () => {
+  const differs: PublishedComparison = {
+    status: 'differs',
+    differences: ['+ run 1 run.tool_activity {"phase":"invoked"}'],
+  };
+  const same: PublishedComparison = { status: 'same', differences: [] };
+
+  it('one agreeing recording: a race inside codex, kept as evidence, not a failure', () => {
+    const settled = settleRecordings([differs, same]);
+    expect(settled).toEqual({
+      status: 'differs in some recordings',
+      differences: [
+        '1 of 2 recordings differ; the rest agree with the baseline',
+        ...differs.differences,
+      ],
+    });
+    expect(baselineVerdictWith('permissions_empty_grant', settled)).toBe('pass');
+  });
+
+  it('every recording differing: the first comparison stands and fails, naming the event', () => {
+    const settled = settleRecordings(
+      Array.from({ length: RECORDINGS_ON_DIFFERENCE }, () => differs),
+    );
+    expect(settled).toEqual(differs);
+    expect(baselineVerdictWith('permissions_empty_grant', settled)).toBe(
+      'fail (published events differ: permissions_empty_grant (run.tool_activity))',
+    );
+  });
+
+  it('a first recording that agrees is not recorded again', () => {
+    expect(settleRecordings([same])).toEqual(same);
   });
 });

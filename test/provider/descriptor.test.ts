@@ -43,6 +43,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       maxConcurrentRunsPerSession: 1,
       steer: true,
       structuredOutput: true,
+      options: { model: true, effort: true, summary: true },
     },
     interaction: {
       approval: approvals ? APPROVAL_ON : APPROVAL_OFF,
@@ -50,7 +51,11 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       settlementTimeoutMs: null,
     },
     workspace: { requires: 'directory', acceptsOwnership: ['borrowed', 'managed'], writes: true },
-    recovery: { exportsRecoveryRecord: false, resumesFromRecoveryRecord: false },
+    recovery: {
+      exportsRecoveryRecord: false,
+      resumesFromRecoveryRecord: false,
+      forksFromRecoveryRecord: false,
+    },
     extensions: {
       appServerVersion: CODEX_APP_SERVER_VERSION,
       supportedAppServerVersions: [...CODEX_SUPPORTED_APP_SERVER_VERSIONS],

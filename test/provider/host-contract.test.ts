@@ -73,6 +73,22 @@ describe('runRef is an idempotency key (item 4)', () => {
     expect(run).toBeDefined();
   });
 
+  it('the same runRef and input with another model is a conflict too (options are the run’s)', async () => {
+    const h = createProviderHarness();
+    const session = await open(h);
+    await startBound(h, session, 't1', 'r1');
+    const error = await refusal(
+      session.startRun({
+        input: textInput('hello'),
+        sink: recordingSink(),
+        runRef: 'r1',
+        model: 'other-model',
+      }),
+    );
+    expect(error).toMatchObject({ code: 'command_id_conflict', providerCode: 'run_ref_conflict' });
+    expect(count(h.transport, 'turn/start')).toBe(1);
+  });
+
   it('a missing or empty runRef is refused before anything is sent', async () => {
     const h = createProviderHarness();
     const session = await open(h);

@@ -13,7 +13,7 @@ import {
   type TurnInput,
 } from '@relvo-labs/agent-provider';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ONE_PIXEL_PNG } from '../../scripts/lib/scenarios.js';
+import { ONE_PIXEL_PNG } from '../../scripts/lib/scenarios-tools.js';
 import {
   createProviderHarness,
   recordingSink,

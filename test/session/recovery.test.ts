@@ -82,8 +82,10 @@ describe('persistence off (default)', () => {
     expect(h.provider.describe().recovery).toEqual({
       exportsRecoveryRecord: false,
       resumesFromRecoveryRecord: false,
+      forksFromRecoveryRecord: false,
     });
     expect('resumeSession' in h.provider).toBe(false);
+    expect('forkSession' in h.provider).toBe(false);
   });
 });
 
@@ -93,6 +95,7 @@ describe('exportRecoveryRecord (text_turn replayed)', () => {
     expect(h.provider.describe().recovery).toEqual({
       exportsRecoveryRecord: true,
       resumesFromRecoveryRecord: true,
+      forksFromRecoveryRecord: true,
     });
     const lines = loadRecorded('text_turn');
     const replaying = replayRecorded(h, 'text_turn');
@@ -122,6 +125,8 @@ describe('exportRecoveryRecord (text_turn replayed)', () => {
       record(
         opaqueFor((threadStart!.frame.result as { thread: { id: string } }).thread.id, {
           lastTurnId: (turnStart!.frame.result as { turn: { id: string } }).turn.id,
+          // the recorded turn's thread total: a fork of the thread starts from it
+          total: { inputTokens: 1200, outputTokens: 30, totalTokens: 1230 },
         }),
       ),
     );

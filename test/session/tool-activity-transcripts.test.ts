@@ -5,7 +5,7 @@
  */
 import { providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { CANARY_OUTPUT, CANARY_SECRET } from '../../scripts/lib/scenarios.js';
+import { CANARY_OUTPUT, CANARY_SECRET } from '../../scripts/lib/scenarios-tools.js';
 import {
   createProviderHarness,
   recordingSink,

@@ -238,8 +238,14 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
                 platformFamily: 'unix',
                 platformOs: 'linux',
               });
-            else if (method === 'thread/start')
-              reply({ thread: { id: c.threadId, ephemeral: true } });
+            else if (method === 'thread/start' || method === 'thread/fork')
+              // 0.171.0 answers the thread's model and effort: what per-run options go back to
+              reply({
+                thread: { id: c.threadId, ephemeral: method === 'thread/start' },
+                model: 'scripted-model',
+                reasoningEffort: 'medium',
+              });
+            else if (method === 'config/read') reply({ config: { model_reasoning_summary: null } });
             else if (method === 'turn/start') {
               const turn: Turn = {
                 id: nextId('turn-native-'),

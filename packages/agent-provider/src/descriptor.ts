@@ -62,6 +62,24 @@ export function canSteerRun(d: ProviderDescriptor): CapabilityCheck {
   return denied('provider does not support steering a run', { capability: 'run.steer' });
 }
 
+export function canForkSession(d: ProviderDescriptor): CapabilityCheck {
+  if (d.recovery.forksFromRecoveryRecord) return OK;
+  return denied('provider does not fork sessions', {
+    capability: 'recovery.forksFromRecoveryRecord',
+  });
+}
+
+/** Whether the provider honours the per-run option `key` (`run.options`). */
+export function canSetRunOption(
+  d: ProviderDescriptor,
+  key: 'model' | 'effort' | 'summary',
+): CapabilityCheck {
+  if (d.run.options[key]) return OK;
+  return denied('provider does not support this per-run option', {
+    capability: `run.options.${key}`,
+  });
+}
+
 export function canRaiseApproval(d: ProviderDescriptor, mode: ApprovalMode): CapabilityCheck {
   const approval = d.interaction.approval;
   if (!approval.supported) {

@@ -4,7 +4,7 @@ export { WIRE_STABILITY, WIRE_VERSION } from './wire.js';
 export { canonicalJson, captureJson } from './json.js';
 export { jsonObjectSchema } from './schemas/json.js';
 export { AGENT_ERROR_CODES, agentErrorSchema } from './schemas/error.js';
-export { turnInputSchema } from './schemas/turn.js';
+export { RUN_SUMMARIES, runOptionsSchema, turnInputSchema } from './schemas/turn.js';
 export {
   approvalRequestSchema,
   interactionRequestSchema,
@@ -44,7 +44,9 @@ export { classBrand, fixedField, fixField } from './brand.js';
 export {
   canAcceptWorkspace,
   canAskQuestionSet,
+  canForkSession,
   canInterruptRun,
+  canSetRunOption,
   canSteerRun,
   canRaiseApproval,
   checkWireCompatibility,
@@ -70,7 +72,14 @@ export type { WireVersion } from './wire.js';
 export type { CaptureResult, JsonObject, JsonPrimitive, JsonValue } from './json.js';
 
 export type { AgentError, AgentErrorCode, AgentErrorInput } from './schemas/error.js';
-export type { FileRefPart, TextPart, TurnInput, TurnInputPart } from './schemas/turn.js';
+export type {
+  FileRefPart,
+  RunOptions,
+  RunSummary,
+  TextPart,
+  TurnInput,
+  TurnInputPart,
+} from './schemas/turn.js';
 export type {
   ApprovalMode,
   ApprovalRequest,

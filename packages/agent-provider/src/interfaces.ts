@@ -5,7 +5,7 @@ import type { ProviderEventInput } from './schemas/events.js';
 import type { InteractionResponse } from './schemas/interaction.js';
 import type { ProviderRecoveryRecord } from './schemas/recovery.js';
 import type { ProviderRunTermination } from './schemas/termination.js';
-import type { TurnInput } from './schemas/turn.js';
+import type { TurnInput, RunSummary } from './schemas/turn.js';
 
 /*
  * In-process handles (docs/spi.md §3, §5–§8, §10). Never serialised; everything they accept
@@ -44,6 +44,13 @@ export interface ProviderRunRequest {
    * namespace, and a final message that does not validate fails the run.
    */
   outputSchema?: JsonObject;
+  /**
+   * The model, reasoning effort and reasoning summary of this run only (descriptor
+   * `run.options.*`; docs/spi.md §7): a later run without them gets the session's defaults.
+   */
+  model?: string;
+  effort?: string;
+  summary?: RunSummary;
 }
 
 export interface ProviderRun {
@@ -75,6 +82,11 @@ export interface AgentProvider {
     record: ProviderRecoveryRecord,
     init: ProviderSessionInit,
   ): Promise<ProviderSession>;
+  /**
+   * A new, independent session whose history is the record's up to its last turn (descriptor
+   * `recovery.forksFromRecoveryRecord`; docs/spi.md §10): the record's own session is unchanged.
+   */
+  forkSession?(record: ProviderRecoveryRecord, init: ProviderSessionInit): Promise<ProviderSession>;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   PROVIDER_EMITTABLE_EVENT_TYPES,
   providerEventPayloadSchema,
 } from '../src/schemas/events.js';
+import { runOptionsSchema } from '../src/schemas/turn.js';
 import { questionRequestSchema } from '../src/schemas/interaction.js';
 import { agentInteractionSchema } from '../src/schemas/termination.js';
 
@@ -40,6 +41,7 @@ describe('provider descriptor', () => {
         maxConcurrentRunsPerSession: 1,
         steer: false,
         structuredOutput: false,
+        options: { model: false, effort: false, summary: false },
       },
       interaction: {
         approval: { supported: false, modes: [], blocking: true },
@@ -55,7 +57,11 @@ describe('provider descriptor', () => {
         settlementTimeoutMs: null,
       },
       workspace: { requires: 'directory', acceptsOwnership: ['borrowed', 'managed'], writes: true },
-      recovery: { exportsRecoveryRecord: false, resumesFromRecoveryRecord: false },
+      recovery: {
+        exportsRecoveryRecord: false,
+        resumesFromRecoveryRecord: false,
+        forksFromRecoveryRecord: false,
+      },
       extensions: {},
     });
   });
@@ -132,11 +138,18 @@ describe('provider descriptor', () => {
     expect(parse({}).data?.recovery).toEqual({
       exportsRecoveryRecord: false,
       resumesFromRecoveryRecord: false,
+      forksFromRecoveryRecord: false,
     });
     expect(parse({ exportsRecoveryRecord: true }).data?.recovery).toEqual({
       exportsRecoveryRecord: true,
       resumesFromRecoveryRecord: false,
+      forksFromRecoveryRecord: false,
     });
+    // a fork starts from an exported record, like a resume
+    expect(parse({ exportsRecoveryRecord: true, forksFromRecoveryRecord: true }).success).toBe(
+      true,
+    );
+    expect(parse({ forksFromRecoveryRecord: true }).success).toBe(false);
     expect(parse({ exportsRecoveryRecord: true, resumesFromRecoveryRecord: true }).success).toBe(
       true,
     );
@@ -144,6 +157,28 @@ describe('provider descriptor', () => {
     expect(parse({ exportsRecoveryRecord: false, resumesFromRecoveryRecord: true }).success).toBe(
       false,
     );
+  });
+
+  it('per-run options: each declared on its own; the request values are bounded tokens', () => {
+    const run = (options: unknown) =>
+      providerDescriptorSchema.safeParse({ ...minimal, run: { options } });
+    expect(run({ effort: true }).data?.run.options).toEqual({
+      model: false,
+      effort: true,
+      summary: false,
+    });
+    expect(run({ temperature: true }).success).toBe(false);
+    expect(
+      runOptionsSchema.safeParse({ model: 'gpt-5', effort: 'high', summary: 'none' }).success,
+    ).toBe(true);
+    for (const bad of [
+      { model: 'two words' },
+      { effort: 'HIGH' },
+      { summary: 'brief' },
+      { x: 1 },
+    ]) {
+      expect(runOptionsSchema.safeParse(bad).success).toBe(false);
+    }
   });
 
   it('bounds numeric capabilities', () => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { closestKey, describeIssues, summarise, type ConfigIssue } from './config-issues.js';
 import { jsonSyntaxPosition } from './config-json.js';
 import { configError, RuntimeError } from './errors.js';
+import { profileRunSchema } from './session/turn-options.js';
 
 /** A provider id as registered with the runtime (same grammar as a descriptor's providerId). */
 export const providerIdSchema = z
@@ -28,6 +29,11 @@ export const runtimeProfileSchema = z.strictObject({
   /** `ProviderSessionInit.options` for each provider session opened on this profile. */
   sessionOptions: jsonObjectSchema.default(() => ({})),
   description: z.string().max(400).optional(),
+  /**
+   * What every turn on this profile asks of its run unless `submitTurn` says otherwise:
+   * `model`, `effort`, `summary`, `outputSchema` (ADR-0041); each needs the provider to declare it.
+   */
+  run: profileRunSchema.optional(),
   /** How long an approval or question may wait for a person; absent: no limit. */
   interactionExpiry: z
     .strictObject({

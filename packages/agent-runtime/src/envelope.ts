@@ -41,6 +41,8 @@ export const sessionOpenedPayloadSchema = z.strictObject({
   defaultProfile: profileNameSchema,
   workspace: z.strictObject({ root: z.string().min(1), ownership: workspaceOwnershipSchema }),
   metadata: jsonObjectSchema.optional(),
+  /** The session this one was forked from (`runtime.forkSession`). */
+  forkedFrom: sessionIdSchema.optional(),
 });
 
 export const sessionStateChangedPayloadSchema = z.strictObject({
@@ -172,12 +174,22 @@ export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
  * payload is the caller's to judge.
  */
 export class EnvelopeHeaderJudge {
+  /**
+   * @param idsTrusted the event ids come from the runtime's own factory (`evt_` and 32 hex
+   * digits by construction), so they are not tested again; a host's factory's ids are.
+   */
+  constructor(private readonly idsTrusted = false) {}
+
   #sessionId: string | undefined;
   #runId: string | undefined;
   #occurredAt: string | undefined;
   #sequence = Number.NaN;
 
-  accepts(envelope: Omit<EventEnvelope, 'payload'>): boolean {
+  /**
+   * @param stampCanonical `occurredAt` is `toISOString()` of a time in years 0000–9999, which
+   * always matches the timestamp schema: not tested again.
+   */
+  accepts(envelope: Omit<EventEnvelope, 'payload'>, stampCanonical = false): boolean {
     const shape = eventEnvelopeSchema.shape;
     if (envelope.sessionId !== this.#sessionId) {
       if (!shape.sessionId.safeParse(envelope.sessionId).success) return false;
@@ -188,7 +200,7 @@ export class EnvelopeHeaderJudge {
       this.#runId = envelope.runId;
     }
     if (envelope.occurredAt !== this.#occurredAt) {
-      if (!shape.occurredAt.safeParse(envelope.occurredAt).success) return false;
+      if (!stampCanonical && !shape.occurredAt.safeParse(envelope.occurredAt).success) return false;
       this.#occurredAt = envelope.occurredAt;
     }
     // the successor of an accepted sequence is one too (2^53 events away from unsafe)
@@ -196,7 +208,7 @@ export class EnvelopeHeaderJudge {
       if (!shape.sequence.safeParse(envelope.sequence).success) return false;
     }
     // wireVersion is the literal by type
-    if (!EVENT_ID.test(envelope.eventId)) return false;
+    if (!this.idsTrusted && !EVENT_ID.test(envelope.eventId)) return false;
     this.#sequence = envelope.sequence;
     return true;
   }

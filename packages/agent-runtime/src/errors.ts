@@ -43,6 +43,10 @@ export const RUNTIME_ERROR_REASONS = [
   'steer_unsupported',
   'structured_output_unsupported',
   'output_schema_invalid',
+  'run_option_unsupported',
+  'turn_option_unknown',
+  'turn_option_invalid',
+  'fork_unsupported',
   'session_not_ready',
   'session_closed',
   'runtime_shut_down',
@@ -72,6 +76,8 @@ export const RUNTIME_ERROR_REASONS = [
   'resume_workspace_mismatch',
   'resume_provider_mismatch',
   'resume_refused',
+  'session_not_forkable',
+  'fork_refused',
 ] as const;
 export type RuntimeErrorReason = (typeof RUNTIME_ERROR_REASONS)[number];
 
@@ -100,6 +106,10 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   steer_unsupported: false,
   structured_output_unsupported: false,
   output_schema_invalid: false,
+  run_option_unsupported: false,
+  turn_option_unknown: false,
+  turn_option_invalid: false,
+  fork_unsupported: false,
   session_not_ready: false,
   session_closed: false,
   runtime_shut_down: false,
@@ -133,6 +143,9 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   resume_provider_mismatch: false,
   // the provider's verdict decides (a thread still open elsewhere may be free later)
   resume_refused: false,
+  session_not_forkable: false,
+  // the provider's verdict decides
+  fork_refused: false,
 };
 
 /** Whether a refusal with this reason may succeed when retried unchanged. */

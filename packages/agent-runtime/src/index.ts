@@ -6,7 +6,7 @@ export type {
   AgentRuntimeOptions,
   OpenSessionOptions,
   ReadEventsOptions,
-} from './runtime.js';
+} from './runtime-api.js';
 export type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './session/session.js';
 export type { TurnOutcome, TurnResult } from './session/turn-result.js';
 export type { ProviderFactory } from './registry.js';

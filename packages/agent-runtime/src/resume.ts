@@ -12,7 +12,7 @@ import { RuntimeError } from './errors.js';
 import { readSessionHistory } from './history.js';
 import { settleAbandoned } from './recovery.js';
 import type { EventWriter } from './session/log.js';
-import type { ProviderRegistry } from './registry.js';
+import type { ProviderRegistry, ResolvedProvider } from './registry.js';
 import type { EventStore } from './store/types.js';
 
 export interface ResumePlan {
@@ -25,12 +25,26 @@ function notResumable(message: string, details = {}): RuntimeError {
   return new RuntimeError('session_closed', 'session_not_resumable', message, { details });
 }
 
-function sameDirectory(root: string): boolean {
+export function sameDirectory(root: string): boolean {
   try {
     return realpathSync(root) === root && statSync(root).isDirectory();
   } catch {
     return false;
   }
+}
+
+/** Whether `profile` still names a provider of the record's id that can `use` the record. */
+export function recordedProvider(
+  registry: ProviderRegistry,
+  config: RuntimeConfig,
+  profile: string,
+  record: ProviderRecoveryRecord,
+  use: (resolved: ResolvedProvider) => boolean,
+): boolean {
+  const resolved = Object.hasOwn(config.profiles, profile) ? registry.resolve(profile) : undefined;
+  return (
+    resolved !== undefined && resolved.descriptor.providerId === record.providerId && use(resolved)
+  );
 }
 
 export async function planResume(
@@ -60,13 +74,15 @@ export async function planResume(
     );
   }
   for (const [profile, record] of history.records) {
-    const known = Object.hasOwn(config.profiles, profile);
-    const resolved = known ? registry.resolve(profile) : undefined;
-    const resumes =
-      resolved !== undefined &&
-      resolved.descriptor.providerId === record.providerId &&
-      resolved.descriptor.recovery.resumesFromRecoveryRecord &&
-      typeof resolved.provider.resumeSession === 'function';
+    const resumes = recordedProvider(
+      registry,
+      config,
+      profile,
+      record,
+      (resolved) =>
+        resolved.descriptor.recovery.resumesFromRecoveryRecord &&
+        typeof resolved.provider.resumeSession === 'function',
+    );
     if (!resumes) {
       throw new RuntimeError(
         'invalid_request',

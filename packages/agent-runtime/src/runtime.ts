@@ -1,78 +1,31 @@
+/**
+ * `createAgentRuntime`: claims the store, settles what a dead process left open, and builds the
+ * runtime object: the live sessions (one map, owned here), open, resume and fork of a session
+ * (their checks are `resume.ts` and `fork.ts`), reads, subscriptions and shutdown. Its public
+ * types are `runtime-api.ts`.
+ */
 import { captureJson, jsonObjectSchema, type JsonObject } from '@relvo-labs/agent-provider';
-import { systemClock, within, type RuntimeClock } from './clock.js';
-import { parseRuntimeConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
-import type { EventEnvelope } from './envelope.js';
+import { systemClock, within } from './clock.js';
+import { parseRuntimeConfig } from './config.js';
 import { configError, isRuntimeError, rejection, RuntimeError } from './errors.js';
-import { resolveWorkspace, type WorkspaceInput } from './workspace.js';
-import { randomId, type IdFactory } from './ids.js';
+import { resolveWorkspace } from './workspace.js';
+import { randomId } from './ids.js';
 import { agentRuntimeOptionsSchema, checkOptions } from './options.js';
 import { settleAbandonedSessions, type AbandonedSessions } from './recovery.js';
-import { ProviderRegistry, type ProviderFactory } from './registry.js';
+import { ProviderRegistry } from './registry.js';
+import type { AgentRuntime, AgentRuntimeOptions } from './runtime-api.js';
+import { planFork } from './fork.js';
 import { planResume, takeOverToResume } from './resume.js';
 import { environmentSecrets } from './session/durable.js';
 import { EventWriter, SessionLog } from './session/log.js';
 import { SessionImpl, type RuntimeSession, type SessionContext } from './session/session.js';
 import { WarmSessions } from './session/warm.js';
 import { createMemoryEventStore } from './store/memory.js';
-import type { EventStore, StoredSession } from './store/types.js';
 import {
   subscribeToSession,
   type EventSubscription,
   type SubscribeOptions,
 } from './subscription.js';
-
-export interface AgentRuntimeOptions {
-  /** Provider factories by id, e.g. `{ codex: createCodexProvider, scripted: () => provider }`. */
-  readonly providers: Readonly<Record<string, ProviderFactory>>;
-  /** Host config: an object (parsed here) or the result of `loadRuntimeConfig(path)`. */
-  readonly config: RuntimeConfigInput | RuntimeConfig;
-  /** Default: an in-memory store. Use `openSqliteEventStore({ path })` for a durable log. */
-  readonly store?: EventStore;
-  readonly clock?: RuntimeClock;
-  /** For tests: deterministic ids. */
-  readonly ids?: IdFactory;
-  /** How long `close` waits for a run the provider has not settled after dispose. Default 10 s. */
-  readonly closeGraceMs?: number;
-}
-
-export interface OpenSessionOptions {
-  /** A directory; realpath-resolved before a provider sees it. */
-  readonly workspace: WorkspaceInput;
-  /** The session's default profile; default: the config's `defaultProfile`. */
-  readonly profile?: string;
-  readonly metadata?: JsonObject;
-}
-
-export interface ReadEventsOptions {
-  readonly fromSequence?: number;
-  readonly limit?: number;
-}
-
-export interface AgentRuntime {
-  readonly config: RuntimeConfig;
-  readonly store: EventStore;
-  /** Sessions of an earlier process that were found open and recorded as failed at start. */
-  readonly recoveredSessionIds: readonly string[];
-  /** Sessions of an earlier process found open with a recovery record: `resumeSession` them. */
-  readonly resumableSessionIds: readonly string[];
-  openSession(options: OpenSessionOptions): Promise<RuntimeSession>;
-  /**
-   * Continues a session a process that died left open, from its recorded provider session
-   * (codex: `thread/resume`): the next turn carries the earlier ones. Refused, typed, when the
-   * workspace, the provider or (the provider says) its home no longer match. A session this
-   * runtime has open is returned as it is.
-   */
-  resumeSession(sessionId: string): Promise<RuntimeSession>;
-  /** A session opened by this runtime and not yet closed. */
-  session(sessionId: string): RuntimeSession | undefined;
-  /** Every session in the store, including earlier processes'. */
-  listSessions(): Promise<readonly StoredSession[]>;
-  readEvents(sessionId: string, options?: ReadEventsOptions): Promise<readonly EventEnvelope[]>;
-  /** Replays the stored history from `fromSequence`, then continues live. */
-  subscribe(sessionId: string, options?: SubscribeOptions): EventSubscription;
-  /** Refuses new work, closes every session, closes the store. Memoised; retryable. */
-  shutdown(): Promise<void>;
-}
 
 function isStoreFailure(value: unknown): value is RuntimeError {
   return isRuntimeError(value) && value.code === 'store_unavailable';
@@ -127,6 +80,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     profile: string,
     workspace: SessionContext['workspace'],
     resumeFrom?: SessionContext['resumeFrom'],
+    forkFrom?: SessionContext['forkFrom'],
   ): SessionImpl =>
     new SessionImpl({
       id: sessionId,
@@ -140,6 +94,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       secrets,
       warm,
       ...(resumeFrom === undefined ? {} : { resumeFrom }),
+      ...(forkFrom === undefined ? {} : { forkFrom }),
       subscribe: (o) => subscribe(sessionId, o),
       onClosed: () => {
         live.delete(sessionId);
@@ -166,6 +121,28 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     return session;
   };
 
+  const fork = async (sourceId: string): Promise<RuntimeSession> => {
+    await live.get(sourceId)?.session.recordProviders();
+    const plan = await planFork(store, registry, config, sourceId);
+    refuseWhenShuttingDown();
+    const sessionId = ids('ses');
+    const log = new SessionLog(writer, sessionId);
+    const { defaultProfile, workspace } = plan.opened;
+    const session = sessionOf(sessionId, log, defaultProfile, workspace, undefined, plan.records);
+    log.append({ type: 'session.opened', defaultProfile, workspace, forkedFrom: sourceId });
+    log.append({ type: 'session.state_changed', from: 'opening', to: 'ready' });
+    live.set(sessionId, { session, log });
+    try {
+      await session.resumeProviders([...plan.records.keys()]);
+    } catch (error) {
+      // the fork never became usable: it is closed, and says so in its own log
+      await session.close().catch(() => undefined);
+      throw error;
+    }
+    await log.durable();
+    return session;
+  };
+
   const runtime: AgentRuntime = {
     config,
     store,
@@ -186,6 +163,15 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
         resuming.set(sessionId, attempt);
       }
       return attempt;
+    },
+
+    forkSession(sessionId) {
+      try {
+        refuseWhenShuttingDown();
+      } catch (error) {
+        return rejection(error);
+      }
+      return fork(sessionId);
     },
 
     async openSession(opts) {

@@ -1,7 +1,8 @@
 /**
- * The hand-driven provider with recovery declared (export and resume): each session exports a
- * record naming its thread and the provider's home; `resumeSession` refuses a record of
- * another home with a provider code, as the codex adapter does, and records what it resumed.
+ * The hand-driven provider with recovery declared (export, resume and, unless `forks` is false,
+ * fork): each session exports a record naming its thread and the provider's home;
+ * `resumeSession` and `forkSession` refuse a record of another home with a provider code, as the
+ * codex adapter does, and record what they were given. A fork opens a new thread.
  */
 import {
   agentError,
@@ -10,6 +11,7 @@ import {
   WIRE_VERSION,
   type AgentProvider,
   type ProviderRecoveryRecord,
+  type ProviderSessionInit,
 } from '@relvo-labs/agent-provider';
 import { createManualProvider, type ManualProviderControls } from './manual-provider.js';
 
@@ -20,11 +22,17 @@ export interface DurableControls {
   home: string;
   /** Records handed to resumeSession, in order. */
   readonly resumed: ProviderRecoveryRecord[];
+  /** Records handed to forkSession, in order. */
+  readonly forked: ProviderRecoveryRecord[];
   /** What exportRecoveryRecord returns instead of the record, when set. */
   exportOverride?: unknown;
 }
 
-export function createDurableProvider(home = 'home-a', providerId = 'manual'): DurableControls {
+export function createDurableProvider(
+  home = 'home-a',
+  providerId = 'manual',
+  forks = true,
+): DurableControls {
   const descriptor = defineProviderDescriptor({
     providerId,
     providerVersion: '0.0.1',
@@ -35,7 +43,11 @@ export function createDurableProvider(home = 'home-a', providerId = 'manual'): D
       question: { supported: true, choices: true, freeText: true },
     },
     workspace: { requires: 'directory' },
-    recovery: { exportsRecoveryRecord: true, resumesFromRecoveryRecord: true },
+    recovery: {
+      exportsRecoveryRecord: true,
+      resumesFromRecoveryRecord: true,
+      forksFromRecoveryRecord: forks,
+    },
   });
   const manual = createManualProvider(descriptor);
   let threads = 0;
@@ -58,10 +70,19 @@ export function createDurableProvider(home = 'home-a', providerId = 'manual'): D
         ),
     });
   };
+  const otherHome = (record: ProviderRecoveryRecord): ProviderRejection | undefined =>
+    (record.opaque as { home: string }).home === controls.home
+      ? undefined
+      : new ProviderRejection(
+          agentError('invalid_request', 'another home', {
+            providerCode: 'recovery_home_mismatch',
+          }),
+        );
   const controls: DurableControls = {
     manual,
     home,
     resumed: [],
+    forked: [],
     provider: {
       describe: () => descriptor,
       createSession: (init) => {
@@ -82,6 +103,17 @@ export function createDurableProvider(home = 'home-a', providerId = 'manual'): D
         controls.resumed.push(record);
         return withRecord(manual.provider.createSession(init), opaque.thread);
       },
+      ...(forks
+        ? {
+            forkSession: (record: ProviderRecoveryRecord, init: ProviderSessionInit) => {
+              const refused = otherHome(record);
+              if (refused !== undefined) return Promise.reject(refused);
+              controls.forked.push(record);
+              threads += 1;
+              return withRecord(manual.provider.createSession(init), `thread-${threads}`);
+            },
+          }
+        : {}),
     },
   };
   return controls;

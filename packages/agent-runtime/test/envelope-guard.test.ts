@@ -3,6 +3,7 @@
  * does not know is refused at openSession, and the log itself refuses to stage any envelope
  * that would not parse on read.
  */
+import { WIRE_VERSION } from '@relvo-labs/agent-provider';
 import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
 import {
   createAgentRuntime,
@@ -12,8 +13,8 @@ import {
   type EventPayload,
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../src/clock.js';
-import { randomId } from '../src/ids.js';
+import { systemClock, type RuntimeClock } from '../src/clock.js';
+import { randomId, type IdFactory } from '../src/ids.js';
 import { EventWriter, SessionLog } from '../src/session/log.js';
 import { history, onCleanup, tempDir, TWO_SCRIPTED_PROFILES } from './support.js';
 
@@ -57,5 +58,52 @@ describe('an envelope the schema refuses is never stored', () => {
       'internal',
     ]);
     expect(await store.getSession('ses_guard')).toBeUndefined();
+  });
+});
+
+describe('what the log trusts without testing it again', () => {
+  it("the runtime's own ids: 128 random bits per id, every prefix's pattern, none repeated across refills", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 1_000; i += 1) {
+      const id = randomId('evt');
+      expect(id).toMatch(/^evt_[0-9a-f]{32}$/);
+      seen.add(id);
+    }
+    expect(seen.size).toBe(1_000);
+    expect(randomId('run')).toMatch(/^run_[0-9a-f]{32}$/);
+    expect(randomId('evt')).toMatch(/^evt_[0-9a-f]{32}$/);
+  });
+
+  const at = (ms: number): RuntimeClock => ({ now: () => ms });
+  const cases: [string, RuntimeClock, IdFactory][] = [
+    ['an id factory of the host', systemClock, () => 'evt_not valid'],
+    ['a clock past year 9999', at(253_402_300_800_000), randomId],
+    ['a clock before year 0', at(-62_167_219_200_001), randomId],
+  ];
+  it.each(cases)('%s is judged, and an invalid header stops the log', async (_, clock, ids) => {
+    const store = createMemoryEventStore();
+    await store.claim();
+    const log = new SessionLog(new EventWriter(store, clock, ids), 'ses_judged');
+    log.append({ type: 'session.state_changed', from: 'opening', to: 'ready' });
+    const error: unknown = await log.durable().catch((e: unknown) => e);
+    expect(isRuntimeError(error) && error.reason).toBe('envelope_invalid');
+    expect(await store.getSession('ses_judged')).toBeUndefined();
+  });
+
+  it('years 0000 and 9999 are stamped in the schema form', () => {
+    for (const ms of [0, -62_167_219_200_000, 253_402_300_799_999]) {
+      const writer = new EventWriter(createMemoryEventStore(), at(ms), randomId);
+      expect(
+        parseEventEnvelope({
+          eventId: randomId('evt'),
+          sessionId: 'ses_x',
+          sequence: 1,
+          occurredAt: writer.stamp(),
+          wireVersion: WIRE_VERSION,
+          payload: { type: 'session.state_changed', from: 'opening', to: 'ready' },
+        }).occurredAt,
+      ).toBe(writer.stamp());
+      expect(writer.stampCanonical).toBe(ms >= 0);
+    }
   });
 });

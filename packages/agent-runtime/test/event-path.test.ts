@@ -16,7 +16,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.js';
 import { randomId } from '../src/ids.js';
-import { intakeProviderEvent } from '../src/session/intake.js';
+import {
+  contractDiagnostic,
+  intakeProviderEvent,
+  recordedEmission,
+} from '../src/session/intake.js';
 import { EventWriter, SessionLog } from '../src/session/log.js';
 import { manualRuntime, settlesWithin, until } from './support.js';
 
@@ -55,14 +59,26 @@ const deltaLike = fc
     accessor: rarely,
     nullProto: rarely,
     outerExtra: rarely,
+    // members the key count must see although Object.keys does not
+    hidden: fc.constantFrom(undefined, undefined, undefined, 'payload', 'outer'),
+    symbol: fc.constantFrom(undefined, undefined, undefined, 'payload', 'outer'),
+    // a transparent proxy: the full road reads through it, the short road never takes it
+    proxy: fc.constantFrom(undefined, undefined, undefined, 'payload', 'outer'),
   })
-  .map(({ type, text, extra, accessor, nullProto, outerExtra }) => {
+  .map(({ type, text, extra, accessor, nullProto, outerExtra, hidden, symbol, proxy }) => {
     const payload: Record<string, unknown> = nullProto ? Object.create(null) : {};
     payload.type = type;
     if (accessor) Object.defineProperty(payload, 'text', { get: () => text, enumerable: true });
     else payload.text = text;
     if (extra !== undefined) Object.defineProperty(payload, extra, { value: 1, enumerable: true });
-    return outerExtra ? { payload, sequence: 1 } : { payload };
+    const outer: Record<string | symbol, unknown> = {
+      payload: proxy === 'payload' ? new Proxy(payload, {}) : payload,
+    };
+    if (outerExtra) outer.sequence = 1;
+    const target = { payload, outer }[hidden ?? 'payload'];
+    if (hidden !== undefined) Object.defineProperty(target, 'seq', { value: 1, enumerable: false });
+    if (symbol !== undefined) Reflect.set({ payload, outer }[symbol], Symbol('s'), 1);
+    return proxy === 'outer' ? new Proxy(outer, {}) : outer;
   });
 
 describe('a malformed provider event is refused', () => {
@@ -73,6 +89,10 @@ describe('a malformed provider event is refused', () => {
         const expected = zodVerdict(input);
         const intake = intakeProviderEvent(input);
         expect(intake.ok).toBe(expected !== undefined);
+        // what a run records: the same payload, or the typed diagnostic of the same refusal
+        expect(recordedEmission(input)).toEqual(
+          intake.ok ? intake.value : contractDiagnostic(intake.reason),
+        );
         if (intake.ok) {
           accepted += 1;
           expect(intake.value).toEqual(expected);
@@ -80,7 +100,7 @@ describe('a malformed provider event is refused', () => {
           expect(intake.value).not.toBe((input as { payload: unknown }).payload);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 1000 },
     );
     // the property says something about the short road only if it was taken often enough
     expect(accepted).toBeGreaterThan(20);

@@ -59,6 +59,7 @@ export function manualDescriptor(
       run: {
         interrupt: { mode: 'immediate' },
         structuredOutput: true,
+        options: { model: true, effort: true, summary: true },
         streaming: { messageDeltas: true, toolActivity: true },
       },
       interaction: {

@@ -4,11 +4,17 @@ import Database from 'better-sqlite3';
 import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
 import {
   createAgentRuntime,
+  createMemoryEventStore,
   isRuntimeError,
   openSqliteEventStore,
+  type EventEnvelope,
   type RuntimeError,
+  type StoredSession,
 } from '@relvo-labs/agent-runtime';
 import { LATEST_SCHEMA_VERSION, SQLITE_APPLICATION_ID } from '../src/store/migrations.js';
+import { migrate } from '../src/store/sqlite-open.js';
+import { ENVELOPES_PER_ROW } from '../src/store/sqlite-rows.js';
+import { opened, stateChanged } from './store-envelopes.js';
 import { describe, expect, it } from 'vitest';
 import {
   expectGapless,
@@ -29,6 +35,31 @@ function refusedOpen(path: string): RuntimeError {
     throw error;
   }
   throw new Error('the store opened');
+}
+
+/** A database at schema version `version` (1 or 2) holding `events` as those versions did. */
+function writeOldSchema(
+  path: string,
+  version: number,
+  events: readonly EventEnvelope[],
+  summary: StoredSession,
+): void {
+  const db = new Database(path);
+  migrate(db, 0, version);
+  const insert = db.prepare(
+    `INSERT INTO events (session_id, sequence, event_id, run_id, occurred_at, wire_version, type, payload)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const e of events) {
+    const row = [e.sessionId, e.sequence, e.eventId, e.runId ?? null, e.occurredAt];
+    insert.run(...row, e.wireVersion, e.payload.type, JSON.stringify(e.payload));
+  }
+  db.prepare(
+    `INSERT INTO sessions (session_id, state, default_profile, opened_at, updated_at, last_sequence)
+     VALUES (@sessionId, @state, @defaultProfile, @openedAt, @updatedAt, @lastSequence)`,
+  ).run(summary);
+  expect(db.pragma('user_version', { simple: true })).toBe(version);
+  db.close();
 }
 
 describe('SQLite event store', () => {
@@ -161,33 +192,77 @@ describe('SQLite event store', () => {
     expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 
-  it('migrates an older schema version forward, keeping the history', async () => {
+  it('reads any range across rows of many envelopes, interleaved sessions included', async () => {
     const path = join(tempDir(), 'events.db');
-    const old = openSqliteEventStore({ path, migrateTo: 1 });
+    const store = openSqliteEventStore({ path });
+    onCleanup(() => store.close());
+    const a: EventEnvelope[] = [opened('ses_a', 1)];
+    const b: EventEnvelope[] = [opened('ses_b', 1)];
+    // one batch longer than two rows, then batches alternating between two sessions
+    // runs of one time and one run id, as a turn's deltas have, across row boundaries
+    for (let s = 2; s <= 2 * ENVELOPES_PER_ROW + 40; s += 1) {
+      const e = stateChanged('ses_a', s, s % 100 < 70 ? 'run_1' : undefined);
+      const previous = a[a.length - 1] as EventEnvelope;
+      a.push(s % 50 < 30 ? { ...e, occurredAt: previous.occurredAt } : e);
+    }
+    await store.append(a);
+    for (let s = 2; s <= 9; s += 1) b.push(stateChanged('ses_b', s));
+    const tail = [] as EventEnvelope[];
+    for (let s = a.length + 1; s <= a.length + 8; s += 1) tail.push(stateChanged('ses_a', s));
+    await store.append(b.flatMap((e, i) => (tail[i] === undefined ? [e] : [e, tail[i]])));
+    const all = [...a, ...tail];
+    const froms = [1, 2, 40, ENVELOPES_PER_ROW, ENVELOPES_PER_ROW + 1, 300, all.length];
+    for (const from of [...froms, all.length + 1]) {
+      for (const limit of [1, 7, ENVELOPES_PER_ROW + 3, 10_000]) {
+        const expected = all.slice(from - 1, from - 1 + limit);
+        expect(await store.read('ses_a', { fromSequence: from, limit })).toEqual(expected);
+      }
+    }
+    expect(await store.read('ses_b', { fromSequence: 1, limit: 100 })).toEqual(b);
+    expect(await store.read('ses_b', { fromSequence: 5, limit: 0 })).toEqual([]);
+    await store.close();
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    // written as rows of runs: 3 for the long batch, then one per session-run of the second
+    expect(db.prepare('SELECT count(*) FROM event_rows').pluck().get()).toBeLessThan(30);
+    db.close();
+  });
+
+  it.each([1, 2])('migrates schema version %i forward, keeping the history', async (from) => {
+    // a history as earlier runtimes stored it: one row per event in `events`
+    const memory = createMemoryEventStore();
     const scripted = createScriptedProvider();
     const runtime = await createAgentRuntime({
       providers: { scripted: () => scripted.provider },
       config: TWO_SCRIPTED_PROFILES,
-      store: old,
+      store: memory,
     });
     const session = await runtime.openSession({ workspace: tempDir() });
+    const turn = await session.submitTurn({ input: 'remember me' });
+    scripted.controller.drain();
+    await turn.done;
     await session.close();
     const before = await history(runtime, session.id);
+    const summary = await memory.getSession(session.id);
     await runtime.shutdown();
-    const probe = new Database(path, { readonly: true });
-    expect(probe.pragma('user_version', { simple: true })).toBe(1);
-    probe.close();
+    expect(before.some((e) => e.runId !== undefined)).toBe(true);
+    expect(before.some((e) => e.runId === undefined)).toBe(true);
+    const path = join(tempDir(), 'events.db');
+    writeOldSchema(path, from, before, summary as StoredSession);
 
     const migrated = await sqliteRuntime(path);
     expect(await history(migrated.runtime, session.id)).toEqual(before);
+    expect(await migrated.runtime.listSessions()).toEqual([summary]);
     await migrated.runtime.shutdown();
     const check = new Database(path, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION);
-    expect(
-      check
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'events_by_run'")
-        .get(),
-    ).toBeDefined();
+    // one row per batch; the old per-event table and its unused run index are gone
+    const tables = check
+      .prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name")
+      .pluck()
+      .all();
+    expect(tables).not.toContain('events');
+    expect(tables).not.toContain('events_by_run');
+    expect(tables).toContain('event_rows');
     check.close();
   });
 });

@@ -5,7 +5,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
-import { doctorExitCode, printDoctorReport, runDoctorChecks } from './commands/doctor.js';
+import { runDoctorChecks } from './commands/doctor.js';
+import { doctorExitCode, printDoctorReport } from './commands/doctor-report.js';
 import { registerHistoryCommands } from './commands/history.js';
 import { neutraliseLine } from './ui/neutralise.js';
 import { createOutput, type Output } from './ui/output.js';

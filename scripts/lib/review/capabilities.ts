@@ -10,7 +10,7 @@ import {
   CODEX_FEATURES,
   type CapabilityTable,
 } from '../../../src/capabilities/features.js';
-import { responseOf, type ProtocolSurface } from './schema-diff.js';
+import { responseOf, type ProtocolSurface } from './protocol-surface.js';
 
 type Schema = Record<string, unknown>;
 

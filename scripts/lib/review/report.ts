@@ -11,7 +11,8 @@ import type { E2eResult } from './e2e.js';
 import type { SchemaChecks } from './frame-schema.js';
 import type { HandshakeTimings } from './handshake-timing.js';
 import { eventOf, type PublishedComparison } from './published.js';
-import { ADAPTER_SURFACE, type SchemaDiff } from './schema-diff.js';
+import { ADAPTER_SURFACE } from './protocol-surface.js';
+import type { SchemaDiff } from './schema-diff.js';
 import type { ScenarioComparison } from './sequences.js';
 
 export interface HandshakeCheck {

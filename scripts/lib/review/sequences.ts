@@ -24,7 +24,7 @@
  * `outputDelta`) are not counted: how many arrive, and whether any do, depends on pipe pacing.
  */
 import { normalizedSequence, type SequenceLine } from '../sequence.js';
-import { ADAPTER_SURFACE } from './schema-diff.js';
+import { ADAPTER_SURFACE } from './protocol-surface.js';
 
 export interface ScenarioComparison {
   readonly status:

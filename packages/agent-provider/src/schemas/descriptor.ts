@@ -47,6 +47,14 @@ export const runCapabilitySchema = z.strictObject({
   steer: z.boolean().default(false),
   // true = `ProviderRunRequest.outputSchema` is honoured (validated, delivered as an extension).
   structuredOutput: z.boolean().default(false),
+  // true = the `ProviderRunRequest` member of that name is honoured for that run only.
+  options: z
+    .strictObject({
+      model: z.boolean().default(false),
+      effort: z.boolean().default(false),
+      summary: z.boolean().default(false),
+    })
+    .prefault({}),
 });
 
 export const interactionCapabilitySchema = z.strictObject({
@@ -82,15 +90,18 @@ export const workspaceCapabilitySchema = z.strictObject({
   writes: z.boolean().default(true),
 });
 
-// Resume without export is deliberately unrepresentable (docs/spi.md §4.4).
+// Resume or fork without export is deliberately unrepresentable (docs/spi.md §4.4).
 export const recoveryCapabilitySchema = z.union([
   z.strictObject({
     exportsRecoveryRecord: z.literal(false).default(false),
     resumesFromRecoveryRecord: z.literal(false).default(false),
+    forksFromRecoveryRecord: z.literal(false).default(false),
   }),
   z.strictObject({
     exportsRecoveryRecord: z.literal(true),
     resumesFromRecoveryRecord: z.boolean().default(false),
+    // true = `AgentProvider.forkSession` opens a new session carrying the record's history.
+    forksFromRecoveryRecord: z.boolean().default(false),
   }),
 ]);
 

@@ -17,7 +17,7 @@ import {
   providerRunTerminationSchema,
   runTerminationSchema,
 } from './termination.js';
-import { turnInputSchema } from './turn.js';
+import { runOptionsSchema, turnInputSchema } from './turn.js';
 
 /** Every schema published as a JSON Schema file, keyed by its file name (`schemaId(name)`). */
 export const PUBLIC_SCHEMAS = {
@@ -37,6 +37,7 @@ export const PUBLIC_SCHEMAS = {
   'question-item': questionItemSchema,
   'question-set-request': questionSetRequestSchema,
   'question-set-response': questionSetResponseSchema,
+  'run-options': runOptionsSchema,
   'run-termination': runTerminationSchema,
   'turn-input': turnInputSchema,
 } as const;

@@ -34,6 +34,32 @@ export const turnInputSchema = z.strictObject({
   metadata: jsonObjectSchema.optional(),
 });
 
+/*
+ * Per-run options (ADR-0041): what one run asks of the model, each declared by `run.options`.
+ * They apply to that run only; a provider whose native settings persist restores its defaults.
+ */
+export const RUN_MODEL_MAX = 200;
+export const runModelSchema = z
+  .string()
+  .min(1)
+  .max(RUN_MODEL_MAX)
+  .regex(/^\S+$/, { error: 'model must be one token without spaces' });
+export const runEffortSchema = z
+  .string()
+  .min(1)
+  .max(32)
+  .regex(/^[a-z][a-z0-9_-]*$/, { error: 'effort must be a lower-case token' });
+export const RUN_SUMMARIES = ['auto', 'concise', 'detailed', 'none'] as const;
+export const runSummarySchema = z.enum(RUN_SUMMARIES);
+
+export const runOptionsSchema = z.strictObject({
+  model: runModelSchema.optional(),
+  effort: runEffortSchema.optional(),
+  summary: runSummarySchema.optional(),
+});
+
+export type RunOptions = z.infer<typeof runOptionsSchema>;
+export type RunSummary = z.infer<typeof runSummarySchema>;
 export type TextPart = z.infer<typeof textPartSchema>;
 export type FileRefPart = z.infer<typeof fileRefPartSchema>;
 export type TurnInputPart = z.infer<typeof turnInputPartSchema>;

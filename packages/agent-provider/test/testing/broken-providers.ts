@@ -16,12 +16,22 @@ type SessionPatch = (session: ProviderSession) => Partial<ProviderSession>;
 
 /** Wraps every session the provider opens, overriding some of its methods. */
 export function patchSessions(provider: AgentProvider, patch: SessionPatch): AgentProvider {
+  const forkSession = provider.forkSession?.bind(provider);
   return {
     describe: () => provider.describe(),
     async createSession(init) {
       const session = await provider.createSession(init);
       return { ...bindSession(session), ...patch(session) };
     },
+    // kept (and patched alike), so a wrapper breaks only what it means to break
+    ...(forkSession === undefined
+      ? {}
+      : {
+          async forkSession(record, init) {
+            const session = await forkSession(record, init);
+            return { ...bindSession(session), ...patch(session) };
+          },
+        }),
   };
 }
 
@@ -358,4 +368,33 @@ export function oversizeExtension(provider: AgentProvider): AgentProvider {
     });
     return run;
   });
+}
+
+/** Declares fork (the scripted harness does) but has no forkSession. */
+export function missingFork(provider: AgentProvider): AgentProvider {
+  return {
+    describe: () => provider.describe(),
+    createSession: (init) => provider.createSession(init),
+  };
+}
+
+/** Forks any record, another provider's included, into a fresh session. */
+export function forksForeignRecords(provider: AgentProvider): AgentProvider {
+  return {
+    describe: () => provider.describe(),
+    createSession: (init) => provider.createSession(init),
+    forkSession: (_record, init) => provider.createSession(init),
+  };
+}
+
+/** Declares per-run options (the scripted harness does) but refuses a run that sets a model. */
+export function refusesRunModel(provider: AgentProvider): AgentProvider {
+  return patchSessions(provider, (session) => ({
+    startRun: (request) =>
+      request.model === undefined
+        ? session.startRun(request)
+        : Promise.reject(
+            new ProviderRejection(agentError('invalid_request', 'no model for a run here')),
+          ),
+  }));
 }

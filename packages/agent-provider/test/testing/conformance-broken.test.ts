@@ -20,6 +20,9 @@ import {
   undeclaredDeltas,
   undeclaredResume,
   unknownRefThrows,
+  missingFork,
+  forksForeignRecords,
+  refusesRunModel,
   wrongRetryable,
   repeatedResponseHasEffect,
   startsAfterDispose,
@@ -200,6 +203,21 @@ describe('every docs/spi.md §19.2 area has a check that can fail', () => {
       'secrecy.native-ids',
       leaksNativeId,
       'a diagnostic emission on the run complete sink contains a native identifier',
+    ],
+    [
+      'session.fork',
+      missingFork,
+      'the descriptor declares fork but the provider has no forkSession',
+    ],
+    [
+      'session.fork',
+      forksForeignRecords,
+      'forkSession (another provider’s record) resolved; expected a ProviderRejection',
+    ],
+    [
+      'run.options',
+      refusesRunModel,
+      'startRun (complete) failed with a ProviderRejection (invalid_request)',
     ],
     [
       'descriptor.recovery',

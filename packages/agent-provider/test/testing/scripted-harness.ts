@@ -8,7 +8,9 @@ import {
   agentError,
   type AgentProvider,
   type InteractionRequestInput,
+  type ProviderRecoveryRecord,
   type ProviderSession,
+  type ProviderSessionInit,
 } from '../../src/index.js';
 import {
   createScriptedProvider,
@@ -145,6 +147,7 @@ function counted(
         }
       : {}),
   });
+  const forkSession = provider.forkSession?.bind(provider);
   return {
     describe: () => provider.describe(),
     async createSession(init) {
@@ -152,6 +155,15 @@ function counted(
       counters.sessions += 1;
       return wrapSession(session);
     },
+    ...(forkSession === undefined
+      ? {}
+      : {
+          async forkSession(record: ProviderRecoveryRecord, init: ProviderSessionInit) {
+            const session = await forkSession(record, init);
+            counters.sessions += 1;
+            return wrapSession(session);
+          },
+        }),
   };
 }
 
@@ -168,6 +180,8 @@ export function scriptedHarness(options: ScriptedHarnessOptions = {}): Conforman
       }
       const { provider, controller } = createScriptedProvider({
         scripts,
+        supportsRunOptions: true,
+        supportsFork: true,
         ...(options.interruptMode !== undefined ? { interruptMode: options.interruptMode } : {}),
       });
       const counters: Counters = { sessions: 0, responses: 0, failNextDispose: false };

@@ -77,7 +77,11 @@ describe('createScriptedProvider', () => {
       acceptsOwnership: ['borrowed', 'managed'],
       writes: false,
     });
-    expect(d.recovery).toEqual({ exportsRecoveryRecord: true, resumesFromRecoveryRecord: false });
+    expect(d.recovery).toEqual({
+      exportsRecoveryRecord: true,
+      resumesFromRecoveryRecord: false,
+      forksFromRecoveryRecord: false,
+    });
     const off = createScriptedProvider({
       supportsApproval: false,
       supportsQuestion: false,

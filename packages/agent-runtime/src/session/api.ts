@@ -2,6 +2,7 @@ import type {
   AgentInteraction,
   JsonObject,
   InteractionResponse,
+  RunSummary,
   SessionState,
   TurnInput,
 } from '@relvo-labs/agent-provider';
@@ -20,6 +21,13 @@ export interface SubmitTurnOptions {
    * `run.structuredOutput`): the value arrives as the provider's `run.extension`.
    */
   readonly outputSchema?: JsonObject;
+  /**
+   * This turn's model, reasoning effort and reasoning summary (the provider must declare
+   * `run.options.*`); later turns get the profile's `run` defaults, else the provider's.
+   */
+  readonly model?: string;
+  readonly effort?: string;
+  readonly summary?: RunSummary;
 }
 
 export interface TurnHandle {

@@ -8,7 +8,10 @@ import {
   type ProviderEventPayload,
   type ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
+import { types } from 'node:util';
 import type { PayloadOf } from '../envelope.js';
+
+const { isProxy } = types;
 
 /*
  * Everything a provider hands over passes here first (docs/spi.md §10.3): JSON capture (cycles,
@@ -54,42 +57,42 @@ export function wasAdmitted(payload: object): boolean {
 const DELTA_MIN = messageDeltaPayloadSchema.shape.text.minLength ?? 1;
 const DELTA_MAX = messageDeltaPayloadSchema.shape.text.maxLength ?? 0;
 
+/**
+ * A plain object (not a proxy, prototype `Object.prototype`) with no symbol key and, when
+ * `count` is given, exactly `count` own keys. Nothing here can run the caller's code: no trap,
+ * no accessor is ever called.
+ */
+export function plainWithKeys(value: unknown, count?: number): value is object {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !isProxy(value) &&
+    Object.getPrototypeOf(value) === Object.prototype &&
+    // two calls, yet cheaper than Reflect.ownKeys, which showed in the profile
+    (count === undefined || Object.getOwnPropertyNames(value).length === count) &&
+    Object.getOwnPropertySymbols(value).length === 0
+  );
+}
+
 /** The value of an own, enumerable data property, or undefined (accessors are never called). */
-function ownData(target: object, key: string): unknown {
-  const desc = Reflect.getOwnPropertyDescriptor(target, key);
+export function ownData(target: object, key: string): unknown {
+  const desc = Object.getOwnPropertyDescriptor(target, key);
   return desc !== undefined && desc.enumerable === true && 'value' in desc
     ? (desc.value as unknown)
     : undefined;
 }
 
-/** A plain object whose own keys are exactly `a` and `b` (in either order), or undefined. */
-function plainPair(value: unknown, a: string, b: string): object | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  if (Reflect.getPrototypeOf(value) !== Object.prototype) return undefined;
-  const keys = Reflect.ownKeys(value);
-  if (keys.length !== 2) return undefined;
-  return (keys[0] === a && keys[1] === b) || (keys[0] === b && keys[1] === a) ? value : undefined;
-}
-
 /**
  * `{ payload: { type: 'run.message_delta', text } }` copied and frozen, or undefined (then the
- * full road judges it, and a hostile value gets the same refusal as ever).
+ * full road judges it, and a hostile value gets the same refusal as ever). Counting the keys
+ * and finding `payload`, `type` and `text` among them as data members means there is no other.
  */
 function fastDelta(input: unknown): ProviderEventPayload | undefined {
-  try {
-    return copyDelta(input);
-  } catch {
+  if (!plainWithKeys(input, 1)) return undefined;
+  const payload = ownData(input, 'payload');
+  if (!plainWithKeys(payload, 2) || ownData(payload, 'type') !== 'run.message_delta') {
     return undefined;
   }
-}
-
-function copyDelta(input: unknown): ProviderEventPayload | undefined {
-  if (typeof input !== 'object' || input === null) return undefined;
-  if (Reflect.getPrototypeOf(input) !== Object.prototype) return undefined;
-  const keys = Reflect.ownKeys(input);
-  if (keys.length !== 1 || keys[0] !== 'payload') return undefined;
-  const payload = plainPair(ownData(input, 'payload'), 'type', 'text');
-  if (payload === undefined || ownData(payload, 'type') !== 'run.message_delta') return undefined;
   const text = ownData(payload, 'text');
   if (typeof text !== 'string' || text.length < DELTA_MIN || text.length > DELTA_MAX) {
     return undefined;
@@ -110,7 +113,36 @@ function firstIssuePath(issues: readonly { path: readonly PropertyKey[] }[]): st
 export function intakeProviderEvent(input: unknown): Intake<ProviderEventPayload> {
   try {
     const fast = fastDelta(input);
-    if (fast !== undefined) return { ok: true, value: admit(fast) };
+    if (fast !== undefined) {
+      lastAdmitted = fast;
+      return { ok: true, value: fast };
+    }
+    return fullRoad(input);
+  } catch {
+    return { ok: false, reason: 'capture_threw' };
+  }
+}
+
+/**
+ * What a run records for a provider emission: the admitted payload, or the diagnostic of its
+ * refusal. The same verdicts as intakeProviderEvent, without a result object per delta.
+ */
+export function recordedEmission(input: unknown): ProviderEventPayload {
+  try {
+    const fast = fastDelta(input);
+    if (fast !== undefined) {
+      lastAdmitted = fast;
+      return fast;
+    }
+  } catch {
+    return contractDiagnostic('capture_threw');
+  }
+  const intake = fullRoad(input);
+  return intake.ok ? intake.value : contractDiagnostic(intake.reason);
+}
+
+function fullRoad(input: unknown): Intake<ProviderEventPayload> {
+  try {
     const captured = captureJson(input);
     if (!captured.ok) return { ok: false, reason: `not_json:${captured.reason}` };
     const parsed = providerEventInputSchema.safeParse(captured.value);
@@ -122,8 +154,20 @@ export function intakeProviderEvent(input: unknown): Intake<ProviderEventPayload
   }
 }
 
+const SUCCEEDED: ProviderRunTermination = Object.freeze({ outcome: 'succeeded' });
+const INTERRUPTED: ProviderRunTermination = Object.freeze({ outcome: 'interrupted' });
+
+/** `{ outcome: 'succeeded' }` or `{ outcome: 'interrupted' }` as plain data: no need for the schema. */
+function fastTermination(value: unknown): ProviderRunTermination | undefined {
+  if (!plainWithKeys(value, 1)) return undefined;
+  const outcome = ownData(value, 'outcome');
+  return outcome === 'succeeded' ? SUCCEEDED : outcome === 'interrupted' ? INTERRUPTED : undefined;
+}
+
 export function intakeTermination(value: unknown): ProviderRunTermination {
   try {
+    const fast = fastTermination(value);
+    if (fast !== undefined) return fast;
     const captured = captureJson(value);
     const parsed = captured.ok ? providerRunTerminationSchema.safeParse(captured.value) : undefined;
     if (parsed?.success === true) return deepFreeze(parsed.data);

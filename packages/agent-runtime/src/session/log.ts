@@ -7,8 +7,9 @@ import {
   type EventPayload,
 } from '../envelope.js';
 import { isRuntimeError, RuntimeError } from '../errors.js';
-import type { IdFactory } from '../ids.js';
+import { randomId, type IdFactory } from '../ids.js';
 import type { EventStore } from '../store/types.js';
+import { flatPayload } from './flat-payloads.js';
 import { deepFreeze, wasAdmitted } from './intake.js';
 
 /** A live reader of one session's committed envelopes (see subscription.ts). */
@@ -44,6 +45,9 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
+/** 10000-01-01T00:00:00Z: from then on toISOString() writes six-digit years. */
+const ISO_YEAR_10000_MS = 253_402_300_800_000;
+
 /** Resolves in the event loop's check phase: after the I/O callbacks of this turn of the loop. */
 function nextMacrotask(): Promise<void> {
   return new Promise((resolve) => {
@@ -58,6 +62,8 @@ function nextMacrotask(): Promise<void> {
  */
 function recordable(payload: EventPayload): EventPayload | undefined {
   if (wasAdmitted(payload)) return payload;
+  const flat = flatPayload(payload);
+  if (flat !== undefined) return flat;
   const captured = captureJson(payload);
   const parsed = captured.ok ? eventPayloadSchema.safeParse(captured.value) : undefined;
   return parsed?.success === true ? deepFreeze(parsed.data) : undefined;
@@ -93,6 +99,11 @@ export class EventWriter {
       this.stampMs = ms;
     }
     return this.stampIso;
+  }
+
+  /** The last stamp is `toISOString()` of years 0000–9999: the timestamp schema's form. */
+  get stampCanonical(): boolean {
+    return this.stampMs >= 0 && this.stampMs < ISO_YEAR_10000_MS;
   }
 
   enqueue(log: SessionLog, envelope: EventEnvelope): void {
@@ -146,6 +157,8 @@ export class EventWriter {
   }
 }
 
+const wireVersion = WIRE_VERSION;
+
 /** One session's sequence counter, live listeners and durability waits. */
 export class SessionLog {
   private lastSequence: number;
@@ -153,7 +166,7 @@ export class SessionLog {
   private failure: RuntimeError | undefined;
   private readonly listeners = new Set<LiveListener>();
   private readonly waits = new Set<DeliveryWait>();
-  private readonly judge = new EnvelopeHeaderJudge();
+  private readonly judge: EnvelopeHeaderJudge;
   private terminal = false;
 
   constructor(
@@ -163,6 +176,7 @@ export class SessionLog {
   ) {
     this.lastSequence = lastStoredSequence;
     this.lastCommitted = lastStoredSequence;
+    this.judge = new EnvelopeHeaderJudge(writer.ids === randomId);
   }
 
   /**
@@ -171,21 +185,29 @@ export class SessionLog {
    */
   append(payload: EventPayload, runId?: string): EventEnvelope {
     const recorded = this.failure === undefined ? recordable(payload) : payload;
-    const envelope: EventEnvelope = {
-      eventId: this.writer.ids('evt'),
-      sessionId: this.sessionId,
-      sequence: this.lastSequence + 1,
-      occurredAt: this.writer.stamp(),
-      wireVersion: WIRE_VERSION,
-      payload: recorded ?? payload,
-    };
-    if (runId !== undefined) envelope.runId = runId;
-    Object.freeze(envelope);
+    const eventId = this.writer.ids('evt');
+    const sequence = this.lastSequence + 1;
+    const occurredAt = this.writer.stamp();
+    const held = recorded ?? payload;
+    // two literals rather than a member added later: one shape each, runId last as before
+    const envelope: EventEnvelope = Object.freeze(
+      runId === undefined
+        ? { eventId, sessionId: this.sessionId, sequence, occurredAt, wireVersion, payload: held }
+        : {
+            eventId,
+            sessionId: this.sessionId,
+            sequence,
+            occurredAt,
+            wireVersion,
+            payload: held,
+            runId,
+          },
+    );
     if (payload.type === 'session.closed') this.terminal = true;
     // after a store failure nothing more is written for this session (never a gap in the
     // stored history); the failure surfaces through durable() and subscriptions instead
     if (this.failure !== undefined) return envelope;
-    if (recorded === undefined || !this.judge.accepts(envelope)) {
+    if (recorded === undefined || !this.judge.accepts(envelope, this.writer.stampCanonical)) {
       // never stored: it would not parse on read. The session's log stops here, as after a
       // store failure, so the stored history keeps no gap
       this.fail(
@@ -246,6 +268,17 @@ export class SessionLog {
       this.listeners.delete(listener);
       this.progressed();
     };
+  }
+
+  /** The writer's current stamp: the time an envelope appended now records. */
+  stamp(): string {
+    return this.writer.stamp();
+  }
+
+  /** True while a listener present now has not handed `sequence` to its reader. */
+  undelivered(sequence: number): boolean {
+    for (const listener of this.listeners) if (listener.reached < sequence) return true;
+    return false;
   }
 
   /**

@@ -43,6 +43,8 @@ export interface PoolContext {
   refusal(): RuntimeError | undefined;
   /** Records of a session continued from a dead process: the profile's first opening resumes. */
   readonly resumeFrom?: Map<string, ProviderRecoveryRecord>;
+  /** Records of the session this one was forked from: the profile's first opening forks. */
+  readonly forkFrom?: Map<string, ProviderRecoveryRecord>;
   /** Strings no logged recovery record may contain. */
   readonly secrets: readonly string[];
 }
@@ -52,14 +54,14 @@ function openingError(
   error: unknown,
   resolved: ResolvedProvider,
   profile: string,
-  resuming: boolean,
+  from: 'resume' | 'fork' | undefined,
 ): RuntimeError {
   const provider = resolved.profile.provider;
-  if (isProviderRejection(error) && resuming) {
+  if (isProviderRejection(error) && from !== undefined) {
     return providerRefusal(
       error,
-      'resume_refused',
-      `profile "${profile}": provider "${provider}" refused to resume the session`,
+      from === 'resume' ? 'resume_refused' : 'fork_refused',
+      `profile "${profile}": provider "${provider}" refused to ${from} the session`,
       { profile },
     );
   }
@@ -199,8 +201,11 @@ export class ProviderSessionPool {
     // a recorded thread is resumed once; a later opening of the profile starts afresh
     const record = this.#ctx.resumeFrom?.get(profile);
     this.#ctx.resumeFrom?.delete(profile);
-    // a resumed session continues its own thread: a warm one (a fresh thread) never stands in
-    const warm = record === undefined ? this.#ctx.warm?.take(profile) : undefined;
+    const forked = record === undefined ? this.#ctx.forkFrom?.get(profile) : undefined;
+    this.#ctx.forkFrom?.delete(profile);
+    const from = record !== undefined ? 'resume' : forked !== undefined ? 'fork' : undefined;
+    // a resumed or forked session continues a thread: a warm one (a fresh thread) never stands in
+    const warm = from === undefined ? this.#ctx.warm?.take(profile) : undefined;
     warm?.bind(sink);
     let created: unknown;
     try {
@@ -209,10 +214,12 @@ export class ProviderSessionPool {
         warm?.session ??
         (await (record !== undefined && provider.resumeSession !== undefined
           ? provider.resumeSession(record, init)
-          : provider.createSession(init)));
+          : forked !== undefined && provider.forkSession !== undefined
+            ? provider.forkSession(forked, init)
+            : provider.createSession(init)));
     } catch (error) {
       sinkState.stale = true;
-      throw openingError(error, resolved, profile, record !== undefined);
+      throw openingError(error, resolved, profile, from);
     }
     let session: ProviderSession;
     try {
@@ -233,6 +240,11 @@ export class ProviderSessionPool {
     // in the log before the first turn: a crash from here on leaves a resumable session
     await this.#record(profile, entry);
     return entry;
+  }
+
+  /** Logs every open provider session's recovery record that changed (before a fork). */
+  async recordAll(): Promise<void> {
+    for (const [profile, entry] of [...this.#entries]) await this.#record(profile, entry);
   }
 
   /** Logs the profile's recovery record again if a run changed it. Never throws. */

@@ -1,3 +1,4 @@
+import type { TurnRunOptions } from './turn-options.js';
 import {
   agentError,
   canInterruptRun,
@@ -6,7 +7,6 @@ import {
   isTerminal,
   RUN_STATE_TABLE,
   type InteractionRequest,
-  type JsonObject,
   type ProviderEventPayload,
   type ProviderEventSink,
   type ProviderRun,
@@ -17,12 +17,7 @@ import {
 } from '@relvo-labs/agent-provider';
 import type { EventPayload } from '../envelope.js';
 import { rejection, RuntimeError } from '../errors.js';
-import {
-  contractDiagnostic,
-  failedWith,
-  intakeProviderEvent,
-  intakeTermination,
-} from './intake.js';
+import { failedWith, intakeTermination, recordedEmission } from './intake.js';
 import type { InteractionRun } from './interactions.js';
 import { providerCallError } from './provider-call.js';
 import type { RunContext } from './run-context.js';
@@ -92,14 +87,14 @@ export class RunDriver implements InteractionRun {
     this.state = to;
   }
 
-  start(input: TurnInput, outputSchema?: JsonObject): void {
+  start(input: TurnInput, options: TurnRunOptions = {}): void {
     let starting: Promise<ProviderRun>;
     try {
       starting = this.ctx.providerSession.startRun({
+        ...options,
         input,
         sink: this.sink,
         runRef: this.runId,
-        ...(outputSchema === undefined ? {} : { outputSchema }),
       });
     } catch (error) {
       starting = rejection(error);
@@ -146,8 +141,7 @@ export class RunDriver implements InteractionRun {
 
   private onEmit(input: unknown): void {
     if (this.stale) return;
-    const intake = intakeProviderEvent(input);
-    const payload = intake.ok ? intake.value : contractDiagnostic(intake.reason);
+    const payload = recordedEmission(input);
     if (this.state === 'starting') {
       this.staged.push(payload);
       return;
@@ -274,7 +268,7 @@ export class RunDriver implements InteractionRun {
       this.moveTo('interrupting');
     }
     this.state = outcome;
-    const result = recordSettlement(this.ctx.log, this.ctx.clock, this, termination);
+    const result = recordSettlement(this.ctx.log, this, termination);
     this.ctx.onFinished(this, uncertainStart);
     reportTurn(this.ctx.log, this.ctx.clock, result).then(
       (reported) => {

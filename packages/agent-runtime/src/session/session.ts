@@ -1,10 +1,7 @@
 import {
-  captureJson,
   isCommandAllowed,
-  turnInputSchema,
   type AgentInteraction,
   type InteractionResponse,
-  type JsonObject,
   type ProviderRecoveryRecord,
   type SessionCommand,
   type SessionState,
@@ -21,6 +18,8 @@ import type { SessionLog } from './log.js';
 import { InteractionLifecycle } from './interactions.js';
 import { ProviderSessionPool } from './pool.js';
 import { RunDriver } from './run.js';
+import { readTurnOptions, runOptionsFor, type TurnRunOptions } from './turn-options.js';
+import { toTurnInput, turnInputs, type TurnInputs } from './turn-input.js';
 import type { WarmSessions } from './warm.js';
 import type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './api.js';
 
@@ -39,6 +38,8 @@ export interface SessionContext {
   readonly secrets: readonly string[];
   /** Continues a dead process's session: these profiles resume their recorded provider session. */
   readonly resumeFrom?: Map<string, ProviderRecoveryRecord>;
+  /** A fork of another session: these profiles fork its recorded provider sessions. */
+  readonly forkFrom?: Map<string, ProviderRecoveryRecord>;
   /** Provider sessions started ahead of demand (ADR-0037). */
   readonly warm?: WarmSessions;
   subscribe(options?: SubscribeOptions): EventSubscription;
@@ -53,35 +54,6 @@ function notAllowed(state: SessionState, command: SessionCommand): RuntimeError 
     `the session does not accept ${command} while ${state}`,
     { details: { state } },
   );
-}
-
-function toTurnInput(input: string | TurnInput): TurnInput {
-  const value: unknown =
-    typeof input === 'string' ? { parts: [{ type: 'text', text: input }] } : input;
-  const captured = captureJson(value);
-  const parsed = captured.ok ? turnInputSchema.safeParse(captured.value) : undefined;
-  if (parsed?.success !== true) {
-    throw new RuntimeError(
-      'invalid_request',
-      'turn_input_invalid',
-      'the turn input does not parse as a TurnInput',
-    );
-  }
-  return parsed.data;
-}
-
-function toOutputSchema(schema: unknown): JsonObject | undefined {
-  if (schema === undefined) return undefined;
-  const captured = captureJson(schema);
-  const value = captured.ok ? captured.value : undefined;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new RuntimeError(
-      'invalid_request',
-      'output_schema_invalid',
-      'the output schema is not a JSON object',
-    );
-  }
-  return value;
 }
 
 export class SessionImpl implements RuntimeSession {
@@ -100,6 +72,7 @@ export class SessionImpl implements RuntimeSession {
       workspace: ctx.workspace,
       secrets: ctx.secrets,
       ...(ctx.resumeFrom === undefined ? {} : { resumeFrom: ctx.resumeFrom }),
+      ...(ctx.forkFrom === undefined ? {} : { forkFrom: ctx.forkFrom }),
       ...(ctx.warm === undefined ? {} : { warm: ctx.warm }),
       refusal: () =>
         this.current === 'ready' ? undefined : notAllowed(this.current, 'submit_turn'),
@@ -144,10 +117,10 @@ export class SessionImpl implements RuntimeSession {
           { details: this.run === undefined ? {} : { activeRunId: this.run.runId } },
         );
       }
-      const input = toTurnInput(options.input);
-      const outputSchema = toOutputSchema(options.outputSchema);
+      const inputs = turnInputs(options.input);
+      const runOptions = readTurnOptions(options);
       const profile = options.profile ?? this.ctx.defaultProfile;
-      const admission = this.admit(input, profile, outputSchema);
+      const admission = this.admit(inputs, profile, runOptions);
       this.admitting = admission;
       const admitted = (): void => {
         this.admitting = undefined;
@@ -160,26 +133,23 @@ export class SessionImpl implements RuntimeSession {
   }
 
   private async admit(
-    input: TurnInput,
+    { input, logged }: TurnInputs,
     profile: string,
-    outputSchema: JsonObject | undefined,
+    turnOptions: TurnRunOptions,
   ): Promise<TurnHandle> {
     // provider, options and session are settled before the turn exists: a refusal is never mid-turn
     const entry = await this.pool.get(profile);
     this.require('submit_turn');
-    if (outputSchema !== undefined && !entry.resolved.descriptor.run.structuredOutput) {
-      throw new RuntimeError(
-        'capability_unsupported',
-        'structured_output_unsupported',
-        'the provider of this profile does not support an output schema',
-        { details: { capability: 'run.structuredOutput' } },
-      );
-    }
+    const runOptions = runOptionsFor(
+      entry.resolved.descriptor,
+      entry.resolved.profile.run,
+      turnOptions,
+    );
     const turnId = this.ctx.ids('trn');
     const runId = this.ctx.ids('run');
     const providerId = entry.resolved.descriptor.providerId;
     const log = this.ctx.log;
-    log.append({ type: 'turn.started', turnId, profile, providerId, input });
+    log.append({ type: 'turn.started', turnId, profile, providerId, input: logged });
     log.append({ type: 'turn.state_changed', turnId, from: 'accepted', to: 'running' });
     log.append({ type: 'run.started', turnId, attempt: 1, profile, providerId }, runId);
     const run = new RunDriver(
@@ -204,14 +174,14 @@ export class SessionImpl implements RuntimeSession {
       turnId,
     );
     this.run = run;
-    run.start(input, outputSchema);
+    run.start(input, runOptions);
     await log.durable();
     return { turnId, runId, profile, providerId, done: run.done };
   }
 
   /**
-   * Resumes the provider sessions of `profiles` now, so that a refusal (another workspace, home
-   * or provider) reaches the host before any turn; on a refusal nothing stays open.
+   * Resumes (or forks) the provider sessions of `profiles` now, so that a refusal (another
+   * workspace, home or provider) reaches the host before any turn; on a refusal nothing stays open.
    */
   async resumeProviders(profiles: readonly string[]): Promise<void> {
     const opened = await Promise.allSettled(profiles.map((p) => this.pool.get(p)));
@@ -219,6 +189,25 @@ export class SessionImpl implements RuntimeSession {
     if (refused === undefined) return;
     await this.pool.disposeAll((work) => within(this.ctx.clock, this.ctx.closeGraceMs, work));
     throw refused.reason;
+  }
+
+  /**
+   * Logs the provider sessions' current recovery records, durably: what a fork starts from. A
+   * turn in flight is refused: its provider session's record would not match its history yet.
+   */
+  async recordProviders(): Promise<void> {
+    if (this.run !== undefined || this.admitting !== undefined) {
+      throw new RuntimeError(
+        'illegal_state_transition',
+        'session_busy',
+        'the session has an active run',
+        {
+          details: this.run === undefined ? {} : { activeRunId: this.run.runId },
+        },
+      );
+    }
+    await this.pool.recordAll();
+    await this.ctx.log.durable();
   }
 
   pendingInteractions(): AgentInteraction[] {

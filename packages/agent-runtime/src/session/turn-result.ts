@@ -46,12 +46,11 @@ export interface TurnResult {
 /** Appends `run.finished` and `turn.settled` of a run that ended; the result `done` reports. */
 export function recordSettlement(
   log: SessionLog,
-  clock: RuntimeClock,
   run: SettlingRun,
   termination: ProviderRunTermination,
 ): TurnResult {
   const { turnId, runId, profile } = run;
-  const stored = storedTermination(termination, isoAt(clock));
+  const stored = storedTermination(termination, log.stamp());
   log.append({ type: 'run.finished', termination: stored }, runId);
   const turnState = TURN_STATE_OF[termination.outcome];
   const settled = log.append(
@@ -89,6 +88,8 @@ export async function reportTurn(
       lastSequence: log.committedSequence,
     };
   }
-  await within(clock, DELIVERY_WAIT_MS, log.delivered(result.lastSequence));
+  // no live reader behind: no deadline (a timer and a race per turn) to wait on
+  if (log.undelivered(result.lastSequence))
+    await within(clock, DELIVERY_WAIT_MS, log.delivered(result.lastSequence));
   return result;
 }

@@ -2,42 +2,115 @@ import { WIRE_VERSION, type SessionState } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventPayload } from '../envelope.js';
 import type { StoredSession } from './types.js';
 
-/* How envelopes and session summaries map to the SQLite store's rows, both ways. */
+/*
+ * How envelopes and session summaries map to the SQLite store's rows, both ways. A row holds a
+ * run of one session's consecutive envelopes as a JSON array (schema version 3, adr/0035).
+ */
 
-/** Rows per INSERT statement: one call into SQLite per this many events, not one per event. */
-export const ROWS_PER_INSERT = 32;
+/**
+ * Envelopes per row at most: bounds what a read starting mid-row parses and discards, while a
+ * turn's burst of deltas still costs one or two inserts rather than hundreds.
+ */
+export const ENVELOPES_PER_ROW = 256;
 
-export function insertEventsSql(rows: number): string {
-  const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-  return `INSERT INTO events (session_id, sequence, event_id, run_id, occurred_at, wire_version, type, payload)
-       VALUES ${values}`;
+export const INSERT_ROW_SQL = `INSERT INTO event_rows (session_id, first_sequence, last_sequence, envelopes)
+  VALUES (?, ?, ?, ?)`;
+
+/** The rows holding `fromSequence` and after, in order (the row holding it starts at or before it). */
+export const SELECT_ROWS_SQL = `SELECT session_id, first_sequence, envelopes FROM event_rows
+  WHERE session_id = @sessionId AND first_sequence >= coalesce((SELECT max(first_sequence)
+    FROM event_rows WHERE session_id = @sessionId AND first_sequence <= @fromSequence), 0)
+  ORDER BY first_sequence`;
+
+/** A row as SELECT_ROWS_SQL reads it. */
+export interface StoredRow {
+  readonly session_id: string;
+  readonly first_sequence: number;
+  readonly envelopes: string;
 }
 
-/** The event columns of `envelopes`, row after row, in `into` (reused between statements). */
-export function bindEvents(envelopes: readonly EventEnvelope[], into: unknown[]): unknown[] {
-  let at = 0;
-  for (const e of envelopes) {
-    into[at++] = e.sessionId;
-    into[at++] = e.sequence;
-    into[at++] = e.eventId;
-    into[at++] = e.runId ?? null;
-    into[at++] = e.occurredAt;
-    into[at++] = e.wireVersion;
-    into[at++] = e.payload.type;
-    into[at++] = JSON.stringify(e.payload);
+/**
+ * One envelope in a row: what the row's session and first sequence do not already say. A run id
+ * or time equal to the previous envelope's in the row is written as 0: a turn's deltas share
+ * both, and bytes are what a commit costs.
+ */
+type Packed = [
+  eventId: string,
+  runId: string | null | typeof SAME,
+  occurredAt: string | typeof SAME,
+  payload: EventPayload,
+];
+const SAME = 0;
+
+/**
+ * Calls `insert` once per row: each run of consecutive envelopes of one session, cut every
+ * ENVELOPES_PER_ROW. The batch was checked gapless per session before (summariesAfter), so a
+ * row's sequences are first..last without a hole.
+ */
+export function forEachRow(
+  batch: readonly EventEnvelope[],
+  insert: (sessionId: string, first: number, last: number, envelopes: string) => void,
+): void {
+  let start = 0;
+  while (start < batch.length) {
+    const head = batch[start] as EventEnvelope;
+    const packed: Packed[] = [];
+    let runId: string | null | undefined;
+    let occurredAt: string | undefined;
+    let end = start;
+    for (; end < batch.length && end - start < ENVELOPES_PER_ROW; end++) {
+      const e = batch[end] as EventEnvelope;
+      if (e.sessionId !== head.sessionId) break;
+      const run = e.runId ?? null;
+      packed.push([
+        e.eventId,
+        run === runId ? SAME : run,
+        e.occurredAt === occurredAt ? SAME : e.occurredAt,
+        e.payload,
+      ]);
+      runId = run;
+      occurredAt = e.occurredAt;
+    }
+    const last = batch[end - 1] as EventEnvelope;
+    insert(head.sessionId, head.sequence, last.sequence, JSON.stringify(packed));
+    start = end;
   }
-  into.length = at;
-  return into;
 }
 
-export interface EventRow {
-  session_id: string;
-  sequence: number;
-  event_id: string;
-  run_id: string | null;
-  occurred_at: string;
-  wire_version: string;
-  payload: string;
+/**
+ * Appends to `into` the envelopes of one row from `fromSequence` on, until `into` holds
+ * `limit`; returns false once it does. Envelopes are fresh objects, read as the runtime's wire
+ * version (as the one-row-per-event schema did).
+ */
+export function takeEnvelopes(
+  row: StoredRow,
+  fromSequence: number,
+  limit: number,
+  into: EventEnvelope[],
+): boolean {
+  const packed = JSON.parse(row.envelopes) as Packed[];
+  let runId: string | null = null;
+  let occurredAt = '';
+  for (let i = 0; i < packed.length; i++) {
+    const [eventId, run, at, payload] = packed[i] as Packed;
+    // the run id and time carry over from the envelopes before, read or skipped
+    if (run !== SAME) runId = run;
+    if (at !== SAME) occurredAt = at;
+    const sequence = row.first_sequence + i;
+    if (sequence < fromSequence) continue;
+    if (into.length >= limit) return false;
+    const envelope: EventEnvelope = {
+      eventId,
+      sessionId: row.session_id,
+      sequence,
+      occurredAt,
+      wireVersion: WIRE_VERSION,
+      payload,
+    };
+    if (runId !== null) envelope.runId = runId;
+    into.push(envelope);
+  }
+  return into.length < limit;
 }
 
 export interface SessionRow {
@@ -58,6 +131,17 @@ export function toSummary(row: SessionRow): StoredSession {
     updatedAt: row.updated_at,
     lastSequence: row.last_sequence,
   };
+}
+
+/** A row of one event per row, as the PostgreSQL store keeps them (and schema versions 1–2). */
+export interface EventRow {
+  session_id: string;
+  sequence: number;
+  event_id: string;
+  run_id: string | null;
+  occurred_at: string;
+  wire_version: string;
+  payload: string;
 }
 
 export function toEnvelope(row: EventRow): EventEnvelope {

@@ -14,12 +14,12 @@ import { isRuntimeError, RuntimeError, type RuntimeErrorReason } from '../errors
 import { LATEST_SCHEMA_VERSION } from './migrations.js';
 import { summariesAfter } from './batch.js';
 import {
-  bindEvents,
-  insertEventsSql,
-  ROWS_PER_INSERT,
-  toEnvelope,
+  forEachRow,
+  INSERT_ROW_SQL,
+  SELECT_ROWS_SQL,
+  takeEnvelopes,
+  type StoredRow,
   toSummary,
-  type EventRow,
   type SessionRow,
 } from './sqlite-rows.js';
 import type { EventStore, ReadOptions, StoredSession } from './types.js';
@@ -99,11 +99,12 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     db.exec('BEGIN IMMEDIATE; COMMIT;');
     migrate(db, version, options.migrateTo ?? LATEST_SCHEMA_VERSION);
     opened = fileIdentity(options.path);
+    // prepares its statements: refused (typed) on a schema stopped short of the latest
+    return new SqliteEventStore(db, options.path, opened);
   } catch (error) {
     db.close();
     throw storeErrorOf(error);
   }
-  return new SqliteEventStore(db, options.path, opened);
 }
 
 class SqliteEventStore implements EventStore {
@@ -111,10 +112,9 @@ class SqliteEventStore implements EventStore {
   private closed = false;
   private claimed = false;
   private readonly summaries = new Map<string, StoredSession>();
-  private readonly insertEvent: Database.Statement;
-  private readonly insertEvents: Database.Statement;
+  private readonly insertRow: Database.Statement;
   private readonly upsertSession: Database.Statement;
-  private readonly selectEvents: Database.Statement;
+  private readonly selectRows: Database.Statement;
   private readonly selectSession: Database.Statement;
   private readonly appendTx: Database.Transaction<
     (batch: readonly EventEnvelope[]) => Map<string, StoredSession>
@@ -128,27 +128,20 @@ class SqliteEventStore implements EventStore {
     private readonly path: string,
     private readonly opened: FileIdentity | undefined,
   ) {
-    this.insertEvent = db.prepare(insertEventsSql(1));
-    this.insertEvents = db.prepare(insertEventsSql(ROWS_PER_INSERT));
+    this.insertRow = db.prepare(INSERT_ROW_SQL);
     this.upsertSession = db.prepare(
       `INSERT INTO sessions (session_id, state, default_profile, opened_at, updated_at, last_sequence)
        VALUES (@sessionId, @state, @defaultProfile, @openedAt, @updatedAt, @lastSequence)
        ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
          last_sequence = excluded.last_sequence`,
     );
-    this.selectEvents = db.prepare(
-      `SELECT session_id, sequence, event_id, run_id, occurred_at, wire_version, payload FROM events
-       WHERE session_id = ? AND sequence >= ? ORDER BY sequence LIMIT ?`,
-    );
+    this.selectRows = db.prepare(SELECT_ROWS_SQL);
     this.selectSession = db.prepare('SELECT * FROM sessions WHERE session_id = ?');
     this.appendTx = db.transaction((batch: readonly EventEnvelope[]) => {
       const next = summariesAfter(batch, (id) => this.summary(id));
-      const args: unknown[] = [];
-      let i = 0;
-      for (; i + ROWS_PER_INSERT <= batch.length; i += ROWS_PER_INSERT) {
-        this.insertEvents.run(bindEvents(batch.slice(i, i + ROWS_PER_INSERT), args));
-      }
-      for (; i < batch.length; i++) this.insertEvent.run(bindEvents(batch.slice(i, i + 1), args));
+      forEachRow(batch, (sessionId, first, last, envelopes) => {
+        this.insertRow.run(sessionId, first, last, envelopes);
+      });
       for (const summary of next.values()) this.upsertSession.run(summary);
       return next;
     });
@@ -205,12 +198,14 @@ class SqliteEventStore implements EventStore {
   read(sessionId: string, options: ReadOptions): Promise<readonly EventEnvelope[]> {
     try {
       this.guard();
-      const rows = this.selectEvents.all(
-        sessionId,
-        options.fromSequence,
-        options.limit,
-      ) as EventRow[];
-      return Promise.resolve(rows.map(toEnvelope));
+      const out: EventEnvelope[] = [];
+      if (options.limit > 0) {
+        const rows = this.selectRows.iterate({ sessionId, fromSequence: options.fromSequence });
+        for (const row of rows as IterableIterator<StoredRow>) {
+          if (!takeEnvelopes(row, options.fromSequence, options.limit, out)) break;
+        }
+      }
+      return Promise.resolve(out);
     } catch (error) {
       return Promise.reject(storeErrorOf(error));
     }

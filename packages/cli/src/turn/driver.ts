@@ -1,7 +1,8 @@
 /**
  * Drives one runtime session for a terminal: reads its envelopes in order (one subscription
  * from sequence 1), prints them (`--json`) or renders them (text on stdout, the rest on
- * stderr), bridges interactions to an Answerer, and hands each turn's outcome back.
+ * stderr), bridges interactions to an Answerer, and hands each turn's outcome back. What a
+ * turn measured, and how, is `turn-stats.ts`.
  */
 import { toAgentError, type RunTermination } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventSubscription, RuntimeSession } from '@relvo-labs/agent-runtime';
@@ -13,21 +14,7 @@ import { retryLine } from './advice.js';
 import { describeResponse, type Answer, type Answerer } from './answers.js';
 import { timeLeftLabel } from './expiry-label.js';
 import { submitErrorToExit } from './submit-errors.js';
-
-export interface TurnStats {
-  /** performance.now() values; undefined when the point was never reached. */
-  readonly submittedAt: number;
-  readyAt?: number;
-  firstDeltaAt?: number;
-  finishedAt?: number;
-  /** Time a person took to answer (union of the open waits): not part of any timing. */
-  waitingMs: number;
-  /** `waitingMs` as it was when the first text arrived. */
-  waitingBeforeFirstDeltaMs?: number;
-  readonly usage: { inputTokens: number; outputTokens: number; totalTokens: number };
-  text: string;
-  readonly interactions: { request: string; answer: string }[];
-}
+import { newTurnStats, noteDelta, noteUsage, WaitingClock, type TurnStats } from './turn-stats.js';
 
 export type TurnEnd =
   | { readonly kind: 'finished'; readonly termination: RunTermination; readonly stats: TurnStats }
@@ -81,11 +68,11 @@ export class SessionDriver {
   private interruptWhenAdmitted = false;
   private gaps = 0;
   private readonly now: () => number;
-  private readonly waiting = new Set<string>();
-  private waitingSince = 0;
+  private readonly waiting: WaitingClock;
 
   constructor(private readonly options: SessionDriverOptions) {
     this.now = options.now ?? (() => performance.now());
+    this.waiting = new WaitingClock(this.now);
     const fromSequence = options.fromSequence ?? 1;
     this.lastSequence = fromSequence - 1;
     this.subscription = options.session.subscribe({ fromSequence });
@@ -126,13 +113,7 @@ export class SessionDriver {
 
   /** Submits a turn and resolves when its run finished (or the person quit). */
   async turn(prompt: string, profile?: string): Promise<TurnEnd> {
-    const stats: TurnStats = {
-      submittedAt: this.now(),
-      waitingMs: 0,
-      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-      text: '',
-      interactions: [],
-    };
+    const stats = newTurnStats(this.now());
     this.stats = stats;
     const finished = deferred<RunTermination>();
     this.finished = finished;
@@ -209,28 +190,17 @@ export class SessionDriver {
         if (stats !== undefined) stats.readyAt = this.now();
         break;
       case 'run.message_delta':
-        if (stats !== undefined) {
-          if (stats.firstDeltaAt === undefined) {
-            stats.firstDeltaAt = this.now();
-            stats.waitingBeforeFirstDeltaMs = stats.waitingMs;
-          }
-          stats.text += payload.text;
-        }
+        if (stats !== undefined) noteDelta(stats, payload.text, this.now);
         out.text(payload.text);
         break;
       case 'run.usage':
-        // each run.usage is the run's cumulative usage so far (ADR-0012): keep the latest
-        if (stats !== undefined) {
-          stats.usage.inputTokens = payload.usage.inputTokens ?? stats.usage.inputTokens;
-          stats.usage.outputTokens = payload.usage.outputTokens ?? stats.usage.outputTokens;
-          stats.usage.totalTokens = payload.usage.totalTokens ?? stats.usage.totalTokens;
-        }
+        if (stats !== undefined) noteUsage(stats, payload.usage);
         break;
       case 'interaction.requested':
         this.ask(payload.interactionId, payload.request, payload.expiresAt);
         break;
       case 'interaction.settled': {
-        this.stopWaiting(payload.interactionId);
+        this.waiting.stop(payload.interactionId, this.stats);
         const ac = this.prompts.get(payload.interactionId);
         this.prompts.delete(payload.interactionId);
         ac?.abort();
@@ -260,20 +230,9 @@ export class SessionDriver {
     }
   }
 
-  /** A person is now being asked: the clock of the timings stops until they answer. */
-  private startWaiting(interactionId: string): void {
-    if (this.waiting.size === 0) this.waitingSince = this.now();
-    this.waiting.add(interactionId);
-  }
-
-  private stopWaiting(interactionId: string): void {
-    if (!this.waiting.delete(interactionId) || this.waiting.size > 0) return;
-    if (this.stats !== undefined) this.stats.waitingMs += this.now() - this.waitingSince;
-  }
-
   private ask(interactionId: string, request: Parameters<Answerer>[0], expiresAt?: string): void {
     const { out, answerer, session } = this.options;
-    this.startWaiting(interactionId);
+    this.waiting.start(interactionId);
     const ac = new AbortController();
     this.prompts.set(interactionId, ac);
     // the model and the workspace chose this text: shown, never obeyed by the terminal
@@ -293,7 +252,7 @@ export class SessionDriver {
       let answer: Answer;
       try {
         answer = await answerer(request, ac.signal);
-        this.stopWaiting(interactionId);
+        this.waiting.stop(interactionId, this.stats);
       } catch (error) {
         if (error instanceof PromptInterrupted) {
           // Ctrl-C inside the prompt counts like a SIGINT press

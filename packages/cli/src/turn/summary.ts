@@ -2,7 +2,7 @@
 import type { RunTermination } from '@relvo-labs/agent-provider';
 import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
-import type { TurnStats } from './driver.js';
+import type { TurnStats } from './turn-stats.js';
 
 export interface Timings {
   /** submit → the provider session is ready and the turn started (spawn + handshake on first use). */

@@ -113,6 +113,14 @@ export const descriptorChecks: readonly CheckDefinition[] = [
       if (!hasResume && recovery.resumesFromRecoveryRecord) {
         fail('the descriptor declares resume but the provider has no resumeSession');
       }
+      const hasFork = typeof ctx.subject.provider.forkSession === 'function';
+      if (hasFork !== recovery.forksFromRecoveryRecord) {
+        fail(
+          hasFork
+            ? 'forkSession exists although the descriptor does not declare fork'
+            : 'the descriptor declares fork but the provider has no forkSession',
+        );
+      }
       if (!recovery.exportsRecoveryRecord) return;
       const opened = await ctx.openSession();
       const session = opened.session;

@@ -6,6 +6,7 @@ import { eventChecks } from './checks-events.js';
 import { interactionChecks } from './checks-interactions.js';
 import { runChecks } from './checks-run.js';
 import { sessionChecks } from './checks-session.js';
+import { continueChecks } from './checks-continue.js';
 import { steerChecks } from './checks-steer.js';
 import { CheckContext, CheckFailure } from './context.js';
 import { createPlan, type CheckDefinition } from './plan.js';
@@ -17,6 +18,7 @@ export const CONFORMANCE_CHECKS: readonly CheckDefinition[] = [
   ...sessionChecks,
   ...runChecks,
   ...steerChecks,
+  ...continueChecks,
   ...eventChecks.filter((c) => c.area === 'events'),
   ...interactionChecks,
   ...eventChecks.filter((c) => c.area !== 'events'),

@@ -4,9 +4,11 @@ import { canonicalJson, captureJson } from '../../json.js';
 import type {
   ProviderEventSink,
   ProviderRun,
+  ProviderRunRequest,
   ProviderSession,
   ProviderSessionInit,
 } from '../../interfaces.js';
+import type { ProviderRecoveryRecord } from '../../schemas/recovery.js';
 import type { AgentError, AgentErrorCode } from '../../schemas/error.js';
 import type { ProviderDescriptor } from '../../schemas/descriptor.js';
 import type { ProviderEventPayload } from '../../schemas/events.js';
@@ -25,6 +27,9 @@ export function fail(message: string): never {
 }
 
 export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** The per-run options a run of the kit may carry. */
+export type RunOptionsInput = Pick<ProviderRunRequest, 'model' | 'effort' | 'summary'>;
 
 export interface OpenedSession {
   readonly session: ProviderSession;
@@ -195,12 +200,16 @@ export class CheckContext {
     return { options: options ?? base.options, workspace: base.workspace, sink };
   }
 
-  async openSession(): Promise<OpenedSession> {
+  async openSession(from?: ProviderRecoveryRecord): Promise<OpenedSession> {
     const sink = recorder('session');
-    const result = await this.call('createSession', () =>
-      this.subject.provider.createSession(this.init(sink)),
+    const { provider } = this.subject;
+    const what = from === undefined ? 'createSession' : 'forkSession';
+    const result = await this.call(what, () =>
+      from === undefined || provider.forkSession === undefined
+        ? provider.createSession(this.init(sink))
+        : provider.forkSession(from, this.init(sink)),
     );
-    const session = this.ok('createSession with a valid init', result);
+    const session = this.ok(`${what} with a valid init`, result);
     const opened: OpenedSession = { session, sink, runs: [] };
     this.sessions.push(opened);
     return opened;
@@ -215,13 +224,17 @@ export class CheckContext {
     return this.subject.driver.script(scenario) ?? this.defaultInput();
   }
 
-  /** startRun with a fresh runRef and sink; resolves to the started run. */
-  async startRun(opened: OpenedSession, scenario: ConformanceScenario): Promise<StartedRun> {
+  /** startRun with a fresh runRef and sink (and `options`); resolves to the started run. */
+  async startRun(
+    opened: OpenedSession,
+    scenario: ConformanceScenario,
+    options: RunOptionsInput = {},
+  ): Promise<StartedRun> {
     const input = this.script(scenario);
     const runRef = this.marker('run');
     const sink = recorder(`run ${scenario}`);
     const result = await this.call(`startRun (${scenario})`, () =>
-      opened.session.startRun({ input, sink, runRef }),
+      opened.session.startRun({ ...options, input, sink, runRef }),
     );
     const run = this.ok(`startRun (${scenario})`, result);
     return this.track(opened, { runRef, sink, run, input, outcome: undefined });

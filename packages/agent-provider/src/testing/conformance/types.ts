@@ -1,6 +1,6 @@
 import type { AgentProvider, ProviderWorkspaceView } from '../../interfaces.js';
 import type { JsonObject } from '../../json.js';
-import type { TurnInput } from '../../schemas/turn.js';
+import type { RunSummary, TurnInput } from '../../schemas/turn.js';
 
 /**
  * What the kit asks a harness to make the next native run do:
@@ -64,6 +64,11 @@ export interface ConformanceHarness {
   nativeIdentifiers?: readonly string[];
   /** Upper bound for one wait, in milliseconds (default 2000). */
   waitMs?: number;
+  /**
+   * Per-run option values the provider accepts, for the `run.options` check of each declared
+   * option (default: model `conformance-model`, effort `medium`, summary `concise`).
+   */
+  runOptions?: { model?: string; effort?: string; summary?: RunSummary };
 }
 
 export const CONFORMANCE_AREAS = [

@@ -1,5 +1,7 @@
 import { agentError, ProviderRejection } from '../../errors.js';
-import type { AgentProvider, ProviderSession, ProviderSessionInit } from '../../interfaces.js';
+import type { AgentProvider, ProviderSessionInit } from '../../interfaces.js';
+import type { ProviderRecoveryRecord } from '../../schemas/recovery.js';
+import type { RunOptions } from '../../schemas/turn.js';
 import { isJsonObject } from '../../json.js';
 import type { ProviderDescriptor } from '../../schemas/descriptor.js';
 import type { ScriptedRun } from './run.js';
@@ -19,6 +21,15 @@ export interface ScriptedRunRecord {
   readonly sessionRef: string;
   /** The turn's text parts joined together (the script key). */
   readonly text: string;
+  /** The run's own model, effort and summary, when it set any. */
+  readonly options?: RunOptions;
+}
+
+export interface ScriptedForkRecord {
+  /** The new session. */
+  readonly sessionRef: string;
+  /** The session whose record it was forked from. */
+  readonly from: string;
 }
 
 export interface ScriptedInterruptRecord {
@@ -41,6 +52,8 @@ export interface ScriptedController {
   readonly interruptedRuns: readonly ScriptedInterruptRecord[];
   /** Accepted steers, in order. */
   readonly steeredRuns: readonly ScriptedSteerRecord[];
+  /** Sessions opened by `forkSession`, in order. */
+  readonly forkedSessions: readonly ScriptedForkRecord[];
 }
 
 export interface ScriptedProvider {
@@ -60,6 +73,7 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
   const interruptedRuns: ScriptedInterruptRecord[] = [];
   const disposedSessions: string[] = [];
   const steeredRuns: ScriptedSteerRecord[] = [];
+  const forkedSessions: ScriptedForkRecord[] = [];
   let sessionCounter = 0;
 
   const host = {
@@ -68,9 +82,11 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
     interruptMode: options.interruptMode,
     supportsRecovery: options.supportsRecovery,
     supportsSteer: options.supportsSteer,
+    supportsRunOptions: options.supportsRunOptions,
     scriptFor: (text: string) => options.scripts[text] ?? options.defaultScript,
-    recordStarted: (run: ScriptedRun, sessionRef: string, text: string) => {
-      startedRuns.push(Object.freeze({ runRef: run.runRef, sessionRef, text }));
+    recordStarted: (run: ScriptedRun, sessionRef: string, text: string, set: RunOptions) => {
+      const record = Object.keys(set).length === 0 ? {} : { options: Object.freeze({ ...set }) };
+      startedRuns.push(Object.freeze({ runRef: run.runRef, sessionRef, text, ...record }));
     },
     recordInterrupted: (run: ScriptedRun, reason: string | undefined) => {
       interruptedRuns.push(
@@ -87,35 +103,52 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
     },
   };
 
+  const fork = (record: ProviderRecoveryRecord, init: ProviderSessionInit) => {
+    const from = (record as { opaque?: { sessionRef?: unknown } } | undefined)?.opaque?.sessionRef;
+    if (record.providerId !== options.providerId || typeof from !== 'string') {
+      return Promise.reject(
+        new ProviderRejection(
+          agentError('invalid_request', 'the record was not exported by this scripted provider'),
+        ),
+      );
+    }
+    return open(init).then((session) => {
+      forkedSessions.push(Object.freeze({ sessionRef: session.sessionRef, from }));
+      return session;
+    });
+  };
+
   const provider: AgentProvider = {
     describe: () => descriptor,
-    createSession(init: ProviderSessionInit): Promise<ProviderSession> {
-      // Strict options: this provider defines none, so any key is unknown.
-      if (!isJsonObject(init.options) || Object.keys(init.options).length > 0) {
-        // keys are the host's own words: named so a typo can be found; values are never copied
-        const keys = isJsonObject(init.options) ? Object.keys(init.options).slice(0, 16) : [];
-        return Promise.reject(
-          new ProviderRejection(
-            agentError(
-              'invalid_request',
-              keys.length === 0
-                ? 'the scripted provider accepts no session options'
-                : `the scripted provider accepts no session options (unknown: ${keys.join(', ')})`,
-              { details: { unknownKeys: keys } },
-            ),
-          ),
-        );
-      }
-      sessionCounter += 1;
-      const session = new ScriptedSession(`scripted-session-${sessionCounter}`, init.sink, host);
-      sessions.push(session);
-      if (!options.supportsRecovery) {
-        // Recovery not declared: the optional method is absent, not merely unused.
-        Object.defineProperty(session, 'exportRecoveryRecord', { value: undefined });
-      }
-      return Promise.resolve(session);
-    },
+    ...(options.supportsRecovery && options.supportsFork ? { forkSession: fork } : {}),
+    createSession: (init: ProviderSessionInit) => open(init),
   };
+  function open(init: ProviderSessionInit): Promise<ScriptedSession> {
+    // Strict options: this provider defines none, so any key is unknown.
+    if (!isJsonObject(init.options) || Object.keys(init.options).length > 0) {
+      // keys are the host's own words: named so a typo can be found; values are never copied
+      const keys = isJsonObject(init.options) ? Object.keys(init.options).slice(0, 16) : [];
+      return Promise.reject(
+        new ProviderRejection(
+          agentError(
+            'invalid_request',
+            keys.length === 0
+              ? 'the scripted provider accepts no session options'
+              : `the scripted provider accepts no session options (unknown: ${keys.join(', ')})`,
+            { details: { unknownKeys: keys } },
+          ),
+        ),
+      );
+    }
+    sessionCounter += 1;
+    const session = new ScriptedSession(`scripted-session-${sessionCounter}`, init.sink, host);
+    sessions.push(session);
+    if (!options.supportsRecovery) {
+      // Recovery not declared: the optional method is absent, not merely unused.
+      Object.defineProperty(session, 'exportRecoveryRecord', { value: undefined });
+    }
+    return Promise.resolve(session);
+  }
 
   const controller: ScriptedController = {
     drain() {
@@ -137,6 +170,7 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
     disposedSessions,
     interruptedRuns,
     steeredRuns,
+    forkedSessions,
   };
 
   return { provider, controller };

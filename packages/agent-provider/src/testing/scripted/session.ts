@@ -9,7 +9,7 @@ import { canonicalJson, captureJson } from '../../json.js';
 import { checkResponseAgainstRequest } from '../../check-response.js';
 import type { InteractionResponse } from '../../schemas/interaction.js';
 import type { ProviderRecoveryRecord } from '../../schemas/recovery.js';
-import { turnInputSchema } from '../../schemas/turn.js';
+import { runOptionsSchema, turnInputSchema, type RunOptions } from '../../schemas/turn.js';
 import { WIRE_VERSION } from '../../wire.js';
 import { ScriptedRun, type ScriptedRunHost } from './run.js';
 import type { ScriptStep } from './steps.js';
@@ -23,8 +23,9 @@ export interface ScriptedSessionHost {
   readonly interruptMode: ScriptedRunHost['interruptMode'];
   readonly supportsRecovery: boolean;
   readonly supportsSteer: boolean;
+  readonly supportsRunOptions: boolean;
   scriptFor(text: string): readonly ScriptStep[];
-  recordStarted(run: ScriptedRun, sessionRef: string, text: string): void;
+  recordStarted(run: ScriptedRun, sessionRef: string, text: string, options: RunOptions): void;
   recordInterrupted(run: ScriptedRun, reason: string | undefined): void;
   recordDisposed(sessionRef: string): void;
   recordSteered(run: ScriptedRun, text: string): void;
@@ -75,6 +76,13 @@ export class ScriptedSession implements ProviderSession {
     if (!input.success) return refuse('invalid_request', 'the turn input is invalid');
     const text = input.data.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
     const host = this.#host;
+    const given = { model: request.model, effort: request.effort, summary: request.summary };
+    const set = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+    if (Object.keys(set).length > 0 && !host.supportsRunOptions) {
+      return refuse('capability_unsupported', 'the scripted provider declares no per-run options');
+    }
+    const options = runOptionsSchema.safeParse(set);
+    if (!options.success) return refuse('invalid_request', 'a per-run option is invalid');
     const run = new ScriptedRun(request.runRef, request.sink, host.scriptFor(text), {
       interruptMode: host.interruptMode,
       supportsSteer: host.supportsSteer,
@@ -88,7 +96,7 @@ export class ScriptedSession implements ProviderSession {
     });
     this.#runsByRef.set(request.runRef, run);
     this.#active = run;
-    host.recordStarted(run, this.sessionRef, text);
+    host.recordStarted(run, this.sessionRef, text, options.data);
     return Promise.resolve(run);
   }
 

@@ -60,6 +60,10 @@ export const scriptedProviderOptionsSchema = z.strictObject({
   supportsQuestion: z.boolean().default(true),
   supportsRecovery: z.boolean().default(true),
   supportsSteer: z.boolean().default(true),
+  /** Declares and accepts per-run `model`, `effort` and `summary` (recorded, otherwise unused). */
+  supportsRunOptions: z.boolean().default(false),
+  /** Declares `forkSession` (with recovery): a new session from an exported record. */
+  supportsFork: z.boolean().default(false),
 });
 export type ScriptedProviderOptions = z.input<typeof scriptedProviderOptionsSchema>;
 export type ResolvedScriptedProviderOptions = z.output<typeof scriptedProviderOptionsSchema>;
@@ -77,6 +81,11 @@ export function scriptedDescriptor(options: ResolvedScriptedProviderOptions): Pr
       streaming: { messageDeltas: true, toolActivity: true, incrementalUsage: true },
       maxConcurrentRunsPerSession: 1,
       steer: options.supportsSteer,
+      options: {
+        model: options.supportsRunOptions,
+        effort: options.supportsRunOptions,
+        summary: options.supportsRunOptions,
+      },
     },
     interaction: {
       approval: options.supportsApproval
@@ -97,7 +106,11 @@ export function scriptedDescriptor(options: ResolvedScriptedProviderOptions): Pr
     },
     workspace: { requires: 'directory', acceptsOwnership: ['borrowed', 'managed'], writes: false },
     recovery: options.supportsRecovery
-      ? { exportsRecoveryRecord: true, resumesFromRecoveryRecord: false }
+      ? {
+          exportsRecoveryRecord: true,
+          resumesFromRecoveryRecord: false,
+          forksFromRecoveryRecord: options.supportsFork,
+        }
       : {},
   });
 }

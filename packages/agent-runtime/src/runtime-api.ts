@@ -1,0 +1,76 @@
+/**
+ * What a host holds of a runtime: the options of `createAgentRuntime` and the `AgentRuntime`
+ * it resolves (public types of the package entry). Kept apart from `runtime.ts`, which builds
+ * the object, so the contract reads without the wiring, as `session/api.ts` does for a session.
+ */
+import type { JsonObject } from '@relvo-labs/agent-provider';
+import type { RuntimeClock } from './clock.js';
+import type { RuntimeConfig, RuntimeConfigInput } from './config.js';
+import type { EventEnvelope } from './envelope.js';
+import type { IdFactory } from './ids.js';
+import type { ProviderFactory } from './registry.js';
+import type { RuntimeSession } from './session/session.js';
+import type { EventStore, StoredSession } from './store/types.js';
+import type { EventSubscription, SubscribeOptions } from './subscription.js';
+import type { WorkspaceInput } from './workspace.js';
+
+export interface AgentRuntimeOptions {
+  /** Provider factories by id, e.g. `{ codex: createCodexProvider, scripted: () => provider }`. */
+  readonly providers: Readonly<Record<string, ProviderFactory>>;
+  /** Host config: an object (parsed here) or the result of `loadRuntimeConfig(path)`. */
+  readonly config: RuntimeConfigInput | RuntimeConfig;
+  /** Default: an in-memory store. Use `openSqliteEventStore({ path })` for a durable log. */
+  readonly store?: EventStore;
+  readonly clock?: RuntimeClock;
+  /** For tests: deterministic ids. */
+  readonly ids?: IdFactory;
+  /** How long `close` waits for a run the provider has not settled after dispose. Default 10 s. */
+  readonly closeGraceMs?: number;
+}
+
+export interface OpenSessionOptions {
+  /** A directory; realpath-resolved before a provider sees it. */
+  readonly workspace: WorkspaceInput;
+  /** The session's default profile; default: the config's `defaultProfile`. */
+  readonly profile?: string;
+  readonly metadata?: JsonObject;
+}
+
+export interface ReadEventsOptions {
+  readonly fromSequence?: number;
+  readonly limit?: number;
+}
+
+export interface AgentRuntime {
+  readonly config: RuntimeConfig;
+  readonly store: EventStore;
+  /** Sessions of an earlier process that were found open and recorded as failed at start. */
+  readonly recoveredSessionIds: readonly string[];
+  /** Sessions of an earlier process found open with a recovery record: `resumeSession` them. */
+  readonly resumableSessionIds: readonly string[];
+  openSession(options: OpenSessionOptions): Promise<RuntimeSession>;
+  /**
+   * Continues a session a process that died left open, from its recorded provider session
+   * (codex: `thread/resume`): the next turn carries the earlier ones. Refused, typed, when the
+   * workspace, the provider or (the provider says) its home no longer match. A session this
+   * runtime has open is returned as it is.
+   */
+  resumeSession(sessionId: string): Promise<RuntimeSession>;
+  /**
+   * A new session (new id, its own log) that continues from where `sessionId` is now: each
+   * recorded provider session is forked (codex: `thread/fork` through its last turn), so the new
+   * session's next turn carries the earlier ones; the source, open or not, is unchanged. Refused,
+   * typed, while the source runs a turn, when no provider recorded it, or when a provider does
+   * not declare `recovery.forksFromRecoveryRecord`.
+   */
+  forkSession(sessionId: string): Promise<RuntimeSession>;
+  /** A session opened by this runtime and not yet closed. */
+  session(sessionId: string): RuntimeSession | undefined;
+  /** Every session in the store, including earlier processes'. */
+  listSessions(): Promise<readonly StoredSession[]>;
+  readEvents(sessionId: string, options?: ReadEventsOptions): Promise<readonly EventEnvelope[]>;
+  /** Replays the stored history from `fromSequence`, then continues live. */
+  subscribe(sessionId: string, options?: SubscribeOptions): EventSubscription;
+  /** Refuses new work, closes every session, closes the store. Memoised; retryable. */
+  shutdown(): Promise<void>;
+}

@@ -147,7 +147,7 @@ async function recordAndCompare(target: Target): Promise<{
               `the ${CODEX_APP_SERVER_VERSION} baseline has no ${scenario.name} recording`,
             ],
           }
-        : compareSequences(baseline, recording.lines);
+        : evidenceOnly(scenario, compareSequences(baseline, recording.lines));
     published[scenario.name] =
       baseline === undefined
         ? { status: 'not replayed', differences: [] }
@@ -164,6 +164,18 @@ async function recordAndCompare(target: Target): Promise<{
     writeFileSync(indexPath, JSON.stringify({ ...index, scenarios: sorted }, null, 2) + '\n');
   }
   return { scenarios: results, published };
+}
+
+/** A difference in a scenario whose frames are evidence only: reported with why, never failing. */
+function evidenceOnly(
+  scenario: (typeof SCENARIOS)[number],
+  comparison: ScenarioComparison,
+): ScenarioComparison {
+  if (scenario.evidenceOnly === undefined || comparison.status !== 'differs') return comparison;
+  return {
+    status: 'differs (evidence only)',
+    differences: [`evidence only: ${scenario.evidenceOnly}`, ...comparison.differences],
+  };
 }
 
 /**

@@ -58,6 +58,11 @@ export interface Scenario {
    * and runs these turns on the new thread. Only the second process is recorded.
    */
   readonly fork?: { readonly turns: readonly TurnPlan[] };
+  /**
+   * Why this scenario's frames never decide a review's verdict (they stay in the report as
+   * evidence), when what it records depends on timing the scenario cannot fix.
+   */
+  readonly evidenceOnly?: string;
   /** Client traffic after thread/started, before the turns. */
   readonly afterThreadStart?: (driver: AppServerDriver, threadId: string) => Promise<void>;
 }

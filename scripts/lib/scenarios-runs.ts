@@ -28,6 +28,8 @@ export const RUN_SCENARIOS: readonly Scenario[] = [
       textStep(['steered', ' answer'], { itemId: 'msg_2', responseId: 'resp_2' }),
     ],
     turns: [{ text: 'count', steer: 'STEER: also say nine' }],
+    evidenceOnly:
+      'where a steer lands in a streaming response is timing, and releases treat it differently (0.155.0 lets the response finish, 0.171.0 cuts it); the end-to-end tier judges steering',
   },
   {
     name: 'output_schema',

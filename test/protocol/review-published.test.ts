@@ -14,6 +14,7 @@ import {
 import { isReplayable, publishReplay } from '../../scripts/lib/review/publish-replay.js';
 import { readReport, verdictOf } from '../../scripts/lib/review/report.js';
 import { compareSequences } from '../../scripts/lib/review/sequences.js';
+import { SCENARIOS } from '../../scripts/lib/scenarios.js';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { join } from 'node:path';
 import { loadTranscript, type TranscriptLine } from '../support/replay.js';
@@ -190,5 +191,28 @@ describe('a scenario recorded again when it differs', () => {
 
   it('a first recording that agrees is not recorded again', () => {
     expect(settleRecordings([same])).toEqual(same);
+  });
+});
+
+describe('a scenario whose frames are evidence only', () => {
+  const report = () => {
+    const r = readReport(join(REPO_ROOT, 'fixtures', 'compat'), BASELINE);
+    if (r === undefined) throw new Error('no baseline report');
+    const { verdict: _verdict, ...evidence } = r;
+    return evidence;
+  };
+  const withSteer = (status: 'differs' | 'differs (evidence only)') => {
+    const evidence = report();
+    return verdictOf({
+      ...evidence,
+      scenarios: { ...evidence.scenarios, steer: { status, differences: ['+ s2c notify x'] } },
+      published: { ...evidence.published, steer: { status: 'not replayed', differences: [] } },
+    });
+  };
+
+  it('steer is one, with its reason; its frame difference is reported but does not fail', () => {
+    expect(SCENARIOS.find((s) => s.name === 'steer')?.evidenceOnly).toMatch(/timing/);
+    expect(withSteer('differs (evidence only)')).toBe('pass');
+    expect(withSteer('differs')).toBe('fail (frame sequence differs: steer)');
   });
 });

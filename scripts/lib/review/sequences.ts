@@ -32,6 +32,8 @@ export interface ScenarioComparison {
     | 'differs'
     | 'differs only in codexErrorInfo'
     | 'differs only in ignored notifications'
+    /** A scenario whose frames are evidence only (`Scenario.evidenceOnly`). */
+    | 'differs (evidence only)'
     | 'not recorded';
   /** `- sig` (baseline only) / `+ sig` (this release only) lines, then ignored count changes. */
   readonly differences: readonly string[];

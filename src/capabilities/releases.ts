@@ -40,6 +40,7 @@ export const CODEX_RELEASE_CAPABILITIES: Readonly<
   '0.160.0': CARRIES_1,
   '0.160.1': CARRIES_1,
   '0.161.0': CARRIES_1,
+  '0.162.0': CARRIES_1,
   '0.162.1': CARRIES_1,
   '0.163.0': CARRIES_1,
   '0.164.0': CARRIES_1,
@@ -48,5 +49,6 @@ export const CODEX_RELEASE_CAPABILITIES: Readonly<
   '0.167.2': CARRIES_1,
   '0.168.0': CARRIES_1,
   '0.169.0': CARRIES_1,
+  '0.169.1': CARRIES_1,
   '0.171.0': CARRIES_1,
 };

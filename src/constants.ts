@@ -47,6 +47,7 @@ export const CODEX_SUPPORTED_APP_SERVER_VERSIONS = [
   '0.167.2',
   '0.168.0',
   '0.169.0',
+  '0.169.1',
   '0.171.0',
 ] as const;
 export type CodexSupportedAppServerVersion = (typeof CODEX_SUPPORTED_APP_SERVER_VERSIONS)[number];

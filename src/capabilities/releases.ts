@@ -49,5 +49,6 @@ export const CODEX_RELEASE_CAPABILITIES: Readonly<
   '0.167.2': CARRIES_1,
   '0.168.0': CARRIES_1,
   '0.169.0': CARRIES_1,
+  '0.169.1': CARRIES_1,
   '0.171.0': CARRIES_1,
 };

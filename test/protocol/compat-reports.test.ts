@@ -125,14 +125,34 @@ describe('allowlist and review reports agree', () => {
     expect(verdictOf(evidence)).toBe('pass');
     const failedTest = { ...evidence, e2e: { ...evidence.e2e, failed: 1 } };
     expect(verdictOf(failedTest)).toBe('fail (1 end-to-end test(s) failed)');
+    // a scenario the adapter cannot replay is judged by its frames
     const differs = {
+      ...evidence,
+      scenarios: {
+        ...evidence.scenarios,
+        protocol_errors: { status: 'differs' as const, differences: [] },
+      },
+    };
+    expect(verdictOf(differs)).toBe('fail (frame sequence differs: protocol_errors)');
+    // a replayed one by what the adapter published: its frames are evidence
+    const replayed = {
       ...evidence,
       scenarios: {
         ...evidence.scenarios,
         text_turn: { status: 'differs' as const, differences: [] },
       },
     };
-    expect(verdictOf(differs)).toBe('fail (frame sequence differs: text_turn)');
+    expect(verdictOf(replayed)).toBe('pass');
+    const published = {
+      ...evidence,
+      published: {
+        ...evidence.published,
+        text_turn: { status: 'differs' as const, differences: ['+ run 1 run.message_delta x'] },
+      },
+    };
+    expect(verdictOf(published)).toBe(
+      'fail (published events differ: text_turn (run.message_delta))',
+    );
     const rejected = {
       ...evidence,
       schemaChecks: { checked: 3, problems: ['handshake seq 2: v1/InitializeResponse.json: /'] },

@@ -100,10 +100,11 @@ describe('a malformed provider event is refused', () => {
           expect(intake.value).not.toBe((input as { payload: unknown }).payload);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: 2000 },
     );
-    // the property says something about the short road only if it was taken often enough
-    expect(accepted).toBeGreaterThan(20);
+    // the property says something about the short road only if it was taken often enough; about
+    // 80 of 2000 cases are, so 30 is five standard deviations away and never a matter of the seed
+    expect(accepted).toBeGreaterThan(30);
   });
 
   it('a delta whose text is an accessor is refused without calling it; the run records a typed diagnostic', async () => {

@@ -45,6 +45,9 @@ const member = fc.oneof(
   { arbitrary: fc.oneof(fc.integer(), fc.double(), fc.constant(null)), weight: 1 },
 );
 
+// one in eight: common enough to be tried hundreds of times, rare enough to leave most cases valid
+const rarely = fc.constantFrom(false, false, false, false, false, false, false, true);
+
 /** A payload of one of the flat types, or of one near them, many of them subtly wrong. */
 const flatLike = fc
   .record({
@@ -63,9 +66,9 @@ const flatLike = fc
       nil: undefined,
       freq: 4,
     }),
-    accessor: fc.constantFrom(false, false, false, true),
-    hidden: fc.constantFrom(false, false, false, true),
-    proxy: fc.constantFrom(false, false, false, true),
+    accessor: rarely,
+    hidden: rarely,
+    proxy: rarely,
   })
   .map((r) => {
     const payload: Record<string, unknown> = { type: r.type };
@@ -123,8 +126,9 @@ describe("the runtime's own flat payloads", () => {
       }),
       { numRuns: 3000 },
     );
-    // the property says something only if the road was taken often enough
-    expect(taken).toBeGreaterThan(50);
+    // the property says something only if the road was taken often enough; about 100 of 3000
+    // cases are, so 40 is six standard deviations away and never a matter of the seed
+    expect(taken).toBeGreaterThan(40);
   });
 
   it('every flat type takes the road when valid (a schema member without a check would not)', () => {

@@ -2,7 +2,9 @@
  * Session open through the runtime on the real binary, with and without `prewarm` (ADR-0037),
  * paired and interleaved (the order flips every pair): from `openSession` to the first turn
  * admitted (`submitTurn` resolved: the provider session is open and the run started). Each
- * warm trial starts once the warm set is full again, so it measures a take, not a refill.
+ * warm trial starts once the warm set is full again, so it measures a take, not a refill. A third
+ * contestant is the floor no prewarm can go under: a raw client's `turn/start` on a thread codex
+ * has already started, i.e. codex's own answer to the first turn.
  */
 import { createAgentRuntime, type AgentRuntime } from '@relvo-labs/agent-runtime';
 import { createCodexProvider, type CodexProviderOptions } from '../src/index.js';
@@ -13,12 +15,15 @@ import {
   ScriptedModelServer,
   textStep,
 } from '../src/testing/index.js';
+import { RawClient } from './support/raw-client.js';
 import { median, quantile } from './support/stats.js';
 
 export interface PrewarmResult {
   readonly pairs: number;
   readonly coldMs: readonly number[];
   readonly warmMs: readonly number[];
+  /** A raw client's first `turn/start` → its answer, on a thread already started. */
+  readonly floorMs: readonly number[];
   /** `openSession` alone (the provider session is opened at the first turn). */
   readonly coldOpenMs: readonly number[];
   readonly warmOpenMs: readonly number[];
@@ -116,6 +121,34 @@ async function trial(
   return { ms, openMs, missed };
 }
 
+/** Idle time between a raw thread's start and its first turn, as a warm session has idled. */
+const FLOOR_IDLE_MS = 100;
+
+async function floorTrial(
+  executable: string,
+  options: BenchOptions,
+  server: ScriptedModelServer,
+  workspace: string,
+): Promise<number> {
+  const raw = new RawClient(executable, options.extraArgs, options.env, workspace);
+  try {
+    const threadId = await raw.handshake(workspace, 'relvo-bench', '0.0.0');
+    await new Promise((resolve) => setTimeout(resolve, FLOOR_IDLE_MS));
+    server.enqueue(textStep(['ok']));
+    const completed = raw.next((f) => f['method'] === 'turn/completed');
+    const t0 = performance.now();
+    await raw.request('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: 'hi', text_elements: [] }],
+    });
+    const ms = performance.now() - t0;
+    await completed;
+    return ms;
+  } finally {
+    await raw.close();
+  }
+}
+
 export async function prewarmOpen(options: { pairs?: number } = {}): Promise<PrewarmResult> {
   const pairs = options.pairs ?? 20;
   const binary = requireCodexBinary({ kind: 'native' });
@@ -131,6 +164,7 @@ export async function prewarmOpen(options: { pairs?: number } = {}): Promise<Pre
   const warm = await counted(providerOptions, iso.workspace, true);
   const coldMs: number[] = [];
   const warmMs: number[] = [];
+  const floorMs: number[] = [];
   const coldOpenMs: number[] = [];
   const warmOpenMs: number[] = [];
   let missed = 0;
@@ -144,10 +178,12 @@ export async function prewarmOpen(options: { pairs?: number } = {}): Promise<Pre
     // one unmeasured pair warms the page cache and both paths
     await one(false);
     await one(true);
+    await floorTrial(binary.path, providerOptions, server, iso.workspace);
     for (const list of [coldMs, warmMs, coldOpenMs, warmOpenMs]) list.length = 0;
     for (let i = 0; i < pairs; i += 1) {
       await one(i % 2 === 0);
       await one(i % 2 !== 0);
+      floorMs.push(await floorTrial(binary.path, providerOptions, server, iso.workspace));
     }
   } finally {
     await cold.runtime.shutdown().catch(() => undefined);
@@ -155,19 +191,21 @@ export async function prewarmOpen(options: { pairs?: number } = {}): Promise<Pre
     await server.close();
     iso.dispose();
   }
-  return { pairs, coldMs, warmMs, coldOpenMs, warmOpenMs, missed };
+  return { pairs, coldMs, warmMs, floorMs, coldOpenMs, warmOpenMs, missed };
 }
 
 export function prewarmRows(r: PrewarmResult) {
-  const row = (name: string, values: readonly number[], opens: readonly number[]) => ({
+  const row = (name: string, values: readonly number[], opens: readonly number[] | undefined) => ({
     path: name,
     'median ms': median(values).toFixed(2),
     'p25…p75 ms': `${quantile(values, 0.25).toFixed(2)} … ${quantile(values, 0.75).toFixed(2)}`,
     'vs cold': `${(median(values) / median(r.coldMs)).toFixed(3)}×`,
-    'of which openSession, median ms': median(opens).toFixed(2),
+    'vs codex floor': `${(median(values) / median(r.floorMs)).toFixed(2)}×`,
+    'of which openSession, median ms': opens === undefined ? '-' : median(opens).toFixed(2),
   });
   return [
     row('cold (no prewarm)', r.coldMs, r.coldOpenMs),
     row('prewarm count 1', r.warmMs, r.warmOpenMs),
+    row('codex floor: raw turn/start on a started thread', r.floorMs, undefined),
   ];
 }

@@ -199,7 +199,7 @@ if (chosen.has('overhead')) {
 if (chosen.has('prewarm')) {
   const r = await prewarmOpen({ pairs: Number(values.pairs) });
   say(
-    `\n## Session open through the runtime, with and without prewarm\nreal binary, ${r.pairs} pairs, order flipped every pair; openSession → first turn admitted; warm trials start with the warm set full (${r.missed} found it empty)\n`,
+    `\n## Session open through the runtime, with and without prewarm\nreal binary, ${r.pairs} pairs, order flipped every pair; openSession → first turn admitted; warm trials start with the warm set full (${r.missed} found it empty); the floor is a raw client's first turn/start on a thread it started 100 ms before, after each pair\n`,
   );
   say(markdownTable(prewarmRows(r)));
 }

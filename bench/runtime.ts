@@ -2,7 +2,7 @@
  * The runtime's per-event overhead: the same recorded turns through the Codex adapter on a
  * replay transport, once with a counting sink (the adapter alone) and once registered in
  * `@relvo-labs/agent-runtime` (envelopes, gapless sequences, the event log: in memory, and SQLite
- * with synchronous=NORMAL and =FULL). Interleaved rounds, best each; overhead = extra time per event.
+ * with synchronous=NORMAL and =FULL). Interleaved rounds, paired ratios, medians; overhead = extra time per event.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -115,21 +115,39 @@ export interface RuntimeRow {
   /** What an acknowledged envelope survives on this path. */
   readonly durability: string;
   readonly eventsPerTurn: number;
+  /** Median over the measured rounds. */
   readonly msPerTurn: number;
-  /** Provider events per second of wall time through this path. */
+  /** Provider events per second of wall time through this path (median round). */
   readonly eventsPerSec: number;
-  /** Extra µs per provider event compared with the adapter alone. */
+  /** Extra µs per provider event compared with the adapter alone (median round). */
   readonly overheadUs: number;
+  /** Median over rounds of this path's wall time ÷ the adapter's in the same round. */
   readonly ratio: number;
+  /** The same for CPU time; and the lowest and highest round. */
   readonly cpuRatio: number;
+  readonly cpuRatioRange: readonly [number, number];
 }
 
+const medianOf = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+/**
+ * Every contestant once per round, in the same order, after one unmeasured round (the JIT and
+ * the page cache); each round's ratios are taken against the adapter's time in that round, and
+ * the table gives their median: a drift in the machine's speed across rounds cancels out, and
+ * a round spoiled by a neighbour's burst is outvoted.
+ */
 export async function runtimeOverhead(
   options: { turns?: number; deltas?: number; rounds?: number } = {},
 ): Promise<{ turns: number; rounds: number; load: string; rows: RuntimeRow[] }> {
-  const turnCount = options.turns ?? 20;
+  const turnCount = options.turns ?? 100;
   const deltas = options.deltas ?? 500;
-  const rounds = options.rounds ?? 3;
+  const rounds = options.rounds ?? 7;
   const rec = recordedSession();
   const turns = Array.from({ length: turnCount + 1 }, (_, i) =>
     turnBytes(rec, `bench-rt-turn-${i.toString().padStart(6, '0')}`, deltas),
@@ -162,21 +180,19 @@ export async function runtimeOverhead(
         ),
     ],
   ];
-  const best: Timed[] = contestants.map(() => ({ ms: Infinity, cpuMs: Infinity, events: 0 }));
-  const bestCpu = contestants.map(() => Infinity);
+  const results: Timed[][] = contestants.map(() => []);
   try {
-    for (let r = 0; r < rounds; r++) {
+    for (let r = 0; r <= rounds; r++) {
       for (const [i, [, , run]] of contestants.entries()) {
         gc();
         const result = await run();
-        if (result.ms < best[i]!.ms) best[i] = result;
-        bestCpu[i] = Math.min(bestCpu[i]!, result.cpuMs);
+        if (r > 0) results[i]!.push(result);
       }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const base = best[0]!;
+  const base = results[0]!;
   return {
     turns: turnCount,
     rounds,
@@ -184,17 +200,22 @@ export async function runtimeOverhead(
       .map((l) => l.toFixed(2))
       .join(' '),
     rows: contestants.map(([path, durability], i) => {
-      const b = best[i]!;
+      const mine = results[i]!;
+      const ms = medianOf(mine.map((t) => t.ms));
+      const baseMs = medianOf(base.map((t) => t.ms));
+      const events = base[0]!.events;
+      const cpuRatios = mine.map((t, r) => t.cpuMs / base[r]!.cpuMs);
       return {
         path,
         durability,
-        eventsPerTurn: b.events / turnCount,
-        msPerTurn: b.ms / turnCount,
+        eventsPerTurn: mine[0]!.events / turnCount,
+        msPerTurn: ms / turnCount,
         // the same provider events either way; the runtime adds its own envelopes per turn
-        eventsPerSec: (base.events * 1000) / b.ms,
-        overheadUs: ((b.ms - base.ms) * 1000) / base.events,
-        ratio: b.ms / base.ms,
-        cpuRatio: bestCpu[i]! / bestCpu[0]!,
+        eventsPerSec: (events * 1000) / ms,
+        overheadUs: ((ms - baseMs) * 1000) / events,
+        ratio: medianOf(mine.map((t, r) => t.ms / base[r]!.ms)),
+        cpuRatio: medianOf(cpuRatios),
+        cpuRatioRange: [Math.min(...cpuRatios), Math.max(...cpuRatios)],
       };
     }),
   };
@@ -204,7 +225,7 @@ export async function runtimeOverhead(
 export async function runtimeSection(): Promise<string> {
   const r = await runtimeOverhead();
   return [
-    `\n## The runtime's per-event overhead\nthe same recorded turns (agent-message delta repeated) through the Codex adapter on a replay transport; ${r.turns} timed turns, best of ${r.rounds} interleaved rounds; load average at the end ${r.load}\n`,
+    `\n## The runtime's per-event overhead\nthe same recorded turns (agent-message delta repeated) through the Codex adapter on a replay transport; ${r.turns} timed turns per contestant and round, ${r.rounds} interleaved rounds after one unmeasured; ratios are medians of each round's ratio to the adapter in that round; load average at the end ${r.load}\n`,
     markdownTable(
       r.rows.map((row) => ({
         path: row.path,
@@ -213,6 +234,7 @@ export async function runtimeSection(): Promise<string> {
         'provider events/s': row.eventsPerSec.toFixed(0),
         'time vs adapter alone': `${f2(row.ratio)}×`,
         'CPU vs adapter alone': `${f2(row.cpuRatio)}×`,
+        'CPU ratio, lowest…highest round': `${f2(row.cpuRatioRange[0])}…${f2(row.cpuRatioRange[1])}`,
         'extra µs per provider event': f2(row.overheadUs),
         'an acknowledged envelope': row.durability,
       })),

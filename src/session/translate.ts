@@ -2,10 +2,11 @@
  * Pure notification → neutral translation. Nothing here copies upstream prose: errors are
  * published as allowlisted classification tokens only, and no native id reaches an event.
  */
-import type {
-  AgentError,
-  ProviderEventInput,
-  ProviderRunTermination,
+import {
+  messageDeltaEvent,
+  type AgentError,
+  type ProviderEventInput,
+  type ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
 import type { InboundOf } from '../protocol/inbound.js';
 import { codexError } from '../shared/codex-error.js';
@@ -21,13 +22,13 @@ export function translateAgentMessageDelta(
   frame: InboundOf<'item/agentMessage/delta'>,
 ): ProviderEventInput[] {
   const text = frame.delta;
-  if (text.length <= MAX_DELTA_CHUNK) return [{ payload: { type: 'run.message_delta', text } }];
+  if (text.length <= MAX_DELTA_CHUNK) return [messageDeltaEvent(text)];
   const events: ProviderEventInput[] = [];
   for (let i = 0; i < text.length;) {
     let end = Math.min(i + MAX_DELTA_CHUNK, text.length);
     // never split a surrogate pair across two events
     if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
-    events.push({ payload: { type: 'run.message_delta', text: text.slice(i, end) } });
+    events.push(messageDeltaEvent(text.slice(i, end)));
     i = end;
   }
   return events;

@@ -91,5 +91,7 @@ describe('npm run review, interrupted', () => {
         // already gone
       }
     }
-  });
+    // its own bounds (60 s to reach the schema step, 30 s to exit), not the suite's default 30 s:
+    // a cold start of the review through tsx on a loaded 2-core machine took longer than that
+  }, 120_000);
 });

@@ -55,6 +55,7 @@ export {
 } from './descriptor.js';
 export { checkResponseAgainstRequest } from './check-response.js';
 export { SPI_LIMITS } from './limits.js';
+export { madeDeltaPayload, messageDeltaEvent } from './message-delta.js';
 export { OldestFirstMemory } from './oldest-first-memory.js';
 export {
   canTransition,

@@ -36,7 +36,34 @@ function refill(prefix: string, pool: Pool): void {
   pool.offset = 0;
 }
 
+/*
+ * Event ids are minted once per event, and they are not secrets: a random base of 104 bits
+ * drawn once per block of 2^24 ids, then a counter in the last six hex digits. The base keeps
+ * two processes (a fleet on one database) apart; the counter keeps one process's ids apart. The
+ * other ids stay 128 random bits each: a session id is what a host hands to `--resume`, and
+ * should not be guessable from another.
+ */
+const EVENT_BLOCK = 1 << 24;
+const HEX3 = Array.from({ length: 4096 }, (_, i) => i.toString(16).padStart(3, '0'));
+let eventBase = '';
+let eventCount = EVENT_BLOCK;
+// the base and the counter's upper three digits, joined once per 4096 ids: one join per id
+let eventStem = '';
+
+function eventId(): string {
+  if (eventCount === EVENT_BLOCK) {
+    randomFillSync(bytes, 0, 13);
+    eventBase = `evt_${bytes.toString('hex', 0, 13)}`;
+    eventCount = 0;
+  }
+  const n = eventCount++;
+  const low = n & 4095;
+  if (low === 0) eventStem = eventBase + (HEX3[n >> 12] as string);
+  return eventStem + (HEX3[low] as string);
+}
+
 export const randomId: IdFactory = (prefix) => {
+  if (prefix === 'evt') return eventId();
   let pool = pools.get(prefix);
   if (pool === undefined) {
     pool = { ascii: Buffer.alloc((prefix.length + 1 + ID_HEX) * POOL_IDS), ids: '', offset: 0 };

@@ -62,16 +62,34 @@ describe('an envelope the schema refuses is never stored', () => {
 });
 
 describe('what the log trusts without testing it again', () => {
-  it("the runtime's own ids: 128 random bits per id, every prefix's pattern, none repeated across refills", () => {
+  it("the runtime's own ids: every prefix's pattern, none repeated across refills", () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 1_000; i += 1) {
+    // past two of the event counter's 4096-id steps and several 256-id refills of the others
+    for (let i = 0; i < 10_000; i += 1) {
       const id = randomId('evt');
       expect(id).toMatch(/^evt_[0-9a-f]{32}$/);
       seen.add(id);
     }
-    expect(seen.size).toBe(1_000);
-    expect(randomId('run')).toMatch(/^run_[0-9a-f]{32}$/);
-    expect(randomId('evt')).toMatch(/^evt_[0-9a-f]{32}$/);
+    expect(seen.size).toBe(10_000);
+    const runs = new Set<string>();
+    for (let i = 0; i < 1_000; i += 1) {
+      const id = randomId('run');
+      expect(id).toMatch(/^run_[0-9a-f]{32}$/);
+      runs.add(id);
+    }
+    expect(runs.size).toBe(1_000);
+  });
+
+  it('event ids share a random base and count on; session and run ids share nothing guessable', () => {
+    const a = randomId('evt');
+    const b = randomId('evt');
+    // the last six hex digits count: the next event id is the successor
+    expect(a.slice(0, -6)).toBe(b.slice(0, -6));
+    expect(parseInt(b.slice(-6), 16)).toBe(parseInt(a.slice(-6), 16) + 1);
+    // a session id is what a host hands to --resume: one tells nothing of the next
+    const s1 = randomId('ses');
+    const s2 = randomId('ses');
+    expect(s1.slice(0, 12)).not.toBe(s2.slice(0, 12));
   });
 
   const at = (ms: number): RuntimeClock => ({ now: () => ms });

@@ -5,7 +5,11 @@
  * envelope before its append resolved, and batching keeps sequences gapless even when a batch
  * fails (nothing of it visible, a typed store_io error).
  */
-import { captureJson, providerEventInputSchema } from '@relvo-labs/agent-provider';
+import {
+  captureJson,
+  messageDeltaEvent,
+  providerEventInputSchema,
+} from '@relvo-labs/agent-provider';
 import {
   createMemoryEventStore,
   isRuntimeError,
@@ -105,6 +109,24 @@ describe('a malformed provider event is refused', () => {
     // the property says something about the short road only if it was taken often enough; about
     // 80 of 2000 cases are, so 30 is five standard deviations away and never a matter of the seed
     expect(accepted).toBeGreaterThan(30);
+  });
+
+  it('a delta the SPI made is recorded as that very payload; one it made out of bounds is refused', () => {
+    const made = messageDeltaEvent('from the SPI');
+    const recorded = recordedEmission(made);
+    // nothing copied and nothing judged again: the frozen payload made a moment ago
+    expect(recorded).toBe(made.payload);
+    expect(intakeProviderEvent(made)).toEqual({ ok: true, value: made.payload });
+    // an earlier one is no longer the last made: judged by the usual road, with the same verdict
+    const earlier = messageDeltaEvent('earlier');
+    messageDeltaEvent('later');
+    const judged = recordedEmission(earlier);
+    expect(judged).toEqual({ type: 'run.message_delta', text: 'earlier' });
+    expect(judged).not.toBe(earlier.payload);
+    for (const text of ['', 'x'.repeat(DELTA_MAX + 1)]) {
+      const bad = messageDeltaEvent(text);
+      expect(recordedEmission(bad)).toEqual(contractDiagnostic('schema:payload.text'));
+    }
   });
 
   it('a delta whose text is an accessor is refused without calling it; the run records a typed diagnostic', async () => {

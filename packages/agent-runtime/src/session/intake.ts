@@ -1,6 +1,7 @@
 import {
   agentError,
   captureJson,
+  madeDeltaPayload,
   messageDeltaPayloadSchema,
   providerEventInputSchema,
   providerRunTerminationSchema,
@@ -88,6 +89,9 @@ export function ownData(target: object, key: string): unknown {
  * and finding `payload`, `type` and `text` among them as data members means there is no other.
  */
 function fastDelta(input: unknown): ProviderEventPayload | undefined {
+  // the SPI's own delta, made just now: judged and frozen when it was made
+  const made = madeDeltaPayload(input);
+  if (made !== undefined) return made;
   if (!plainWithKeys(input, 1)) return undefined;
   const payload = ownData(input, 'payload');
   if (!plainWithKeys(payload, 2) || ownData(payload, 'type') !== 'run.message_delta') {

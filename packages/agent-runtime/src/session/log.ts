@@ -1,5 +1,5 @@
 import { captureJson, WIRE_VERSION } from '@relvo-labs/agent-provider';
-import { isoAt, type RuntimeClock } from '../clock.js';
+import { isoAt, systemClock, type RuntimeClock } from '../clock.js';
 import {
   EnvelopeHeaderJudge,
   eventPayloadSchema,
@@ -84,16 +84,20 @@ export class EventWriter {
   private loop: Promise<void> | undefined;
   private stampMs = Number.NaN;
   private stampIso = '';
+  // the system clock read directly: a call through the clock object per envelope showed
+  private readonly systemTime: boolean;
 
   constructor(
     readonly store: EventStore,
     readonly clock: RuntimeClock,
     readonly ids: IdFactory,
-  ) {}
+  ) {
+    this.systemTime = clock === systemClock;
+  }
 
   /** The clock's time as an ISO string; one Date per millisecond, not one per envelope. */
   stamp(): string {
-    const ms = this.clock.now();
+    const ms = this.systemTime ? Date.now() : this.clock.now();
     if (ms !== this.stampMs) {
       this.stampIso = isoAt({ now: () => ms });
       this.stampMs = ms;

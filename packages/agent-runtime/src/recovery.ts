@@ -5,7 +5,7 @@ import {
   type AgentError,
 } from '@relvo-labs/agent-provider';
 import { readSessionHistory, type SessionHistory } from './history.js';
-import type { EventWriter } from './session/log.js';
+import type { EventWriter } from './session/writer.js';
 import { SessionLog } from './session/log.js';
 import type { EventStore, StoredSession } from './store/types.js';
 

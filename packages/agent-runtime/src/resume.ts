@@ -11,7 +11,7 @@ import type { PayloadOf } from './envelope.js';
 import { RuntimeError } from './errors.js';
 import { readSessionHistory } from './history.js';
 import { settleAbandoned } from './recovery.js';
-import type { EventWriter } from './session/log.js';
+import type { EventWriter } from './session/writer.js';
 import type { ProviderRegistry, ResolvedProvider } from './registry.js';
 import type { EventStore } from './store/types.js';
 

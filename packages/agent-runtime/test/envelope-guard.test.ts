@@ -15,7 +15,8 @@ import {
 import { describe, expect, it } from 'vitest';
 import { systemClock, type RuntimeClock } from '../src/clock.js';
 import { randomId, type IdFactory } from '../src/ids.js';
-import { EventWriter, SessionLog } from '../src/session/log.js';
+import { SessionLog } from '../src/session/log.js';
+import { EventWriter } from '../src/session/writer.js';
 import { history, onCleanup, tempDir, TWO_SCRIPTED_PROFILES } from './support.js';
 
 describe('an envelope the schema refuses is never stored', () => {

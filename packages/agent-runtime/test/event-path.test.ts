@@ -25,7 +25,8 @@ import {
   intakeProviderEvent,
   recordedEmission,
 } from '../src/session/intake.js';
-import { EventWriter, SessionLog } from '../src/session/log.js';
+import { SessionLog } from '../src/session/log.js';
+import { EventWriter } from '../src/session/writer.js';
 import { manualRuntime, settlesWithin, until } from './support.js';
 
 const DELTA_MAX = 100_000;

@@ -14,7 +14,7 @@ import {
 import { LATEST_SCHEMA_VERSION, SQLITE_APPLICATION_ID } from '../src/store/migrations.js';
 import { migrate } from '../src/store/sqlite-open.js';
 import { ENVELOPES_PER_ROW } from '../src/store/sqlite-rows.js';
-import { opened, stateChanged } from './store-envelopes.js';
+import { messageDelta, opened, stateChanged } from './store-envelopes.js';
 import { describe, expect, it } from 'vitest';
 import {
   expectGapless,
@@ -227,6 +227,30 @@ describe('SQLite event store', () => {
     db.close();
   });
 
+  it('writes a message delta as its text alone and reads it back as the payload it was', async () => {
+    const path = join(tempDir(), 'events.db');
+    const store = openSqliteEventStore({ path });
+    onCleanup(() => store.close());
+    // texts a JSON row must keep exactly: quotes, a backslash, a lone surrogate's neighbours, JSON
+    const texts = ['hello', 'say "hi"\\n', '{"type":"run.message_delta"}', '\u{1F600} x'];
+    const batch: EventEnvelope[] = [opened('ses_d', 1)];
+    texts.forEach((text, i) => batch.push(messageDelta('ses_d', i + 2, text, 'run_1')));
+    batch.push(stateChanged('ses_d', texts.length + 2, 'run_1'));
+    await store.append(batch);
+    expect(await store.read('ses_d', { fromSequence: 1, limit: 100 })).toEqual(batch);
+    // from the middle of the row too
+    expect(await store.read('ses_d', { fromSequence: 3, limit: 2 })).toEqual(batch.slice(2, 4));
+    await store.close();
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    const row = db.prepare('SELECT envelopes FROM event_rows').pluck().get() as string;
+    db.close();
+    const packed = JSON.parse(row) as unknown[][];
+    // the deltas are bare strings; the other payloads stay objects
+    expect(packed.slice(1, 1 + texts.length).map((p) => p[3])).toEqual(texts);
+    expect(typeof packed[0]?.[3]).toBe('object');
+    expect(typeof packed[texts.length + 1]?.[3]).toBe('object');
+  });
+
   it.each([1, 2])('migrates schema version %i forward, keeping the history', async (from) => {
     // a history as earlier runtimes stored it: one row per event in `events`
     const memory = createMemoryEventStore();
@@ -246,6 +270,8 @@ describe('SQLite event store', () => {
     await runtime.shutdown();
     expect(before.some((e) => e.runId !== undefined)).toBe(true);
     expect(before.some((e) => e.runId === undefined)).toBe(true);
+    // deltas as the old schemas stored them (whole payload objects) read back the same
+    expect(before.some((e) => e.payload.type === 'run.message_delta')).toBe(true);
     const path = join(tempDir(), 'events.db');
     writeOldSchema(path, from, before, summary as StoredSession);
 

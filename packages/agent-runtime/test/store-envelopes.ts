@@ -36,3 +36,12 @@ export function stateChanged(sessionId: string, sequence: number, runId?: string
 export function closed(sessionId: string, sequence: number): EventEnvelope {
   return envelope(sessionId, sequence, { type: 'session.closed', reason: 'requested' });
 }
+
+export function messageDelta(
+  sessionId: string,
+  sequence: number,
+  text: string,
+  runId?: string,
+): EventEnvelope {
+  return envelope(sessionId, sequence, { type: 'run.message_delta', text }, runId);
+}

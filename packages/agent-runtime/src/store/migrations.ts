@@ -63,6 +63,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       DROP TABLE events;
     `,
   },
+  {
+    // No table changes: from this version on, a message delta's payload in `envelopes` may be
+    // its text alone (sqlite-rows.ts). The bump keeps a runtime that predates it, which would
+    // read such a payload as a string, out of a file that holds them.
+    version: 4,
+    sql: `SELECT 1;`,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -32,15 +32,24 @@ export interface StoredRow {
 /**
  * One envelope in a row: what the row's session and first sequence do not already say. A run id
  * or time equal to the previous envelope's in the row is written as 0: a turn's deltas share
- * both, and bytes are what a commit costs.
+ * both, and bytes are what a commit costs. For the same reason a message delta's payload is
+ * written as its text alone (schema version 4): a bare string in a row is always one.
  */
 type Packed = [
   eventId: string,
   runId: string | null | typeof SAME,
   occurredAt: string | typeof SAME,
-  payload: EventPayload,
+  payload: EventPayload | string,
 ];
 const SAME = 0;
+
+function packPayload(payload: EventPayload): EventPayload | string {
+  return payload.type === 'run.message_delta' ? payload.text : payload;
+}
+
+function unpackPayload(packed: EventPayload | string): EventPayload {
+  return typeof packed === 'string' ? { type: 'run.message_delta', text: packed } : packed;
+}
 
 /**
  * Calls `insert` once per row: each run of consecutive envelopes of one session, cut every
@@ -66,7 +75,7 @@ export function forEachRow(
         e.eventId,
         run === runId ? SAME : run,
         e.occurredAt === occurredAt ? SAME : e.occurredAt,
-        e.payload,
+        packPayload(e.payload),
       ]);
       runId = run;
       occurredAt = e.occurredAt;
@@ -105,7 +114,7 @@ export function takeEnvelopes(
       sequence,
       occurredAt,
       wireVersion: WIRE_VERSION,
-      payload,
+      payload: unpackPayload(payload),
     };
     if (runId !== null) envelope.runId = runId;
     into.push(envelope);

@@ -7,8 +7,6 @@
  * given.
  */
 import {
-  AgentRuntimeError,
-  isProviderRejection,
   type ProviderEventInput,
   type ProviderEventSink,
   type ProviderRun,
@@ -18,12 +16,10 @@ import {
 import type { InboundNotification, ServerRequestScope, UsageTotals } from '../protocol/inbound.js';
 import type { CodexFileChangeItem } from '../protocol/items.js';
 import type { McpCallInFlight } from './mcp-calls.js';
-import { isProviderCode } from '../protocol/vocabulary.js';
 import type { ServerRequestOffer } from '../rpc/client.js';
-import { agentErrorOf } from '../rpc/errors.js';
-import { causeTokenOf } from '../shared/cause-token.js';
-import { codexError, codexRejection } from '../shared/codex-error.js';
+import { codexRejection } from '../shared/codex-error.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
+import { callFailure } from './call-failure.js';
 import { redactInteraction } from './interaction-redaction.js';
 import type { StallWatchdog } from './stall-watchdog.js';
 import { checkStructuredOutput, type StructuredOutput } from './structured-output.js';
@@ -287,27 +283,4 @@ export class CodexRun implements ProviderRun {
     });
     return Promise.race([attempt, this.#interruptReleased]);
   }
-}
-
-/** A refusal proves nothing was applied; anything else may still apply (docs/spi.md §15). */
-function callFailure(what: 'interrupt' | 'steer', error: unknown): never {
-  if (isProviderRejection(error)) throw error;
-  const known = agentErrorOf(error);
-  if (known !== undefined) {
-    throw new AgentRuntimeError(
-      codexError(
-        known.code,
-        `codex did not answer the ${what} (${known.providerCode ?? known.code})`,
-        { ...(isProviderCode(known.providerCode) ? { providerCode: known.providerCode } : {}) },
-      ),
-      { cause: error },
-    );
-  }
-  const token = causeTokenOf(error);
-  throw new AgentRuntimeError(
-    codexError('provider_unavailable', `codex ${what} failed (${token})`, {
-      details: { cause: token },
-    }),
-    { cause: error },
-  );
 }

@@ -23,7 +23,8 @@ export const RUN_EXAMPLES = `Examples:
 export const SERVE_EXAMPLES = `Examples:
   $ relvo-codex serve                      prints the page's address with its token, once
   $ relvo-codex serve --port 8377 --cwd ../repo --profile codex-workspace-write-with-approvals
-  $ RELVO_CODEX_CONSOLE_TOKEN=... relvo-codex serve   a token of your own (never printed)`;
+  $ RELVO_CODEX_CONSOLE_TOKEN=... relvo-codex serve   a token of your own (never printed)
+  $ relvo-codex serve --event-store postgres://relvo@db.internal/agents   the fleet's shared log`;
 
 export const HISTORY_EXAMPLES = `Examples:
   $ relvo-codex sessions

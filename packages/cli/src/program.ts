@@ -208,7 +208,15 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       .option('--no-config', 'ignore ./relvo.config.json and use the built-in profiles')
       .option('--cwd <dir>', 'workspace of sessions opened from the page (default: here)')
       .option('--event-log <file>', 'SQLite event log (default: as for run)')
-      .addOption(new Option('--ephemeral', 'keep no event log at all').conflicts('eventLog'))
+      .addOption(
+        new Option(
+          '--event-store <url>',
+          'the event log on a shared PostgreSQL database, as for run (put the password in PGPASSWORD, not the URL)',
+        ).conflicts('eventLog'),
+      )
+      .addOption(
+        new Option('--ephemeral', 'keep no event log at all').conflicts(['eventLog', 'eventStore']),
+      )
       .addHelpText('after', `\n${SERVE_EXAMPLES}`),
   ).action(
     async (
@@ -219,6 +227,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         config?: string | false;
         cwd?: string;
         eventLog?: string;
+        eventStore?: string;
         ephemeral?: boolean;
       },
     ) => {
@@ -232,6 +241,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
             config: opts.config,
             cwd: opts.cwd,
             eventLog: opts.eventLog,
+            eventStore: opts.eventStore,
             ephemeral: opts.ephemeral === true,
             codex: opts.codex,
           },

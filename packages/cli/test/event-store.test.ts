@@ -1,5 +1,5 @@
 /**
- * `--event-store postgres://…` on `run`, `sessions` and `log`: the event log on a shared
+ * `--event-store postgres://…` on `run`, `sessions`, `log` and `serve`: the event log on a shared
  * PostgreSQL database (a throw-away server on a Unix socket), with the real codex and the scripted
  * model. The password given in the URL reaches the driver and is never printed: every message
  * shows `***` instead, also when the server cannot be reached.
@@ -111,7 +111,31 @@ describe.skipIf(pg.skip !== undefined)('--event-store on PostgreSQL (real codex)
     expect(unknown.stderr).toContain('postgresql://relvo:***@localhost/');
     for (const r of [run, listed, table, log, unknown])
       expect(r.stdout + r.stderr).not.toContain(SECRET);
-  }, 180_000);
+
+    // the web console over the same shared log lists the session `run` left there
+    const token = 'console-token-for-the-event-store-test';
+    const serve = startCli(
+      ['serve', '--config', s.configFile, '--cwd', s.iso.workspace, '--event-store', url],
+      { env: { ...env, RELVO_CODEX_CONSOLE_TOKEN: token }, timeoutMs: 90_000 },
+    );
+    try {
+      await until(() => serve.stdout().includes('http://'), 'serve to print its address', 60_000);
+      const base = /http:\/\/127\.0\.0\.1:\d+\//.exec(serve.stdout())?.[0] as string;
+      const reply = await fetch(`${base}api/sessions`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(reply.status).toBe(200);
+      const body = (await reply.json()) as { sessions: { sessionId: string }[] };
+      expect(body.sessions.map((row) => row.sessionId)).toContain(sessionId);
+    } finally {
+      process.kill(serve.pid, 'SIGTERM');
+    }
+    const served = await serve.result;
+    expect(served.code).toBe(0);
+    expect(served.stderr).toContain('postgresql://relvo:***@localhost/');
+    expect(served.stdout + served.stderr).not.toContain(SECRET);
+    expect(await survivorsAfter(served.mark)).toEqual([]);
+  }, 240_000);
 
   it('run killed mid-turn: --resume is refused while its lease lasts, then continues the codex thread', async () => {
     const { env, mark } = cliEnv();

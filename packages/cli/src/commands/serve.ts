@@ -10,6 +10,7 @@ import { startConsole, type ConsoleServer } from '@relvo-labs/agent-runtime/cons
 import { requireReviewedCodex } from '../codex/gate.js';
 import { CliExit, EXIT } from '../exit-codes.js';
 import { chooseConfig } from '../host/config.js';
+import { postgresLog } from '../host/event-store.js';
 import { placeSessions } from '../host/placement.js';
 import { openCodexRuntime } from '../host/runtime.js';
 import { checkEventLogPath, startupErrorToExit } from '../host/startup-checks.js';
@@ -26,6 +27,8 @@ export interface ServeOptions {
   readonly config: string | false | undefined;
   readonly cwd: string | undefined;
   readonly eventLog: string | undefined;
+  /** `--event-store postgres://…`: the log on a shared PostgreSQL database instead. */
+  readonly eventStore?: string | undefined;
   readonly ephemeral: boolean;
   readonly codex: string | undefined;
 }
@@ -89,8 +92,12 @@ export async function runServe(options: ServeOptions, out: Output, io: CliIo): P
     model: undefined,
     cwd,
   });
-  const { workspace, ephemeral, eventLog } = placeSessions(options, chosen, cwd, io.env);
-  if (!ephemeral) checkEventLogPath(eventLog);
+  const placed = placeSessions(options, chosen, cwd, io.env);
+  const { workspace, ephemeral } = placed;
+  const shared = options.eventStore === undefined ? undefined : postgresLog(options.eventStore);
+  // what messages name: the file, or the URL with its password hidden
+  const eventLog = shared?.label ?? placed.eventLog;
+  if (!ephemeral && shared === undefined) checkEventLogPath(eventLog);
   const codex = await requireReviewedCodex(options.codex, io.env);
   const given = io.env[CONSOLE_TOKEN_ENV];
   const stop = stopSignals();
@@ -100,7 +107,11 @@ export async function runServe(options: ServeOptions, out: Output, io: CliIo): P
     try {
       runtime = await openCodexRuntime({
         codex,
-        eventLog: ephemeral ? { memory: true } : eventLog,
+        eventLog: ephemeral
+          ? { memory: true }
+          : shared === undefined
+            ? eventLog
+            : { postgres: shared },
         eventLogOptions: { ownsFolder: options.eventLog === undefined && !io.env[EVENT_LOG_ENV] },
         config: { ...chosen.config, defaultProfile: chosen.profile },
       });
@@ -116,7 +127,9 @@ export async function runServe(options: ServeOptions, out: Output, io: CliIo): P
     }).catch((error: unknown) => {
       throw listenFailure(error);
     });
-    out.note(`console on ${console_.url} (Ctrl-C to stop)`);
+    out.note(
+      `console on ${console_.url} (Ctrl-C to stop); ${ephemeral ? 'no event log' : `event log ${eventLog}`}`,
+    );
     // stdout, once: the one line a person or a script needs to open the page
     io.stdout.write(
       given === undefined || given === ''

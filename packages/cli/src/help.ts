@@ -16,6 +16,7 @@ export const RUN_EXAMPLES = `Examples:
   $ relvo-codex run "Explain src/index.ts"
   $ relvo-codex run "Fix the failing test" --profile codex-workspace-write-with-approvals
   $ relvo-codex run -m gpt-5 --cwd ../other-repo "Summarise the README"
+  $ relvo-codex run --effort high "Find the race in src/queue.ts"
   $ relvo-codex run - < prompt.txt --ephemeral --json | jq .payload.type
   $ relvo-codex run --resume ses_1a2b "Go on"   (continue a session a killed run left open)
   $ PGPASSWORD=... relvo-codex run "Go" --event-store postgres://relvo@db.internal/agents`;

@@ -102,6 +102,10 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         '-m, --model <model>',
         'the model codex uses (default: the profile’s, else codex’s own)',
       )
+      .option(
+        '--effort <level>',
+        'the reasoning effort of each turn, e.g. low, medium or high (default: the model’s own)',
+      )
       .option('--profile <name>', 'host config profile to use')
       .option('--config <file>', 'host config file (default: the built-in profiles)')
       .option('--no-config', 'ignore ./relvo.config.json and use the built-in profiles')
@@ -142,6 +146,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       prompt: string | undefined,
       opts: CommonOptions & {
         model?: string;
+        effort?: string;
         profile?: string;
         config?: string | false;
         cwd?: string;
@@ -161,6 +166,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
           {
             prompt,
             model: opts.model,
+            effort: opts.effort,
             profile: opts.profile,
             config: opts.config,
             cwd: opts.cwd,

@@ -1,6 +1,7 @@
 /**
- * `relvo-codex run` as people expect from a command line: the prompt from stdin, `-m`, and a
- * header that says which model, sandbox and approval policy the turn runs with.
+ * `relvo-codex run` as people expect from a command line: the prompt from stdin, `-m`,
+ * `--effort`, and a header that says which model, effort, sandbox and approval policy the turn
+ * runs with.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
@@ -62,6 +63,42 @@ describe('relvo-codex run: prompt, model and header', { timeout: 120_000 }, () =
     expect(result.stderr).toMatch(/model model-from-flag · sandbox read-only · approvals bridge/);
     expect(result.stderr).not.toContain('⚠');
     expect(await survivorsAfter(result.mark)).toEqual([]);
+  });
+
+  it('--effort sets the reasoning effort of the turn and the header names it', async () => {
+    const { env } = cliEnv();
+    // a configured effort: codex answers it at thread start, so the turn's own can be undone
+    const s = await scriptedRunSetup(env, {}, ['model_reasoning_effort="low"']);
+    cleanups.push(() => s.cleanup());
+    s.server.enqueue(textStep('ok', { usage: scriptedUsage(1, 1, 0, 0) }));
+    const result = await runCli(['run', 'hi', '--effort', 'high', ...s.runArgs], { env });
+    expect(result.stderr).not.toContain('unexpected');
+    expect(result.code).toBe(0);
+    const body = s.server.requests[0]?.body as { reasoning?: { effort?: unknown } } | undefined;
+    expect(body?.reasoning?.effort).toBe('high');
+    expect(result.stderr).toMatch(/ · effort high · sandbox read-only · approvals bridge/);
+    expect(await survivorsAfter(result.mark)).toEqual([]);
+  });
+
+  it('--effort on a model codex knows no default effort for: the turn is refused, nothing sent', async () => {
+    const s = await setup();
+    const result = await runCli(['run', 'hi', '--effort', 'high', ...s.runArgs], { env: s.env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("the thread's default effort is not known");
+    expect(s.server.requests).toHaveLength(0);
+    expect(await survivorsAfter(result.mark)).toEqual([]);
+  });
+
+  it('an --effort that is not a level is a usage error before anything starts', async () => {
+    const s = await setup();
+    const result = await runCli(['run', 'hi', '--effort', 'Very High', ...s.runArgs], {
+      env: s.env,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--effort takes a lower-case level');
+    // the refusal does not repeat the value
+    expect(result.stderr).not.toContain('Very High');
+    expect(s.server.requests).toHaveLength(0);
   });
 
   it('danger-full-access and --approvals none are each warned about before the turn', async () => {

@@ -35,6 +35,8 @@ export interface RunOptions {
   /** undefined or `-`: read it from stdin. */
   readonly prompt: string | undefined;
   readonly model: string | undefined;
+  /** `--effort`: the reasoning effort of every turn. */
+  readonly effort?: string | undefined;
   readonly profile: string | undefined;
   /** `--config FILE`; false for `--no-config`. */
   readonly config: string | false | undefined;
@@ -63,6 +65,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     sandbox: options.sandbox,
     approvals: options.approvals,
     model: options.model,
+    effort: options.effort,
     cwd,
   });
   const placed = placeSessions(options, chosen, cwd, io.env);

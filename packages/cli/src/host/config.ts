@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { runOptionsSchema } from '@relvo-labs/agent-provider';
 import {
   isRuntimeError,
   loadRuntimeConfig,
@@ -62,6 +63,8 @@ export interface ConfigChoice {
   readonly approvals: string | undefined;
   /** `-m/--model`: the model of the chosen codex profile, for this run. */
   readonly model?: string | undefined;
+  /** `--effort`: the reasoning effort of every turn of this run (the profile's `run.effort`). */
+  readonly effort?: string | undefined;
   readonly cwd: string;
 }
 
@@ -120,9 +123,19 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
   }
   refuseUnknownProviders(config, file);
   if (
+    choice.effort !== undefined &&
+    !runOptionsSchema.shape.effort.safeParse(choice.effort).success
+  ) {
+    throw new CliExit(
+      EXIT.usage,
+      "--effort takes a lower-case level such as low, medium or high (`relvo-codex models` lists each model's)",
+    );
+  }
+  if (
     choice.sandbox !== undefined ||
     choice.approvals !== undefined ||
-    choice.model !== undefined
+    choice.model !== undefined ||
+    choice.effort !== undefined
   ) {
     const providerOptions = {
       ...chosen.providerOptions,
@@ -136,9 +149,18 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
       sessionOptions.model = choice.model;
     if (choice.sandbox !== undefined && 'sandboxMode' in sessionOptions)
       sessionOptions.sandboxMode = choice.sandbox;
+    const run = choice.effort === undefined ? chosen.run : { ...chosen.run, effort: choice.effort };
     config = parseRuntimeConfig({
       ...config,
-      profiles: { ...config.profiles, [profile]: { ...chosen, providerOptions, sessionOptions } },
+      profiles: {
+        ...config.profiles,
+        [profile]: {
+          ...chosen,
+          providerOptions,
+          sessionOptions,
+          ...(run === undefined ? {} : { run }),
+        },
+      },
     });
   }
   return { config, source: file ?? 'built-in', profile };

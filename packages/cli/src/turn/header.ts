@@ -14,6 +14,8 @@ import type { Output } from '../ui/output.js';
 export interface RunPolicy {
   /** undefined: codex's own default (its config.toml). */
   readonly model: string | undefined;
+  /** The profile's `run.effort`; undefined: the model's own. */
+  readonly effort?: string | undefined;
   readonly sandbox: string;
   readonly approvals: string;
 }
@@ -26,6 +28,7 @@ export function policyOf(profile: RuntimeProfile): RunPolicy | undefined {
   if (!provider.success || !session.success) return undefined;
   return {
     model: session.data.model ?? provider.data.model,
+    effort: profile.run?.effort,
     sandbox: session.data.sandboxMode ?? provider.data.sandboxMode,
     approvals: provider.data.approvals,
   };
@@ -57,7 +60,7 @@ export function printRunHeader(
   );
   if (policy === undefined) return;
   out.note(
-    `${out.c.bold('codex')}    model ${policy.model === undefined ? 'default (your codex config)' : neutraliseLine(policy.model)} · sandbox ${policy.sandbox} · approvals ${policy.approvals}`,
+    `${out.c.bold('codex')}    model ${policy.model === undefined ? 'default (your codex config)' : neutraliseLine(policy.model)}${policy.effort === undefined ? '' : ` · effort ${neutraliseLine(policy.effort)}`} · sandbox ${policy.sandbox} · approvals ${policy.approvals}`,
   );
   for (const w of policyWarnings(policy)) out.warn(`⚠ ${w}`);
 }

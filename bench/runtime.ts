@@ -2,7 +2,8 @@
  * The runtime's per-event overhead: the same recorded turns through the Codex adapter on a
  * replay transport, once with a counting sink (the adapter alone) and once registered in
  * `@relvo-labs/agent-runtime` (envelopes, gapless sequences, the event log: in memory, and SQLite
- * with synchronous=NORMAL and =FULL). Interleaved rounds, paired ratios, medians; overhead = extra time per event.
+ * with synchronous=NORMAL and =FULL). Interleaved rounds, paired ratios, medians; overhead =
+ * extra time per event.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ import {
   turnBytes,
   type TurnBytes,
 } from './support/replay-peer.js';
-import { f1, f2, markdownTable } from './support/stats.js';
+import { f1, f2, markdownTable, median } from './support/stats.js';
 
 const gc = (): void => {
   (globalThis as { gc?: () => void }).gc?.();
@@ -128,14 +129,6 @@ export interface RuntimeRow {
   readonly cpuRatioRange: readonly [number, number];
 }
 
-const medianOf = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
-
 /**
  * Every contestant once per round, in the same order, after one unmeasured round (the JIT and
  * the page cache); each round's ratios are taken against the adapter's time in that round, and
@@ -201,8 +194,8 @@ export async function runtimeOverhead(
       .join(' '),
     rows: contestants.map(([path, durability], i) => {
       const mine = results[i]!;
-      const ms = medianOf(mine.map((t) => t.ms));
-      const baseMs = medianOf(base.map((t) => t.ms));
+      const ms = median(mine.map((t) => t.ms));
+      const baseMs = median(base.map((t) => t.ms));
       const events = base[0]!.events;
       const cpuRatios = mine.map((t, r) => t.cpuMs / base[r]!.cpuMs);
       return {
@@ -213,8 +206,8 @@ export async function runtimeOverhead(
         // the same provider events either way; the runtime adds its own envelopes per turn
         eventsPerSec: (events * 1000) / ms,
         overheadUs: ((ms - baseMs) * 1000) / events,
-        ratio: medianOf(mine.map((t, r) => t.ms / base[r]!.ms)),
-        cpuRatio: medianOf(cpuRatios),
+        ratio: median(mine.map((t, r) => t.ms / base[r]!.ms)),
+        cpuRatio: median(cpuRatios),
         cpuRatioRange: [Math.min(...cpuRatios), Math.max(...cpuRatios)],
       };
     }),

@@ -149,7 +149,6 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
       sessionOptions.model = choice.model;
     if (choice.sandbox !== undefined && 'sandboxMode' in sessionOptions)
       sessionOptions.sandboxMode = choice.sandbox;
-    const run = choice.effort === undefined ? chosen.run : { ...chosen.run, effort: choice.effort };
     config = parseRuntimeConfig({
       ...config,
       profiles: {
@@ -158,7 +157,7 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
           ...chosen,
           providerOptions,
           sessionOptions,
-          ...(run === undefined ? {} : { run }),
+          ...(choice.effort === undefined ? {} : { run: { ...chosen.run, effort: choice.effort } }),
         },
       },
     });

@@ -4,17 +4,8 @@
  * rounds, each printing CPU and wall ms per turn. `discard` is a store that keeps nothing: the
  * runtime's own cost without a store's. docs/performance.md has the command line.
  */
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import {
-  createMemoryEventStore,
-  openSqliteEventStore,
-  type EventStore,
-  type StoredSession,
-} from '@relvo-labs/agent-runtime';
-import { adapterAlone, throughRuntime } from './runtime.js';
-import { recordedSession, turnBytes } from './support/replay-peer.js';
+import type { EventStore, StoredSession } from '@relvo-labs/agent-runtime';
+import { CONTESTANTS, openContestant, type ContestantName } from './support/runtime-contestants.js';
 const which = process.env.ONLY ?? 'memory';
 const discard = (): EventStore => {
   const sessions = new Map<string, StoredSession>();
@@ -41,29 +32,19 @@ const discard = (): EventStore => {
   };
 };
 const n = Number(process.env.TURNS ?? 200);
-const rec = recordedSession();
-const turns = Array.from({ length: n + 1 }, (_, i) =>
-  turnBytes(
-    rec,
-    `bench-rt-turn-${i.toString().padStart(6, '0')}`,
-    Number(process.env.DELTAS ?? 500),
-  ),
-);
-const dir = mkdtempSync(join(tmpdir(), 'prof-'));
-for (let r = 0; r < 3; r++) {
-  const res =
-    which === 'adapter'
-      ? await adapterAlone(turns.slice(1))
-      : await throughRuntime(
-          turns,
-          which === 'memory'
-            ? createMemoryEventStore()
-            : which === 'discard'
-              ? discard()
-              : openSqliteEventStore({
-                  path: join(dir, `x${r}.db`),
-                  synchronous: which === 'full' ? 'full' : 'normal',
-                }),
-        );
-  console.log(which, (res.cpuMs / n).toFixed(3), 'cpu ms/turn', (res.ms / n).toFixed(3), 'wall');
+const deltas = Number(process.env.DELTAS ?? 500);
+const known = (CONTESTANTS as readonly string[]).includes(which);
+if (!known && which !== 'discard') throw new Error(`profile-runtime: unknown ONLY=${which}`);
+const contestant = await openContestant(known ? (which as ContestantName) : 'memory', {
+  turns: n,
+  deltas,
+  ...(which === 'discard' ? { store: discard } : {}),
+});
+try {
+  for (let r = 0; r < 3; r++) {
+    const res = await contestant.round();
+    console.log(which, (res.cpuMs / n).toFixed(3), 'cpu ms/turn', (res.ms / n).toFixed(3), 'wall');
+  }
+} finally {
+  await contestant.close();
 }

@@ -2,113 +2,90 @@
  * The runtime's per-event overhead: the same recorded turns through the Codex adapter on a
  * replay transport, once with a counting sink (the adapter alone) and once registered in
  * `@relvo-labs/agent-runtime` (envelopes, gapless sequences, the event log: in memory, and SQLite
- * with synchronous=NORMAL and =FULL). Interleaved rounds, paired ratios, medians; overhead =
- * extra time per event.
+ * with synchronous=NORMAL and =FULL). Each contestant lives in a process of its own
+ * (bench/runtime-child.ts) for the whole run, as a host keeps its runtime; the rounds alternate
+ * between them, one process working at a time. Paired ratios, medians; overhead = extra time per
+ * event. adr/0043 says why one process each.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import {
-  createAgentRuntime,
-  createMemoryEventStore,
-  openSqliteEventStore,
-  type EventStore,
-} from '@relvo-labs/agent-runtime';
-import { createCodexProvider } from '../src/index.js';
-import {
-  BENCH_WORKSPACE,
-  recordedSession,
-  replayTransport,
-  turnBytes,
-  type TurnBytes,
-} from './support/replay-peer.js';
+import { fork, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ChildReply } from './runtime-child.js';
 import { f1, f2, markdownTable, median } from './support/stats.js';
+import type { ContestantName, Timed } from './support/runtime-contestants.js';
 
-const gc = (): void => {
-  (globalThis as { gc?: () => void }).gc?.();
-};
+const CHILD = fileURLToPath(new URL('./runtime-child.ts', import.meta.url));
+const CHILD_FLAGS = ['--conditions=relvo-source', '--import', 'tsx'];
+/** A round of 100 turns takes well under a second here; a child silent this long is stuck. */
+const REPLY_MS = 120_000;
 
-interface Timed {
-  /** Wall time of the timed turns. */
-  readonly ms: number;
-  /** This process's CPU time (user + system) over the same span: fsync waits are not in it. */
-  readonly cpuMs: number;
-  readonly events: number;
+/** The child's next reply, or a failure when it exits, fails or stays silent past the bound. */
+function nextReply(child: ChildProcess, name: string): Promise<ChildReply> {
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    const onMessage = (reply: ChildReply): void => {
+      done();
+      resolve(reply);
+    };
+    const onExit = (code: number | null): void => {
+      done();
+      reject(new Error(`bench: the ${name} contestant exited (${String(code)})`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`bench: the ${name} contestant did not answer within ${REPLY_MS} ms`));
+    }, REPLY_MS);
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
 }
 
-const cpuMsSince = (start: NodeJS.CpuUsage): number => {
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-};
-
-export async function adapterAlone(turns: readonly TurnBytes[]): Promise<Timed> {
-  const transport = replayTransport({ session: recordedSession(), turns });
-  const provider = createCodexProvider({ transport: () => transport });
-  const session = await provider.createSession({
-    options: {},
-    workspace: { root: BENCH_WORKSPACE, ownership: 'borrowed' },
-    sink: { emit: () => undefined },
-  });
-  let events = 0;
-  const sink = {
-    emit() {
-      events += 1;
-    },
-  };
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (let i = 0; i < turns.length; i++) {
-    const run = await session.startRun({
-      input: { parts: [{ type: 'text', text: 'hi' }] },
-      sink,
-      runRef: `r${i}`,
-    });
-    await run.completion;
-  }
-  const ms = performance.now() - t0;
-  const cpuMs = cpuMsSince(cpu0);
-  await session.dispose();
-  return { ms, cpuMs, events };
+interface Child {
+  readonly name: ContestantName;
+  readonly process: ChildProcess;
 }
 
-export async function throughRuntime(
-  turns: readonly TurnBytes[],
-  store: EventStore,
-): Promise<Timed> {
-  const runtime = await createAgentRuntime({
-    providers: {
-      codex: () =>
-        createCodexProvider({
-          transport: () => replayTransport({ session: recordedSession(), turns }),
-        }),
-    },
-    config: { defaultProfile: 'bench', profiles: { bench: { provider: 'codex' } } },
-    store,
+async function startChild(name: ContestantName, turns: number, deltas: number): Promise<Child> {
+  // the flags the bench scripts run with, whoever forks (npm run bench, or a test's worker)
+  const child = fork(CHILD, [name, String(turns), String(deltas)], {
+    stdio: 'inherit',
+    execArgv: CHILD_FLAGS,
   });
-  try {
-    // the runtime checks that the workspace exists; the replay transport never looks at it
-    const session = await runtime.openSession({ workspace: tmpdir() });
-    // the first turn opens the provider session (handshake): keep it out of the timing
-    const first = await session.submitTurn({ input: 'warm' });
-    await first.done;
-    const before = (await runtime.listSessions()).find((s) => s.sessionId === session.id);
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    for (let i = 1; i < turns.length; i++) {
-      const turn = await session.submitTurn({ input: 'hi' });
-      const result = await turn.done;
-      if (result.termination.outcome !== 'succeeded')
-        throw new Error(`bench: runtime turn ${i} ended ${result.termination.outcome}`);
-    }
-    const ms = performance.now() - t0;
-    const cpuMs = cpuMsSince(cpu0);
-    const after = (await runtime.listSessions()).find((s) => s.sessionId === session.id);
-    await session.close();
-    return { ms, cpuMs, events: (after?.lastSequence ?? 0) - (before?.lastSequence ?? 0) };
-  } finally {
-    await runtime.shutdown();
-  }
+  const reply = await nextReply(child, name);
+  if (reply.type !== 'ready') throw new Error(`bench: the ${name} contestant did not start`);
+  return { name, process: child };
+}
+
+async function timedRound(child: Child): Promise<Timed> {
+  const replied = nextReply(child.process, child.name);
+  child.process.send({ type: 'round' });
+  const reply = await replied;
+  if (reply.type === 'timed') return reply.timed;
+  throw new Error(
+    `bench: the ${child.name} contestant failed: ${reply.type === 'failed' ? reply.message : reply.type}`,
+  );
+}
+
+/** Asks each child to shut down; one still there after 10 s is killed. */
+async function stopChildren(children: readonly Child[]): Promise<void> {
+  await Promise.all(
+    children.map(async ({ process: child }) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => {
+        child.once('exit', () => {
+          resolve();
+        });
+      });
+      if (child.connected) child.send({ type: 'close' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
 }
 
 export interface RuntimeRow {
@@ -129,70 +106,76 @@ export interface RuntimeRow {
   readonly cpuRatioRange: readonly [number, number];
 }
 
+const PATHS: readonly (readonly [ContestantName, string, string])[] = [
+  ['adapter', 'adapter alone (counting sink)', 'nothing recorded'],
+  ['memory', 'runtime, in-memory event store', 'none: gone when the process exits'],
+  [
+    'normal',
+    'runtime, SQLite synchronous=NORMAL',
+    'survives the process being killed, not power loss',
+  ],
+  ['full', 'runtime, SQLite synchronous=FULL', 'survives power loss: fsync before append resolves'],
+];
+
 /**
- * Every contestant once per round, in the same order, after one unmeasured round (the JIT and
- * the page cache); each round's ratios are taken against the adapter's time in that round, and
- * the table gives their median: a drift in the machine's speed across rounds cancels out, and
- * a round spoiled by a neighbour's burst is outvoted.
+ * Every contestant once per round, in the same order, after `warmRounds` unmeasured rounds (the
+ * JIT); each round's ratios are taken against the adapter's time in that round, and the table
+ * gives their median: a drift in the machine's speed across rounds cancels out, and a round
+ * spoiled by a neighbour's burst is outvoted. Each contestant's garbage, collections included,
+ * stays in its own process and its own figures.
  */
 export async function runtimeOverhead(
-  options: { turns?: number; deltas?: number; rounds?: number } = {},
-): Promise<{ turns: number; rounds: number; load: string; rows: RuntimeRow[] }> {
+  options: {
+    turns?: number;
+    deltas?: number;
+    generations?: number;
+    rounds?: number;
+    warmRounds?: number;
+  } = {},
+): Promise<{
+  turns: number;
+  generations: number;
+  rounds: number;
+  warmRounds: number;
+  load: string;
+  rows: RuntimeRow[];
+}> {
   const turnCount = options.turns ?? 100;
   const deltas = options.deltas ?? 500;
-  const rounds = options.rounds ?? 7;
-  const rec = recordedSession();
-  const turns = Array.from({ length: turnCount + 1 }, (_, i) =>
-    turnBytes(rec, `bench-rt-turn-${i.toString().padStart(6, '0')}`, deltas),
-  );
-  const dir = mkdtempSync(join(tmpdir(), 'relvo-bench-rt-'));
-  let dbs = 0;
-  const contestants: [string, string, () => Promise<Timed>][] = [
-    ['adapter alone (counting sink)', 'nothing recorded', () => adapterAlone(turns.slice(1))],
-    [
-      'runtime, in-memory event store',
-      'none: gone when the process exits',
-      () => throughRuntime(turns, createMemoryEventStore()),
-    ],
-    [
-      'runtime, SQLite synchronous=NORMAL',
-      'survives the process being killed, not power loss',
-      () =>
-        throughRuntime(
-          turns,
-          openSqliteEventStore({ path: join(dir, `n${dbs++}.db`), synchronous: 'normal' }),
-        ),
-    ],
-    [
-      'runtime, SQLite synchronous=FULL',
-      'survives power loss: fsync before append resolves',
-      () =>
-        throughRuntime(
-          turns,
-          openSqliteEventStore({ path: join(dir, `f${dbs++}.db`), synchronous: 'full' }),
-        ),
-    ],
-  ];
-  const results: Timed[][] = contestants.map(() => []);
-  try {
-    for (let r = 0; r <= rounds; r++) {
-      for (const [i, [, , run]] of contestants.entries()) {
-        gc();
-        const result = await run();
-        if (r > 0) results[i]!.push(result);
+  const generations = options.generations ?? 5;
+  const rounds = options.rounds ?? 3;
+  const warmRounds = options.warmRounds ?? 6;
+  const results: Timed[][] = PATHS.map(() => []);
+  for (let g = 0; g < generations; g++) {
+    const children: Child[] = [];
+    try {
+      // started together, but a child that failed to start is still stopped with the others
+      const started = await Promise.allSettled(
+        PATHS.map(([name]) => startChild(name, turnCount, deltas)),
+      );
+      for (const s of started) if (s.status === 'fulfilled') children.push(s.value);
+      const failed = started.find((s) => s.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+      for (let r = 0; r < warmRounds + rounds; r++) {
+        for (const [i, child] of children.entries()) {
+          const result = await timedRound(child);
+          if (r >= warmRounds) results[i]!.push(result);
+        }
       }
+    } finally {
+      await stopChildren(children);
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
   const base = results[0]!;
   return {
     turns: turnCount,
+    generations,
     rounds,
+    warmRounds,
     load: loadavg()
       .map((l) => l.toFixed(2))
       .join(' '),
-    rows: contestants.map(([path, durability], i) => {
+    rows: PATHS.map(([, path, durability], i) => {
       const mine = results[i]!;
       const ms = median(mine.map((t) => t.ms));
       const baseMs = median(base.map((t) => t.ms));
@@ -218,7 +201,7 @@ export async function runtimeOverhead(
 export async function runtimeSection(): Promise<string> {
   const r = await runtimeOverhead();
   return [
-    `\n## The runtime's per-event overhead\nthe same recorded turns (agent-message delta repeated) through the Codex adapter on a replay transport; ${r.turns} timed turns per contestant and round, ${r.rounds} interleaved rounds after one unmeasured; ratios are medians of each round's ratio to the adapter in that round; load average at the end ${r.load}\n`,
+    `\n## The runtime's per-event overhead\nthe same recorded turns (agent-message delta repeated) through the Codex adapter on a replay transport; each contestant in a process of its own, ${r.generations} processes each one after another; in each, ${r.rounds} measured rounds of ${r.turns} turns after ${r.warmRounds} unmeasured, alternating between the contestants; ratios are medians of each round's ratio to the adapter in that round; load average at the end ${r.load}\n`,
     markdownTable(
       r.rows.map((row) => ({
         path: row.path,

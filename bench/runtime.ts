@@ -3,9 +3,10 @@
  * replay transport, once with a counting sink (the adapter alone) and once registered in
  * `@relvo-labs/agent-runtime` (envelopes, gapless sequences, the event log: in memory, and SQLite
  * with synchronous=NORMAL and =FULL). Each contestant lives in a process of its own
- * (bench/runtime-child.ts) for the whole run, as a host keeps its runtime; the rounds alternate
- * between them, one process working at a time. Paired ratios, medians; overhead = extra time per
- * event. adr/0043 says why one process each.
+ * (bench/runtime-child.ts), kept as a host keeps its runtime, and five generations of such
+ * processes run one after another; within one, the rounds alternate between the contestants, one
+ * process working at a time. Paired ratios, medians; overhead = extra time per event. adr/0043
+ * says why one process each.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';

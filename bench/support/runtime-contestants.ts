@@ -56,7 +56,7 @@ const cpuMsSince = (start: NodeJS.CpuUsage): number => {
 };
 
 /** The recorded turn, `turns + 1` times under distinct turn ids (the first is the warm-up). */
-export function benchTurns(turns: number, deltas: number): TurnBytes[] {
+function benchTurns(turns: number, deltas: number): TurnBytes[] {
   const rec = recordedSession();
   return Array.from({ length: turns + 1 }, (_, i) =>
     turnBytes(rec, `bench-rt-turn-${i.toString().padStart(6, '0')}`, deltas),

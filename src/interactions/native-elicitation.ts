@@ -12,7 +12,8 @@ import {
   type ApprovalResponse,
   type JsonObject,
 } from '@relvo-labs/agent-provider';
-import { redactToolText } from '../shared/workspace-redaction.js';
+import { redactAddress, replaceBareAddresses } from '../shared/url-redaction.js';
+import { redactToolText, URL_PLACEHOLDER } from '../shared/workspace-redaction.js';
 import { bridged, type BridgeTranslation } from './bridged.js';
 import { buildFormContent, translateForm } from './elicitation-form.js';
 import { MAX_APPROVAL_SUMMARY_CHARS } from './native-approval.js';
@@ -73,10 +74,12 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CSI = /(?:\u001b\[|\u009b)[0-9;?]*[ -/]*[@-~]/g;
 
-/** Untrusted server text as a person may be shown it. */
+/** Untrusted server text as a person may be shown it; an address, schemed or bare, is replaced. */
 export function neutralise(text: string, root: string, max: number): string {
   // a space, not nothing: a removed escape must not glue its remains to a URL or a path
-  return redactToolText(text.replace(CSI, ' ').replace(CONTROLS, ' '), root, max);
+  const plain = text.replace(CSI, ' ').replace(CONTROLS, ' ');
+  // a host after `//` or `@` is never taken for a bare address: schemed ones go whole below
+  return redactToolText(replaceBareAddresses(plain, URL_PLACEHOLDER), root, max);
 }
 
 export const CANCEL_ELICITATION = { action: 'cancel', content: null } as const;
@@ -189,11 +192,13 @@ function elicitationApproval(
   );
 }
 
+/** A web address as it may be shown and stored: credentials in it redacted. */
 function webAddress(url: string): string | undefined {
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
-    return parsed.href.length <= MAX_URL_CHARS ? parsed.href : undefined;
+    const shown = redactAddress(parsed.href);
+    return shown.length <= MAX_URL_CHARS ? shown : undefined;
   } catch {
     return undefined;
   }

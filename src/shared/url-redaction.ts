@@ -10,12 +10,12 @@ import { REDACTED } from './redact.js';
 const SECRET_NAME =
   /token|key|secret|pass|pwd|code|sig|auth|session|credential|jwt|otp|cookie|ticket|assertion/i;
 
-// A scheme, then everything up to whitespace or a quote.
-const WITH_SCHEME = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s'"`<>]*/g;
+// A scheme, then everything up to whitespace, a quote or a shell separator (`;`, `|`).
+const WITH_SCHEME = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s'"`<>;|]*/g;
 // No scheme: optional `user:password@`, a dotted host ending in a letters-only label, then an
 // optional port and path, query or fragment. Not inside a longer word, path or address.
 const WITHOUT_SCHEME =
-  /(?<![\w@./:%+-])(?:[^\s/@:'"`<>]{1,256}:[^\s/@'"`<>]{0,256}@)?(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,63}(?::\d{1,5})?(?:[/?#][^\s'"`<>]*)?(?![\w@-])/g;
+  /(?<![\w@./:%+-])(?:[^\s/@:'"`<>]{1,256}:[^\s/@'"`<>]{0,256}@)?(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,63}(?::\d{1,5})?(?:[/?#][^\s'"`<>;|]*)?(?![\w@-])/g;
 // `//user@` or `//user:password@` after a scheme; `user:password@` at the start otherwise.
 const USERINFO_AFTER_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#@]*@/;
 const USERINFO_BARE = /^[^\s/@:]+:[^\s/@]*@/;

@@ -74,12 +74,25 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CSI = /(?:\u001b\[|\u009b)[0-9;?]*[ -/]*[@-~]/g;
 
-/** Untrusted server text as a person may be shown it; an address, schemed or bare, is replaced. */
+/** Untrusted server text as a person may be shown it. */
 export function neutralise(text: string, root: string, max: number): string {
+  return redactToolText(withoutControls(text), root, max);
+}
+
+function withoutControls(text: string): string {
   // a space, not nothing: a removed escape must not glue its remains to a URL or a path
-  const plain = text.replace(CSI, ' ').replace(CONTROLS, ' ');
-  // a host after `//` or `@` is never taken for a bare address: schemed ones go whole below
-  return redactToolText(replaceBareAddresses(plain, URL_PLACEHOLDER), root, max);
+  return text.replace(CSI, ' ').replace(CONTROLS, ' ');
+}
+
+/**
+ * A server's message, prose that may point a person anywhere: an address without a scheme
+ * (`evil.example/x`) is replaced too. Names and arguments keep their dotted words.
+ */
+function neutraliseMessage(text: string, root: string): string {
+  // controls first, so an escape cannot hide an address's start; a host after `//` or `@` is
+  // never taken for a bare one: schemed addresses go whole in `neutralise`
+  const bare = replaceBareAddresses(withoutControls(text), URL_PLACEHOLDER);
+  return neutralise(bare, root, MAX_MESSAGE_CHARS);
 }
 
 export const CANCEL_ELICITATION = { action: 'cancel', content: null } as const;
@@ -134,7 +147,7 @@ export function translateElicitation(
     if (approvalKindOnly.safeParse(p._meta).success)
       return { ok: false, token: 'mode_unsupported' };
   }
-  const intro = `The MCP server "${server}" asks: ${neutralise(p.message, root, MAX_MESSAGE_CHARS)}`;
+  const intro = `The MCP server "${server}" asks: ${neutraliseMessage(p.message, root)}`;
   const form = translateForm(p.requestedSchema, intro, (text, max) => neutralise(text, root, max));
   if (!form.ok) return form;
   const request = form.request;
@@ -213,7 +226,7 @@ function translateUrl(
   // only a web page can be opened; anything else (file:, javascript:) is refused, shown or not
   const url = webAddress(p.url);
   if (url === undefined) return { ok: false, token: 'malformed' };
-  const message = neutralise(p.message, options.workspaceRoot, MAX_MESSAGE_CHARS);
+  const message = neutraliseMessage(p.message, options.workspaceRoot);
   const detail: JsonObject = { server, message };
   if (options.showUrls) detail['url'] = url;
   else detail['urlWithheld'] = true;

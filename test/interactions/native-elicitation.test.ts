@@ -88,6 +88,19 @@ describe('MCP tool-call approval', () => {
     });
   });
 
+  it('a tool argument keeps its dotted words: only a message loses bare addresses', () => {
+    const { request } = raise({
+      ...toolApproval,
+      _meta: {
+        ...toolApproval._meta,
+        tool_params: { path: 'notes.md', url: 'https://x.example/a' },
+      },
+    });
+    expect(request).toMatchObject({
+      subject: { detail: { arguments: '{"path":"notes.md","url":"<url>"}' } },
+    });
+  });
+
   it.each([
     [
       { decision: 'approved', mode: 'once' },
@@ -244,10 +257,11 @@ describe('MCP URL elicitation → approval', () => {
   it('an address without a scheme in a message is recognised and replaced', () => {
     const r = raise({
       ...urlRequest,
-      message: 'visit evil.example/x then user:pw@evil.example or www.evil.example',
+      message:
+        'visit evil.example/x then user:pw@evil.example or www.evil.example \u001b[0mevil.example/y',
     });
     expect(r.request).toMatchObject({
-      subject: { detail: { message: 'visit <url> then <url> or <url>' } },
+      subject: { detail: { message: 'visit <url> then <url> or <url>  <url>' } },
     });
     expect(JSON.stringify(r.owner.events)).not.toContain('evil.example');
   });

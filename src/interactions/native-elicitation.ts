@@ -65,7 +65,7 @@ export interface ElicitationBridgeOptions {
 
 const MAX_MESSAGE_CHARS = 2000;
 const MAX_NAME_CHARS = 200;
-const MAX_ARGUMENTS_CHARS = 4000;
+const MAX_ARGUMENTS_CHARS = 16_000;
 const MAX_URL_CHARS = 2000;
 // C0 and C1 controls other than tab and newline: terminal escapes, carriage returns, bells
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -175,7 +175,10 @@ function translateToolApproval(
   if (tool.length === 0) return { ok: false, token: 'no_reviewable_subject' };
   const detail: JsonObject = { server, tool };
   if (meta.tool_params !== undefined && meta.tool_params !== null) {
-    detail['arguments'] = neutralise(JSON.stringify(meta.tool_params), root, MAX_ARGUMENTS_CHARS);
+    // shown whole or not raised: a cut argument would be approved unread
+    const shown = neutralise(JSON.stringify(meta.tool_params), root, Number.MAX_SAFE_INTEGER);
+    if (shown.length > MAX_ARGUMENTS_CHARS) return { ok: false, token: 'detail_too_large' };
+    detail['arguments'] = shown;
   }
   const session = (meta.persist ?? []).includes('session');
   const summary = `Codex requests approval to call the tool "${tool}" of the MCP server "${server}"`;

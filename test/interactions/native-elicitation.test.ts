@@ -88,6 +88,24 @@ describe('MCP tool-call approval', () => {
     });
   });
 
+  it('arguments too long to show whole are not raised: detail_too_large', () => {
+    const long = {
+      ...toolApproval,
+      _meta: { ...toolApproval._meta, tool_params: { s: 'a'.repeat(16_000) } },
+    };
+    const h = harness(false);
+    const { offer } = fakeOffer(METHOD, long);
+    h.registry.handleServerRequest(offer);
+    expect(h.owner.events.map((e) => e.payload.type)).not.toContain('interaction.requested');
+    const fits = {
+      ...toolApproval,
+      _meta: { ...toolApproval._meta, tool_params: { s: 'a'.repeat(15_000) } },
+    };
+    expect(raise(fits).request).toMatchObject({
+      subject: { detail: { arguments: `{"s":"${'a'.repeat(15_000)}"}` } },
+    });
+  });
+
   it('a tool argument keeps its dotted words: only a message loses bare addresses', () => {
     const { request } = raise({
       ...toolApproval,

@@ -2,16 +2,19 @@
  * What a person sees in a real terminal (tmux) when the model or the workspace tries to make
  * the terminal show something other than what is true.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   execCommandStep,
+  mcpToolCallStep,
   requestPermissionsStep,
   scriptedUsage,
   textStep,
 } from '@relvo-labs/agent-provider-codex/testing';
-import { cliEnv, survivorsAfter } from './support/cli.js';
+import { cliEnv, REPO_ROOT, survivorsAfter } from './support/cli.js';
 import { openCliTerminal } from './support/cli-terminal.js';
 import type { Terminal } from './support/tmux.js';
 import { scriptedRunSetup } from './support/scripted-config.js';
@@ -137,6 +140,58 @@ describe(
       // each path relative to the workspace (the header above names the workspace itself)
       expect(screen.slice(screen.indexOf('? codex asks:'))).not.toContain(setup.iso.workspace);
       await denyAndFinish(term, mark);
+    });
+
+    it('a shown URL elicitation never shows or stores the password in its address', async () => {
+      const { env, mark } = cliEnv();
+      const server = join(REPO_ROOT, 'test/support/stand-ins/mcp-elicit-server.cjs');
+      const logDir = mkdtempSync(join(tmpdir(), 'relvo-cli-mcp-'));
+      cleanups.push(() => {
+        rmSync(logDir, { recursive: true, force: true });
+        return Promise.resolve();
+      });
+      const setup = await scriptedRunSetup(
+        env,
+        { mcpElicitations: 'bridge', elicitationUrls: 'show' },
+        [
+          'mcp_servers.elicit.command="node"',
+          `mcp_servers.elicit.args=${JSON.stringify([server, join(logDir, 'mcp.jsonl')])}`,
+        ],
+      );
+      cleanups.push(() => setup.cleanup());
+      setup.server.enqueue(
+        mcpToolCallStep('elicit', 'ask_url', {}, { callId: 'call_ask_url' }),
+        textStep('ok', { usage: scriptedUsage(5, 1, 0, 0) }),
+      );
+      const term = await openCliTerminal(['run', 'sign in', ...setup.runArgs], env);
+      cleanups.push(() => term.close());
+      // codex's own approval of the tool call comes first
+      await term.waitFor(
+        (s) => s.includes('tool "ask_url"') && s.includes(PROMPT),
+        'the call',
+        60_000,
+      );
+      await term.sendKeys('y');
+      await term.sendKeys('Enter');
+      const screen = beforePrompt(
+        await term.waitFor((s) => s.includes('asks you to open a web page'), 'the URL', 60_000),
+      );
+      expect(screen).toContain(
+        '  address: https://[redacted]@example.invalid/consent?token=[redacted]&step=2',
+      );
+      expect(screen).toContain('  message: Open this page to continue, or <url>');
+      await denyAndFinish(term, mark);
+      // the event log the run kept (database and write-ahead files) holds no credential
+      const dir = dirname(setup.eventLog);
+      const stored = readdirSync(dir)
+        .filter((f) => f.startsWith('events.sqlite'))
+        .map((f) => readFileSync(join(dir, f), 'latin1'))
+        .join('');
+      expect(stored).toContain('example.invalid/consent');
+      for (const secret of ['PASSWORD', 'TOKEN1', 'CODE2']) {
+        expect(screen).not.toContain(secret);
+        expect(stored).not.toContain(secret);
+      }
     });
   },
 );

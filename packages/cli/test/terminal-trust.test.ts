@@ -1,6 +1,7 @@
 /**
- * What a person sees in a real terminal (tmux) when the model or the workspace tries to make
- * the terminal show something other than what is true.
+ * What a person sees in a real terminal (tmux) when the model, the workspace or an MCP server
+ * tries to make the terminal show something other than what is true, or less than an approval
+ * grants: escapes are shown, long subjects whole, credentials in addresses never.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

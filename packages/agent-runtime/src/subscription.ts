@@ -58,6 +58,7 @@ export function subscribeToSession(
   let watching = false;
   // a watched commit may land during any await above: a function, so no narrowing hides it
   const woken = (): boolean => !caughtUp;
+  const ended = (): boolean => closed;
 
   const signal = (): void => {
     const w = wake;
@@ -187,13 +188,13 @@ export function subscribeToSession(
       unlisten?.();
       unlisten = undefined;
       await pause(ms);
-      if (closed) return;
+      if (ended()) return;
       try {
         const unwatch = await (s.store.watch as NonNullable<EventStore['watch']>)(
           sessionId,
           onCommit,
         );
-        if (closed) unwatch();
+        if (ended()) unwatch();
         else unlisten = unwatch;
         caughtUp = false;
         return;
@@ -240,7 +241,7 @@ export function subscribeToSession(
       }
       if (!caughtUp || head !== undefined) {
         page = await readPage(s);
-        if (closed || page.length > 0) continue;
+        if (ended() || page.length > 0) continue;
         caughtUp = true;
         if (head !== undefined) {
           // a live envelope the store does not hold: never skip over the hole

@@ -111,7 +111,10 @@ export interface DamagedRuntime {
 }
 
 async function runtimeOn(store: EventStore): Promise<[AgentRuntime, ScriptedProvider]> {
-  const long = Array.from({ length: DELTAS }, (_, i) => ({ type: 'delta' as const, text: `d${i} ` }));
+  const long = Array.from({ length: DELTAS }, (_, i) => ({
+    type: 'delta' as const,
+    text: `d${i} `,
+  }));
   const scripted = createScriptedProvider({ scripts: { long: [...long, { type: 'succeed' }] } });
   const runtime = await createAgentRuntime({
     providers: { scripted: () => scripted.provider },

@@ -80,9 +80,10 @@ for (const [name, backing, skip] of KINDS) {
       '%s: readEvents and subscribe end with log_corrupt, the loop turns, another session works',
       async (damage) => {
         const { runtime, scripted, sessionId, sequence } = await damagedRuntime(backing(), damage);
-        const read = await runtime
-          .readEvents(sessionId, { fromSequence: 1, limit: 10_000 })
-          .then(() => undefined, (e: unknown) => e);
+        const read = await runtime.readEvents(sessionId, { fromSequence: 1, limit: 10_000 }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expectLogCorrupt(read, sequence, damage, sessionId);
         // what lies before the damage still reads
         const before = await runtime.readEvents(sessionId, { limit: sequence - 1 });

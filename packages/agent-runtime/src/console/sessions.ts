@@ -41,13 +41,14 @@ export class SessionBook {
   }
 
   async row(stored: StoredSession): Promise<SessionRow | undefined> {
-    let damaged = false;
-    const d = await this.digest(stored.sessionId).catch((error: unknown) => {
-      // one damaged log must not fail the list of every session
-      if (!isRuntimeError(error) || error.reason !== 'log_corrupt') throw error;
-      damaged = true;
-      return this.#digests.get(stored.sessionId);
-    });
+    const { d, damaged } = await this.digest(stored.sessionId).then(
+      (digest) => ({ d: digest, damaged: false }),
+      (error: unknown) => {
+        // one damaged log must not fail the list of every session
+        if (!isRuntimeError(error) || error.reason !== 'log_corrupt') throw error;
+        return { d: this.#digests.get(stored.sessionId), damaged: true };
+      },
+    );
     if (d === undefined) return undefined;
     const live = this.#runtime.session(stored.sessionId);
     return {

@@ -212,7 +212,8 @@ class PostgresEventStore implements EventStore {
   async read(sessionId: string, options: ReadOptions): Promise<readonly EventEnvelope[]> {
     // one statement, one snapshot: the page and the session's last sequence agree, so a short
     // page that stops before it is a hole, not a commit in between
-    const rows = await this.#query<EventRow & { last: number | null }>(
+    type PageRow = Omit<EventRow, 'sequence'> & { sequence: number | null; last: number | null };
+    const rows = await this.#query<PageRow>(
       `SELECT s.last, e.* FROM (SELECT (SELECT last_sequence::float8 FROM ${this.#schema}.sessions
          WHERE session_id = $1) AS last) s
        LEFT JOIN LATERAL (SELECT ${EVENT_COLUMNS} FROM ${this.#schema}.events
@@ -222,7 +223,8 @@ class PostgresEventStore implements EventStore {
     );
     const check = new ReadCheck(options.fromSequence);
     const out: EventEnvelope[] = [];
-    for (const row of rows) if (row.sequence !== null) out.push(toEnvelope(row, check));
+    // no event row: the one row the join returns carries the session's last sequence alone
+    for (const row of rows) if (row.sequence !== null) out.push(toEnvelope(row as EventRow, check));
     check.end(out.length, options.limit, rows[0]?.last ?? 0);
     return out;
   }

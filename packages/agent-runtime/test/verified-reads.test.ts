@@ -3,9 +3,11 @@
  * of the wrong shape are `log_corrupt` from `readEvents`, and end a subscription within a bound
  * while the event loop keeps turning and another session of the same runtime keeps working.
  */
+import { join } from 'node:path';
 import {
   isRuntimeError,
   openPostgresEventStore,
+  openSqliteEventStore,
   type AgentRuntime,
   type EventEnvelope,
 } from '@relvo-labs/agent-runtime';
@@ -14,12 +16,14 @@ import {
   DAMAGES,
   damagedRuntime,
   damagePg,
+  damageSqlite,
   sqliteBacking,
   type Backing,
   type Damage,
 } from './log-damage.js';
 import { usePgCluster } from './pg-suite.js';
-import { expectGapless, history, onCleanup, tempDir, types } from './support.js';
+import { opened, stateChanged } from './store-envelopes.js';
+import { expectGapless, history, onCleanup, sqliteRuntime, tempDir, types } from './support.js';
 
 const server = usePgCluster();
 let schemas = 0;
@@ -114,3 +118,34 @@ for (const [name, backing, skip] of KINDS) {
 function range(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i + 1);
 }
+
+describe('a runtime that starts on a log with an open damaged session', () => {
+  it('starts, settles the other abandoned sessions and leaves the damaged one to a typed refusal', async () => {
+    const path = join(tempDir(), 'events.db');
+    const store = openSqliteEventStore({ path });
+    for (const id of ['ses_damaged', 'ses_other']) {
+      await store.append([opened(id, 1)]);
+      // one append, one row: enough rows to damage one in the middle
+      for (let s = 2; s <= 6; s++) await store.append([stateChanged(id, s)]);
+    }
+    await store.close();
+    const sequence = damageSqlite(path, 'ses_damaged', 'missing');
+
+    const { runtime } = await sqliteRuntime(path);
+    expect(runtime.recoveredSessionIds).toEqual(['ses_other']);
+    expect(types(await history(runtime, 'ses_other')).slice(-2)).toEqual([
+      'session.state_changed',
+      'session.closed',
+    ]);
+    const read = await runtime.readEvents('ses_damaged').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expectLogCorrupt(read, sequence, 'missing', 'ses_damaged');
+    const resumed = await runtime.resumeSession('ses_damaged').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isRuntimeError(resumed) ? resumed.reason : resumed).toBe('log_corrupt');
+  });
+});

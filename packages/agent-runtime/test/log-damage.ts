@@ -27,8 +27,16 @@ interface Row {
   readonly envelopes: string;
 }
 
-/** The SQLite file must not be open (a runtime holds it exclusively): edits its middle row. */
-export function damageSqlite(path: string, sessionId: string, damage: Damage): number {
+/** Where in the log: a row in the middle, or the last one (the end of the history is lost). */
+export type Place = 'middle' | 'end';
+
+/** The SQLite file must not be open (a runtime holds it exclusively): edits one of its rows. */
+export function damageSqlite(
+  path: string,
+  sessionId: string,
+  damage: Damage,
+  place: Place = 'middle',
+): number {
   const db = new Database(path);
   try {
     const rows = db
@@ -37,7 +45,7 @@ export function damageSqlite(path: string, sessionId: string, damage: Damage): n
       )
       .all(sessionId) as Row[];
     if (rows.length < 3) throw new Error(`want 3 rows or more, the session has ${rows.length}`);
-    const row = rows[Math.floor(rows.length / 2)] as Row;
+    const row = rows[place === 'end' ? rows.length - 1 : Math.floor(rows.length / 2)] as Row;
     if (damage === 'missing') {
       db.prepare('DELETE FROM event_rows WHERE rowid = ?').run(row.rowid);
       return row.first_sequence;
@@ -87,14 +95,15 @@ export async function damagePg(
 /** Where a damaged log lives: stores opened on it, and the way to damage it between two runtimes. */
 export interface Backing {
   open(): EventStore;
-  damage(sessionId: string, lastSequence: number, damage: Damage): Promise<number>;
+  damage(sessionId: string, lastSequence: number, damage: Damage, place: Place): Promise<number>;
 }
 
 export function sqliteBacking(): Backing {
   const path = join(tempDir(), 'events.db');
   return {
     open: () => openSqliteEventStore({ path }),
-    damage: (sessionId, _last, damage) => Promise.resolve(damageSqlite(path, sessionId, damage)),
+    damage: (sessionId, _last, damage, place) =>
+      Promise.resolve(damageSqlite(path, sessionId, damage, place)),
   };
 }
 
@@ -126,7 +135,11 @@ async function runtimeOn(store: EventStore): Promise<[AgentRuntime, ScriptedProv
 }
 
 /** A first runtime writes a long closed session and stops; the log is damaged; a second opens it. */
-export async function damagedRuntime(backing: Backing, damage: Damage): Promise<DamagedRuntime> {
+export async function damagedRuntime(
+  backing: Backing,
+  damage: Damage,
+  place: Place = 'middle',
+): Promise<DamagedRuntime> {
   const [first, firstScripted] = await runtimeOn(backing.open());
   const session = await first.openSession({ workspace: tempDir() });
   const turn = await session.submitTurn({ input: 'long' });
@@ -135,7 +148,7 @@ export async function damagedRuntime(backing: Backing, damage: Damage): Promise<
   await session.close();
   const last = (await first.store.getSession(session.id))?.lastSequence ?? 0;
   await first.shutdown();
-  const sequence = await backing.damage(session.id, last, damage);
+  const sequence = await backing.damage(session.id, last, damage, place);
   const [runtime, scripted] = await runtimeOn(backing.open());
   return { runtime, scripted, sessionId: session.id, sequence };
 }

@@ -33,8 +33,8 @@ function pgBacking(): Backing {
   const schema = `vr_${(schemas += 1)}`;
   return {
     open: () => openPostgresEventStore({ connectionString: url, schema }),
-    damage: (sessionId, last, damage) =>
-      damagePg(url, schema, sessionId, Math.floor(last / 2), damage),
+    damage: (sessionId, last, damage, place) =>
+      damagePg(url, schema, sessionId, place === 'end' ? last : Math.floor(last / 2), damage),
   };
 }
 
@@ -112,6 +112,19 @@ for (const [name, backing, skip] of KINDS) {
       },
       60_000,
     );
+
+    it('a lost end of the history (its last row deleted) is log_corrupt too', async () => {
+      const { runtime, sessionId, sequence } = await damagedRuntime(backing(), 'missing', 'end');
+      const read = await runtime.readEvents(sessionId, { fromSequence: 1, limit: 10_000 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expectLogCorrupt(read, sequence, 'missing', sessionId);
+      const { seen, ended, ms } = await follow(runtime, sessionId);
+      expectLogCorrupt(ended, sequence, 'missing', sessionId);
+      expect(ms).toBeLessThan(1_000);
+      expect(seen).toEqual(range(seen.length));
+    }, 60_000);
   });
 }
 

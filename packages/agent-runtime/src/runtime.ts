@@ -82,8 +82,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     workspace: SessionContext['workspace'],
     resumeFrom?: SessionContext['resumeFrom'],
     forkFrom?: SessionContext['forkFrom'],
-  ): SessionImpl =>
-    new SessionImpl({
+  ): SessionImpl => {
+    const session = new SessionImpl({
       id: sessionId,
       log,
       clock,
@@ -101,8 +101,17 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
         live.delete(sessionId);
       },
     });
+    // a log that failed for good records nothing more: its providers must not go on working
+    log.onFailed((error) => void session.disposeAfterFailure(error));
+    return session;
+  };
   // sessions this runtime settled (and leased) itself; any other must be taken over first
   const settled = new Set(recovered.resumable);
+  // a lease lost under a live session ends it here: its readers get the typed error
+  const stopLeaseWatch = store.onLeaseLost?.((sessionId, error) => {
+    settled.delete(sessionId);
+    live.get(sessionId)?.log.fail(error);
+  });
   const resume = async (sessionId: string): Promise<RuntimeSession> => {
     await takeOverToResume(store, writer, settled, sessionId);
     const plan = await planResume(store, registry, config, sessionId);
@@ -267,6 +276,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
           );
         }
         await writer.flushed().catch(() => undefined);
+        stopLeaseWatch?.();
         await store.close();
         shutDown = true;
         if (storeFailure !== undefined) throw storeFailure;

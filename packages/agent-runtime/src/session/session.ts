@@ -75,7 +75,8 @@ export class SessionImpl implements RuntimeSession {
       ...(ctx.forkFrom === undefined ? {} : { forkFrom: ctx.forkFrom }),
       ...(ctx.warm === undefined ? {} : { warm: ctx.warm }),
       refusal: () =>
-        this.current === 'ready' ? undefined : notAllowed(this.current, 'submit_turn'),
+        this.ctx.log.failed ??
+        (this.current === 'ready' ? undefined : notAllowed(this.current, 'submit_turn')),
     });
   }
 
@@ -287,6 +288,19 @@ export class SessionImpl implements RuntimeSession {
     this.ctx.log.append({ type: 'session.closed', reason: 'requested' });
     this.ctx.onClosed(this);
     await this.ctx.log.durable();
+  }
+
+  /**
+   * The log failed for good (the store refused it, or this runtime lost the session's lease):
+   * nothing a provider does could be recorded any more, so every provider session is disposed at
+   * once and a run in flight settled as after close. Never throws; close finds nothing left.
+   */
+  async disposeAfterFailure(error: RuntimeError): Promise<void> {
+    const grace: Grace = (work) => within(this.ctx.clock, this.ctx.closeGraceMs, work);
+    if (this.admitting !== undefined) this.pool.abandonOpening(error);
+    const run = this.run;
+    await this.pool.disposeAll(grace).catch(() => undefined);
+    if (run !== undefined && !run.finished) await settleAfterDispose(run, grace).catch(() => 0);
   }
 
   subscribe(options?: SubscribeOptions): EventSubscription {

@@ -5,6 +5,7 @@ import type { EventEnvelope } from '../envelope.js';
 import { isRuntimeError, RuntimeError } from '../errors.js';
 import { checkOptions, postgresEventStoreOptionsSchema } from '../options.js';
 import { pgStoreError } from './postgres-errors.js';
+import { LeaseHeartbeat, type LeaseLostListener } from './postgres-heartbeat.js';
 import { leaseLost, Leases, type LeaseChange } from './postgres-lease.js';
 import { AppendWatcher } from './postgres-listen.js';
 import type { PostgresEventStoreOptions } from './postgres-options.js';
@@ -53,8 +54,8 @@ class PostgresEventStore implements EventStore {
   readonly #leases: Leases;
   readonly #watcher: AppendWatcher;
   readonly #migrateTo: number;
+  readonly #heartbeat: LeaseHeartbeat;
   #ready: Promise<void> | undefined;
-  #heartbeat: NodeJS.Timeout | undefined;
   #claimed = false;
   #closed = false;
   /** Summaries of the sessions this store holds, with the token they were written under. */
@@ -77,6 +78,7 @@ class PostgresEventStore implements EventStore {
     this.#schema = options.schema ?? 'relvo';
     this.#leases = new Leases(this.#schema, randomUUID(), leaseMs);
     this.#watcher = new AppendWatcher(this.#pool, `${this.#schema}_appended`);
+    this.#heartbeat = new LeaseHeartbeat(this.#leases, this.#schema, (fn) => this.#withClient(fn));
     this.#migrateTo = options.migrateTo ?? PG_LATEST_SCHEMA_VERSION;
   }
 
@@ -129,11 +131,11 @@ class PostgresEventStore implements EventStore {
     }
     await this.#open();
     this.#claimed = true;
-    const every = Math.max(50, Math.floor(this.#leases.leaseMs / 3));
-    this.#heartbeat = setInterval(() => {
-      // a failed renewal is not fatal here: the lapsed leases refuse the next append
-      if (this.#leases.size > 0) this.#withClient((c) => this.#leases.renew(c)).catch(() => 0);
-    }, every).unref();
+    this.#heartbeat.start();
+  }
+
+  onLeaseLost(listener: LeaseLostListener): () => void {
+    return this.#heartbeat.onLost(listener);
   }
 
   async append(batch: readonly EventEnvelope[]): Promise<void> {
@@ -159,12 +161,29 @@ class PostgresEventStore implements EventStore {
     } catch (error) {
       // the outcome of a failed commit is unknown: read the summaries again next time
       for (const sessionId of groups.keys()) this.#summaries.delete(sessionId);
-      throw await this.#leaseLostOr(error, [...groups.keys()]);
+      const failure = await this.#leaseLostOr(error, [...groups.keys()]);
+      this.#afterFailedAppend(groups.keys(), failure);
+      throw failure;
     }
+    this.#heartbeat.writeSucceeded();
     this.#leases.apply(done.map((d) => d.lease));
     for (const { lease, summary } of done) {
       if (lease.token === undefined) this.#summaries.delete(lease.sessionId);
       else this.#summaries.set(lease.sessionId, { token: lease.token, summary });
+    }
+  }
+
+  /**
+   * The runtime writes nothing more for the sessions of a failed append (their logs failed for
+   * good): their leases are given up at once, not renewed while the session cannot be written.
+   * A write failure not about leases also makes every renewal wait for a probe write.
+   */
+  #afterFailedAppend(sessionIds: Iterable<string>, failure: unknown): void {
+    if (isRuntimeError(failure) && failure.reason === 'store_io') this.#heartbeat.writeFailed();
+    const given = this.#leases.giveUp(sessionIds);
+    // best effort, not awaited: a lease not ended here lapses within one lease period
+    if (given.length > 0) {
+      this.#withClient((c) => this.#leases.releaseGivenUp(c, given)).catch(() => undefined);
     }
   }
 
@@ -246,7 +265,7 @@ class PostgresEventStore implements EventStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#claimed = false;
-    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
+    this.#heartbeat.stop();
     await this.#watcher.close();
     // best effort: a lease not released lapses on its own
     await this.#withClient((c) => this.#leases.releaseAll(c)).catch(() => undefined);

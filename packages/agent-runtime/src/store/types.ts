@@ -52,6 +52,14 @@ export interface EventStore {
    * runtime writes, so its own log is the live source.
    */
   watch?(sessionId: string, onAppend: () => void): Promise<() => void>;
+  /**
+   * Stores with leases: calls `listener` once for each session whose lease this store held and
+   * lost (a renewal found it lapsed or taken over, or its renewal could not be confirmed before
+   * it would expire), with the typed `lease_lost` error; returns the way to stop. The runtime
+   * fails the session's log with it and disposes its provider sessions. A lease given up after
+   * a failed append is not reported: that append's failure already ended the session's log.
+   */
+  onLeaseLost?(listener: (sessionId: string, error: RuntimeError) => void): () => void;
 }
 
 /** The part of a session summary an envelope changes (shared by both stores). */

@@ -2,16 +2,20 @@ import {
   createAgentRuntime,
   createMemoryEventStore,
   isRuntimeError,
+  openSqliteEventStore,
   type EventEnvelope,
   type EventStore,
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createManualProvider } from './manual-provider.js';
+import { join } from 'node:path';
 import { onCleanup, tempDir, until } from './support.js';
 
-/** A memory store whose appends fail (like a full disk) once `broken` is set. */
-function breakableStore(): { store: EventStore; readonly fail: () => void } {
-  const inner = createMemoryEventStore();
+/** A store (memory by default) whose appends fail (like a full disk) once `broken` is set. */
+function breakableStore(inner: EventStore = createMemoryEventStore()): {
+  store: EventStore;
+  readonly fail: () => void;
+} {
   let broken = false;
   const store: EventStore = {
     kind: 'breakable',
@@ -31,9 +35,9 @@ function breakableStore(): { store: EventStore; readonly fail: () => void } {
   };
 }
 
-async function setup() {
+async function setup(inner?: EventStore) {
   const manual = createManualProvider();
-  const { store, fail: breakStore } = breakableStore();
+  const { store, fail: breakStore } = breakableStore(inner);
   const runtime = await createAgentRuntime({
     providers: { manual: () => manual.provider },
     config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
@@ -105,4 +109,27 @@ describe('a failed append', () => {
     // the store is closed and the sessions are over: a retry has nothing left to do
     await expect(runtime.shutdown()).resolves.toBeUndefined();
   });
+
+  for (const kind of ['memory', 'sqlite'] as const) {
+    it(`disposes the session's provider sessions at once; the run in flight settles failed (${kind})`, async () => {
+      const inner =
+        kind === 'sqlite'
+          ? openSqliteEventStore({ path: join(tempDir(), 'events.db') })
+          : createMemoryEventStore();
+      const { manual, session, turn, run, breakStore } = await setup(inner);
+      const other = manual.sessions[0]!;
+      expect(other.disposeCalls).toBe(0);
+      breakStore();
+      // nothing the provider does from here could be recorded: it is not left working
+      run.sink.emit({ payload: { type: 'run.message_delta', text: 'lost' } });
+      await until(() => other.disposeCalls === 1, 'the dispose');
+      const result = await turn.done;
+      expect(result.turnState).toBe('failed');
+      expect(session.activeRunId).toBeUndefined();
+      // close has nothing left to dispose: the store's failure is what it reports
+      const closed = await session.close().catch((e: unknown) => e);
+      expect(isRuntimeError(closed) && closed.reason).toBe('store_io');
+      expect(other.disposeCalls).toBe(1);
+    });
+  }
 });

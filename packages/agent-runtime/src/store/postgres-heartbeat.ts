@@ -1,10 +1,10 @@
 /**
- * The heartbeat of a PostgreSQL store's leases. Renewal follows write health: a store whose
- * last append failed for a reason other than its leases (a revoked grant, a read-only server, a
- * broken connection) renews nothing until a probe write succeeds, so the leases of a runtime that
- * cannot write lapse within one lease period instead of blocking every other runtime for as long
- * as it lives. Each tick also treats a lease whose renewal could not be confirmed before its
- * local deadline as lost, and tells the listeners of every lease found lost.
+ * The heartbeat of a PostgreSQL store's leases. Renewal follows write health: every renewal
+ * comes after a probe write that succeeded, so a runtime that cannot write (a revoked grant, a
+ * read-only server, a lost database) renews nothing and its leases lapse within one lease
+ * period instead of blocking every other runtime for as long as it lives. Each tick also treats
+ * a lease whose renewal could not be confirmed before its local deadline as lost, and tells the
+ * listeners of every lease found lost.
  */
 import { performance } from 'node:perf_hooks';
 import type { PoolClient } from 'pg';
@@ -17,23 +17,21 @@ export type LeaseLostListener = (sessionId: string, error: RuntimeError) => void
 type WithClient = <T>(fn: (client: PoolClient) => Promise<T>) => Promise<T>;
 
 /**
- * A write like an append's (a session row and an event row), inside a transaction the caller
- * rolls back: it fails where an append would for want of grants, space or a writable server,
- * and leaves nothing.
+ * A write like an append's (a session row and an event row) in a transaction rolled back at
+ * once, in one round trip: it fails where an append would for want of grants or a writable
+ * server, and leaves nothing. `owner` is the store's own UUID, never outside input.
  */
-async function probeWrite(client: PoolClient, schema: string, owner: string): Promise<void> {
-  const id = `relvo-write-probe-${owner}`;
-  await client.query(
-    `INSERT INTO ${schema}.sessions
+function probeWrite(client: PoolClient, schema: string, owner: string): Promise<unknown> {
+  const id = `'relvo-write-probe-${owner}'`;
+  return client.query(
+    `BEGIN;
+     INSERT INTO ${schema}.sessions
        (session_id, state, default_profile, opened_at, updated_at, last_sequence)
-     VALUES ($1, 'closed', '', '', '', 1)`,
-    [id],
-  );
-  await client.query(
-    `INSERT INTO ${schema}.events
+       VALUES (${id}, 'closed', '', '', '', 1);
+     INSERT INTO ${schema}.events
        (session_id, sequence, event_id, run_id, occurred_at, wire_version, type, payload)
-     VALUES ($1, 1, $1, NULL, '', '', 'probe', '{}')`,
-    [id],
+       VALUES (${id}, 1, ${id}, NULL, '', '', 'probe', '{}');
+     ROLLBACK`,
   );
 }
 
@@ -42,7 +40,6 @@ export class LeaseHeartbeat {
   #timer: NodeJS.Timeout | undefined;
   /** Start (local monotonic ms) of the renewal in flight, if any. */
   #renewingSince: number | undefined;
-  #writeFailed = false;
 
   constructor(
     private readonly leases: Leases,
@@ -71,15 +68,6 @@ export class LeaseHeartbeat {
     };
   }
 
-  /** An append failed for a reason other than its leases: renew only after a probe write. */
-  writeFailed(): void {
-    this.#writeFailed = true;
-  }
-
-  writeSucceeded(): void {
-    this.#writeFailed = false;
-  }
-
   #tell(sessionIds: readonly string[]): void {
     for (const sessionId of sessionIds) {
       for (const listener of [...this.#listeners]) {
@@ -100,7 +88,7 @@ export class LeaseHeartbeat {
     const since = this.#renewingSince;
     if (since !== undefined && now - since < this.leases.leaseMs) return;
     this.#renewingSince = now;
-    this.withClient((c) => (this.#writeFailed ? this.#probeAndRenew(c) : this.leases.renew(c)))
+    this.withClient((c) => this.#probeAndRenew(c))
       .then(
         (lost) => {
           this.#tell(lost);
@@ -114,14 +102,13 @@ export class LeaseHeartbeat {
   }
 
   async #probeAndRenew(client: PoolClient): Promise<string[]> {
-    // the probe's own transaction, rolled back: a renewal counts only once it committed
-    await client.query('BEGIN');
     try {
       await probeWrite(client, this.schema, this.leases.owner);
-    } finally {
+    } catch (error) {
+      // a failed statement leaves the transaction open on this connection
       await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
     }
-    this.#writeFailed = false;
     return this.leases.renew(client);
   }
 }

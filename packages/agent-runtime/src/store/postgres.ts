@@ -162,10 +162,9 @@ class PostgresEventStore implements EventStore {
       // the outcome of a failed commit is unknown: read the summaries again next time
       for (const sessionId of groups.keys()) this.#summaries.delete(sessionId);
       const failure = await this.#leaseLostOr(error, [...groups.keys()]);
-      this.#afterFailedAppend(groups.keys(), failure);
+      this.#afterFailedAppend(groups.keys());
       throw failure;
     }
-    this.#heartbeat.writeSucceeded();
     this.#leases.apply(done.map((d) => d.lease));
     for (const { lease, summary } of done) {
       if (lease.token === undefined) this.#summaries.delete(lease.sessionId);
@@ -176,10 +175,8 @@ class PostgresEventStore implements EventStore {
   /**
    * The runtime writes nothing more for the sessions of a failed append (their logs failed for
    * good): their leases are given up at once, not renewed while the session cannot be written.
-   * A write failure not about leases also makes every renewal wait for a probe write.
    */
-  #afterFailedAppend(sessionIds: Iterable<string>, failure: unknown): void {
-    if (isRuntimeError(failure) && failure.reason === 'store_io') this.#heartbeat.writeFailed();
+  #afterFailedAppend(sessionIds: Iterable<string>): void {
     const given = this.#leases.giveUp(sessionIds);
     // best effort, not awaited: a lease not ended here lapses within one lease period
     if (given.length > 0) {

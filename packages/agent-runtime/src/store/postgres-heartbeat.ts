@@ -38,6 +38,8 @@ function probeWrite(client: PoolClient, schema: string, owner: string): Promise<
 export class LeaseHeartbeat {
   readonly #listeners = new Set<LeaseLostListener>();
   #timer: NodeJS.Timeout | undefined;
+  /** Fires at the earliest local deadline: a lease is lost there, not at the next tick. */
+  #deadline: NodeJS.Timeout | undefined;
   /** Start (local monotonic ms) of the renewal in flight, if any. */
   #renewingSince: number | undefined;
 
@@ -57,7 +59,9 @@ export class LeaseHeartbeat {
 
   stop(): void {
     if (this.#timer !== undefined) clearInterval(this.#timer);
+    if (this.#deadline !== undefined) clearTimeout(this.#deadline);
     this.#timer = undefined;
+    this.#deadline = undefined;
     this.#listeners.clear();
   }
 
@@ -80,8 +84,22 @@ export class LeaseHeartbeat {
     }
   }
 
-  #tick(): void {
+  #expire(): void {
     this.#tell(this.leases.expired());
+    if (this.#deadline !== undefined) clearTimeout(this.#deadline);
+    this.#deadline = undefined;
+    const next = this.leases.nextDeadline();
+    if (next === undefined || this.#timer === undefined) return;
+    this.#deadline = setTimeout(
+      () => {
+        this.#expire();
+      },
+      Math.max(0, Math.ceil(next - performance.now())),
+    ).unref();
+  }
+
+  #tick(): void {
+    this.#expire();
     if (this.leases.size === 0) return;
     const now = performance.now();
     // one renewal at a time; one that hangs past a lease period no longer holds the next back
@@ -92,6 +110,7 @@ export class LeaseHeartbeat {
       .then(
         (lost) => {
           this.#tell(lost);
+          this.#expire();
         },
         // not fatal: leases not renewed reach their local deadline and are lost then
         () => undefined,

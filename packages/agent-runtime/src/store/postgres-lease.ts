@@ -7,8 +7,9 @@
  *
  * Renewal follows write health: besides the database's expiry, each lease has a local deadline
  * (this host's monotonic clock, from the start of the statement that last confirmed it, plus
- * the lease period). Past it the lease is treated as lost here even when no statement could say
- * so, since by then the database may have handed it to another runtime.
+ * nine tenths of the lease period). Past it the lease is treated as lost here even when no
+ * statement could say so: the session's provider is stopping before the database can hand the
+ * session to another runtime.
  */
 import { performance } from 'node:perf_hooks';
 import type { PoolClient } from 'pg';
@@ -138,7 +139,7 @@ export class Leases {
   }
 
   #confirmed(sessionId: string, since: number): void {
-    const until = since + this.leaseMs;
+    const until = since + this.leaseMs - Math.floor(this.leaseMs / 10);
     this.#until.set(sessionId, Math.max(this.#until.get(sessionId) ?? until, until));
   }
 
@@ -182,6 +183,13 @@ export class Leases {
          AND l.expires_at > clock_timestamp()`,
       [this.owner, given.map((g) => g.sessionId), given.map((g) => g.token)],
     );
+  }
+
+  /** The earliest local deadline of a held lease, if any. */
+  nextDeadline(): number | undefined {
+    let next: number | undefined;
+    for (const until of this.#until.values()) if (next === undefined || until < next) next = until;
+    return next;
   }
 
   /** The held leases whose local deadline passed, now lost here (see the header). */

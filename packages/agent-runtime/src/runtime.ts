@@ -101,8 +101,12 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
         live.delete(sessionId);
       },
     });
-    // a log that failed for good records nothing more: its providers must not go on working
-    log.onFailed((error) => void session.disposeAfterFailure(error));
+    // a log that failed for good records nothing more: its providers must not go on working,
+    // and its lease must not keep the session from a runtime that can write it
+    log.onFailed((error) => {
+      void session.disposeAfterFailure(error);
+      void store.relinquish?.(sessionId);
+    });
     return session;
   };
   // sessions this runtime settled (and leased) itself; any other must be taken over first

@@ -159,9 +159,9 @@ export class Leases {
   }
 
   /**
-   * After an append failed: this store will write nothing more for these sessions (their logs
-   * failed for good), so it stops renewing their leases and treats them as lost. Returns the
-   * ones it held, for `releaseGivenUp`.
+   * The runtime will write nothing more for these sessions (their logs failed for good): this
+   * store stops renewing their leases and treats them as lost. Returns the ones it held, for
+   * `releaseGivenUp`.
    */
   giveUp(sessionIds: Iterable<string>): HeldLease[] {
     const given: HeldLease[] = [];

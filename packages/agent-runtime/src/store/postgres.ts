@@ -134,6 +134,13 @@ class PostgresEventStore implements EventStore {
     this.#heartbeat.start();
   }
 
+  async relinquish(sessionId: string): Promise<void> {
+    const given = this.#leases.giveUp([sessionId]);
+    if (given.length === 0 || this.#closed) return;
+    // best effort: a lease not ended here lapses unrenewed within one lease period
+    await this.#withClient((c) => this.#leases.releaseGivenUp(c, given)).catch(() => undefined);
+  }
+
   onLeaseLost(listener: LeaseLostListener): () => void {
     return this.#heartbeat.onLost(listener);
   }
@@ -161,26 +168,12 @@ class PostgresEventStore implements EventStore {
     } catch (error) {
       // the outcome of a failed commit is unknown: read the summaries again next time
       for (const sessionId of groups.keys()) this.#summaries.delete(sessionId);
-      const failure = await this.#leaseLostOr(error, [...groups.keys()]);
-      this.#afterFailedAppend(groups.keys());
-      throw failure;
+      throw await this.#leaseLostOr(error, [...groups.keys()]);
     }
     this.#leases.apply(done.map((d) => d.lease));
     for (const { lease, summary } of done) {
       if (lease.token === undefined) this.#summaries.delete(lease.sessionId);
       else this.#summaries.set(lease.sessionId, { token: lease.token, summary });
-    }
-  }
-
-  /**
-   * The runtime writes nothing more for the sessions of a failed append (their logs failed for
-   * good): their leases are given up at once, not renewed while the session cannot be written.
-   */
-  #afterFailedAppend(sessionIds: Iterable<string>): void {
-    const given = this.#leases.giveUp(sessionIds);
-    // best effort, not awaited: a lease not ended here lapses within one lease period
-    if (given.length > 0) {
-      this.#withClient((c) => this.#leases.releaseGivenUp(c, given)).catch(() => undefined);
     }
   }
 

@@ -56,10 +56,15 @@ export interface EventStore {
    * Stores with leases: calls `listener` once for each session whose lease this store held and
    * lost (a renewal found it lapsed or taken over, or its renewal could not be confirmed before
    * it would expire), with the typed `lease_lost` error; returns the way to stop. The runtime
-   * fails the session's log with it and disposes its provider sessions. A lease given up after
-   * a failed append is not reported: that append's failure already ended the session's log.
+   * fails the session's log with it and disposes its provider sessions.
    */
   onLeaseLost?(listener: (sessionId: string, error: RuntimeError) => void): () => void;
+  /**
+   * Stores with leases: the runtime will write nothing more for the session (its log failed for
+   * good), so the store stops renewing its lease and ends it now, best effort (never throws); a
+   * later append to the session needs `takeOver` first. Not reported to `onLeaseLost`.
+   */
+  relinquish?(sessionId: string): Promise<void>;
 }
 
 /** The part of a session summary an envelope changes (shared by both stores). */

@@ -13,7 +13,7 @@ import { rejection, RuntimeError } from '../errors.js';
 import type { IdFactory } from '../ids.js';
 import type { ProviderRegistry } from '../registry.js';
 import type { EventSubscription, SubscribeOptions } from '../subscription.js';
-import { settleAfterDispose, type Grace } from './closing.js';
+import { settleAfterDispose, stopAfterFailure, type Grace } from './closing.js';
 import type { SessionLog } from './log.js';
 import { InteractionLifecycle } from './interactions.js';
 import { ProviderSessionPool } from './pool.js';
@@ -290,17 +290,11 @@ export class SessionImpl implements RuntimeSession {
     await this.ctx.log.durable();
   }
 
-  /**
-   * The log failed for good (the store refused it, or this runtime lost the session's lease):
-   * nothing a provider does could be recorded any more, so every provider session is disposed at
-   * once and a run in flight settled as after close. Never throws; close finds nothing left.
-   */
-  async disposeAfterFailure(error: RuntimeError): Promise<void> {
-    const grace: Grace = (work) => within(this.ctx.clock, this.ctx.closeGraceMs, work);
+  /** The log failed for good: its providers are stopped at once (closing.ts). Never throws. */
+  disposeAfterFailure(error: RuntimeError): Promise<void> {
     if (this.admitting !== undefined) this.pool.abandonOpening(error);
-    const run = this.run;
-    await this.pool.disposeAll(grace).catch(() => undefined);
-    if (run !== undefined && !run.finished) await settleAfterDispose(run, grace).catch(() => 0);
+    const grace: Grace = (work) => within(this.ctx.clock, this.ctx.closeGraceMs, work);
+    return stopAfterFailure(this.pool, this.run, grace);
   }
 
   subscribe(options?: SubscribeOptions): EventSubscription {

@@ -149,7 +149,8 @@ export class Leases {
       if (c.token === undefined) {
         this.#held.delete(c.sessionId);
         this.#until.delete(c.sessionId);
-      } else {
+      } else if (!this.#lost.has(c.sessionId)) {
+        // (lost or given up while the append was in flight stays lost: nobody renews it)
         // a new token starts a new deadline; the same token only extends it
         if (this.#held.get(c.sessionId) !== c.token) this.#until.delete(c.sessionId);
         this.#held.set(c.sessionId, c.token);

@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   createAgentRuntime,
   createMemoryEventStore,
@@ -8,7 +10,6 @@ import {
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createManualProvider } from './manual-provider.js';
-import { join } from 'node:path';
 import { onCleanup, tempDir, until } from './support.js';
 
 /** A store (memory by default) whose appends fail (like a full disk) once `broken` is set. */
@@ -110,26 +111,28 @@ describe('a failed append', () => {
     await expect(runtime.shutdown()).resolves.toBeUndefined();
   });
 
-  for (const kind of ['memory', 'sqlite'] as const) {
+  for (const kind of ['injected', 'sqlite'] as const) {
     it(`disposes the session's provider sessions at once; the run in flight settles failed (${kind})`, async () => {
-      const inner =
-        kind === 'sqlite'
-          ? openSqliteEventStore({ path: join(tempDir(), 'events.db') })
-          : createMemoryEventStore();
-      const { manual, session, turn, run, breakStore } = await setup(inner);
-      const other = manual.sessions[0]!;
-      expect(other.disposeCalls).toBe(0);
-      breakStore();
+      // SQLite fails for real: its folder is removed under it (store_moved)
+      const folder = join(tempDir(), 'log');
+      const { manual, session, turn, run, breakStore } = await setup(
+        kind === 'sqlite' ? openSqliteEventStore({ path: join(folder, 'events.db') }) : undefined,
+      );
+      const provider = manual.sessions[0]!;
+      expect(provider.disposeCalls).toBe(0);
+      if (kind === 'sqlite') rmSync(folder, { recursive: true, force: true });
+      else breakStore();
       // nothing the provider does from here could be recorded: it is not left working
       run.sink.emit({ payload: { type: 'run.message_delta', text: 'lost' } });
-      await until(() => other.disposeCalls === 1, 'the dispose');
+      await until(() => provider.disposeCalls === 1, 'the dispose');
       const result = await turn.done;
       expect(result.turnState).toBe('failed');
       expect(session.activeRunId).toBeUndefined();
       // close has nothing left to dispose: the store's failure is what it reports
       const closed = await session.close().catch((e: unknown) => e);
-      expect(isRuntimeError(closed) && closed.reason).toBe('store_io');
-      expect(other.disposeCalls).toBe(1);
+      const reason = kind === 'sqlite' ? 'store_moved' : 'store_io';
+      expect(isRuntimeError(closed) && closed.reason).toBe(reason);
+      expect(provider.disposeCalls).toBe(1);
     });
   }
 });

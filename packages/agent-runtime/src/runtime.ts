@@ -63,12 +63,13 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   let shutDown = false;
   let refusing = false;
 
+  // a session whose lease this runtime lost is another's now: a new reader follows the store
+  const ownedLog = (sessionId: string): SessionLog | undefined => {
+    const log = live.get(sessionId)?.log;
+    return log?.failed?.reason === 'lease_lost' ? undefined : log;
+  };
   const subscribe = (sessionId: string, opts?: SubscribeOptions): EventSubscription =>
-    subscribeToSession(
-      sessionId,
-      () => Promise.resolve({ store, log: live.get(sessionId)?.log }),
-      opts,
-    );
+    subscribeToSession(sessionId, () => Promise.resolve({ store, log: ownedLog(sessionId) }), opts);
 
   const refuseWhenShuttingDown = (): void => {
     if (refusing) {

@@ -15,7 +15,8 @@ import { describe, expect, it } from 'vitest';
 import { createManualProvider, type ManualProviderControls } from './manual-provider.js';
 import { pgQuery } from './pg-cluster.js';
 import { usePgCluster } from './pg-suite.js';
-import { onCleanup, tempDir, until } from './support.js';
+import { closed as closedEnvelope } from './store-envelopes.js';
+import { onCleanup, settlesWithin, tempDir, until } from './support.js';
 
 const server = usePgCluster();
 const LEASE_MS = 600;
@@ -134,7 +135,7 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL: leases follow write heal
     expect(manual.sessions).toHaveLength(2);
   });
 
-  it('a renewal that finds the lease taken over ends the readers with lease_lost and disposes the provider session at once', async () => {
+  it('a renewal that finds the lease taken over ends the readers with lease_lost and disposes the provider session at once; a new reader follows the new owner', async () => {
     const schema = `lh_${(schemas += 1)}`;
     const [runtime, manual] = await runtimeOn(store({ schema }));
     const other = store({ schema });
@@ -161,6 +162,16 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL: leases follow write heal
     busy.provider.runs[0]!.sink.emit({ payload: { type: 'run.message_delta', text: 'late' } });
     const after = await other.read(busy.session.id, { fromSequence: 1, limit: 1_000 });
     expect(after).toEqual(stored);
+    // a new reader here follows the session's new owner through the store, to its end
+    const last = after.length;
+    const followed: number[] = [];
+    const following = (async () => {
+      for await (const e of runtime.subscribe(busy.session.id)) followed.push(e.sequence);
+    })();
+    await until(() => followed.length === last, 'the replay');
+    await other.append([closedEnvelope(busy.session.id, last + 1)]);
+    await settlesWithin(following, 'the follower');
+    expect(followed).toEqual(Array.from({ length: last + 1 }, (_, i) => i + 1));
     const closed = await busy.session.close().catch((e: unknown) => e);
     expect(isRuntimeError(closed) && closed.reason).toBe('lease_lost');
   });

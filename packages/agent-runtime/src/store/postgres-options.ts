@@ -9,8 +9,10 @@ export interface PostgresEventStoreOptions {
   readonly schema?: string;
   /**
    * How long a session stays this runtime's without a renewal (ms, database clock). Renewed
-   * every third of it and at every append. After it lapses another runtime may take the session
-   * over, and this one's appends are refused (`lease_lost`). Default 30 000.
+   * every third of it, after a probe write that succeeded, and at every append. After it lapses
+   * another runtime may take the session over, and this one's appends are refused
+   * (`lease_lost`); this runtime counts it lost nine tenths of it after its last confirmed
+   * renewal (docs/scaling.md). Default 30 000.
    */
   readonly leaseMs?: number;
   /** Size of the pool the store creates from `connectionString`. Default 10. */

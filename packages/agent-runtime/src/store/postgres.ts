@@ -5,6 +5,7 @@ import type { EventEnvelope } from '../envelope.js';
 import { isRuntimeError, RuntimeError } from '../errors.js';
 import { checkOptions, postgresEventStoreOptionsSchema } from '../options.js';
 import { pgStoreError } from './postgres-errors.js';
+import { LeaseHeartbeat, type LeaseLostListener } from './postgres-heartbeat.js';
 import { leaseLost, Leases, type LeaseChange } from './postgres-lease.js';
 import { AppendWatcher } from './postgres-listen.js';
 import type { PostgresEventStoreOptions } from './postgres-options.js';
@@ -55,8 +56,8 @@ class PostgresEventStore implements EventStore {
   readonly #watcher: AppendWatcher;
   readonly #migrateTo: number;
   readonly followRetryMs: readonly number[];
+  readonly #heartbeat: LeaseHeartbeat;
   #ready: Promise<void> | undefined;
-  #heartbeat: NodeJS.Timeout | undefined;
   #claimed = false;
   #closed = false;
   /** Summaries of the sessions this store holds, with the token they were written under. */
@@ -79,6 +80,7 @@ class PostgresEventStore implements EventStore {
     this.#schema = options.schema ?? 'relvo';
     this.#leases = new Leases(this.#schema, randomUUID(), leaseMs);
     this.#watcher = new AppendWatcher(this.#pool, `${this.#schema}_appended`);
+    this.#heartbeat = new LeaseHeartbeat(this.#leases, this.#schema, (fn) => this.#withClient(fn));
     this.#migrateTo = options.migrateTo ?? PG_LATEST_SCHEMA_VERSION;
     const first = options.followRetryMs ?? 250;
     this.followRetryMs = Array.from({ length: options.followRetries ?? 8 }, (_, i) =>
@@ -135,11 +137,18 @@ class PostgresEventStore implements EventStore {
     }
     await this.#open();
     this.#claimed = true;
-    const every = Math.max(50, Math.floor(this.#leases.leaseMs / 3));
-    this.#heartbeat = setInterval(() => {
-      // a failed renewal is not fatal here: the lapsed leases refuse the next append
-      if (this.#leases.size > 0) this.#withClient((c) => this.#leases.renew(c)).catch(() => 0);
-    }, every).unref();
+    this.#heartbeat.start();
+  }
+
+  async relinquish(sessionId: string): Promise<void> {
+    const given = this.#leases.giveUp([sessionId]);
+    if (given.length === 0 || this.#closed) return;
+    // best effort: a lease not ended here lapses unrenewed within one lease period
+    await this.#withClient((c) => this.#leases.releaseGivenUp(c, given)).catch(() => undefined);
+  }
+
+  onLeaseLost(listener: LeaseLostListener): () => void {
+    return this.#heartbeat.onLost(listener);
   }
 
   async append(batch: readonly EventEnvelope[]): Promise<void> {
@@ -263,7 +272,7 @@ class PostgresEventStore implements EventStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#claimed = false;
-    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
+    this.#heartbeat.stop();
     await this.#watcher.close();
     // best effort: a lease not released lapses on its own
     await this.#withClient((c) => this.#leases.releaseAll(c)).catch(() => undefined);

@@ -56,7 +56,14 @@ export interface RunOptions {
 
 export async function runRun(options: RunOptions, out: Output, io: CliIo): Promise<number> {
   const startedAt = performance.now();
-  const { prompt: firstPrompt } = await resolvePrompt(options.prompt, io.stdin);
+  const source = await resolvePrompt(options.prompt, io.stdin, (l) => {
+    out.note(l);
+  });
+  const firstPrompt = source.prompt;
+  if (source.appendedBytes > 0 && !out.json)
+    out.note(
+      out.c.dim(`stdin (${source.appendedBytes} bytes) follows the prompt as a <stdin> block`),
+    );
   if (firstPrompt.trim() === '') throw new CliExit(EXIT.usage, 'run: the prompt is empty');
   const cwd = process.cwd();
   const chosen = chooseConfig({

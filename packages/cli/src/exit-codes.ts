@@ -10,6 +10,8 @@ export const EXIT = {
   codex: 3,
   /** The person interrupted the turn (Ctrl-C); with `run`, the second Ctrl-C disposes the session. */
   interrupted: 130,
+  /** stdout's reader went away (`| head`): the turn was interrupted, the session closed. */
+  stdoutClosed: 141,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -20,6 +22,7 @@ export const EXIT_CODES_HELP = `Exit codes:
        --cwd or event log, ./relvo.config.json not named with --config)
   3    codex not found, or its version is outside the reviewed window
   130  interrupted by Ctrl-C (run: the first Ctrl-C interrupts the turn, the second quits)
+  141  run: stdout's reader went away (e.g. \`| head\`); the turn is interrupted, the session closed
   143  ended by SIGTERM · 129 ended by SIGHUP (the session is disposed first)`;
 
 /** An error that ends the command with a given exit code and a one-line message. */

@@ -147,6 +147,10 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     const active = driver;
     ctrlC.checkpoint();
     ctrlC.attach(active);
+    // `| head` has what it wanted: the turn is interrupted (and recorded so), the session closed
+    out.onStdoutClosed(() => {
+      void active.interrupt();
+    });
     if (!out.json) {
       const where = ephemeral ? 'none (ephemeral)' : neutraliseLine(eventLog);
       const resumed = options.resume === undefined ? '' : ' (resumed)';
@@ -164,11 +168,21 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
         ? undefined
         : new SteerInput({ input: terminal.input, session, out, asking: () => active.asking });
     let prompt = firstPrompt;
+    // a call, not a property: the reader may go away while a turn is awaited
+    const stdoutGone = (): boolean => out.stdoutClosed;
     for (;;) {
+      if (stdoutGone()) {
+        code = EXIT.stdoutClosed; // before the turn: nobody reads its answer
+        break;
+      }
       steering?.start();
       const end: TurnEnd = await driver.turn(prompt).finally(() => {
         steering?.stop();
       });
+      if (stdoutGone()) {
+        code = EXIT.stdoutClosed;
+        break;
+      }
       if (end.kind === 'quit') {
         code = ctrlC.quitCode;
         break;

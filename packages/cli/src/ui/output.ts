@@ -1,7 +1,8 @@
 /**
  * Where output goes. `--json`: stdout carries only envelopes, one per line. Human mode: the
  * model's text on stdout, everything else on stderr. Colour and the spinner only on a TTY,
- * never with NO_COLOR or --no-color.
+ * never with NO_COLOR or --no-color. A reader that goes away (`| head`) closes stdout: what
+ * would have gone there is dropped, quietly, and the command is told (`onStdoutClosed`).
  */
 import { stripVTControlCharacters } from 'node:util';
 import picocolors from 'picocolors';
@@ -41,6 +42,16 @@ export interface Output {
   /** One JSON value as one line on stdout. */
   jsonLine(value: unknown): void;
   spinner(text: string): Spinner;
+  /** stdout's reader went away (EPIPE): nothing more is written there. */
+  readonly stdoutClosed: boolean;
+  /** Called once when stdout's reader goes away. */
+  onStdoutClosed(listener: () => void): void;
+}
+
+/** A write to a pipe whose reader has gone: the end of the output, not a crash. */
+function isClosedPipe(error: unknown): boolean {
+  const code: unknown = (error as { code?: unknown } | null)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
 }
 
 export function colorEnabled(
@@ -74,14 +85,33 @@ export function createOutput(options: OutputOptions): Output {
   // the spinner library's own test: in a CI log or a dumb terminal it would draw a line per frame
   const interactive = stderrTty === true && env.TERM !== 'dumb' && !('CI' in env);
   let midLine = false;
+  let closed = false;
+  const closedListeners: (() => void)[] = [];
+  // without a listener, EPIPE is an uncaught exception: a stack trace and exit 1
+  stdout.on('error', (error: unknown) => {
+    if (!isClosedPipe(error)) throw error;
+    if (closed) return;
+    closed = true;
+    for (const listener of closedListeners.splice(0)) listener();
+  });
+  const write = (text: string): void => {
+    if (!closed) stdout.write(text);
+  };
   const line = (text: string): void => {
     if (midLine && !options.json) {
-      stdout.write('\n');
+      write('\n');
       midLine = false;
     }
     stderr.write(`${text}\n`);
   };
   return {
+    get stdoutClosed() {
+      return closed;
+    },
+    onStdoutClosed: (listener) => {
+      if (closed) listener();
+      else closedListeners.push(listener);
+    },
     json: options.json,
     c,
     interactive,
@@ -94,17 +124,17 @@ export function createOutput(options: OutputOptions): Output {
     },
     text: (chunk) => {
       if (options.json || chunk === '') return;
-      stdout.write(neutraliseProse(chunk));
+      write(neutraliseProse(chunk));
       midLine = !chunk.endsWith('\n');
     },
     print: (text) => {
-      if (midLine) stdout.write('\n');
+      if (midLine) write('\n');
       midLine = false;
       // colours were chosen for stderr; a redirected stdout gets plain text
-      stdout.write(`${stdoutColored ? text : stripVTControlCharacters(text)}\n`);
+      write(`${stdoutColored ? text : stripVTControlCharacters(text)}\n`);
     },
     jsonLine: (value) => {
-      stdout.write(`${jsonForTerminal(value)}\n`);
+      write(`${jsonForTerminal(value)}\n`);
     },
     spinner: (text) => {
       // A spinner is decoration for a person watching; never in logs or pipes.

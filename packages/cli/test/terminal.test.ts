@@ -116,6 +116,34 @@ describe('relvo-codex in a terminal (tmux)', { timeout: 150_000 }, () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('run: Ctrl-C interrupts a follow-up turn too, at the first press; Enter then ends (exit 130)', async () => {
+    const slow = (word: string) =>
+      textStep(
+        Array.from({ length: 300 }, (_, i) => `${word}${i} `),
+        { delayMs: 100, usage: scriptedUsage(10, 300, 0, 0) },
+      );
+    const { term, server, mark } = await slowRun(slow('tick'), slow('again'));
+    await term.sendKeys('C-c');
+    await term.waitFor((s) => s.includes('session is still open'), 'the follow-up prompt', 30_000);
+    await term.sendKeys('go on');
+    await term.sendKeys('Enter');
+    await term.waitFor((s) => s.includes('again3 '), 'the follow-up turn streaming', 60_000);
+    await term.sendKeys('C-c');
+    const second = await term.waitFor(
+      (s) => s.split('session is still open').length === 3,
+      'the follow-up turn interrupted and the prompt again',
+      30_000,
+    );
+    // the first press of the second turn interrupted it: nothing quit the session
+    expect(second).not.toContain('quitting: disposing the session');
+    expect(second).not.toContain('again299');
+    await term.sendKeys('Enter');
+    expect(await term.exitStatus(30_000)).toBe(130);
+    await term.close();
+    expect(await survivorsAfter(mark)).toEqual([]);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('run: a line typed while the turn streams is sent as a steer; the next model request ends with it', async () => {
     const { term, server, mark } = await slowRun(
       textStep(

@@ -204,6 +204,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
         break;
       }
       prompt = next.text;
+      ctrlC.rearm(); // the follow-up turn's first Ctrl-C interrupts it, as the first turn's did
     }
   } catch (error) {
     if (!(error instanceof StartupAborted)) throw error;

@@ -31,6 +31,14 @@ export class CtrlC {
     else if (this.presses === 2) this.handlers.quit();
   }
 
+  /**
+   * A new turn of the same session starts: its first press interrupts it again. After a quit (or
+   * a terminating signal) nothing is re-armed.
+   */
+  rearm(): void {
+    if (this.presses < 2) this.presses = 0;
+  }
+
   /** Listens for SIGINT (replacing Node's default exit) until `dispose()`. */
   install(proc: NodeJS.Process = process): this {
     const onSigint = (): void => {

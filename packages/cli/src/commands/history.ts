@@ -16,6 +16,7 @@ import {
 } from '../host/log-reader.js';
 import { openPostgresLog, postgresLog } from '../host/event-store.js';
 import { defaultEventLogPath } from '../paths.js';
+import { sessionTable } from '../ui/session-table.js';
 import { printTimeline } from '../ui/timeline.js';
 import type { Output } from '../ui/output.js';
 
@@ -24,6 +25,8 @@ export interface HistoryOptions {
   /** `--event-store postgres://…`: a shared PostgreSQL log. */
   readonly eventStore?: string | undefined;
   readonly json: boolean;
+  /** `sessions --wide`: every column in full (by default the table fits 80 columns). */
+  readonly wide?: boolean;
 }
 
 /** The log to read and what messages call it (a URL's password hidden). */
@@ -71,29 +74,10 @@ async function withLog(
   }
 }
 
-function when(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z`;
-}
-
-function printListings(listings: readonly SessionListing[], out: Output): void {
-  const rows = listings.map((l) => [
-    l.sessionId,
-    l.profiles.join(','),
-    l.state,
-    String(l.turns),
-    when(l.startedAt),
-    when(l.lastActivityAt),
-    l.resumable ? 'yes' : '-',
-  ]);
-  const header = ['SESSION', 'PROFILE', 'STATE', 'TURNS', 'STARTED', 'LAST ACTIVITY', 'RESUMABLE'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const format = (cells: readonly string[]): string =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  out.print(out.c.bold(format(header)));
-  for (const row of rows) out.print(format(row));
+function printListings(listings: readonly SessionListing[], out: Output, wide: boolean): void {
+  const [header = '', ...rows] = sessionTable(listings, wide);
+  out.print(out.c.bold(header));
+  for (const row of rows) out.print(row);
 }
 
 export async function runSessions(
@@ -115,7 +99,7 @@ export async function runSessions(
     } else if (listings.length === 0) {
       out.note(`no sessions in ${path}`);
     } else {
-      printListings(listings, out);
+      printListings(listings, out, options.wide === true);
       const resume = listings.some((l) => l.resumable)
         ? '; `relvo-codex run --resume <session> "<prompt>"` continues a resumable one'
         : '';
@@ -154,11 +138,12 @@ interface HistoryFlags {
   eventLog?: string;
   eventStore?: string;
   json?: boolean;
+  wide?: boolean;
   color: boolean;
 }
 
 function historyOptions(opts: HistoryFlags, json: boolean): HistoryOptions {
-  return { eventLog: opts.eventLog, eventStore: opts.eventStore, json };
+  return { eventLog: opts.eventLog, eventStore: opts.eventStore, json, wide: opts.wide === true };
 }
 
 /** Adds `sessions` and `log` to the program; `outputFor` builds the Output of a command. */
@@ -174,6 +159,7 @@ export function registerHistoryCommands(
     .option('--event-log <file>', EVENT_LOG_HELP)
     .addOption(new Option('--event-store <url>', EVENT_STORE_HELP).conflicts('eventLog'))
     .option('--json', 'one JSON object per session on stdout')
+    .option('--wide', 'every column in full: whole ids, start and last activity to the second')
     .option('--no-color', 'no colour (NO_COLOR is respected too)')
     .addHelpText('after', `\n${HISTORY_EXAMPLES}`)
     .action(async (opts: HistoryFlags) => {

@@ -10,6 +10,8 @@ export const EXIT = {
   codex: 3,
   /** The person interrupted the turn (Ctrl-C); with `run`, the second Ctrl-C disposes the session. */
   interrupted: 130,
+  /** `run --timeout` was reached: the turn was interrupted, the session closed. */
+  timedOut: 124,
   /** stdout's reader went away (`| head`): the turn was interrupted, the session closed. */
   stdoutClosed: 141,
 } as const;
@@ -21,6 +23,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    usage error (bad option, unreadable or invalid config file, unknown profile, a bad
        --cwd or event log, ./relvo.config.json not named with --config)
   3    codex not found, or its version is outside the reviewed window
+  124  run: --timeout reached; the turn is interrupted, the session closed
   130  interrupted by Ctrl-C (run: the first Ctrl-C interrupts the turn, the second quits)
   141  run: stdout's reader went away (e.g. \`| head\`); the turn is interrupted, the session closed
   143  ended by SIGTERM · 129 ended by SIGHUP (the session is disposed first)`;

@@ -140,6 +140,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         ).conflicts(['ephemeral', 'profile', 'cwd']),
       )
       .option('--json', 'write runtime event envelopes to stdout, one per line')
+      .option('--timeout <duration>', 'give up after this long, e.g. 90s, 5m (exit 124)')
       .addHelpText('after', `\n${RUN_EXAMPLES}`),
   ).action(
     async (
@@ -157,6 +158,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         ephemeral?: boolean;
         resume?: string;
         json?: boolean;
+        timeout?: string;
       },
     ) => {
       const { runRun } = await import('./commands/run.js');
@@ -178,6 +180,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
             json: opts.json === true,
             codex: opts.codex,
             resume: opts.resume,
+            timeout: opts.timeout,
           },
           out,
           io,

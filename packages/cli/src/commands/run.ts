@@ -25,6 +25,7 @@ import { SteerInput } from '../turn/steer-input.js';
 import { printRunHeader } from '../turn/header.js';
 import { StartupProgress } from '../turn/progress.js';
 import { resolvePrompt } from '../turn/prompt-input.js';
+import { parseDuration, startRunTimeout } from '../turn/run-timeout.js';
 import { exitCodeFor, terminalStreams } from '../turn/exit.js';
 import { failureAdvice } from '../turn/advice.js';
 import { printTurnSummary, timingsOf } from '../turn/summary.js';
@@ -52,10 +53,13 @@ export interface RunOptions {
   readonly codex: string | undefined;
   /** `--resume <session>`: continue that session of the event log instead of opening one. */
   readonly resume?: string | undefined;
+  /** `--timeout DURATION`: a bound on the whole run (exit 124). */
+  readonly timeout?: string | undefined;
 }
 
 export async function runRun(options: RunOptions, out: Output, io: CliIo): Promise<number> {
   const startedAt = performance.now();
+  if (options.timeout !== undefined) parseDuration(options.timeout); // exit 2 before anything
   const source = await resolvePrompt(options.prompt, io.stdin, (l) => {
     out.note(l);
   });
@@ -102,6 +106,19 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     progress?.clearStatus();
     out.warn(line);
   });
+  const timeout = startRunTimeout(
+    options.timeout,
+    {
+      stop: ctrlC.stopTurn,
+      quit: () => {
+        ctrlC.giveUp();
+      },
+    },
+    (line) => {
+      progress?.clearStatus();
+      out.warn(line);
+    },
+  );
   let runtime: AgentRuntime | undefined;
   let driver: SessionDriver | undefined;
   let code: number;
@@ -184,7 +201,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
         break;
       }
       if (end.kind === 'quit') {
-        code = ctrlC.quitCode;
+        code = timeout?.expired === true ? EXIT.timedOut : ctrlC.quitCode;
         break;
       }
       if (!out.json) {
@@ -194,6 +211,10 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       const advice = failureAdvice(end.termination, codex.path);
       if (advice !== undefined) out.warn(`what to do: ${advice}`);
       code = exitCodeFor(end.termination);
+      if (timeout?.expired === true) {
+        code = EXIT.timedOut; // no follow-up: the run's time is up
+        break;
+      }
       if (end.termination.outcome !== 'interrupted' || terminal === undefined) break;
       // interrupted, the session stays: the person may go on, or press Ctrl-C again to quit
       const next = await followUp(terminal, ctrlC);
@@ -208,8 +229,9 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     }
   } catch (error) {
     if (!(error instanceof StartupAborted)) throw error;
-    code = ctrlC.quitCode;
+    code = timeout?.expired === true ? EXIT.timedOut : ctrlC.quitCode;
   } finally {
+    timeout?.dispose();
     progress?.stop();
     // as before: a further signal during the clean-up ends the process at once
     ctrlC.dispose();

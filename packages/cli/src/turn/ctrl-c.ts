@@ -105,11 +105,14 @@ export class SessionCtrlC extends CtrlC {
       target.abandoned = true;
       reject(new StartupAborted());
     };
+    const stop = (): void => {
+      if (target.driver === undefined) abandonStartup();
+      else void target.driver.interrupt();
+    };
     super({
       interrupt: () => {
         warn('interrupting the turn… (Ctrl-C again to quit)');
-        if (target.driver === undefined) abandonStartup();
-        else void target.driver.interrupt();
+        stop();
       },
       quit: () => {
         warn('quitting: disposing the session');
@@ -119,6 +122,16 @@ export class SessionCtrlC extends CtrlC {
     });
     this.target = target;
     this.abandon = abandon;
+    this.stopTurn = stop;
+  }
+
+  /** Interrupts the turn, or abandons start-up, without counting as a press (`--timeout`). */
+  readonly stopTurn: () => void;
+
+  /** Gives up on the session as a second press would, without saying Ctrl-C was pressed. */
+  giveUp(): void {
+    if (this.target.driver === undefined) this.stopTurn();
+    else this.target.driver.quit();
   }
 
   /** `work`, unless start-up is abandoned first: then `StartupAborted`, without waiting for it. */

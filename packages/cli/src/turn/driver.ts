@@ -14,6 +14,7 @@ import { subjectLines } from '../ui/subject.js';
 import { retryLine } from './advice.js';
 import { describeResponse, type Answer, type Answerer } from './answers.js';
 import { timeLeftLabel } from './expiry-label.js';
+import { elapsedLabel } from './progress.js';
 import { submitErrorToExit } from './submit-errors.js';
 import { newTurnStats, noteDelta, noteUsage, WaitingClock, type TurnStats } from './turn-stats.js';
 
@@ -215,11 +216,13 @@ export class SessionDriver {
       case 'diagnostic': {
         if (payload.level !== 'warning') break;
         // a retry says how often and why: the same line ten minutes long told nobody anything
-        out.note(
-          out.c.dim(
-            `  ${retryLine(payload.detail) ?? `codex: ${neutraliseLine(payload.message)}`}`,
-          ),
-        );
+        const retry = retryLine(payload.detail);
+        // a retry also says how long the turn has waited: twelve of them took minutes
+        const waited =
+          retry === undefined || stats === undefined
+            ? ''
+            : ` · ${elapsedLabel(this.now() - stats.submittedAt)} into the turn`;
+        out.note(out.c.dim(`  ${retry ?? `codex: ${neutraliseLine(payload.message)}`}${waited}`));
         break;
       }
       case 'run.finished':

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { CODEX_APP_SERVER_VERSION } from '@relvo-labs/agent-provider-codex';
 import { cliEnv, REPO_ROOT, runCli, survivorsAfter, standInCodex } from './support/cli.js';
-import { apiKeyLoggedInHome, homeEnv } from './support/codex-login.js';
+import { apiKeyLoggedInHome, homeEnv, loopbackModelHost } from './support/codex-login.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -93,7 +93,9 @@ describe('relvo-codex usage and exit codes', () => {
     onTestFinished(() => {
       home.dispose();
     });
-    const { env } = cliEnv({ env: homeEnv(home) });
+    const host = await loopbackModelHost();
+    onTestFinished(() => host.close());
+    const { env } = cliEnv({ env: { ...homeEnv(home), ...host.env } });
     const version = spawnSync(process.execPath, [bin, '--version'], {
       env,
       encoding: 'utf8',

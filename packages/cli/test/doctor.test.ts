@@ -5,13 +5,13 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import {
   CODEX_APP_SERVER_VERSION,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
 } from '@relvo-labs/agent-provider-codex';
 import { runCli, survivorsAfter, standInCodex } from './support/cli.js';
-import { apiKeyLoggedInHome, homeEnv } from './support/codex-login.js';
+import { apiKeyLoggedInHome, homeEnv, loopbackModelHost } from './support/codex-login.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -36,8 +36,10 @@ describe('relvo-codex doctor --json', () => {
     // a logged-in codex home: the person's own login is never what a test depends on
     const home = await apiKeyLoggedInHome();
     dirs.push(home.root);
+    const host = await loopbackModelHost();
+    onTestFinished(() => host.close());
     const result = await runCli(['doctor', '--json'], {
-      env: homeEnv(home),
+      env: { ...homeEnv(home), ...host.env },
       unset: ['RELVO_CODEX_EXECUTABLE'],
     });
     expect(result.stderr).not.toContain('unexpected');
@@ -64,6 +66,13 @@ describe('relvo-codex doctor --json', () => {
     expect(report.resources.processes).toBeGreaterThanOrEqual(1);
     expect(report.eventLog.path).toMatch(/events\.sqlite$/);
     expect(report.problems).toEqual([]);
+    // the model host (a loopback stand-in) was checked: connected, and nothing was sent to it
+    expect((report as { reach?: unknown }).reach).toMatchObject({
+      checked: true,
+      ok: true,
+      url: host.env.OPENAI_BASE_URL.replace(/\/v1$/, ''),
+    });
+    expect(host.bytesReceived()).toBe(0);
     expect(await survivorsAfter(result.mark)).toEqual([]);
   });
 

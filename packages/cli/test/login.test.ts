@@ -12,7 +12,7 @@ import {
   type IsolatedCodexHome,
 } from '@relvo-labs/agent-provider-codex/testing';
 import { cliEnv, runCli, survivorsAfter } from './support/cli.js';
-import { apiKeyLoggedInHome } from './support/codex-login.js';
+import { apiKeyLoggedInHome, loopbackModelHost } from './support/codex-login.js';
 import { scriptedRunSetup } from './support/scripted-config.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -120,8 +120,10 @@ describe('relvo-codex doctor: the login and the rate limits', () => {
     cleanups.push(() => {
       home.dispose();
     });
+    const host = await loopbackModelHost();
+    cleanups.push(() => host.close());
     const result = await runCli(['doctor', '--json'], {
-      env: { HOME: home.home, CODEX_HOME: home.codexHome },
+      env: { HOME: home.home, CODEX_HOME: home.codexHome, ...host.env },
       unset: ['RELVO_CODEX_EXECUTABLE'],
     });
     const report = JSON.parse(result.stdout) as {

@@ -6,6 +6,7 @@
 import { describeLimits, type LimitsCheck } from '../codex/limits.js';
 import type { CodexSource } from '../codex/locate.js';
 import { describeLogin, type LoginCheck } from '../codex/login.js';
+import type { ReachCheck } from '../codex/reach.js';
 import { windowRange, type WindowPosition } from '../codex/version.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Output } from '../ui/output.js';
@@ -47,6 +48,8 @@ export interface DoctorReport {
   readonly login: LoginCheck | { readonly checked: false; readonly skipped: string };
   /** The account's rate limits, or why codex has none (informational: never a problem). */
   readonly limits: LimitsCheck | { readonly checked: false; readonly skipped: string };
+  /** The model provider's host: TCP connect and TLS handshake, nothing sent. */
+  readonly reach: ReachCheck;
   readonly eventLog: {
     readonly path: string;
     readonly exists: boolean;
@@ -89,6 +92,10 @@ export function printDoctorReport(report: DoctorReport, out: Output): void {
   );
   out.print(
     `  limits     ${'skipped' in report.limits ? `skipped (${report.limits.skipped})` : describeLimits(report.limits)}`,
+  );
+  const r = report.reach;
+  out.print(
+    `  model host ${!r.checked ? `not checked (${r.skipped})` : r.ok ? `${ok(true)}  ${r.url} reachable (TCP${r.url.startsWith('https:') ? ' + TLS' : ''}, ${r.ms} ms)` : `${ok(false)}  ${r.url}: ${r.stage} failed (${r.error})`}`,
   );
   out.print(
     `  event log  ${report.eventLog.path} (${report.eventLog.exists ? 'exists' : 'not created yet'}${report.eventLog.writable ? '' : ', NOT writable'})`,

@@ -2,9 +2,10 @@
  * `relvo-codex doctor`: which codex, whether it is in the reviewed window, how long a
  * handshake takes, what the app-server group costs, where the event log is — and one next
  * step per problem found. The handshake runs against the scripted model on 127.0.0.1 with a
- * throw-away CODEX_HOME, so doctor never touches the network; the login check asks codex itself
- * (`account/read`, the person's own CODEX_HOME, read only, plugin sync off) and sends nothing to a
- * model. The report's shape and rendering are `doctor-report.ts`.
+ * throw-away CODEX_HOME; the login check asks codex itself (`account/read`, the person's own
+ * CODEX_HOME, read only, plugin sync off) and sends nothing to a model. The one connection out is
+ * the model host check (`codex/reach.ts`): TCP and TLS only, nothing sent. The report's shape and
+ * rendering are `doctor-report.ts`.
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -22,6 +23,7 @@ import {
   windowPosition,
   windowSummary,
 } from '../codex/version.js';
+import { checkReachable, modelBaseUrl, type ReachCheck } from '../codex/reach.js';
 import { defaultEventLogPath } from '../paths.js';
 import type { DoctorProblem, DoctorReport } from './doctor-report.js';
 
@@ -155,6 +157,7 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
       resources: null,
       login: { checked: false, skipped: 'no codex' },
       limits: { checked: false, skipped: 'no codex' },
+      reach: { checked: false, skipped: 'no codex' },
       eventLog,
       problems,
     };
@@ -197,9 +200,19 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
     });
   }
 
+  const reach = await checkModelHost(env, login);
+  if (reach.checked && !reach.ok) {
+    problems.push({
+      problem: `the model provider's host ${reach.url} cannot be reached (${reach.stage}: ${reach.error}); a turn would retry for minutes`,
+      nextStep:
+        'check the network, a proxy or firewall, and OPENAI_BASE_URL; `relvo-codex run --timeout 2m` bounds a run meanwhile',
+    });
+  }
+
   return {
     login,
     limits,
+    reach,
     codex: {
       found: true,
       path: located.path,
@@ -217,4 +230,17 @@ export async function runDoctorChecks(options: DoctorOptions = {}): Promise<Doct
     eventLog,
     problems,
   };
+}
+
+/** The host the model requests go to, when doctor can tell which (see `codex/reach.ts`). */
+function checkModelHost(env: NodeJS.ProcessEnv, login: DoctorReport['login']): Promise<ReachCheck> {
+  const authMode = login.checked && 'authMode' in login ? login.authMode : undefined;
+  const url = modelBaseUrl(env, authMode);
+  if (url === undefined) {
+    return Promise.resolve({
+      checked: false,
+      skipped: 'no OPENAI_BASE_URL and no OpenAI login to tell the host by',
+    } as const);
+  }
+  return checkReachable(url);
 }

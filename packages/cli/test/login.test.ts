@@ -63,6 +63,8 @@ describe('relvo-codex run: the login first, retries counted, failures with their
     expect(result.stderr).toContain(
       'codex: the model request failed (stream_disconnected); retrying — retry 1',
     );
+    // and how long the turn has waited by then
+    expect(result.stderr).toMatch(/retrying — retry 1 · \d+ s into the turn/);
     expect(result.stderr).toMatch(/turn\s+failed: provider_unavailable/);
     expect(result.stderr).toMatch(
       /what to do: codex retried the model request \d+ time\(s\) \(stream_disconnected\)/,

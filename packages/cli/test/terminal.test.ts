@@ -144,6 +144,23 @@ describe('relvo-codex in a terminal (tmux)', { timeout: 150_000 }, () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('run - on a terminal says Ctrl-D ends the prompt; what was typed is sent', async () => {
+    const { env, mark } = cliEnv();
+    const setup = await scriptedRunSetup(env);
+    cleanups.push(() => setup.cleanup());
+    setup.server.enqueue(textStep('TYPED-ANSWER'));
+    const term = await terminal(['run', '-', ...setup.runArgs], env);
+    await term.waitFor((s) => s.includes('then Ctrl-D on a new line'), 'the Ctrl-D hint', 30_000);
+    await term.sendKeys('typed at the terminal');
+    await term.sendKeys('Enter');
+    await term.sendKeys('C-d');
+    await term.waitFor((s) => s.includes('TYPED-ANSWER'), 'the answer', 60_000);
+    expect(await term.exitStatus(30_000)).toBe(0);
+    await term.close();
+    expect(await survivorsAfter(mark)).toEqual([]);
+    expect(JSON.stringify(setup.server.requests[0]?.body)).toContain('typed at the terminal');
+  });
+
   it('run: a line typed while the turn streams is sent as a steer; the next model request ends with it', async () => {
     const { term, server, mark } = await slowRun(
       textStep(

@@ -4,6 +4,7 @@ import {
   diagnosticPayloadSchema,
   interactionIdSchema,
   interactionRequestSchema,
+  interactionResponseSchema,
   interactionSettlementSchema,
   jsonObjectSchema,
   messageDeltaPayloadSchema,
@@ -128,6 +129,29 @@ export const interactionSettledPayloadSchema = z.strictObject({
   settlement: interactionSettlementSchema,
 });
 
+/*
+ * Host commands, recorded before the provider gets them (ADR-0044): durable under the lease
+ * first, so a host that lost its lease or its store hands the provider nothing.
+ */
+
+/** A host's answer, about to be handed to the provider; `interaction.settled` says how it went. */
+export const interactionAnsweredPayloadSchema = z.strictObject({
+  type: z.literal('interaction.answered'),
+  interactionId: interactionIdSchema,
+  response: interactionResponseSchema,
+});
+
+/** Input a host adds to the running run, about to be handed to the provider. */
+export const runSteeredPayloadSchema = z.strictObject({
+  type: z.literal('run.steered'),
+  input: turnInputSchema,
+});
+
+/** A host asked to interrupt the run; `run.state_changed` to `interrupting` once it accepted. */
+export const runInterruptRequestedPayloadSchema = z.strictObject({
+  type: z.literal('run.interrupt_requested'),
+});
+
 export const eventPayloadSchema = z.discriminatedUnion('type', [
   sessionOpenedPayloadSchema,
   sessionStateChangedPayloadSchema,
@@ -141,6 +165,9 @@ export const eventPayloadSchema = z.discriminatedUnion('type', [
   runFinishedPayloadSchema,
   runtimeInteractionRequestedPayloadSchema,
   interactionSettledPayloadSchema,
+  interactionAnsweredPayloadSchema,
+  runSteeredPayloadSchema,
+  runInterruptRequestedPayloadSchema,
   messageDeltaPayloadSchema,
   toolActivityPayloadSchema,
   usagePayloadSchema,

@@ -3,8 +3,10 @@ import {
   isTerminal,
   SESSION_STATE_TABLE,
   type AgentError,
+  type InteractionSettlement,
 } from '@relvo-labs/agent-provider';
 import { readSessionHistory, type SessionHistory } from './history.js';
+import { ANSWER_OUTCOME_UNKNOWN } from './session/answers.js';
 import type { EventWriter } from './session/writer.js';
 import { SessionLog } from './session/log.js';
 import type { EventStore, StoredSession } from './store/types.js';
@@ -32,7 +34,9 @@ export interface AbandonedSessions {
 /**
  * Sessions whose runtime died without closing them. One whose provider left a recovery record
  * while it was `ready` becomes resumable: its pending interactions are cancelled and its open
- * runs and turns fail (their outcome is unknown), the session itself stays open. Any other is
+ * runs and turns fail (their outcome is unknown), the session itself stays open. An interaction
+ * whose answer was recorded for the provider settles `responded` with that answer, its outcome
+ * unknown. Any other is
  * recorded as failed, never resumed silently. Runs once, when a runtime claims the store.
  */
 export async function settleAbandonedSessions(
@@ -84,14 +88,13 @@ async function settleOpenWork(
   const at = new Date(writer.clock.now()).toISOString();
   const error = resumes ? OUTCOME_UNKNOWN_ERROR : PROCESS_ENDED_ERROR;
   for (const [interactionId, runId] of work.interactions) {
-    log.append(
-      {
-        type: 'interaction.settled',
-        interactionId,
-        settlement: { outcome: 'cancelled', settledAt: at },
-      },
-      runId,
-    );
+    // an answer recorded for the provider may have reached it: never `cancelled` (ADR-0044)
+    const response = work.answered.get(interactionId);
+    const settlement: InteractionSettlement =
+      response === undefined
+        ? { outcome: 'cancelled', settledAt: at }
+        : { outcome: 'responded', settledAt: at, response, error: ANSWER_OUTCOME_UNKNOWN };
+    log.append({ type: 'interaction.settled', interactionId, settlement }, runId);
   }
   for (const runId of work.runs.keys()) {
     log.append({ type: 'run.finished', termination: { outcome: 'failed', at, error } }, runId);

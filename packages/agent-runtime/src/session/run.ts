@@ -6,6 +6,7 @@ import {
   isProviderRejection,
   isTerminal,
   RUN_STATE_TABLE,
+  toAgentError,
   type InteractionRequest,
   type ProviderEventPayload,
   type ProviderEventSink,
@@ -110,6 +111,12 @@ export class RunDriver implements InteractionRun {
         else this.finish(failedWith(agentError('provider_unavailable', UNCONFIRMED_START)), true);
       },
     );
+  }
+
+  /** The run could not be recorded: it never reaches the provider and ends failed. */
+  abandon(error: unknown): void {
+    this.markStarted();
+    this.finish(failedWith(toAgentError(error)), false);
   }
 
   private onStarted(run: ProviderRun): void {
@@ -223,6 +230,16 @@ export class RunDriver implements InteractionRun {
         'the session has no active run to steer',
       );
     }
+    // recorded under the lease before the provider sees it (ADR-0044)
+    this.append({ type: 'run.steered', input });
+    await this.ctx.log.durable();
+    if (this.stale || this.fence) {
+      throw new RuntimeError(
+        'unknown_run',
+        'no_active_run',
+        'the session has no active run to steer',
+      );
+    }
     try {
       await (run.steer?.(input) ?? Promise.reject(new Error('steer missing')));
     } catch (error) {
@@ -235,6 +252,16 @@ export class RunDriver implements InteractionRun {
     const run = this.providerRun;
     if (this.stale || run === undefined) return;
     this.fence = true;
+    // recorded under the lease before the provider sees it (ADR-0044); a host that lost its
+    // lease or its store interrupts nothing
+    this.append({ type: 'run.interrupt_requested' });
+    try {
+      await this.ctx.log.durable();
+    } catch (error) {
+      this.fence = false;
+      throw error;
+    }
+    if (this.stale) return;
     try {
       await run.interrupt(reason);
     } catch (error) {

@@ -174,8 +174,14 @@ export class SessionImpl implements RuntimeSession {
       turnId,
     );
     this.run = run;
+    // the turn is durable under the lease before the provider sees it (ADR-0044)
+    try {
+      await log.durable();
+    } catch (error) {
+      run.abandon(error);
+      throw error;
+    }
     run.start(input, runOptions);
-    await log.durable();
     return { turnId, runId, profile, providerId, done: run.done };
   }
 
@@ -262,7 +268,13 @@ export class SessionImpl implements RuntimeSession {
   }
 
   private async attemptClose(): Promise<void> {
-    if (this.current === 'ready') this.moveTo('closing');
+    if (this.current === 'ready') {
+      this.moveTo('closing');
+      // `closing` is durable before the provider hears of the close (ADR-0044). A log that
+      // cannot record it still stops its provider sessions below (a stop is never fenced; the
+      // run's interrupt is, in RunDriver), and close rejects with the store's error at the end
+      await this.ctx.log.durable().catch(() => undefined);
+    }
     // every wait of close is bounded: a provider that never answers cannot hold it
     const grace: Grace = (work) => within(this.ctx.clock, this.ctx.closeGraceMs, work);
     if (this.admitting !== undefined && !(await grace(this.admitting.catch(() => 0))).ok) {

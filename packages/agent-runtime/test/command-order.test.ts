@@ -19,14 +19,14 @@ import { history, onCleanup, tempDir, types, until } from './support.js';
 interface Gate {
   /** The held commit reached the store (and waits). */
   readonly reached: Promise<void>;
-  release(): void;
+  readonly release: () => void;
 }
 
 /** A memory store whose commit carrying a payload of `type` can be held or refused. */
 function gatedStore(): {
   store: EventStore;
-  hold(type: string): Gate;
-  refuse(type: string): void;
+  hold: (type: string) => Gate;
+  refuse: (type: string) => void;
 } {
   const inner = createMemoryEventStore();
   const held = new Map<string, { reached: () => void; released: Promise<void> }>();
@@ -55,7 +55,7 @@ function gatedStore(): {
   };
   return {
     store,
-    hold(type) {
+    hold: (type) => {
       let reached!: () => void;
       let release!: () => void;
       const gate: Gate = {
@@ -74,7 +74,7 @@ function gatedStore(): {
       });
       return gate;
     },
-    refuse(type) {
+    refuse: (type) => {
       refused.add(type);
     },
   };
@@ -126,7 +126,11 @@ describe('a host command is durable before the provider sees it', () => {
   it('an answer: recorded and committed first; an exact retry joins, another answer is refused; settled after', async () => {
     const { manual, runtime, session, hold, interactionId } = await awaitingApproval();
     const gate = hold('interaction.answered');
-    const answer = { kind: 'approval' as const, decision: 'approved' as const, mode: 'once' as const };
+    const answer = {
+      kind: 'approval' as const,
+      decision: 'approved' as const,
+      mode: 'once' as const,
+    };
     const answered = session.respond(interactionId, answer);
     await gate.reached;
     const retry = session.respond(interactionId, { ...answer });

@@ -64,6 +64,11 @@ interface InteractionRecord {
   expiry?: ArmedExpiry;
 }
 
+/** Read anew after an await (the record may have settled meanwhile). */
+function delivering(record: InteractionRecord): boolean {
+  return record.status === 'delivering';
+}
+
 /** A run's provider refs: the open ones, and a bounded memory of settled ones (duplicates). */
 interface RunRefs {
   readonly open: Map<string, InteractionRecord>;
@@ -154,7 +159,11 @@ export class InteractionLifecycle {
     const refs = this.#runs.get(run.runId);
     if (refs === undefined) return;
     for (const record of [...refs.open.values()]) {
-      if (record.status === 'delivering' && record.handed === true && record.inFlight !== undefined) {
+      if (
+        record.status === 'delivering' &&
+        record.handed === true &&
+        record.inFlight !== undefined
+      ) {
         this.#settle(record, 'responded', record.inFlight);
       } else if (record.uncertain !== undefined) {
         this.#settle(record, 'responded', record.uncertain, ANSWER_OUTCOME_UNKNOWN);
@@ -224,7 +233,7 @@ export class InteractionLifecycle {
       throw error;
     }
     // the run ended while the answer was being recorded: it never reached the provider
-    if (record.status !== 'delivering') {
+    if (!delivering(record)) {
       delete record.delivery;
       throw answerAfterSettlement(record.settlement, answer) ?? anotherAnswerInFlight();
     }
@@ -237,7 +246,7 @@ export class InteractionLifecycle {
       this.#undeliver(record);
       throw providerCallError(error, 'response');
     }
-    if (record.status === 'delivering') this.#settle(record, 'responded', answer);
+    if (delivering(record)) this.#settle(record, 'responded', answer);
     await log.durable();
   }
 

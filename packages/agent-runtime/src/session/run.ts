@@ -30,6 +30,10 @@ export { STAGED_EMISSIONS_LIMIT } from './staging.js';
 
 const UNCONFIRMED_START = 'the provider did not confirm that the run started';
 
+function noActiveRun(): RuntimeError {
+  return new RuntimeError('unknown_run', 'no_active_run', 'the session has no active run to steer');
+}
+
 /** One run of a turn: its state machine, its sink, its interrupt fence. */
 export class RunDriver implements InteractionRun {
   state: RunState = 'starting';
@@ -77,6 +81,15 @@ export class RunDriver implements InteractionRun {
 
   get finished(): boolean {
     return this.stale;
+  }
+
+  private staleNow(): boolean {
+    return this.stale;
+  }
+
+  /** Started, not finished, not being interrupted; a method: read anew after an await. */
+  private steerable(): boolean {
+    return !this.stale && !this.fence && this.providerRun !== undefined;
   }
 
   private append(payload: EventPayload): void {
@@ -223,23 +236,12 @@ export class RunDriver implements InteractionRun {
     }
     await this.started;
     const run = this.providerRun;
-    if (this.stale || run === undefined || this.fence) {
-      throw new RuntimeError(
-        'unknown_run',
-        'no_active_run',
-        'the session has no active run to steer',
-      );
-    }
+    if (!this.steerable() || run === undefined) throw noActiveRun();
     // recorded under the lease before the provider sees it (ADR-0044)
     this.append({ type: 'run.steered', input });
     await this.ctx.log.durable();
-    if (this.stale || this.fence) {
-      throw new RuntimeError(
-        'unknown_run',
-        'no_active_run',
-        'the session has no active run to steer',
-      );
-    }
+    // the run may have ended or been interrupted while the record was committed
+    if (!this.steerable()) throw noActiveRun();
     try {
       await (run.steer?.(input) ?? Promise.reject(new Error('steer missing')));
     } catch (error) {
@@ -261,7 +263,8 @@ export class RunDriver implements InteractionRun {
       this.fence = false;
       throw error;
     }
-    if (this.stale) return;
+    // the run may have finished while the record was committed
+    if (this.staleNow()) return;
     try {
       await run.interrupt(reason);
     } catch (error) {

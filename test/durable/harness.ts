@@ -50,6 +50,7 @@ export interface HostSpec {
   readonly prompt?: string;
   readonly waitGo?: boolean;
   readonly finish?: boolean;
+  readonly answer?: boolean;
 }
 
 export class Host extends RuntimeChild {

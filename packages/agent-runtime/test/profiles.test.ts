@@ -92,10 +92,10 @@ describe('per-run profile selection', () => {
     const a = session.submitTurn({ input: 'one' });
     const b = await refusal(session.submitTurn({ input: 'two' }));
     expect(b.reason).toBe('session_busy');
+    // the run starts once its turn is durable (ADR-0044), that is when submitTurn resolves
+    const second = await a;
     scripted.controller.drain();
-    await (
-      await a
-    ).done;
+    await second.done;
   });
 });
 

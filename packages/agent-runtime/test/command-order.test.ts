@@ -14,6 +14,7 @@ import {
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createManualProvider, type ManualProviderControls } from './manual-provider.js';
+import { withAppend } from './store-wrap.js';
 import { history, onCleanup, tempDir, types, until } from './support.js';
 
 interface Gate {
@@ -34,25 +35,17 @@ function gatedStore(): {
   let broken = false;
   const carries = (batch: readonly EventEnvelope[], type: string): boolean =>
     batch.some((e) => e.payload.type === type);
-  const store: EventStore = {
-    kind: 'gated',
-    claim: () => inner.claim(),
-    async append(batch) {
-      if ([...refused].some((t) => carries(batch, t))) broken = true;
-      if (broken) throw new Error('EIO: i/o error');
-      for (const [type, gate] of held) {
-        if (!carries(batch, type)) continue;
-        held.delete(type);
-        gate.reached();
-        await gate.released;
-      }
-      return inner.append(batch);
-    },
-    read: (id, options) => inner.read(id, options),
-    getSession: (id) => inner.getSession(id),
-    listSessions: () => inner.listSessions(),
-    close: () => inner.close(),
-  };
+  const store = withAppend(inner, 'gated', async (batch) => {
+    if ([...refused].some((t) => carries(batch, t))) broken = true;
+    if (broken) throw new Error('EIO: i/o error');
+    for (const [type, gate] of held) {
+      if (!carries(batch, type)) continue;
+      held.delete(type);
+      gate.reached();
+      await gate.released;
+    }
+    return inner.append(batch);
+  });
   return {
     store,
     hold: (type) => {

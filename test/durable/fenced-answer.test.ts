@@ -4,7 +4,9 @@
  * lease approves, and the file appears. Then: the owner is paused (SIGSTOP) past its lease while
  * the approval is pending, another runtime takes the session over and records the approval
  * cancelled, the owner is continued and its host approves: the answer is refused `lease_lost`
- * before it reaches codex, and the file never appears.
+ * before it reaches codex, and the file never appears. And a host killed after codex took the
+ * approval but before the settlement committed: the next owner's log says the answer was
+ * delivered, outcome unknown (the command did run), never cancelled.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -98,6 +100,54 @@ describe.skipIf(pg.skip !== undefined)('a fenced codex host never acts (PostgreS
     await owner.exited;
     await taker.exited;
     expect(await fleet.survivors([control, owner, taker])).toEqual([]);
+  }, 240_000);
+
+  it('killed after codex took the approval but before the settlement committed: the command ran, and the next owner records the answer delivered, outcome unknown', async () => {
+    const fleet = await startFleet(pg, 'crashed_codex');
+    const marker = join(fleet.iso.workspace, 'ran-marker');
+    fleet.server.enqueue(
+      execCommandStep(`touch ${marker}`, { escalate: true, justification: 'x' }),
+    );
+    fleet.server.enqueue(textStep(['done']));
+    const owner = fleet.host({ mode: 'turn', prompt: 'make it', answer: true, slowSettle: true });
+    const sessionId = (await owner.line((l) => l.startsWith('SESSION '), 'the session')).slice(8);
+    await owner.line((l) => l.startsWith('PENDING '), 'the pending approval');
+    await owner.saw('interaction.requested', 'the durable request');
+    owner.send('ANSWER');
+    await owner.line((l) => l === 'SLOW', 'the slow settlement commit');
+    // codex had the approval: the command runs while the settlement's commit hangs
+    expect(await appears(marker, 30_000)).toBe(true);
+    owner.signal('SIGKILL');
+    await owner.exited;
+    await untilLeaseLapsed(fleet.url, fleet.schema, sessionId, 30_000);
+    const taker = fleet.host({ mode: 'follow', sessionId });
+    expect(await taker.line((l) => l.startsWith('STARTED '), 'the takeover')).toBe(
+      `STARTED ${sessionId}|`,
+    );
+    const rows = await pgQuery<{ type: string; payload: string }>(
+      fleet.url,
+      `SELECT type, payload::text AS payload FROM crashed_codex.events
+       WHERE session_id = $1 AND type IN ('interaction.requested', 'interaction.answered',
+         'interaction.settled') ORDER BY sequence`,
+      [sessionId],
+    );
+    const payloads = rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
+    const approved = { kind: 'approval', decision: 'approved', mode: 'once' };
+    expect(payloads).toEqual([
+      expect.objectContaining({ type: 'interaction.requested' }),
+      expect.objectContaining({ type: 'interaction.answered', response: approved }),
+      expect.objectContaining({
+        type: 'interaction.settled',
+        settlement: expect.objectContaining({
+          outcome: 'responded',
+          response: approved,
+          error: expect.objectContaining({ details: { reason: 'answer_outcome_unknown' } }),
+        }),
+      }),
+    ]);
+    taker.signal('SIGKILL');
+    await taker.exited;
+    expect(await fleet.survivors([owner, taker])).toEqual([]);
   }, 240_000);
 });
 

@@ -51,6 +51,7 @@ export interface HostSpec {
   readonly waitGo?: boolean;
   readonly finish?: boolean;
   readonly answer?: boolean;
+  readonly slowSettle?: boolean;
 }
 
 export class Host extends RuntimeChild {

@@ -5,6 +5,7 @@
  * go, so "the provider has not seen it yet" is observed while the record is not durable; a store
  * that refuses that commit hands the provider nothing.
  */
+import { agentError, ProviderRejection } from '@relvo-labs/agent-provider';
 import {
   createAgentRuntime,
   createMemoryEventStore,
@@ -185,6 +186,35 @@ describe('a host command is durable before the provider sees it', () => {
       (e) => e.payload.type === 'interaction.settled',
     );
     expect(settled?.payload).toMatchObject({ settlement: { outcome: 'cancelled' } });
+  });
+
+  it('a delivery that fails without a definite refusal: the run ends with the answer responded, outcome unknown; after a refusal, cancelled', async () => {
+    for (const [failure, expected] of [
+      [new Error('EPIPE: the provider went away'), 'unknown'],
+      [new ProviderRejection(agentError('invalid_request', 'refused')), 'cancelled'],
+    ] as const) {
+      const { manual, runtime, session, run, turn, interactionId } = await awaitingApproval();
+      manual.respondFailure = failure;
+      const failed = await errorOf(
+        session.respond(interactionId, { kind: 'approval', decision: 'approved', mode: 'once' }),
+      );
+      expect(isRuntimeError(failed)).toBe(true);
+      run.complete({ outcome: 'succeeded' });
+      await turn.done;
+      const settled = (await history(runtime, session.id)).find(
+        (e) => e.payload.type === 'interaction.settled',
+      );
+      expect(settled?.payload).toMatchObject({
+        settlement:
+          expected === 'cancelled'
+            ? { outcome: 'cancelled' }
+            : {
+                outcome: 'responded',
+                response: { decision: 'approved' },
+                error: { details: { reason: 'answer_outcome_unknown' } },
+              },
+      });
+    }
   });
 
   it('steer: run.steered is committed before the provider run gets the input; refused by a failed store', async () => {

@@ -37,6 +37,31 @@ async function ownerAwaitingApproval(
   return [owner, sessionId];
 }
 
+/**
+ * Once the owner's lease lapsed, a runtime's start takes the session over and settles what the
+ * owner left open (resumable: its record is kept); the new owner keeps running.
+ */
+async function takeOver(fleet: Fleet, sessionId: string): Promise<Host> {
+  await untilLeaseLapsed(fleet.url, fleet.schema, sessionId, 30_000);
+  const taker = fleet.host({ mode: 'follow', sessionId });
+  expect(await taker.line((l) => l.startsWith('STARTED '), 'the takeover')).toBe(
+    `STARTED ${sessionId}|`,
+  );
+  return taker;
+}
+
+/** The session's interaction payloads as stored, in order. */
+async function interactionLog(fleet: Fleet, sessionId: string): Promise<Record<string, unknown>[]> {
+  const rows = await pgQuery<{ payload: string }>(
+    fleet.url,
+    `SELECT payload::text AS payload FROM ${fleet.schema}.events
+     WHERE session_id = $1 AND type IN ('interaction.requested', 'interaction.answered',
+       'interaction.settled') ORDER BY sequence`,
+    [sessionId],
+  );
+  return rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
+}
+
 /** Bounded: until `path` exists (true) or `ms` passed (false). */
 async function appears(path: string, ms: number): Promise<boolean> {
   for (const deadline = Date.now() + ms; Date.now() < deadline;) {
@@ -67,12 +92,7 @@ describe.skipIf(pg.skip !== undefined)('a fenced codex host never acts (PostgreS
     const marker = join(fleet.iso.workspace, 'fenced-marker');
     const [owner, sessionId] = await ownerAwaitingApproval(fleet, marker, false);
     owner.signal('SIGSTOP');
-    await untilLeaseLapsed(fleet.url, fleet.schema, sessionId, 30_000);
-    // a runtime's start takes the lapsed session over and settles what the owner left open
-    const taker = fleet.host({ mode: 'follow', sessionId });
-    expect(await taker.line((l) => l.startsWith('STARTED '), 'the takeover')).toBe(
-      `STARTED ${sessionId}|`,
-    );
+    const taker = await takeOver(fleet, sessionId);
     const requestsBefore = fleet.server.requests.length;
     owner.signal('SIGCONT');
     owner.send('ANSWER');
@@ -84,17 +104,9 @@ describe.skipIf(pg.skip !== undefined)('a fenced codex host never acts (PostgreS
     expect(fleet.server.requests.length).toBe(requestsBefore);
 
     // the log is the new owner's: cancelled, and no answer was ever recorded
-    const rows = await pgQuery<{ type: string; payload: string }>(
-      fleet.url,
-      `SELECT type, payload::text AS payload FROM fenced_codex.events
-       WHERE session_id = $1 AND type IN ('interaction.requested', 'interaction.answered',
-         'interaction.settled') ORDER BY sequence`,
-      [sessionId],
-    );
-    expect(rows.map((r) => r.type)).toEqual(['interaction.requested', 'interaction.settled']);
-    expect(JSON.parse(rows[1]?.payload ?? '{}')).toMatchObject({
-      settlement: { outcome: 'cancelled' },
-    });
+    const payloads = await interactionLog(fleet, sessionId);
+    expect(payloads.map((p) => p.type)).toEqual(['interaction.requested', 'interaction.settled']);
+    expect(payloads[1]).toMatchObject({ settlement: { outcome: 'cancelled' } });
     owner.signal('SIGKILL');
     taker.signal('SIGKILL');
     await owner.exited;
@@ -119,19 +131,8 @@ describe.skipIf(pg.skip !== undefined)('a fenced codex host never acts (PostgreS
     expect(await appears(marker, 30_000)).toBe(true);
     owner.signal('SIGKILL');
     await owner.exited;
-    await untilLeaseLapsed(fleet.url, fleet.schema, sessionId, 30_000);
-    const taker = fleet.host({ mode: 'follow', sessionId });
-    expect(await taker.line((l) => l.startsWith('STARTED '), 'the takeover')).toBe(
-      `STARTED ${sessionId}|`,
-    );
-    const rows = await pgQuery<{ type: string; payload: string }>(
-      fleet.url,
-      `SELECT type, payload::text AS payload FROM crashed_codex.events
-       WHERE session_id = $1 AND type IN ('interaction.requested', 'interaction.answered',
-         'interaction.settled') ORDER BY sequence`,
-      [sessionId],
-    );
-    const payloads = rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
+    const taker = await takeOver(fleet, sessionId);
+    const payloads = await interactionLog(fleet, sessionId);
     const approved = { kind: 'approval', decision: 'approved', mode: 'once' };
     expect(payloads).toEqual([
       expect.objectContaining({ type: 'interaction.requested' }),

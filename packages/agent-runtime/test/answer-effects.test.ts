@@ -18,8 +18,8 @@ const server = usePgCluster();
 const ANSWER = { kind: 'approval', decision: 'approved', mode: 'once' };
 
 class Child extends RuntimeChild {
-  constructor(spec: Record<string, unknown>) {
-    super(CHILD, [JSON.stringify(spec)]);
+  constructor(spec: Record<string, unknown>, launcher: readonly string[] = []) {
+    super(CHILD, [JSON.stringify(spec)], process.env, launcher);
   }
 
   /** Until the approval is pending and durable: [sessionId, interactionId]. */
@@ -105,6 +105,22 @@ describe('SQLite: a host killed between delivery and a slow settlement commit', 
       events.map((e) => ({ type: e.payload.type, payload: e.payload })),
     );
     expectDeliveredOutcomeUnknown(payloads, interactionId);
+  }, 60_000);
+});
+
+describe('SQLite: an answer after the store failed', () => {
+  it('the disk refuses the log (a file size limit): the answer fails store_io and never reaches the provider', async () => {
+    const dir = tempDir();
+    // every file this process writes stops growing at 2 MiB (EFBIG; node ignores SIGXFSZ)
+    const owner = new Child(
+      { mode: 'owner', sqlite: join(dir, 'events.db'), workspace: dir, fillStore: true },
+      ['prlimit', `--fsize=${String(2 * 1024 * 1024)}`, '--'],
+    );
+    await owner.pending();
+    expect(await owner.line((l) => l.startsWith('STORE_FAILED '), 'the store failure')).toBe(
+      'STORE_FAILED store_io',
+    );
+    expect(await owner.answer()).toEqual(['store_io', '0']);
   }, 60_000);
 });
 

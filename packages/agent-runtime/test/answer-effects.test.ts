@@ -1,8 +1,9 @@
 /**
  * An answer is durable (on PostgreSQL: under the lease) before its provider gets it, and the log
  * never says the opposite of what happened. Runtimes in child processes on a real SQLite file or
- * a real PostgreSQL server: a paused owner that lost its lease, a stopped server, and a host
- * killed with SIGKILL after its provider took the answer but before the settlement committed.
+ * a real PostgreSQL server: a paused owner that lost its lease, a stopped server, a SQLite log
+ * whose writes fail (the child's file size is limited), and a host killed with SIGKILL after its
+ * provider took the answer but before the settlement committed.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

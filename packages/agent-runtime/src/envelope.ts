@@ -130,7 +130,7 @@ export const interactionSettledPayloadSchema = z.strictObject({
 });
 
 /*
- * Host commands, recorded before the provider gets them (ADR-0044): durable under the lease
+ * Host commands, recorded before the provider gets them (ADR-0046): durable under the lease
  * first, so a host that lost its lease or its store hands the provider nothing.
  */
 

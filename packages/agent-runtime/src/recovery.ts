@@ -88,7 +88,7 @@ async function settleOpenWork(
   const at = new Date(writer.clock.now()).toISOString();
   const error = resumes ? OUTCOME_UNKNOWN_ERROR : PROCESS_ENDED_ERROR;
   for (const [interactionId, runId] of work.interactions) {
-    // an answer recorded for the provider may have reached it: never `cancelled` (ADR-0044)
+    // an answer recorded for the provider may have reached it: never `cancelled` (ADR-0046)
     const response = work.answered.get(interactionId);
     const settlement: InteractionSettlement =
       response === undefined

@@ -92,7 +92,7 @@ describe('per-run profile selection', () => {
     const a = session.submitTurn({ input: 'one' });
     const b = await refusal(session.submitTurn({ input: 'two' }));
     expect(b.reason).toBe('session_busy');
-    // the run starts once its turn is durable (ADR-0044), that is when submitTurn resolves
+    // the run starts once its turn is durable (ADR-0046), that is when submitTurn resolves
     const second = await a;
     scripted.controller.drain();
     await second.done;

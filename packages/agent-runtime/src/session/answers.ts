@@ -13,7 +13,7 @@ import { RuntimeError } from '../errors.js';
 
 /**
  * The settlement's error when an answer was handed to the provider but nobody saw the provider
- * take it: a crash in between, or a delivery that failed without a definite refusal (ADR-0044).
+ * take it: a crash in between, or a delivery that failed without a definite refusal (ADR-0046).
  */
 export const ANSWER_OUTCOME_UNKNOWN: AgentError = agentError(
   'internal',

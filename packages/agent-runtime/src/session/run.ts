@@ -237,7 +237,7 @@ export class RunDriver implements InteractionRun {
     await this.started;
     const run = this.providerRun;
     if (!this.steerable() || run === undefined) throw noActiveRun();
-    // recorded under the lease before the provider sees it (ADR-0044)
+    // recorded under the lease before the provider sees it (ADR-0046)
     this.append({ type: 'run.steered', input });
     await this.ctx.log.durable();
     // the run may have ended or been interrupted while the record was committed
@@ -254,7 +254,7 @@ export class RunDriver implements InteractionRun {
     const run = this.providerRun;
     if (this.stale || run === undefined) return;
     this.fence = true;
-    // recorded under the lease before the provider sees it (ADR-0044); a host that lost its
+    // recorded under the lease before the provider sees it (ADR-0046); a host that lost its
     // lease or its store interrupts nothing
     this.append({ type: 'run.interrupt_requested' });
     try {

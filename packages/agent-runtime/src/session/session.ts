@@ -174,7 +174,7 @@ export class SessionImpl implements RuntimeSession {
       turnId,
     );
     this.run = run;
-    // the turn is durable under the lease before the provider sees it (ADR-0044)
+    // the turn is durable under the lease before the provider sees it (ADR-0046)
     try {
       await log.durable();
     } catch (error) {
@@ -270,7 +270,7 @@ export class SessionImpl implements RuntimeSession {
   private async attemptClose(): Promise<void> {
     if (this.current === 'ready') {
       this.moveTo('closing');
-      // `closing` is durable before the provider hears of the close (ADR-0044). A log that
+      // `closing` is durable before the provider hears of the close (ADR-0046). A log that
       // cannot record it still stops its provider sessions below (a stop is never fenced; the
       // run's interrupt is, in RunDriver), and close rejects with the store's error at the end
       await this.ctx.log.durable().catch(() => undefined);

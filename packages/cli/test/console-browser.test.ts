@@ -45,7 +45,8 @@ const OPENING_TEXT = 'Hi! I am a scripted model on 127.0.0.1, driving the real c
 interface Served {
   readonly cli: StartedCli;
   readonly base: string;
-  readonly token: string;
+  /** Read from the page once it traded the printed code for it. */
+  token: string;
   readonly pageUrl: string;
 }
 
@@ -59,10 +60,10 @@ async function serve(args: readonly string[], env: Record<string, string>): Prom
     }
     await cli.result.catch(() => undefined);
   });
-  await until(() => /#token=/.test(cli.stdout()), 'serve to print its address', 60_000);
+  await until(() => /#code=/.test(cli.stdout()), 'serve to print its address', 60_000);
   const pageUrl = (cli.stdout().split('\n')[0] as string).trim();
-  const [base, fragment] = pageUrl.split('#') as [string, string];
-  return { cli, base, token: decodeURIComponent(fragment.slice('token='.length)), pageUrl };
+  const [base] = pageUrl.split('#') as [string];
+  return { cli, base, token: '', pageUrl };
 }
 
 function api(s: Served, method: string, path: string, body?: unknown, headers = {}) {
@@ -123,8 +124,12 @@ describe.runIf(chromiumAvailable())(
         if (m.type() === 'error') unexpected.push(m.text());
       });
       await page.goto(served.pageUrl);
-      // the token left the address bar at once
-      expect(page.url()).not.toContain('token');
+      // the code left the address bar at once, traded for the token the tab keeps
+      await page.waitForFunction(() => sessionStorage.getItem('relvo.token') !== null);
+      expect(page.url()).toBe(served.base);
+      served.token = (await page.evaluate(() => sessionStorage.getItem('relvo.token'))) ?? '';
+      expect(served.token.length).toBeGreaterThanOrEqual(16);
+      expect(served.cli.stdout()).not.toContain(served.token);
 
       // a session opened from the page, a turn typed into it: the text arrives in pieces
       s.server.enqueue(openingStep(120));
@@ -175,8 +180,12 @@ describe.runIf(chromiumAvailable())(
       expect(before).toContain(OPENING_TEXT);
 
       // the race: this tab, a second tab and the API answer the same approval at once
-      const other = await browser.context.newPage();
-      await other.goto(served.pageUrl);
+      // a second tab, opened from the page on a fresh code (the printed one is spent)
+      const [other] = await Promise.all([
+        browser.context.waitForEvent('page'),
+        page.click('#new-tab'),
+      ]);
+      await other.waitForURL(served.base);
       await other.click(`tr.session-row[data-session="${sessionId}"]`);
       s.server.enqueue(
         execCommandStep('touch raced.txt', { callId: 'call_race', escalate: true }),

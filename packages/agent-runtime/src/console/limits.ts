@@ -48,7 +48,10 @@ export function serverOptions(limits: AppliedLimits): ServerOptions {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    connectionsCheckingInterval: Math.max(10, Math.min(1_000, limits.headersTimeoutMs / 4)),
+    connectionsCheckingInterval: Math.max(
+      10,
+      Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4)),
+    ),
   };
 }
 

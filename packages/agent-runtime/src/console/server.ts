@@ -54,6 +54,8 @@ export interface ConsoleServer {
   newPageUrl(): string;
   /** Requests refused so far, by reason (for tests and the host's own logs). */
   readonly refusals: Readonly<Record<string, number>>;
+  /** Sockets held right now, streams included (at most `maxConnections`). */
+  openConnections(): Promise<number>;
   /** Ends every stream and stops listening. Idempotent. */
   close(): Promise<void>;
 }
@@ -219,6 +221,14 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     pageUrl: newPageUrl(),
     newPageUrl,
     refusals,
+    openConnections() {
+      return new Promise((resolve, reject) => {
+        server.getConnections((error, count) => {
+          if (error === null) resolve(count);
+          else reject(error);
+        });
+      });
+    },
     close() {
       closing ??= new Promise<void>((resolve) => {
         for (const end of [...streams]) end();

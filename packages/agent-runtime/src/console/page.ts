@@ -52,6 +52,7 @@ textarea, input { font: inherit; width: 100%; padding: 6px; border: 1px solid #9
 .interaction .subject .category { font-weight: 600; }
 .detail { margin: 6px 0; padding: 6px; background: #fff; border: 1px solid var(--line); border-radius: 4px; }
 .detail-row { margin: 2px 0; }
+.detail .label { font-size: 11px; color: var(--muted); margin-right: 6px; }
 .detail pre { margin: 2px 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: none; }
 .detail-list { margin: 2px 0; padding-left: 18px; }
 .grant-network { font-weight: 600; color: #a4251a; }

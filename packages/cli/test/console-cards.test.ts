@@ -6,15 +6,10 @@
  * server, message and address. The detail comes before the buttons; control and bidi
  * characters stay visible, never interpreted.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
-import { createAgentRuntime } from '@relvo-labs/agent-runtime';
-import { startConsole } from '@relvo-labs/agent-runtime/console';
-import { chromiumAvailable, launchChromium } from './support/browser.js';
+import { chromiumAvailable } from './support/browser.js';
+import { scriptedConsole } from './support/scripted-console.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -79,12 +74,8 @@ async function detailThenButtons(card: Locator): Promise<boolean> {
 
 describe.runIf(chromiumAvailable())('console cards for every approval kind', () => {
   it('a file change, an MCP tool call and a URL elicitation, each whole before its buttons', async () => {
-    const workspace = mkdtempSync(join(tmpdir(), 'relvo-console-cards-'));
-    cleanups.push(() => {
-      rmSync(workspace, { recursive: true, force: true });
-    });
-    const scripted = createScriptedProvider({
-      scripts: {
+    const { scripted, session, page } = await scriptedConsole(
+      {
         kinds: [
           { type: 'ask', ref: 'a1', request: FILE_CHANGE },
           { type: 'ask', ref: 'a2', request: TOOL_CALL },
@@ -92,20 +83,8 @@ describe.runIf(chromiumAvailable())('console cards for every approval kind', () 
           { type: 'succeed' },
         ],
       },
-    });
-    const runtime = await createAgentRuntime({
-      providers: { scripted: () => scripted.provider },
-      config: { defaultProfile: 'main', profiles: { main: { provider: 'scripted' } } },
-    });
-    cleanups.push(() => runtime.shutdown());
-    const session = await runtime.openSession({ workspace });
-    const served = await startConsole({ runtime });
-    cleanups.push(() => served.close());
-    const browser = await launchChromium();
-    cleanups.push(() => browser.close());
-    const page = await browser.context.newPage();
-    await page.goto(served.pageUrl);
-    await page.click(`tr.session-row[data-session="${session.id}"]`);
+      cleanups,
+    );
     const turn = await session.submitTurn({ input: 'kinds' });
     scripted.controller.drain();
 

@@ -5,35 +5,20 @@
  * History database (SQLite, read from a copy) holds the address with its one-time code only —
  * never the token — and that code, replayed, is refused as spent.
  */
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium } from './support/browser.js';
 import { cliEnv } from './support/cli.js';
-import { openConsole, serveConsole } from './support/console.js';
+import { openConsole, scratchDir, serveConsole } from './support/console.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function scratch(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  cleanups.push(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return dir;
-}
+const scratch = (prefix: string): string => scratchDir(prefix, cleanups);
 
 /** Every file under `dir` whose bytes contain `needle`. */
 function filesContaining(dir: string, needle: string): string[] {

@@ -4,14 +4,9 @@
  * set is answered whole, every question with its own input, and not sent while one is empty.
  */
 /// <reference lib="dom" />
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
-import { createAgentRuntime } from '@relvo-labs/agent-runtime';
-import { startConsole } from '@relvo-labs/agent-runtime/console';
-import { chromiumAvailable, launchChromium } from './support/browser.js';
+import { chromiumAvailable } from './support/browser.js';
+import { askedInConsole } from './support/scripted-console.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -20,36 +15,10 @@ afterEach(async () => {
 
 describe.runIf(chromiumAvailable())('the console page answers a question', () => {
   it('typed into the inbox, delivered once, shown as answered in the timeline', async () => {
-    const workspace = mkdtempSync(join(tmpdir(), 'relvo-console-q-'));
-    cleanups.push(() => {
-      rmSync(workspace, { recursive: true, force: true });
-    });
-    const scripted = createScriptedProvider({
-      scripts: {
-        'ask me': [
-          { type: 'ask', ref: 'q1', request: { kind: 'question', prompt: 'Which \u202eway?' } },
-          { type: 'delta', text: 'thanks' },
-          { type: 'succeed' },
-        ],
-      },
-    });
-    const runtime = await createAgentRuntime({
-      providers: { scripted: () => scripted.provider },
-      config: { defaultProfile: 'main', profiles: { main: { provider: 'scripted' } } },
-    });
-    cleanups.push(() => runtime.shutdown());
-    const session = await runtime.openSession({ workspace });
-    const served = await startConsole({ runtime });
-    cleanups.push(() => served.close());
-    const browser = await launchChromium();
-    cleanups.push(() => browser.close());
-    const page = await browser.context.newPage();
-    await page.goto(served.pageUrl);
-    await page.click(`tr.session-row[data-session="${session.id}"]`);
-    const turn = await session.submitTurn({ input: 'ask me' });
-    scripted.controller.drain();
-    const card = page.locator('#inbox .interaction');
-    await card.waitFor();
+    const { runtime, scripted, session, page, turn, card } = await askedInConsole(
+      { kind: 'question', prompt: 'Which \u202eway?' },
+      cleanups,
+    );
     expect(await card.innerText()).toContain('Which <U+202E>way?');
     await card.locator('input').fill('left');
     await card.locator('button[data-answer="answer"]').click();
@@ -98,36 +67,10 @@ const QUESTION_SET = {
 
 describe.runIf(chromiumAvailable())('the console page answers a question set', () => {
   it('every question with its own input, sent whole, refused while one is empty', async () => {
-    const workspace = mkdtempSync(join(tmpdir(), 'relvo-console-qs-'));
-    cleanups.push(() => {
-      rmSync(workspace, { recursive: true, force: true });
-    });
-    const scripted = createScriptedProvider({
-      scripts: {
-        'ask many': [
-          { type: 'ask', ref: 'qs1', request: QUESTION_SET },
-          { type: 'delta', text: 'thanks' },
-          { type: 'succeed' },
-        ],
-      },
-    });
-    const runtime = await createAgentRuntime({
-      providers: { scripted: () => scripted.provider },
-      config: { defaultProfile: 'main', profiles: { main: { provider: 'scripted' } } },
-    });
-    cleanups.push(() => runtime.shutdown());
-    const session = await runtime.openSession({ workspace });
-    const served = await startConsole({ runtime });
-    cleanups.push(() => served.close());
-    const browser = await launchChromium();
-    cleanups.push(() => browser.close());
-    const page = await browser.context.newPage();
-    await page.goto(served.pageUrl);
-    await page.click(`tr.session-row[data-session="${session.id}"]`);
-    const turn = await session.submitTurn({ input: 'ask many' });
-    scripted.controller.drain();
-    const card = page.locator('#inbox .interaction');
-    await card.waitFor();
+    const { runtime, scripted, session, page, turn, card } = await askedInConsole(
+      QUESTION_SET,
+      cleanups,
+    );
     const field = (key: string) => card.locator(`fieldset[data-key="${key}"]`);
     expect(await card.locator('fieldset').count()).toBe(4);
     expect(await field('colour').innerText()).toContain('the calm one');

@@ -3,6 +3,9 @@
  * one-time code, never the token) read from stdout; the token is learnt from the page that
  * traded the code. Stopped with SIGTERM by the clean-up the caller registers.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startCli, until, type StartedCli } from './cli.js';
 
@@ -57,4 +60,13 @@ export function consoleApi(
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
+}
+
+/** A temporary folder, removed by the caller's clean-up. */
+export function scratchDir(prefix: string, cleanups: (() => Promise<void> | void)[]): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
 }

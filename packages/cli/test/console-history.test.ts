@@ -47,6 +47,11 @@ describe.runIf(chromiumAvailable())('the console address in the browser history'
     await openConsole(page, served);
     expect(served.token.length).toBeGreaterThanOrEqual(16);
     await page.locator('#status', { hasText: 'sessions' }).waitFor();
+    // the same address again, in a tab of its own: refused, and the page says why
+    const again = await browser.context.newPage();
+    await again.goto(served.pageUrl);
+    await again.locator('#login-why', { hasText: 'code_spent' }).waitFor();
+    expect(again.url()).toBe(served.base);
     await browser.close();
 
     const history = join(profile, 'Default', 'History');

@@ -6,7 +6,7 @@
 /// <reference lib="dom" />
 import { afterEach, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from './support/browser.js';
-import { askedInConsole } from './support/scripted-console.js';
+import { answerAndSettle, askedInConsole } from './support/scripted-console.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -15,22 +15,11 @@ afterEach(async () => {
 
 describe.runIf(chromiumAvailable())('the console page answers a question', () => {
   it('typed into the inbox, delivered once, shown as answered in the timeline', async () => {
-    const { runtime, scripted, session, page, turn, card } = await askedInConsole(
-      { kind: 'question', prompt: 'Which \u202eway?' },
-      cleanups,
-    );
+    const asked = await askedInConsole({ kind: 'question', prompt: 'Which \u202eway?' }, cleanups);
+    const { page, card } = asked;
     expect(await card.innerText()).toContain('Which <U+202E>way?');
     await card.locator('input').fill('left');
-    await card.locator('button[data-answer="answer"]').click();
-    await page
-      .locator('#timeline .interaction .outcome', { hasText: 'answered' })
-      .waitFor({ timeout: 10_000 });
-    scripted.controller.drain();
-    expect((await turn.done).turnState).toBe('completed');
-    const settled = (await runtime.readEvents(session.id)).filter(
-      (e) => e.payload.type === 'interaction.settled',
-    );
-    expect(settled.map((e) => e.payload)).toMatchObject([
+    expect(await answerAndSettle(asked)).toMatchObject([
       { settlement: { outcome: 'responded', response: { kind: 'question', answer: 'left' } } },
     ]);
     await page.locator('#timeline', { hasText: 'turn completed' }).waitFor();
@@ -67,10 +56,8 @@ const QUESTION_SET = {
 
 describe.runIf(chromiumAvailable())('the console page answers a question set', () => {
   it('every question with its own input, sent whole, refused while one is empty', async () => {
-    const { runtime, scripted, session, page, turn, card } = await askedInConsole(
-      QUESTION_SET,
-      cleanups,
-    );
+    const asked = await askedInConsole(QUESTION_SET, cleanups);
+    const { runtime, session, card } = asked;
     const field = (key: string) => card.locator(`fieldset[data-key="${key}"]`);
     expect(await card.locator('fieldset').count()).toBe(4);
     expect(await field('colour').innerText()).toContain('the calm one');
@@ -89,16 +76,7 @@ describe.runIf(chromiumAvailable())('the console page answers a question set', (
     expect(settledNow).toHaveLength(0);
 
     await field('secret').locator('input').fill('open sesame');
-    await card.locator('button[data-answer="answer"]').click();
-    await page
-      .locator('#timeline .interaction .outcome', { hasText: 'answered' })
-      .waitFor({ timeout: 10_000 });
-    scripted.controller.drain();
-    expect((await turn.done).turnState).toBe('completed');
-    const settled = (await runtime.readEvents(session.id)).filter(
-      (e) => e.payload.type === 'interaction.settled',
-    );
-    expect(settled.map((e) => e.payload)).toMatchObject([
+    expect(await answerAndSettle(asked)).toMatchObject([
       {
         settlement: {
           outcome: 'responded',

@@ -75,3 +75,19 @@ export async function askedInConsole(
   await card.waitFor();
   return { ...opened, turn, card };
 }
+
+/** Clicks the card's Answer, lets the turn finish: the settlements the log then holds. */
+export async function answerAndSettle(
+  asked: Awaited<ReturnType<typeof askedInConsole>>,
+): Promise<unknown[]> {
+  await asked.card.locator('button[data-answer="answer"]').click();
+  await asked.page
+    .locator('#timeline .interaction .outcome', { hasText: 'answered' })
+    .waitFor({ timeout: 10_000 });
+  asked.scripted.controller.drain();
+  const { turnState } = await asked.turn.done;
+  if (turnState !== 'completed') throw new Error(`the turn ended ${turnState}`);
+  return (await asked.runtime.readEvents(asked.session.id))
+    .filter((e) => e.payload.type === 'interaction.settled')
+    .map((e) => e.payload);
+}

@@ -17,6 +17,14 @@ export interface PostgresEventStoreOptions {
   readonly maxConnections?: number;
   /** Bound on establishing a connection (ms). Default 5 000. */
   readonly connectTimeoutMs?: number;
+  /**
+   * A subscription following a session another runtime writes rides through a restart of the
+   * server: after a failure it waits, listens again and reads on from its last sequence, up to
+   * this many times in a row before it ends with `store_io`. Default 8.
+   */
+  readonly followRetries?: number;
+  /** The first of those waits (ms); each next one doubles, up to 5 000. Default 250. */
+  readonly followRetryMs?: number;
   /** Only for tests of migrations: stop at this schema version. */
   readonly migrateTo?: number;
 }

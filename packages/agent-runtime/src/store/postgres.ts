@@ -18,6 +18,7 @@ import {
 } from './postgres-append.js';
 import { toEnvelope, toSummary, type EventRow, type SessionRow } from './sqlite-rows.js';
 import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
+import { ReadCheck } from './verify.js';
 
 function closedError(): RuntimeError {
   return new RuntimeError('store_unavailable', 'store_closed', 'the event store is closed');
@@ -53,6 +54,7 @@ class PostgresEventStore implements EventStore {
   readonly #leases: Leases;
   readonly #watcher: AppendWatcher;
   readonly #migrateTo: number;
+  readonly followRetryMs: readonly number[];
   #ready: Promise<void> | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #claimed = false;
@@ -78,6 +80,10 @@ class PostgresEventStore implements EventStore {
     this.#leases = new Leases(this.#schema, randomUUID(), leaseMs);
     this.#watcher = new AppendWatcher(this.#pool, `${this.#schema}_appended`);
     this.#migrateTo = options.migrateTo ?? PG_LATEST_SCHEMA_VERSION;
+    const first = options.followRetryMs ?? 250;
+    this.followRetryMs = Array.from({ length: options.followRetries ?? 8 }, (_, i) =>
+      Math.min(Math.max(first, 5_000), first * 2 ** i),
+    );
   }
 
   /** Connects, migrates and checks the schema once; a failure is retried on the next call. */
@@ -204,12 +210,23 @@ class PostgresEventStore implements EventStore {
   }
 
   async read(sessionId: string, options: ReadOptions): Promise<readonly EventEnvelope[]> {
-    const rows = await this.#query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM ${this.#schema}.events
-       WHERE session_id = $1 AND sequence >= $2 ORDER BY sequence LIMIT $3`,
+    // one statement, one snapshot: the page and the session's last sequence agree, so a short
+    // page that stops before it is a hole, not a commit in between
+    type PageRow = Omit<EventRow, 'sequence'> & { sequence: number | null; last: number | null };
+    const rows = await this.#query<PageRow>(
+      `SELECT s.last, e.* FROM (SELECT (SELECT last_sequence::float8 FROM ${this.#schema}.sessions
+         WHERE session_id = $1) AS last) s
+       LEFT JOIN LATERAL (SELECT ${EVENT_COLUMNS} FROM ${this.#schema}.events
+         WHERE session_id = $1 AND sequence >= $2 ORDER BY sequence LIMIT $3) e ON true
+       ORDER BY e.sequence`,
       [sessionId, options.fromSequence, options.limit],
     );
-    return rows.map(toEnvelope);
+    const check = new ReadCheck(options.fromSequence);
+    const out: EventEnvelope[] = [];
+    // no event row: the one row the join returns carries the session's last sequence alone
+    for (const row of rows) if (row.sequence !== null) out.push(toEnvelope(row as EventRow, check));
+    check.end(out.length, options.limit, rows[0]?.last ?? 0);
+    return out;
   }
 
   async getSession(sessionId: string): Promise<StoredSession | undefined> {

@@ -52,6 +52,12 @@ export interface EventStore {
    * runtime writes, so its own log is the live source.
    */
   watch?(sessionId: string, onAppend: () => void): Promise<() => void>;
+  /**
+   * With `watch`: the waits (ms) before each new try when following a session fails with
+   * `store_io` (the server restarted or was out of reach): the follower listens again and reads
+   * on from its last sequence. Once they are spent the failure ends the subscription.
+   */
+  readonly followRetryMs?: readonly number[];
 }
 
 /** The part of a session summary an envelope changes (shared by both stores). */

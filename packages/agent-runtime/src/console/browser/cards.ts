@@ -33,11 +33,7 @@ function approvalParts(request: Record<string, unknown>, card: HTMLElement): Ans
   );
   card.append(head, el('div', 'text summary', subject['summary'] ?? ''));
   if (detail !== undefined) card.append(renderDetail(detail));
-  const permissions =
-    detail !== undefined &&
-    Array.isArray(detail['paths']) &&
-    typeof detail['network'] === 'boolean';
-  card.append(el('div', 'scope muted', scopeLine(category, modes, permissions)));
+  card.append(el('div', 'scope muted', scopeLine(category, modes, detail)));
   const answers: Answer[] = modes.flatMap((mode): Answer[] => {
     const known = APPROVE[mode];
     if (known === undefined) return [];

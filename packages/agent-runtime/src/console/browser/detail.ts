@@ -3,7 +3,7 @@
  * its summary. Known keys of the codex adapter's details come first, in a fixed order (network
  * before paths), shaped for reading; every other key follows as its JSON. Nothing is dropped.
  */
-import { clean, el, isRecord, str } from './dom.js';
+import { el, isRecord, str } from './dom.js';
 
 const ORDER = [
   'network',
@@ -78,11 +78,14 @@ function field(key: string, value: unknown): HTMLElement {
   return block(key, JSON.stringify(value, null, 1), 'json');
 }
 
+/** Keys shown elsewhere on the card: `scopes` (what each mode grants) is the scope line. */
+const SHOWN_ELSEWHERE = ['scopes'];
+
 export function renderDetail(detail: Record<string, unknown>): HTMLElement {
   const box = el('div', 'detail');
   const keys = [
     ...ORDER.filter((k) => Object.hasOwn(detail, k)),
-    ...Object.keys(detail).filter((k) => !ORDER.includes(k)),
+    ...Object.keys(detail).filter((k) => !ORDER.includes(k) && !SHOWN_ELSEWHERE.includes(k)),
   ];
   for (const key of keys) box.append(field(key, detail[key]));
   return box;
@@ -90,20 +93,25 @@ export function renderDetail(detail: Record<string, unknown>): HTMLElement {
 
 const SCOPE: Readonly<Record<string, string>> = {
   once: 'once',
+  turn: 'for this turn',
   session: 'for the rest of the session',
   persistent: 'always, beyond this session',
 };
 
-/** What the approve buttons grant: codex's narrowest permission scope is the turn. */
+/**
+ * What each approve button grants: the detail's own `scopes` (mode → what codex grants, e.g.
+ * `once` → `turn`) where it has them, else the mode itself.
+ */
 export function scopeLine(
   category: string,
   modes: readonly string[],
-  permissions: boolean,
+  detail: Record<string, unknown> | undefined,
 ): string {
-  const once = permissions
-    ? 'for this turn'
-    : category === 'command'
-      ? 'this command, once'
-      : 'once';
-  return `may be approved: ${modes.map((m) => (m === 'once' ? once : (SCOPE[m] ?? clean(m)))).join(' · ')}`;
+  const scopes = detail !== undefined && isRecord(detail['scopes']) ? detail['scopes'] : {};
+  const named = (mode: string): string => {
+    const scope = typeof scopes[mode] === 'string' ? scopes[mode] : mode;
+    if (scope === 'once' && category === 'command') return 'this command, once';
+    return SCOPE[scope] ?? scope;
+  };
+  return `may be approved: ${modes.map(named).join(' · ')}`;
 }

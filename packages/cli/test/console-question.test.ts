@@ -6,6 +6,7 @@
 /// <reference lib="dom" />
 import { afterEach, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from './support/browser.js';
+import { scratchDir } from './support/console.js';
 import { answerAndSettle, askedInConsole } from './support/scripted-console.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -75,6 +76,15 @@ describe.runIf(chromiumAvailable())('the console page answers a question set', (
     );
     expect(settledNow).toHaveLength(0);
 
+    // another session asks meanwhile: the inbox grows, and this card keeps what was typed
+    const other = await runtime.openSession({
+      workspace: scratchDir('relvo-console-qs-', cleanups),
+    });
+    await other.submitTurn({ input: 'ask' });
+    asked.scripted.controller.drain();
+    await asked.page.locator('#inbox .interaction').nth(1).waitFor();
+    expect(await field('name').locator('input').inputValue()).toBe('Ada');
+    expect(await field('extras').locator('input[value="docs"]').isChecked()).toBe(true);
     await field('secret').locator('input').fill('open sesame');
     expect(await answerAndSettle(asked)).toMatchObject([
       {

@@ -71,8 +71,11 @@ export async function askedInConsole(
   );
   const turn = await opened.session.submitTurn({ input: 'ask' });
   opened.scripted.controller.drain();
-  const card = opened.page.locator('#inbox .interaction');
-  await card.waitFor();
+  const first = opened.page.locator('#inbox .interaction');
+  await first.waitFor();
+  // this card by its interaction, whatever else arrives in the inbox later
+  const id = await first.getAttribute('data-interaction');
+  const card = opened.page.locator(`#inbox [data-interaction="${id ?? ''}"]`);
   return { ...opened, turn, card };
 }
 

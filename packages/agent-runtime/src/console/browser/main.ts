@@ -89,7 +89,14 @@ async function refresh(): Promise<void> {
   const key = pending.map((item) => item.interactionId).join(',');
   if (key === state.inboxKey) return;
   state.inboxKey = key;
+  // a card still pending is kept as it is, so what a person typed into it survives
+  const shown = new Map<string, HTMLElement>();
+  for (const node of byId('inbox').querySelectorAll<HTMLElement>(':scope > [data-interaction]')) {
+    shown.set(node.dataset.interaction ?? '', node);
+  }
   const cards = pending.map((item) => {
+    const kept = shown.get(item.interactionId);
+    if (kept !== undefined) return kept;
     const card = interactionCard(item.sessionId, item, () => void refresh());
     card.prepend(el('div', 'label', item.sessionId));
     return card;

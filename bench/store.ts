@@ -5,6 +5,7 @@
  *
  * - append latency: one envelope per append, one session, one writer (what a quiet turn costs);
  * - events/s: batches of 32 envelopes (one event-loop tick of a busy turn), one writer;
+ * - reads/s: those envelopes read back in pages of 256, each one verified by the store;
  * - PostgreSQL only: 8 stores (as 8 runtimes would, a pool each) writing 8 sessions at once — the
  *   commits/s the server holds — and the takeover time after an owner stops renewing its lease.
  *
@@ -29,7 +30,7 @@ let schemas = 0;
 
 function envelope(sessionId: string, sequence: number): EventEnvelope {
   const base = {
-    eventId: `e${sequence}`,
+    eventId: `evt_${sequence}`,
     sessionId,
     sequence,
     occurredAt: new Date().toISOString(),
@@ -59,7 +60,7 @@ interface Kind {
 }
 
 async function latency(store: EventStore, n: number): Promise<number[]> {
-  const sessionId = `lat_${String((schemas += 1))}`;
+  const sessionId = `ses_lat_${String((schemas += 1))}`;
   await store.append([envelope(sessionId, 1)]);
   const ms: number[] = [];
   for (let s = 2; s < n + 2; s++) {
@@ -70,11 +71,36 @@ async function latency(store: EventStore, n: number): Promise<number[]> {
   return ms;
 }
 
-async function throughput(stores: readonly EventStore[], batches: number): Promise<number> {
+const PAGE = 256;
+
+/** Events/s reading back, from the first, each session `throughput` wrote: median of 7 passes. */
+async function reads(store: EventStore, sessionIds: readonly string[]): Promise<number> {
+  const rates: number[] = [];
+  for (let pass = 0; pass < 7; pass++) {
+    let n = 0;
+    const t0 = performance.now();
+    for (const sessionId of sessionIds) {
+      for (let from = 1; ; from += PAGE) {
+        const page = await store.read(sessionId, { fromSequence: from, limit: PAGE });
+        n += page.length;
+        if (page.length < PAGE) break;
+      }
+    }
+    rates.push(n / ((performance.now() - t0) / 1000));
+  }
+  return quantile(rates, 0.5);
+}
+
+async function throughput(
+  stores: readonly EventStore[],
+  batches: number,
+  written: string[] = [],
+): Promise<number> {
   const t0 = performance.now();
   await Promise.all(
     stores.map(async (store, w) => {
-      const sessionId = `thr_${String((schemas += 1))}_${String(w)}`;
+      const sessionId = `ses_thr_${String((schemas += 1))}_${String(w)}`;
+      written.push(sessionId);
       let next = 1;
       for (let b = 0; b < batches; b++) {
         const batch = Array.from({ length: BATCH }, () => envelope(sessionId, next++));
@@ -90,7 +116,7 @@ async function takeover(url: string, leaseMs: number): Promise<number> {
   const options = { connectionString: url, schema: 'bench_takeover', leaseMs };
   const owner = openPostgresEventStore(options); // never claimed: nothing renews its lease
   const next = openPostgresEventStore(options);
-  const sessionId = `tko_${String((schemas += 1))}`;
+  const sessionId = `ses_tko_${String((schemas += 1))}`;
   await owner.append([envelope(sessionId, 1), envelope(sessionId, 2)]);
   const t0 = performance.now();
   while (!(await next.takeOver?.(sessionId))) await new Promise((r) => setTimeout(r, 5));
@@ -123,7 +149,9 @@ async function main(): Promise<void> {
       const store = kind.open();
       await store.claim();
       const ms = await latency(store, kind.singles);
-      const eps = await throughput([store], kind.batches);
+      const written: string[] = [];
+      const eps = await throughput([store], kind.batches, written);
+      const rps = await reads(store, written);
       await store.close();
       rows.push({
         store: kind.name,
@@ -131,6 +159,7 @@ async function main(): Promise<void> {
         'append p99 ms': f2(quantile(ms, 0.99)),
         'appends/s (1 writer)': f1(1000 / (ms.reduce((a, b) => a + b, 0) / ms.length)),
         [`events/s (batches of ${String(BATCH)})`]: f1(eps),
+        [`reads/s (pages of ${String(PAGE)})`]: f1(rps),
       });
     }
     const writers = Array.from({ length: 8 }, pgStore);

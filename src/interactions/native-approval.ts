@@ -14,9 +14,12 @@ import {
   type JsonObject,
 } from '@relvo-labs/agent-provider';
 import type { ApprovalRefusalToken } from '../protocol/vocabulary.js';
+import { redactAddressesIn } from '../shared/url-redaction.js';
 
 export const MAX_APPROVAL_DETAIL_CHARS = 16_000;
 export const MAX_APPROVAL_SUMMARY_CHARS = 2000;
+/** How much of a long command's end its summary quotes: where `| sh` hides. */
+const LONG_COMMAND_TAIL_CHARS = 400;
 /** The only execution environment the session runs in; anything else is remote to us. */
 export const LOCAL_ENVIRONMENT_ID = 'local';
 
@@ -106,23 +109,27 @@ export function refuseApproval(token: ApprovalRefusalToken): ApprovalTranslation
   return { ok: false, token };
 }
 
-/** Display fields only, copied into fresh objects so later mutation of the source cannot leak. */
+/**
+ * Display fields only, copied into fresh objects so later mutation of the source cannot leak;
+ * credentials in addresses redacted (the subject is shown and stored).
+ */
 function rebuildAction(action: CommandAction): JsonObject {
+  const command = redactAddressesIn(action.command);
   switch (action.type) {
     case 'read':
-      return { type: 'read', command: action.command, name: action.name, path: action.path };
+      return { type: 'read', command, name: action.name, path: action.path };
     case 'listFiles':
       return typeof action.path === 'string'
-        ? { type: 'listFiles', command: action.command, path: action.path }
-        : { type: 'listFiles', command: action.command };
+        ? { type: 'listFiles', command, path: action.path }
+        : { type: 'listFiles', command };
     case 'search': {
-      const out: JsonObject = { type: 'search', command: action.command };
-      if (typeof action.query === 'string') out.query = action.query;
+      const out: JsonObject = { type: 'search', command };
+      if (typeof action.query === 'string') out.query = redactAddressesIn(action.query);
       if (typeof action.path === 'string') out.path = action.path;
       return out;
     }
     case 'unknown':
-      return { type: 'unknown', command: action.command };
+      return { type: 'unknown', command };
   }
 }
 
@@ -150,10 +157,15 @@ function offersNetworkAmendment(
   return (decisions ?? []).some((d) => typeof d === 'object' && 'applyNetworkPolicyAmendment' in d);
 }
 
+/** The whole command when it fits; otherwise its length and its end. The detail has all of it. */
 function summaryFor(command: string): string {
   const inline = `Codex requests approval to run: ${command}`;
   if (inline.length <= MAX_APPROVAL_SUMMARY_CHARS) return inline;
-  return `Codex requests approval to run a command of ${command.length} characters`;
+  let start = command.length - LONG_COMMAND_TAIL_CHARS;
+  // never start on the second half of a surrogate pair
+  const code = command.charCodeAt(start);
+  if (code >= 0xdc00 && code <= 0xdfff) start += 1;
+  return `Codex requests approval to run a command of ${command.length} characters (the whole of it is in the detail), ending: …${command.slice(start)}`;
 }
 
 export function translateCommandApproval(params: unknown): ApprovalTranslation {
@@ -178,16 +190,16 @@ export function translateCommandApproval(params: unknown): ApprovalTranslation {
   ) {
     return refuseApproval('policy_amendment_proposed');
   }
-  const command = p.command;
-  if (typeof command !== 'string' || command.trim().length === 0)
+  if (typeof p.command !== 'string' || p.command.trim().length === 0)
     return refuseApproval('no_reviewable_command');
+  const command = redactAddressesIn(p.command);
 
   const allowedModes = offeredModes(p.availableDecisions);
   if (allowedModes.length === 0) return refuseApproval('no_approvable_decision');
 
   const detail: JsonObject = { command };
   if (typeof p.cwd === 'string') detail.cwd = p.cwd;
-  if (typeof p.reason === 'string') detail.reason = p.reason;
+  if (typeof p.reason === 'string') detail.reason = redactAddressesIn(p.reason);
   if (p.commandActions && p.commandActions.length > 0)
     detail.commandActions = p.commandActions.map(rebuildAction);
   if (canonicalJson(detail).length > MAX_APPROVAL_DETAIL_CHARS)

@@ -12,7 +12,8 @@ import {
   type ApprovalResponse,
   type JsonObject,
 } from '@relvo-labs/agent-provider';
-import { redactToolText } from '../shared/workspace-redaction.js';
+import { redactAddress, replaceBareAddresses } from '../shared/url-redaction.js';
+import { redactToolText, URL_PLACEHOLDER } from '../shared/workspace-redaction.js';
 import { bridged, type BridgeTranslation } from './bridged.js';
 import { buildFormContent, translateForm } from './elicitation-form.js';
 import { MAX_APPROVAL_SUMMARY_CHARS } from './native-approval.js';
@@ -64,7 +65,7 @@ export interface ElicitationBridgeOptions {
 
 const MAX_MESSAGE_CHARS = 2000;
 const MAX_NAME_CHARS = 200;
-const MAX_ARGUMENTS_CHARS = 4000;
+const MAX_ARGUMENTS_CHARS = 16_000;
 const MAX_URL_CHARS = 2000;
 // C0 and C1 controls other than tab and newline: terminal escapes, carriage returns, bells
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -75,8 +76,23 @@ const CSI = /(?:\u001b\[|\u009b)[0-9;?]*[ -/]*[@-~]/g;
 
 /** Untrusted server text as a person may be shown it. */
 export function neutralise(text: string, root: string, max: number): string {
+  return redactToolText(withoutControls(text), root, max);
+}
+
+function withoutControls(text: string): string {
   // a space, not nothing: a removed escape must not glue its remains to a URL or a path
-  return redactToolText(text.replace(CSI, ' ').replace(CONTROLS, ' '), root, max);
+  return text.replace(CSI, ' ').replace(CONTROLS, ' ');
+}
+
+/**
+ * A server's message, prose that may point a person anywhere: an address without a scheme
+ * (`evil.example/x`) is replaced too. Names and arguments keep their dotted words.
+ */
+function neutraliseMessage(text: string, root: string): string {
+  // controls first, so an escape cannot hide an address's start; a host after `//` or `@` is
+  // never taken for a bare one: schemed addresses go whole in `neutralise`
+  const bare = replaceBareAddresses(withoutControls(text), URL_PLACEHOLDER);
+  return neutralise(bare, root, MAX_MESSAGE_CHARS);
 }
 
 export const CANCEL_ELICITATION = { action: 'cancel', content: null } as const;
@@ -131,7 +147,7 @@ export function translateElicitation(
     if (approvalKindOnly.safeParse(p._meta).success)
       return { ok: false, token: 'mode_unsupported' };
   }
-  const intro = `The MCP server "${server}" asks: ${neutralise(p.message, root, MAX_MESSAGE_CHARS)}`;
+  const intro = `The MCP server "${server}" asks: ${neutraliseMessage(p.message, root)}`;
   const form = translateForm(p.requestedSchema, intro, (text, max) => neutralise(text, root, max));
   if (!form.ok) return form;
   const request = form.request;
@@ -159,7 +175,10 @@ function translateToolApproval(
   if (tool.length === 0) return { ok: false, token: 'no_reviewable_subject' };
   const detail: JsonObject = { server, tool };
   if (meta.tool_params !== undefined && meta.tool_params !== null) {
-    detail['arguments'] = neutralise(JSON.stringify(meta.tool_params), root, MAX_ARGUMENTS_CHARS);
+    // shown whole or not raised: a cut argument would be approved unread
+    const shown = neutralise(JSON.stringify(meta.tool_params), root, Number.MAX_SAFE_INTEGER);
+    if (shown.length > MAX_ARGUMENTS_CHARS) return { ok: false, token: 'detail_too_large' };
+    detail['arguments'] = shown;
   }
   const session = (meta.persist ?? []).includes('session');
   const summary = `Codex requests approval to call the tool "${tool}" of the MCP server "${server}"`;
@@ -189,11 +208,13 @@ function elicitationApproval(
   );
 }
 
+/** A web address as it may be shown and stored: credentials in it redacted. */
 function webAddress(url: string): string | undefined {
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
-    return parsed.href.length <= MAX_URL_CHARS ? parsed.href : undefined;
+    const shown = redactAddress(parsed.href);
+    return shown.length <= MAX_URL_CHARS ? shown : undefined;
   } catch {
     return undefined;
   }
@@ -208,7 +229,7 @@ function translateUrl(
   // only a web page can be opened; anything else (file:, javascript:) is refused, shown or not
   const url = webAddress(p.url);
   if (url === undefined) return { ok: false, token: 'malformed' };
-  const message = neutralise(p.message, options.workspaceRoot, MAX_MESSAGE_CHARS);
+  const message = neutraliseMessage(p.message, options.workspaceRoot);
   const detail: JsonObject = { server, message };
   if (options.showUrls) detail['url'] = url;
   else detail['urlWithheld'] = true;

@@ -65,7 +65,7 @@ function summaryFor(changes: readonly ListedChange[], total: number): string {
   const warning = outside ? 'WARNING: writes OUTSIDE the workspace. ' : '';
   const inline = `${warning}${head}: ${listed.join(', ')}`;
   if (inline.length <= MAX_APPROVAL_SUMMARY_CHARS && changes.length === total) return inline;
-  return `${warning}${head} (see the list)`;
+  return `${warning}${head} (each listed one is in the detail)`;
 }
 
 function listChange(change: CodexFileChangeItem['changes'][number], root: string): ListedChange {
@@ -104,7 +104,15 @@ export function translateFileChangeApproval(
   if (all.some((c) => c.kind === 'unknown')) return refuseApproval('no_reviewable_subject');
   const outside = all.some((c) => c.outsideWorkspace === true);
   if (outside && outsideChanges === 'decline') return refuseApproval('outside_workspace_change');
-  const changes = all.slice(0, MAX_LISTED_CHANGES);
+  // a list cut to its bound keeps the outside targets first, so the cut never hides one
+  const changes = (
+    all.length <= MAX_LISTED_CHANGES
+      ? all
+      : [
+          ...all.filter((c) => c.outsideWorkspace === true),
+          ...all.filter((c) => c.outsideWorkspace !== true),
+        ]
+  ).slice(0, MAX_LISTED_CHANGES);
   const detail: JsonObject = {
     changes: changes.map((c) => ({ ...c })),
     changeCount: item.changes.length,

@@ -11,6 +11,7 @@ import {
   type ApprovalResponse,
   type JsonObject,
 } from '@relvo-labs/agent-provider';
+import { redactAddressesIn } from '../shared/url-redaction.js';
 import { changeTarget } from './file-change-target.js';
 import {
   LOCAL_ENVIRONMENT_ID,
@@ -99,16 +100,19 @@ function listPaths(profile: NativePermissionProfile, root: string): ListedPath[]
   return listed;
 }
 
+/** Network first and by name, so no cut or fallback can hide it; then the paths. */
 function summaryFor(paths: readonly ListedPath[], network: boolean): string {
   const parts = paths.map(
     (p) => `${p.access} ${p.path}${p.outsideWorkspace === true ? ' (OUTSIDE the workspace)' : ''}`,
   );
-  if (network) parts.push('network access');
+  if (network) parts.unshift('NETWORK access');
   const outside = paths.some((p) => p.outsideWorkspace === true);
   const warning = outside ? 'WARNING: reaches OUTSIDE the workspace. ' : '';
   const inline = `${warning}Codex requests more sandbox permissions: ${parts.join(', ')}`;
   if (inline.length <= MAX_APPROVAL_SUMMARY_CHARS) return inline;
-  return `${warning}Codex requests more sandbox permissions (see the list)`;
+  const count = `${paths.length} path${paths.length === 1 ? '' : 's'}`;
+  const what = network ? `NETWORK access and ${count}` : count;
+  return `${warning}Codex requests more sandbox permissions: ${what} (each is in the detail)`;
 }
 
 export interface PermissionsTranslation {
@@ -140,10 +144,15 @@ export function translatePermissionsRequest(
     return { translation: refuseApproval('detail_too_large') };
 
   const outside = paths.some((path) => path.outsideWorkspace === true);
-  const detail: JsonObject = { paths: paths.map((path) => ({ ...path })), network };
+  // what each answer grants for how long: `once` is codex's `turn` scope
+  const detail: JsonObject = {
+    paths: paths.map((path) => ({ ...path })),
+    network,
+    scopes: { once: 'turn', session: 'session' },
+  };
   if (outside) detail['outsideWorkspace'] = true;
   if (typeof p.reason === 'string' && p.reason.length > 0)
-    detail['reason'] = p.reason.slice(0, MAX_REASON_CHARS);
+    detail['reason'] = redactAddressesIn(p.reason).slice(0, MAX_REASON_CHARS);
   const writes = paths.some((path) => path.access === 'write');
   const request = approvalRequestSchema.safeParse({
     kind: 'approval',

@@ -12,6 +12,7 @@ import {
   type QuestionSetResponse,
 } from '@relvo-labs/agent-provider';
 import type { QuestionRefusalToken } from '../protocol/vocabulary.js';
+import { redactAddressesIn } from '../shared/url-redaction.js';
 import type { InteractionCorrelation } from './native-approval.js';
 
 const nonEmpty = z.string().min(1);
@@ -90,15 +91,16 @@ export function translateUserInput(params: unknown): UserInputTranslation {
     const key = `q${index + 1}`;
     const options = q.options ?? [];
     const labels = new Map<string, string>();
-    const item: JsonObject = { key, prompt: q.question };
-    if (q.header.length > 0) item.header = q.header;
+    // shown and stored: credentials in an address are redacted (labels stay: they are answers)
+    const item: JsonObject = { key, prompt: redactAddressesIn(q.question) };
+    if (q.header.length > 0) item.header = redactAddressesIn(q.header);
     // An empty option list offers nothing to select: it is a free-text question like `null`.
     if (options.length > 0) {
       item.choices = options.map((o, optionIndex) => {
         const value = `o${optionIndex + 1}`;
         labels.set(value, o.label);
         const choice: JsonObject = { value, label: o.label };
-        if (o.description.length > 0) choice.description = o.description;
+        if (o.description.length > 0) choice.description = redactAddressesIn(o.description);
         return choice;
       });
     }

@@ -172,6 +172,7 @@ describe('MCP elicitation, against the real binary and a real MCP server', () =>
     await approveCall(elicit, sink);
     const url = await nth(sink, 2, 'the URL approval');
     expect(url.request).toMatchObject({ subject: { detail: { urlWithheld: true } } });
+    // withheld: neither the address nor the scheme-less one in the message
     expect(JSON.stringify(url.request)).not.toContain('example.invalid');
     await elicit.codex.session.respondToInteraction(url.providerRef, approveOnce);
     expect(await resultOf(elicit, 'ask_url')).toEqual({ action: 'accept', content: {} });
@@ -183,9 +184,16 @@ describe('MCP elicitation, against the real binary and a real MCP server', () =>
     const { run, sink } = await callTool(elicit, 'ask_url');
     await approveCall(elicit, sink);
     const url = await nth(sink, 2, 'the URL approval');
+    const shown = 'https://[redacted]@example.invalid/consent?token=[redacted]&step=2';
     expect(url.request).toMatchObject({
-      subject: { detail: { url: 'https://example.invalid/consent' } },
+      subject: {
+        summary: `The MCP server "elicit" asks you to open a web page: ${shown}`,
+        detail: { url: shown, message: 'Open this page to continue, or <url>' },
+      },
     });
+    // nothing the run or the session emitted (what a host stores) holds a credential
+    const emitted = JSON.stringify([sink.events, elicit.codex.sessionSink.events]);
+    for (const secret of ['PASSWORD', 'TOKEN1', 'CODE2']) expect(emitted).not.toContain(secret);
     await elicit.codex.session.respondToInteraction(url.providerRef, {
       kind: 'approval',
       decision: 'denied',

@@ -99,6 +99,25 @@ describe('an outside-workspace patch approval', () => {
     );
   });
 
+  it('a patch beyond the listed bound still lists its outside target, first', () => {
+    const root = workspace();
+    const inside = Array.from({ length: 70 }, (_, i) => ({
+      path: join(root, `notes/n${String(i)}.txt`),
+      kind: { type: 'add' as const },
+      diff: '',
+    }));
+    const result = translate(root, [...inside, ...outside(root).slice(1)], 'ask');
+    if (!result.ok) throw new Error('expected a request');
+    const detail = result.request.subject.detail;
+    expect(detail?.['changeCount']).toBe(71);
+    const listed = detail?.['changes'] as unknown[];
+    expect(listed).toHaveLength(64);
+    expect(listed[0]).toEqual({ path: '../outside/f.txt', kind: 'add', outsideWorkspace: true });
+    expect(result.request.subject.summary).toBe(
+      'WARNING: writes OUTSIDE the workspace. Codex requests approval to change 71 files (each listed one is in the detail)',
+    );
+  });
+
   it('a move out of the workspace is outside too', () => {
     const root = workspace();
     expect(

@@ -88,6 +88,37 @@ describe('MCP tool-call approval', () => {
     });
   });
 
+  it('arguments too long to show whole are not raised: detail_too_large', () => {
+    const long = {
+      ...toolApproval,
+      _meta: { ...toolApproval._meta, tool_params: { s: 'a'.repeat(16_000) } },
+    };
+    const h = harness(false);
+    const { offer } = fakeOffer(METHOD, long);
+    h.registry.handleServerRequest(offer);
+    expect(h.owner.events.map((e) => e.payload.type)).not.toContain('interaction.requested');
+    const fits = {
+      ...toolApproval,
+      _meta: { ...toolApproval._meta, tool_params: { s: 'a'.repeat(15_000) } },
+    };
+    expect(raise(fits).request).toMatchObject({
+      subject: { detail: { arguments: `{"s":"${'a'.repeat(15_000)}"}` } },
+    });
+  });
+
+  it('a tool argument keeps its dotted words: only a message loses bare addresses', () => {
+    const { request } = raise({
+      ...toolApproval,
+      _meta: {
+        ...toolApproval._meta,
+        tool_params: { path: 'notes.md', url: 'https://x.example/a' },
+      },
+    });
+    expect(request).toMatchObject({
+      subject: { detail: { arguments: '{"path":"notes.md","url":"<url>"}' } },
+    });
+  });
+
   it.each([
     [
       { decision: 'approved', mode: 'once' },
@@ -217,6 +248,40 @@ describe('MCP URL elicitation → approval', () => {
         detail: { url: 'https://example.invalid/consent' },
       },
     });
+  });
+
+  it('a shown address keeps no credentials: userinfo and secret-named parameters redacted', () => {
+    const r = raise(
+      {
+        ...urlRequest,
+        url: 'https://user:PASSWORD@evil.example/consent?token=TOKEN1&lang=en#access_token=TOKEN2',
+        message: 'or go to evil.example/login?code=CODE3 yourself',
+      },
+      true,
+    );
+    const everything = JSON.stringify(r.owner.events);
+    for (const secret of ['PASSWORD', 'user:', 'TOKEN1', 'TOKEN2', 'CODE3'])
+      expect(everything).not.toContain(secret);
+    const shown =
+      'https://[redacted]@evil.example/consent?token=[redacted]&lang=en#access_token=[redacted]';
+    expect(r.request).toMatchObject({
+      subject: {
+        summary: `The MCP server "elicit" asks you to open a web page: ${shown}`,
+        detail: { url: shown, message: 'or go to <url> yourself' },
+      },
+    });
+  });
+
+  it('an address without a scheme in a message is recognised and replaced', () => {
+    const r = raise({
+      ...urlRequest,
+      message:
+        'visit evil.example/x then user:pw@evil.example or www.evil.example \u001b[0mevil.example/y',
+    });
+    expect(r.request).toMatchObject({
+      subject: { detail: { message: 'visit <url> then <url> or <url>  <url>' } },
+    });
+    expect(JSON.stringify(r.owner.events)).not.toContain('evil.example');
   });
 
   it('accept and deny map to the native actions', async () => {

@@ -73,6 +73,38 @@ describe('permission requests → approvals', () => {
     expect(translation.request.riskHint).toBe('high');
   });
 
+  it('network and 60 paths: the summary names the network first, the detail lists every path', () => {
+    const paths = Array.from(
+      { length: 60 },
+      (_, i) => `${ROOT}/data/a-rather-long-folder-name-${String(i)}`,
+    );
+    const { translation } = translatePermissionsRequest(
+      params(
+        { network: { enabled: true }, fileSystem: { read: paths, write: null } },
+        {
+          reason: 'sync with https://ann:s3cret@evil.example/x?token=abc',
+        },
+      ),
+      ROOT,
+    );
+    if (!translation.ok) throw new Error('refused');
+    const { summary, detail } = translation.request.subject;
+    expect(summary).toBe(
+      'Codex requests more sandbox permissions: NETWORK access and 60 paths (each is in the detail)',
+    );
+    expect(detail).toMatchObject({
+      network: true,
+      scopes: { once: 'turn', session: 'session' },
+      reason: 'sync with https://[redacted]@evil.example/x?token=[redacted]',
+    });
+    expect(detail?.['paths']).toEqual(
+      paths.map((_, i) => ({
+        path: `data/a-rather-long-folder-name-${String(i)}`,
+        access: 'read',
+      })),
+    );
+  });
+
   it.each([
     ['malformed', params(writeGranted(), { extra: 1 })],
     ['environment_unsupported', params(writeGranted(), { environmentId: 'remote-1' })],

@@ -116,6 +116,25 @@ describe('translateUserInput: mapping', () => {
   });
 });
 
+describe('translateUserInput: credentials', () => {
+  it('are redacted from addresses in a prompt, a header and a choice description', () => {
+    const result = translateUserInput(
+      batch([
+        question('a', {
+          header: 'see https://ann:pw1@evil.example',
+          question: 'Use evil.example/api?key=K1 ?',
+          options: [{ label: 'yes', description: 'calls https://evil.example/x?token=T1' }],
+        }),
+      ]),
+    );
+    expect(result.ok && result.request.questions[0]).toMatchObject({
+      header: 'see https://[redacted]@evil.example',
+      prompt: 'Use evil.example/api?key=[redacted] ?',
+      choices: [{ label: 'yes', description: 'calls https://evil.example/x?token=[redacted]' }],
+    });
+  });
+});
+
 describe('translateUserInput: refusal tokens', () => {
   it.each<[string, unknown]>([
     ['not an object', []],

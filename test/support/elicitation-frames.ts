@@ -10,6 +10,7 @@ export const GRANTED_DIR_APPROVAL = {
     detail: {
       paths: [{ path: 'granted', access: 'write' }],
       network: false,
+      scopes: { once: 'turn', session: 'session' },
       reason: 'need to write the report',
     },
   },

@@ -68,6 +68,7 @@ export const RUNTIME_ERROR_REASONS = [
   'envelope_invalid',
   'store_closed',
   'store_conflict',
+  'log_corrupt',
   'session_leased',
   'lease_lost',
   'subscriber_overflow',
@@ -132,6 +133,8 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   envelope_invalid: false,
   store_closed: false,
   store_conflict: false,
+  // a stored row is missing or damaged: reading it again reads the same damage
+  log_corrupt: false,
   // another runtime holds the session's lease; it may lapse
   session_leased: true,
   // this runtime's lease lapsed or was taken over: its view of the session is stale

@@ -50,5 +50,7 @@ export async function readSessionHistory(
     const last = page.at(-1);
     if (last === undefined || page.length < PAGE) return h;
     from = last.sequence + 1;
+    // an embedded store settles at once: a long history must not hold the event loop
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }

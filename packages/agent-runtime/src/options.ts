@@ -50,6 +50,8 @@ export const postgresEventStoreOptionsSchema = z
     leaseMs: z.number().int().min(100).max(3_600_000).optional(),
     maxConnections: z.number().int().positive().max(1_000).optional(),
     connectTimeoutMs: delayMsSchema.optional(),
+    followRetries: z.number().int().nonnegative().max(100).optional(),
+    followRetryMs: z.number().int().positive().max(60_000).optional(),
     migrateTo: z.number().int().nonnegative().optional(),
   })
   .superRefine((o, ctx) => {

@@ -5,6 +5,7 @@ import {
   type AgentError,
   type InteractionSettlement,
 } from '@relvo-labs/agent-provider';
+import { isRuntimeError } from './errors.js';
 import { readSessionHistory, type SessionHistory } from './history.js';
 import { ANSWER_OUTCOME_UNKNOWN } from './session/answers.js';
 import type { EventWriter } from './session/writer.js';
@@ -48,7 +49,12 @@ export async function settleAbandonedSessions(
   const resumable: string[] = [];
   for (const summary of sessions) {
     if (isTerminal(SESSION_STATE_TABLE, summary.state)) continue;
-    const outcome = await settleAbandoned(store, writer, summary);
+    const outcome = await settleAbandoned(store, writer, summary).catch((error: unknown) => {
+      // a damaged log is its session's alone: the runtime starts and settles the others; the
+      // session is left as it is, and reading or resuming it is refused (`log_corrupt`)
+      if (isRuntimeError(error) && error.reason === 'log_corrupt') return 'damaged' as const;
+      throw error;
+    });
     if (outcome === 'failed') failed.push(summary.sessionId);
     if (outcome === 'resumable') resumable.push(summary.sessionId);
   }

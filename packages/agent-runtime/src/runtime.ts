@@ -63,12 +63,13 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   let shutDown = false;
   let refusing = false;
 
+  // a session whose lease this runtime lost is another's now: a new reader follows the store
+  const ownedLog = (sessionId: string): SessionLog | undefined => {
+    const log = live.get(sessionId)?.log;
+    return log?.failed?.reason === 'lease_lost' ? undefined : log;
+  };
   const subscribe = (sessionId: string, opts?: SubscribeOptions): EventSubscription =>
-    subscribeToSession(
-      sessionId,
-      () => Promise.resolve({ store, log: live.get(sessionId)?.log }),
-      opts,
-    );
+    subscribeToSession(sessionId, () => Promise.resolve({ store, log: ownedLog(sessionId) }), opts);
 
   const refuseWhenShuttingDown = (): void => {
     if (refusing) {
@@ -82,8 +83,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     workspace: SessionContext['workspace'],
     resumeFrom?: SessionContext['resumeFrom'],
     forkFrom?: SessionContext['forkFrom'],
-  ): SessionImpl =>
-    new SessionImpl({
+  ): SessionImpl => {
+    const session = new SessionImpl({
       id: sessionId,
       log,
       clock,
@@ -101,8 +102,21 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
         live.delete(sessionId);
       },
     });
+    // a log that failed for good records nothing more: its providers must not go on working,
+    // and its lease must not keep the session from a runtime that can write it
+    log.onFailed((error) => {
+      void session.disposeAfterFailure(error);
+      void store.relinquish?.(sessionId);
+    });
+    return session;
+  };
   // sessions this runtime settled (and leased) itself; any other must be taken over first
   const settled = new Set(recovered.resumable);
+  // a lease lost under a live session ends it here: its readers get the typed error
+  const stopLeaseWatch = store.onLeaseLost?.((sessionId, error) => {
+    settled.delete(sessionId);
+    live.get(sessionId)?.log.fail(error);
+  });
   const resume = async (sessionId: string): Promise<RuntimeSession> => {
     await takeOverToResume(store, writer, settled, sessionId);
     const plan = await planResume(store, registry, config, sessionId);
@@ -267,6 +281,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
           );
         }
         await writer.flushed().catch(() => undefined);
+        stopLeaseWatch?.();
         await store.close();
         shutDown = true;
         if (storeFailure !== undefined) throw storeFailure;

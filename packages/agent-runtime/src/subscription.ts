@@ -1,9 +1,10 @@
 import { isTerminal, SESSION_STATE_TABLE } from '@relvo-labs/agent-provider';
 import type { EventEnvelope } from './envelope.js';
-import { RuntimeError } from './errors.js';
+import { isRuntimeError, RuntimeError } from './errors.js';
 import { checkOptions, subscribeOptionsSchema } from './options.js';
 import type { SessionLog } from './session/log.js';
 import type { EventStore } from './store/types.js';
+import { logCorrupt } from './store/verify.js';
 
 export interface SubscribeOptions {
   /** 1-based sequence of the first envelope wanted; default 1 (the whole history). */
@@ -57,12 +58,21 @@ export function subscribeToSession(
   let watching = false;
   // a watched commit may land during any await above: a function, so no narrowing hides it
   const woken = (): boolean => !caughtUp;
+  const ended = (): boolean => closed;
 
   const signal = (): void => {
     const w = wake;
     wake = undefined;
     w?.();
   };
+  const onCommit = (): void => {
+    caughtUp = false;
+    signal();
+  };
+  /** Store reads so far: every one after the first waits a turn of the event loop. */
+  let reads = 0;
+  /** Transient store failures (`store_io`) in a row while following another runtime. */
+  let failures = 0;
 
   const start = async (): Promise<Source> => {
     if (!Number.isSafeInteger(from) || from < 1) {
@@ -92,10 +102,7 @@ export function subscribeToSession(
     });
     if (s.log === undefined && s.store.watch !== undefined) {
       // another runtime may be writing: each of its commits sends this reader back to the store
-      const unwatch = await s.store.watch(sessionId, () => {
-        caughtUp = false;
-        signal();
-      });
+      const unwatch = await s.store.watch(sessionId, onCommit);
       if (closed) unwatch();
       else unlisten = unwatch;
       watching = true;
@@ -137,6 +144,68 @@ export function subscribeToSession(
     return { done: false, value: envelope };
   };
 
+  /**
+   * The page from `next` on. Yields to the event loop before every read but the first: an
+   * embedded store settles at once, and a reader must never keep a host's other work waiting.
+   */
+  const readPage = async (s: Source): Promise<EventEnvelope[]> => {
+    if (reads++ > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (closed) return [];
+    const got = await s.store.read(sessionId, { fromSequence: next, limit: PAGE });
+    failures = 0;
+    // a store that skipped the sequence asked for: never read the same page again and again
+    if (got.length > 0 && (got[0] as EventEnvelope).sequence !== next) {
+      throw logCorrupt(next, 'missing');
+    }
+    return [...got];
+  };
+
+  /** Until `ms` passed or the subscription was closed. */
+  const pause = async (ms: number): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      timer = setTimeout(signal, ms);
+    });
+    clearTimeout(timer);
+  };
+
+  /**
+   * Following another runtime, a transient failure (the server restarted, the LISTEN connection
+   * dropped) is waited out: listen again after each of the store's retry waits and read from
+   * `next` on, which repeats and skips nothing. Throws the last failure once the waits are spent.
+   */
+  const rejoin = async (s: Source, error: unknown): Promise<void> => {
+    const waits = watching ? s.store.followRetryMs : undefined;
+    // a damaged log reads the same on every try: the subscription ends with it
+    if (isRuntimeError(error) && error.reason === 'log_corrupt') stop();
+    if (waits === undefined) throw error;
+    let last = error;
+    while (isRuntimeError(last) && last.reason === 'store_io') {
+      const ms = waits[failures];
+      if (ms === undefined) break;
+      failures += 1;
+      unlisten?.();
+      unlisten = undefined;
+      await pause(ms);
+      if (ended()) return;
+      try {
+        const unwatch = await (s.store.watch as NonNullable<EventStore['watch']>)(
+          sessionId,
+          onCommit,
+        );
+        if (ended()) unwatch();
+        else unlisten = unwatch;
+        caughtUp = false;
+        return;
+      } catch (again) {
+        last = again;
+      }
+    }
+    stop();
+    throw last;
+  };
+
   async function pull(): Promise<IteratorResult<EventEnvelope>> {
     ready ??= start();
     let s: Source;
@@ -146,6 +215,16 @@ export function subscribeToSession(
       stop();
       throw error;
     }
+    for (;;) {
+      try {
+        return await follow(s);
+      } catch (error) {
+        await rejoin(s, error);
+      }
+    }
+  }
+
+  async function follow(s: Source): Promise<IteratorResult<EventEnvelope>> {
     for (;;) {
       if (closed || finished) return { done: true, value: undefined };
       while (live.length > 0 && (live[0] as EventEnvelope).sequence < next) live.shift();
@@ -161,8 +240,8 @@ export function subscribeToSession(
         return take(stored);
       }
       if (!caughtUp || head !== undefined) {
-        page = [...(await s.store.read(sessionId, { fromSequence: next, limit: PAGE }))];
-        if (page.length > 0) continue;
+        page = await readPage(s);
+        if (ended() || page.length > 0) continue;
         caughtUp = true;
         if (head !== undefined) {
           // a live envelope the store does not hold: never skip over the hole

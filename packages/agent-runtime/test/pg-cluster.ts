@@ -16,6 +16,11 @@ export interface PgCluster {
   readonly connectionString: string;
   readonly socketDir: string;
   stop(): Promise<void>;
+  /** `pg_ctl stop -m fast`: every session is cut, the data folder stays. */
+  halt(): Promise<void>;
+  /** The server again, on the same socket and data folder, once it accepts connections (a
+   * running one is left as it is). */
+  restart(): Promise<void>;
 }
 
 /** The folder holding `initdb` and `postgres`: PATH first, then Debian's versioned folders. */
@@ -102,12 +107,15 @@ export async function startPgCluster(options: { readyMs?: number } = {}): Promis
     ...['-D', data, '-k', dir, '-p', '5432', '-c', 'listen_addresses='],
     ...['-c', 'max_connections=200', '-c', 'shared_buffers=32MB'],
   ]);
-  const server = spawn(cmd, args, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
-  server.stderr.on('data', (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-4000);
-  });
-  const exited = exitOf(server);
+  const launch = (): { server: ChildProcess; exited: Promise<void> } => {
+    const child = spawn(cmd, args, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4000);
+    });
+    return { server: child, exited: exitOf(child) };
+  };
+  let { server, exited } = launch();
   const connectionString = `postgresql://relvo@localhost/postgres?host=${encodeURIComponent(dir)}`;
   const stop = async (): Promise<void> => {
     // SIGINT is PostgreSQL's fast shutdown: sessions are cut, the server exits cleanly
@@ -118,26 +126,44 @@ export async function startPgCluster(options: { readyMs?: number } = {}): Promis
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + (options.readyMs ?? 30_000);
-  for (;;) {
-    if (server.exitCode !== null || server.signalCode !== null) {
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`postgres exited before accepting connections: ${log}`);
+  const ready = async (ms: number): Promise<void> => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (server.exitCode !== null || server.signalCode !== null) {
+        throw new Error(`postgres exited before accepting connections: ${log}`);
+      }
+      const client = new pg.Client({ connectionString, connectionTimeoutMillis: 1_000 });
+      try {
+        await client.connect();
+        await client.end();
+        return;
+      } catch {
+        await client.end().catch(() => undefined);
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`postgres did not accept connections within the bound: ${log}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
-    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 1_000 });
-    try {
-      await client.connect();
-      await client.end();
-      return { connectionString, socketDir: dir, stop };
-    } catch {
-      await client.end().catch(() => undefined);
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`postgres did not accept connections within the bound: ${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  };
+  const halt = async (): Promise<void> => {
+    const [ctl, ctlArgs] = run(join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w']);
+    execFileSync(ctl, ctlArgs, { env: childEnv(), stdio: 'pipe', timeout: 30_000 });
+    if (!(await bounded(exited, 15_000)))
+      throw new Error('postgres did not exit after pg_ctl stop');
+  };
+  const restart = async (): Promise<void> => {
+    if (server.exitCode === null && server.signalCode === null) return; // still running
+    ({ server, exited } = launch());
+    await ready(30_000);
+  };
+  try {
+    await ready(options.readyMs ?? 30_000);
+  } catch (error) {
+    await stop();
+    throw error;
   }
+  return { connectionString, socketDir: dir, stop, halt, restart };
 }
 
 /** One statement on a connection of its own (for checks from outside any store). */

@@ -1,7 +1,10 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   createAgentRuntime,
   createMemoryEventStore,
   isRuntimeError,
+  openSqliteEventStore,
   type EventEnvelope,
   type EventStore,
 } from '@relvo-labs/agent-runtime';
@@ -10,9 +13,11 @@ import { createManualProvider } from './manual-provider.js';
 import { withAppend } from './store-wrap.js';
 import { onCleanup, tempDir, until } from './support.js';
 
-/** A memory store whose appends fail (like a full disk) once `broken` is set. */
-function breakableStore(): { store: EventStore; readonly fail: () => void } {
-  const inner = createMemoryEventStore();
+/** A store (memory by default) whose appends fail (like a full disk) once `broken` is set. */
+function breakableStore(inner: EventStore = createMemoryEventStore()): {
+  store: EventStore;
+  readonly fail: () => void;
+} {
   let broken = false;
   const store = withAppend(inner, 'breakable', (batch) =>
     broken ? Promise.reject(new Error('ENOSPC: no space left on device')) : inner.append(batch),
@@ -25,9 +30,9 @@ function breakableStore(): { store: EventStore; readonly fail: () => void } {
   };
 }
 
-async function setup() {
+async function setup(inner?: EventStore) {
   const manual = createManualProvider();
-  const { store, fail: breakStore } = breakableStore();
+  const { store, fail: breakStore } = breakableStore(inner);
   const runtime = await createAgentRuntime({
     providers: { manual: () => manual.provider },
     config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
@@ -99,4 +104,29 @@ describe('a failed append', () => {
     // the store is closed and the sessions are over: a retry has nothing left to do
     await expect(runtime.shutdown()).resolves.toBeUndefined();
   });
+
+  for (const kind of ['injected', 'sqlite'] as const) {
+    it(`disposes the session's provider sessions at once; the run in flight settles failed (${kind})`, async () => {
+      // SQLite fails for real: its folder is removed under it (store_moved)
+      const folder = join(tempDir(), 'log');
+      const { manual, session, turn, run, breakStore } = await setup(
+        kind === 'sqlite' ? openSqliteEventStore({ path: join(folder, 'events.db') }) : undefined,
+      );
+      const provider = manual.sessions[0]!;
+      expect(provider.disposeCalls).toBe(0);
+      if (kind === 'sqlite') rmSync(folder, { recursive: true, force: true });
+      else breakStore();
+      // nothing the provider does from here could be recorded: it is not left working
+      run.sink.emit({ payload: { type: 'run.message_delta', text: 'lost' } });
+      await until(() => provider.disposeCalls === 1, 'the dispose');
+      const result = await turn.done;
+      expect(result.turnState).toBe('failed');
+      expect(session.activeRunId).toBeUndefined();
+      // close has nothing left to dispose: the store's failure is what it reports
+      const closed = await session.close().catch((e: unknown) => e);
+      const reason = kind === 'sqlite' ? 'store_moved' : 'store_io';
+      expect(isRuntimeError(closed) && closed.reason).toBe(reason);
+      expect(provider.disposeCalls).toBe(1);
+    });
+  }
 });

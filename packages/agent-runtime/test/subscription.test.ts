@@ -1,3 +1,4 @@
+import { createMemoryEventStore, isRuntimeError, type EventStore } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { history, scriptedRuntime, settlesWithin } from './support.js';
 
@@ -27,5 +28,39 @@ describe('a subscription', () => {
     expect(
       (await settlesWithin(Promise.all(pending), 'pending next()')).map((r) => r.done),
     ).toEqual([true, true, true]);
+  });
+
+  it('ends with log_corrupt, never a loop, when a store skips the sequence it was asked for', async () => {
+    const memory = createMemoryEventStore();
+    let reads = 0;
+    // a store that does not verify what it reads, with a hole at sequence 3
+    const skipping: EventStore = {
+      ...memory,
+      kind: 'skipping',
+      read: async (id, options) => {
+        reads += 1;
+        return (await memory.read(id, options)).filter((e) => e.sequence !== 3);
+      },
+    };
+    const { runtime, session } = await scriptedRuntime({ store: skipping });
+    await session.close();
+    reads = 0;
+    const seen: number[] = [];
+    const ended = await settlesWithin(
+      (async () => {
+        for await (const e of runtime.subscribe(session.id)) seen.push(e.sequence);
+      })().then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+      'the subscription',
+      1_000,
+    );
+    expect(isRuntimeError(ended) ? [ended.reason, ended.error.details?.sequence] : ended).toEqual([
+      'log_corrupt',
+      3,
+    ]);
+    expect(seen).toEqual([1, 2]);
+    expect(reads).toBeLessThanOrEqual(2);
   });
 });

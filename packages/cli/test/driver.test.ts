@@ -99,6 +99,39 @@ describe('SessionDriver', () => {
     expect(timings.totalMs).toBe(0);
     expect(timings.turnStartToFirstDeltaMs).toBe(0);
   });
+  it('the whole subject is on stderr before any answer is asked for, even one from --yes', async () => {
+    let before = '';
+    const { driver, io } = await driverOn(
+      [
+        {
+          type: 'ask',
+          ref: 'a1',
+          request: {
+            ...approval,
+            subject: {
+              category: 'command',
+              summary: 'Codex requests approval to run a command of 3000 characters',
+              detail: { command: `echo ${'z'.repeat(2984)} | sh -s ok` },
+            },
+          },
+        },
+        { type: 'succeed' },
+      ],
+      () => {
+        before = io.stderr();
+        return Promise.resolve({
+          response: { kind: 'approval', decision: 'denied' },
+          how: 'flag',
+        });
+      },
+      () => performance.now(),
+    );
+    expect((await driver.turn('go')).kind).toBe('finished');
+    expect(before).toContain('  command (3000 characters, all of it):');
+    expect(before).toContain(' | sh -s ok\n');
+    expect((before.match(/z/g) ?? []).length).toBe(2984);
+  });
+
   it('shows tool activity as a person reads it: `$ ls -la ✓ exit 0`', async () => {
     const noAnswer: Answerer = () => Promise.reject(new Error('nothing to ask'));
     const { driver, io } = await driverOn(

@@ -46,8 +46,10 @@ const FORMS = {
   ask_url: {
     mode: 'url',
     elicitationId: 'el-url-1',
-    url: 'https://example.invalid/consent',
-    message: 'Open this page to continue',
+    // credentials in the address, and an address without a scheme in the message: neither may
+    // reach a person or a log
+    url: 'https://user:PASSWORD@example.invalid/consent?token=TOKEN1&step=2',
+    message: 'Open this page to continue, or example.invalid/login?code=CODE2',
   },
 };
 

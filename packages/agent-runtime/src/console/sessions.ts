@@ -3,7 +3,7 @@
  * interactions pending across the live ones. Digests are folded from the log incrementally
  * (each read starts where the last one stopped) through the runtime's public API only.
  */
-import type { AgentRuntime, StoredSession } from '@relvo-labs/agent-runtime';
+import { isRuntimeError, type AgentRuntime, type StoredSession } from '@relvo-labs/agent-runtime';
 import { SessionDigest, type PendingInteraction, type SessionDigestView } from './digest.js';
 
 const PAGE = 1000;
@@ -12,6 +12,8 @@ export interface SessionRow extends StoredSession, SessionDigestView {
   /** Opened by this runtime and not yet closed: it takes turns and answers. */
   readonly live: boolean;
   readonly activeRunId?: string;
+  /** Its stored log is damaged: the digest holds what was read before the damage. */
+  readonly damaged?: 'log_corrupt';
 }
 
 export class SessionBook {
@@ -39,12 +41,20 @@ export class SessionBook {
   }
 
   async row(stored: StoredSession): Promise<SessionRow | undefined> {
-    const d = await this.digest(stored.sessionId);
+    const { d, damaged } = await this.digest(stored.sessionId).then(
+      (digest) => ({ d: digest, damaged: false }),
+      (error: unknown) => {
+        // one damaged log must not fail the list of every session
+        if (!isRuntimeError(error) || error.reason !== 'log_corrupt') throw error;
+        return { d: this.#digests.get(stored.sessionId), damaged: true };
+      },
+    );
     if (d === undefined) return undefined;
     const live = this.#runtime.session(stored.sessionId);
     return {
       ...stored,
       ...d.view(),
+      ...(damaged ? { damaged: 'log_corrupt' as const } : {}),
       live: live !== undefined,
       ...(live?.activeRunId === undefined ? {} : { activeRunId: live.activeRunId }),
     };

@@ -1,5 +1,6 @@
 import { toAgentError } from '@relvo-labs/agent-provider';
 import { RuntimeError } from '../errors.js';
+import type { ProviderSessionPool } from './pool.js';
 import type { RunDriver } from './run.js';
 
 /** A wait that gives up at the close deadline (`within` on the runtime clock). */
@@ -21,4 +22,19 @@ export async function settleAfterDispose(run: RunDriver, grace: Grace): Promise<
     },
     false,
   );
+}
+
+/**
+ * After the session's log failed for good (the store refused it, or this runtime lost the
+ * session's lease) nothing a provider does could be recorded: every provider session is disposed
+ * at once and a run in flight settled as after close, each wait bounded. Never throws; a later
+ * close finds nothing left to dispose.
+ */
+export async function stopAfterFailure(
+  pool: ProviderSessionPool,
+  run: RunDriver | undefined,
+  grace: Grace,
+): Promise<void> {
+  await pool.disposeAll(grace).catch(() => undefined);
+  if (run !== undefined && !run.finished) await settleAfterDispose(run, grace).catch(() => 0);
 }

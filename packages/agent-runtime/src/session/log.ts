@@ -51,6 +51,7 @@ export class SessionLog {
   private readonly waits = new Set<DeliveryWait>();
   private readonly judge: EnvelopeHeaderJudge;
   private terminal = false;
+  private readonly failHooks: ((error: RuntimeError) => void)[] = [];
 
   constructor(
     private readonly writer: EventWriter,
@@ -143,6 +144,13 @@ export class SessionLog {
     for (const listener of this.listeners) listener.storeFailed();
     for (const wait of this.waits) wait.waiting.clear();
     this.progressed();
+    for (const hook of this.failHooks.splice(0)) hook(error);
+  }
+
+  /** Calls `hook` once when the log fails (after its readers were woken). */
+  onFailed(hook: (error: RuntimeError) => void): void {
+    if (this.failure === undefined) this.failHooks.push(hook);
+    else hook(this.failure);
   }
 
   listen(listener: LiveListener): () => void {

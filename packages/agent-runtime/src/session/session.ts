@@ -13,7 +13,7 @@ import { rejection, RuntimeError } from '../errors.js';
 import type { IdFactory } from '../ids.js';
 import type { ProviderRegistry } from '../registry.js';
 import type { EventSubscription, SubscribeOptions } from '../subscription.js';
-import { settleAfterDispose, type Grace } from './closing.js';
+import { settleAfterDispose, stopAfterFailure, type Grace } from './closing.js';
 import type { SessionLog } from './log.js';
 import { InteractionLifecycle } from './interactions.js';
 import { ProviderSessionPool } from './pool.js';
@@ -75,7 +75,8 @@ export class SessionImpl implements RuntimeSession {
       ...(ctx.forkFrom === undefined ? {} : { forkFrom: ctx.forkFrom }),
       ...(ctx.warm === undefined ? {} : { warm: ctx.warm }),
       refusal: () =>
-        this.current === 'ready' ? undefined : notAllowed(this.current, 'submit_turn'),
+        this.ctx.log.failed ??
+        (this.current === 'ready' ? undefined : notAllowed(this.current, 'submit_turn')),
     });
   }
 
@@ -299,6 +300,13 @@ export class SessionImpl implements RuntimeSession {
     this.ctx.log.append({ type: 'session.closed', reason: 'requested' });
     this.ctx.onClosed(this);
     await this.ctx.log.durable();
+  }
+
+  /** The log failed for good: its providers are stopped at once (closing.ts). Never throws. */
+  disposeAfterFailure(error: RuntimeError): Promise<void> {
+    if (this.admitting !== undefined) this.pool.abandonOpening(error);
+    const grace: Grace = (work) => within(this.ctx.clock, this.ctx.closeGraceMs, work);
+    return stopAfterFailure(this.pool, this.run, grace);
   }
 
   subscribe(options?: SubscribeOptions): EventSubscription {

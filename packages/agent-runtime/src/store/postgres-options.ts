@@ -9,14 +9,24 @@ export interface PostgresEventStoreOptions {
   readonly schema?: string;
   /**
    * How long a session stays this runtime's without a renewal (ms, database clock). Renewed
-   * every third of it and at every append. After it lapses another runtime may take the session
-   * over, and this one's appends are refused (`lease_lost`). Default 30 000.
+   * every third of it, after a probe write that succeeded, and at every append. After it lapses
+   * another runtime may take the session over, and this one's appends are refused
+   * (`lease_lost`); this runtime counts it lost nine tenths of it after its last confirmed
+   * renewal (docs/scaling.md). Default 30 000.
    */
   readonly leaseMs?: number;
   /** Size of the pool the store creates from `connectionString`. Default 10. */
   readonly maxConnections?: number;
   /** Bound on establishing a connection (ms). Default 5 000. */
   readonly connectTimeoutMs?: number;
+  /**
+   * A subscription following a session another runtime writes rides through a restart of the
+   * server: after a failure it waits, listens again and reads on from its last sequence, up to
+   * this many times in a row before it ends with `store_io`. Default 8.
+   */
+  readonly followRetries?: number;
+  /** The first of those waits (ms); each next one doubles, up to 5 000. Default 250. */
+  readonly followRetryMs?: number;
   /** Only for tests of migrations: stop at this schema version. */
   readonly migrateTo?: number;
 }

@@ -5,6 +5,7 @@ import type { EventEnvelope } from '../envelope.js';
 import { isRuntimeError, RuntimeError } from '../errors.js';
 import { checkOptions, postgresEventStoreOptionsSchema } from '../options.js';
 import { pgStoreError } from './postgres-errors.js';
+import { LeaseHeartbeat, type LeaseLostListener } from './postgres-heartbeat.js';
 import { leaseLost, Leases, type LeaseChange } from './postgres-lease.js';
 import { AppendWatcher } from './postgres-listen.js';
 import type { PostgresEventStoreOptions } from './postgres-options.js';
@@ -18,6 +19,7 @@ import {
 } from './postgres-append.js';
 import { toEnvelope, toSummary, type EventRow, type SessionRow } from './sqlite-rows.js';
 import { nextSummary, type EventStore, type ReadOptions, type StoredSession } from './types.js';
+import { ReadCheck } from './verify.js';
 
 function closedError(): RuntimeError {
   return new RuntimeError('store_unavailable', 'store_closed', 'the event store is closed');
@@ -53,8 +55,9 @@ class PostgresEventStore implements EventStore {
   readonly #leases: Leases;
   readonly #watcher: AppendWatcher;
   readonly #migrateTo: number;
+  readonly followRetryMs: readonly number[];
+  readonly #heartbeat: LeaseHeartbeat;
   #ready: Promise<void> | undefined;
-  #heartbeat: NodeJS.Timeout | undefined;
   #claimed = false;
   #closed = false;
   /** Summaries of the sessions this store holds, with the token they were written under. */
@@ -77,7 +80,12 @@ class PostgresEventStore implements EventStore {
     this.#schema = options.schema ?? 'relvo';
     this.#leases = new Leases(this.#schema, randomUUID(), leaseMs);
     this.#watcher = new AppendWatcher(this.#pool, `${this.#schema}_appended`);
+    this.#heartbeat = new LeaseHeartbeat(this.#leases, this.#schema, (fn) => this.#withClient(fn));
     this.#migrateTo = options.migrateTo ?? PG_LATEST_SCHEMA_VERSION;
+    const first = options.followRetryMs ?? 250;
+    this.followRetryMs = Array.from({ length: options.followRetries ?? 8 }, (_, i) =>
+      Math.min(Math.max(first, 5_000), first * 2 ** i),
+    );
   }
 
   /** Connects, migrates and checks the schema once; a failure is retried on the next call. */
@@ -129,11 +137,18 @@ class PostgresEventStore implements EventStore {
     }
     await this.#open();
     this.#claimed = true;
-    const every = Math.max(50, Math.floor(this.#leases.leaseMs / 3));
-    this.#heartbeat = setInterval(() => {
-      // a failed renewal is not fatal here: the lapsed leases refuse the next append
-      if (this.#leases.size > 0) this.#withClient((c) => this.#leases.renew(c)).catch(() => 0);
-    }, every).unref();
+    this.#heartbeat.start();
+  }
+
+  async relinquish(sessionId: string): Promise<void> {
+    const given = this.#leases.giveUp([sessionId]);
+    if (given.length === 0 || this.#closed) return;
+    // best effort: a lease not ended here lapses unrenewed within one lease period
+    await this.#withClient((c) => this.#leases.releaseGivenUp(c, given)).catch(() => undefined);
+  }
+
+  onLeaseLost(listener: LeaseLostListener): () => void {
+    return this.#heartbeat.onLost(listener);
   }
 
   async append(batch: readonly EventEnvelope[]): Promise<void> {
@@ -204,12 +219,23 @@ class PostgresEventStore implements EventStore {
   }
 
   async read(sessionId: string, options: ReadOptions): Promise<readonly EventEnvelope[]> {
-    const rows = await this.#query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM ${this.#schema}.events
-       WHERE session_id = $1 AND sequence >= $2 ORDER BY sequence LIMIT $3`,
+    // one statement, one snapshot: the page and the session's last sequence agree, so a short
+    // page that stops before it is a hole, not a commit in between
+    type PageRow = Omit<EventRow, 'sequence'> & { sequence: number | null; last: number | null };
+    const rows = await this.#query<PageRow>(
+      `SELECT s.last, e.* FROM (SELECT (SELECT last_sequence::float8 FROM ${this.#schema}.sessions
+         WHERE session_id = $1) AS last) s
+       LEFT JOIN LATERAL (SELECT ${EVENT_COLUMNS} FROM ${this.#schema}.events
+         WHERE session_id = $1 AND sequence >= $2 ORDER BY sequence LIMIT $3) e ON true
+       ORDER BY e.sequence`,
       [sessionId, options.fromSequence, options.limit],
     );
-    return rows.map(toEnvelope);
+    const check = new ReadCheck(options.fromSequence);
+    const out: EventEnvelope[] = [];
+    // no event row: the one row the join returns carries the session's last sequence alone
+    for (const row of rows) if (row.sequence !== null) out.push(toEnvelope(row as EventRow, check));
+    check.end(out.length, options.limit, rows[0]?.last ?? 0);
+    return out;
   }
 
   async getSession(sessionId: string): Promise<StoredSession | undefined> {
@@ -246,7 +272,7 @@ class PostgresEventStore implements EventStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#claimed = false;
-    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
+    this.#heartbeat.stop();
     await this.#watcher.close();
     // best effort: a lease not released lapses on its own
     await this.#withClient((c) => this.#leases.releaseAll(c)).catch(() => undefined);

@@ -1,5 +1,6 @@
 import { WIRE_VERSION, type SessionState } from '@relvo-labs/agent-provider';
 import type { EventEnvelope, EventPayload } from '../envelope.js';
+import { checkedPayload, deltaText, logCorrupt, parseStored, type ReadCheck } from './verify.js';
 import type { StoredSession } from './types.js';
 
 /*
@@ -47,10 +48,6 @@ function packPayload(payload: EventPayload): EventPayload | string {
   return payload.type === 'run.message_delta' ? payload.text : payload;
 }
 
-function unpackPayload(packed: EventPayload | string): EventPayload {
-  return typeof packed === 'string' ? { type: 'run.message_delta', text: packed } : packed;
-}
-
 /**
  * Calls `insert` once per row: each run of consecutive envelopes of one session, cut every
  * ENVELOPES_PER_ROW. The batch was checked gapless per session before (summariesAfter), so a
@@ -89,35 +86,47 @@ export function forEachRow(
 /**
  * Appends to `into` the envelopes of one row from `fromSequence` on, until `into` holds
  * `limit`; returns false once it does. Envelopes are fresh objects, read as the runtime's wire
- * version (as the one-row-per-event schema did).
+ * version (as the one-row-per-event schema did), each one judged by `check` (sequence and
+ * header) and its payload by the schema: a damaged row is `log_corrupt`.
  */
 export function takeEnvelopes(
   row: StoredRow,
   fromSequence: number,
   limit: number,
   into: EventEnvelope[],
+  check: ReadCheck,
 ): boolean {
-  const packed = JSON.parse(row.envelopes) as Packed[];
-  let runId: string | null = null;
-  let occurredAt = '';
+  const packed = parseStored(row.envelopes, check.expected);
+  if (!Array.isArray(packed)) throw logCorrupt(check.expected, 'invalid');
+  let runId: unknown = null;
+  let occurredAt: unknown = '';
   for (let i = 0; i < packed.length; i++) {
-    const [eventId, run, at, payload] = packed[i] as Packed;
+    const sequence = row.first_sequence + i;
+    const entry: unknown = packed[i];
+    if (!Array.isArray(entry) || entry.length !== 4) throw logCorrupt(sequence, 'invalid');
+    const [eventId, run, at, payload] = entry as unknown[];
     // the run id and time carry over from the envelopes before, read or skipped
     if (run !== SAME) runId = run;
     if (at !== SAME) occurredAt = at;
-    const sequence = row.first_sequence + i;
     if (sequence < fromSequence) continue;
     if (into.length >= limit) return false;
+    if (typeof eventId !== 'string' || typeof occurredAt !== 'string' || runId === undefined) {
+      throw logCorrupt(sequence, 'invalid');
+    }
     const envelope: EventEnvelope = {
       eventId,
       sessionId: row.session_id,
       sequence,
       occurredAt,
       wireVersion: WIRE_VERSION,
-      payload: unpackPayload(payload),
+      payload:
+        typeof payload === 'string'
+          ? deltaText(payload, sequence)
+          : checkedPayload(payload, sequence),
     };
-    if (runId !== null) envelope.runId = runId;
-    into.push(envelope);
+    // the judge refuses a run id that is not a string of the schema
+    if (runId !== null) envelope.runId = runId as string;
+    into.push(check.accept(envelope));
   }
   return into.length < limit;
 }
@@ -153,15 +162,17 @@ export interface EventRow {
   payload: string;
 }
 
-export function toEnvelope(row: EventRow): EventEnvelope {
+/** A PostgreSQL row as an envelope, judged by `check` and the schema (`log_corrupt` if not). */
+export function toEnvelope(row: EventRow, check: ReadCheck): EventEnvelope {
+  const sequence = row.sequence;
   const envelope: EventEnvelope = {
     eventId: row.event_id,
     sessionId: row.session_id,
-    sequence: row.sequence,
+    sequence,
     occurredAt: row.occurred_at,
     wireVersion: WIRE_VERSION,
-    payload: JSON.parse(row.payload) as EventPayload,
+    payload: checkedPayload(parseStored(row.payload, sequence), sequence),
   };
   if (row.run_id !== null) envelope.runId = row.run_id;
-  return envelope;
+  return check.accept(envelope);
 }

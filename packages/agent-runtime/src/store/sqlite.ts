@@ -23,6 +23,7 @@ import {
   type SessionRow,
 } from './sqlite-rows.js';
 import type { EventStore, ReadOptions, StoredSession } from './types.js';
+import { ReadCheck } from './verify.js';
 
 export interface SqliteEventStoreOptions {
   /** The database file; created when absent, and its folder too. */
@@ -200,10 +201,13 @@ class SqliteEventStore implements EventStore {
       this.guard();
       const out: EventEnvelope[] = [];
       if (options.limit > 0) {
+        const check = new ReadCheck(options.fromSequence);
         const rows = this.selectRows.iterate({ sessionId, fromSequence: options.fromSequence });
         for (const row of rows as IterableIterator<StoredRow>) {
-          if (!takeEnvelopes(row, options.fromSequence, options.limit, out)) break;
+          if (!takeEnvelopes(row, options.fromSequence, options.limit, out, check)) break;
         }
+        // one connection, one writer (this process): the summary is of the same moment
+        check.end(out.length, options.limit, this.summary(sessionId)?.lastSequence ?? 0);
       }
       return Promise.resolve(out);
     } catch (error) {

@@ -52,6 +52,25 @@ export interface EventStore {
    * runtime writes, so its own log is the live source.
    */
   watch?(sessionId: string, onAppend: () => void): Promise<() => void>;
+  /**
+   * With `watch`: the waits (ms) before each new try when following a session fails with
+   * `store_io` (the server restarted or was out of reach): the follower listens again and reads
+   * on from its last sequence. Once they are spent the failure ends the subscription.
+   */
+  readonly followRetryMs?: readonly number[];
+  /**
+   * Stores with leases: calls `listener` once for each session whose lease this store held and
+   * lost (a renewal found it lapsed or taken over, or its renewal could not be confirmed before
+   * it would expire), with the typed `lease_lost` error; returns the way to stop. The runtime
+   * fails the session's log with it and disposes its provider sessions.
+   */
+  onLeaseLost?(listener: (sessionId: string, error: RuntimeError) => void): () => void;
+  /**
+   * Stores with leases: the runtime will write nothing more for the session (its log failed for
+   * good), so the store stops renewing its lease and ends it now, best effort (never throws); a
+   * later append to the session needs `takeOver` first. Not reported to `onLeaseLost`.
+   */
+  relinquish?(sessionId: string): Promise<void>;
 }
 
 /** The part of a session summary an envelope changes (shared by both stores). */

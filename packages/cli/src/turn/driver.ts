@@ -10,6 +10,7 @@ import { describeToolActivity } from '../ui/activity.js';
 import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
 import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
+import { subjectLines } from '../ui/subject.js';
 import { retryLine } from './advice.js';
 import { describeResponse, type Answer, type Answerer } from './answers.js';
 import { timeLeftLabel } from './expiry-label.js';
@@ -248,6 +249,8 @@ export class SessionDriver {
     out.note(
       `${out.c.bold(out.c.cyan('?'))} codex asks: ${summary}${left && out.c.dim(` (${left})`)}`,
     );
+    // the whole of what an answer grants, before any answer can be given (even by --yes)
+    for (const line of subjectLines(request, process.stderr.columns)) out.note(line);
     void (async () => {
       let answer: Answer;
       try {

@@ -147,6 +147,24 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL: an answer under the leas
     expect(types.at(-1)).toBe('session.closed');
   }, 60_000);
 
+  it('the lease taken over before the owner noticed (no renewal since): the answer append itself is fenced, lease_lost, its provider gets nothing', async () => {
+    const url = server.cluster().connectionString;
+    const schema = 'answer_fence';
+    // a long lease: no renewal or local deadline can notice the takeover during this test
+    const owner = new Child({ mode: 'owner', url, schema, leaseMs: 60_000, workspace: tempDir() });
+    const [sessionId] = await owner.pending();
+    // another runtime's acquisition, as the lease table records it: a new owner and token
+    await pgQuery(
+      url,
+      `UPDATE ${schema}.leases SET owner = 'another-runtime', token = token + 1,
+       expires_at = clock_timestamp() + interval '60 seconds' WHERE session_id = $1`,
+      [sessionId],
+    );
+    expect(await owner.answer()).toEqual(['lease_lost', '0']);
+    const types = (await pgEvents(url, schema, sessionId)).map((e) => e.type);
+    expect(types.filter((t) => t.startsWith('interaction.'))).toEqual(['interaction.requested']);
+  }, 60_000);
+
   it('a host killed between delivery and a slow settlement commit: the next owner records delivered, outcome unknown', async () => {
     const url = server.cluster().connectionString;
     const schema = 'answer_crash';

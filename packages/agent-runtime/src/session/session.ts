@@ -100,6 +100,14 @@ export class SessionImpl implements RuntimeSession {
     if (!isCommandAllowed(this.current, command)) throw notAllowed(this.current, command);
   }
 
+  /**
+   * A log that failed for good records nothing more, so no command may reach a provider: the
+   * caller learns why (`store_io`, `lease_lost`), not that the stopped run is gone (ADR-0046).
+   */
+  private refuseAfterFailure(): void {
+    if (this.ctx.log.failed !== undefined) throw this.ctx.log.failed;
+  }
+
   private moveTo(to: SessionState): void {
     this.ctx.log.append({ type: 'session.state_changed', from: this.current, to });
     this.current = to;
@@ -109,7 +117,7 @@ export class SessionImpl implements RuntimeSession {
     try {
       this.require('submit_turn');
       // a log that lost envelopes records nothing more: no turn may run unrecorded
-      if (this.ctx.log.failed !== undefined) throw this.ctx.log.failed;
+      this.refuseAfterFailure();
       if (this.run !== undefined || this.admitting !== undefined) {
         throw new RuntimeError(
           'illegal_state_transition',
@@ -224,6 +232,7 @@ export class SessionImpl implements RuntimeSession {
   respond(interactionId: string, response: InteractionResponse): Promise<void> {
     try {
       this.require('respond_to_interaction');
+      this.refuseAfterFailure();
     } catch (error) {
       return rejection(error);
     }
@@ -233,6 +242,7 @@ export class SessionImpl implements RuntimeSession {
   interrupt(reason?: string): Promise<void> {
     try {
       this.require('interrupt_run');
+      this.refuseAfterFailure();
       const run = this.run;
       if (run === undefined) {
         throw new RuntimeError('unknown_run', 'no_active_run', 'the session has no active run');
@@ -249,6 +259,7 @@ export class SessionImpl implements RuntimeSession {
     try {
       // steering adds input: allowed where a submission is
       this.require('submit_turn');
+      this.refuseAfterFailure();
       const turnInput = toTurnInput(input);
       const run = this.run;
       if (run === undefined) {

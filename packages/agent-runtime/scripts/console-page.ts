@@ -4,7 +4,7 @@
  * page. Run by `npm run build` here; a test fails when the committed bundle is stale.
  * `node --import tsx scripts/console-page.ts` rewrites it.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -37,6 +37,17 @@ export async function consolePageModule(): Promise<string> {
   ].join('\n');
 }
 
+function current(): string | undefined {
+  try {
+    return readFileSync(BUNDLE_MODULE, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(BUNDLE_MODULE, await consolePageModule());
+  const text = await consolePageModule();
+  // an unchanged bundle keeps its mtime: `npm run demo` compares it with the built files and
+  // would otherwise rebuild on every run
+  if (current() !== text) writeFileSync(BUNDLE_MODULE, text);
 }

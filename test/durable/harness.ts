@@ -52,6 +52,7 @@ export interface HostSpec {
   readonly finish?: boolean;
   readonly answer?: boolean;
   readonly slowSettle?: boolean;
+  readonly retryRefused?: boolean;
 }
 
 export class Host extends RuntimeChild {

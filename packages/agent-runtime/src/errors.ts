@@ -77,6 +77,7 @@ export const RUNTIME_ERROR_REASONS = [
   'resume_workspace_mismatch',
   'resume_provider_mismatch',
   'resume_refused',
+  'takeover_abandoned',
   'session_not_forkable',
   'fork_refused',
 ] as const;
@@ -146,6 +147,8 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   resume_provider_mismatch: false,
   // the provider's verdict decides (a thread still open elsewhere may be free later)
   resume_refused: false,
+  // a takeover whose provider sessions did not open wrote nothing and freed the lease
+  takeover_abandoned: true,
   session_not_forkable: false,
   // the provider's verdict decides
   fork_refused: false,

@@ -91,7 +91,21 @@ async function settleOpenWork(
   resumes: boolean,
 ): Promise<void> {
   const log = new SessionLog(writer, summary.sessionId, summary.lastSequence);
-  const at = new Date(writer.clock.now()).toISOString();
+  appendSettlement(log, summary.state, work, resumes);
+  await log.durable();
+}
+
+/**
+ * Appends what settles a dead owner's open work to `log`: its pending interactions, runs and
+ * turns; a session that does not resume is failed and closed too.
+ */
+export function appendSettlement(
+  log: SessionLog,
+  state: StoredSession['state'],
+  work: SessionHistory,
+  resumes: boolean,
+): void {
+  const at = log.stamp();
   const error = resumes ? OUTCOME_UNKNOWN_ERROR : PROCESS_ENDED_ERROR;
   for (const [interactionId, runId] of work.interactions) {
     // an answer recorded for the provider may have reached it: never `cancelled` (ADR-0046)
@@ -108,8 +122,7 @@ async function settleOpenWork(
   for (const turnId of work.turns)
     log.append({ type: 'turn.settled', turnId, state: 'failed', error });
   if (!resumes) {
-    log.append({ type: 'session.state_changed', from: summary.state, to: 'failed' });
+    log.append({ type: 'session.state_changed', from: state, to: 'failed' });
     log.append({ type: 'session.closed', reason: 'failed', error });
   }
-  await log.durable();
 }

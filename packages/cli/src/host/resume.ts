@@ -36,7 +36,7 @@ const BY_PROVIDER_CODE: Readonly<Record<string, string>> = {
   recovery_thread_unknown:
     'codex has no saved thread for it in this CODEX_HOME; start a new session with `relvo-codex run`',
   recovery_thread_open_elsewhere:
-    'another codex still has its thread open; end that run first, then resume',
+    'another codex still has its thread open; end that run (or wait for its host to stop), then resume again',
   recovery_workspace_mismatch:
     'its workspace is not the folder it was started in; restore that folder at the same path',
 };

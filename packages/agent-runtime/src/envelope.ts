@@ -72,6 +72,11 @@ export const sessionRecoveryRecordedPayloadSchema = z.strictObject({
     (r) => JSON.stringify(r).length <= RECOVERY_RECORD_MAX_CHARS,
     { error: `a recovery record is at most ${RECOVERY_RECORD_MAX_CHARS} characters as JSON` },
   ),
+  /** HMAC-SHA-256 (hex) of the record with its session and workspace, under the log's key. */
+  mac: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 
 export const turnStartedPayloadSchema = z.strictObject({

@@ -16,6 +16,8 @@ export interface SessionHistory {
   readonly answered: Map<string, InteractionResponse>;
   /** The latest recovery record per profile. */
   readonly records: Map<string, ProviderRecoveryRecord>;
+  /** The MAC each of those carries (ADR-0050), when it carries one. */
+  readonly macs: Map<string, string | undefined>;
 }
 
 export async function readSessionHistory(
@@ -29,14 +31,17 @@ export async function readSessionHistory(
     interactions: new Map(),
     answered: new Map(),
     records: new Map(),
+    macs: new Map(),
   };
   for (let from = 1; ;) {
     const page = await store.read(sessionId, { fromSequence: from, limit: PAGE });
     for (const e of page) {
       const p = e.payload;
       if (p.type === 'session.opened') h.opened = p;
-      else if (p.type === 'session.recovery_recorded') h.records.set(p.profile, p.record);
-      else if (p.type === 'turn.started') h.turns.add(p.turnId);
+      else if (p.type === 'session.recovery_recorded') {
+        h.records.set(p.profile, p.record);
+        h.macs.set(p.profile, p.mac);
+      } else if (p.type === 'turn.started') h.turns.add(p.turnId);
       else if (p.type === 'turn.settled') h.turns.delete(p.turnId);
       else if (p.type === 'run.started' && e.runId !== undefined) h.runs.set(e.runId, p.turnId);
       else if (p.type === 'run.finished' && e.runId !== undefined) h.runs.delete(e.runId);

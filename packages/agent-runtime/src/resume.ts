@@ -10,6 +10,7 @@ import type { RuntimeConfig } from './config.js';
 import type { PayloadOf } from './envelope.js';
 import { RuntimeError } from './errors.js';
 import { readSessionHistory, type SessionHistory } from './history.js';
+import { recordMacMatches } from './record-key.js';
 import { settleAbandoned } from './recovery.js';
 import type { EventWriter } from './session/writer.js';
 import type { ProviderRegistry, ResolvedProvider } from './registry.js';
@@ -52,6 +53,7 @@ export async function planResume(
   registry: ProviderRegistry,
   config: RuntimeConfig,
   sessionId: string,
+  recordKey: Buffer | undefined,
 ): Promise<ResumePlan> {
   const summary = await store.getSession(sessionId);
   if (summary === undefined) {
@@ -66,6 +68,7 @@ export async function planResume(
   if (history.opened === undefined || history.records.size === 0) {
     throw notResumable('no provider recorded how to resume this session');
   }
+  verifyRecords(recordKey, sessionId, history.opened.workspace.root, history);
   if (!sameDirectory(history.opened.workspace.root)) {
     throw new RuntimeError(
       'workspace_unavailable',
@@ -146,4 +149,35 @@ export function takeoverAbandoned(): RuntimeError {
     'takeover_abandoned',
     'the takeover did not complete: nothing was written and the session is free; resume it again',
   );
+}
+
+/**
+ * Every record of the history carries the MAC the log's key gives it with this session and
+ * workspace (ADR-0050): a record, or a workspace root, altered in the log is refused before any
+ * provider sees it.
+ */
+export function verifyRecords(
+  recordKey: Buffer | undefined,
+  sessionId: string,
+  workspaceRoot: string,
+  history: SessionHistory,
+): void {
+  if (recordKey === undefined) {
+    throw new RuntimeError(
+      'invalid_request',
+      'record_key_missing',
+      "the event store has no record key: configure the log's key (recordKey or recordKeyFile) to resume or fork",
+    );
+  }
+  for (const [profile, record] of history.records) {
+    const mac = history.macs.get(profile);
+    if (!recordMacMatches(recordKey, mac, sessionId, workspaceRoot, profile, record)) {
+      throw new RuntimeError(
+        'invalid_request',
+        'record_unverified',
+        "a recovery record does not verify under the log's key: it was altered, written under another key, or before records were keyed; start a new session",
+        { details: { profile } },
+      );
+    }
+  }
 }

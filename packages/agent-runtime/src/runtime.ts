@@ -48,7 +48,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   await store.claim();
   const writer = new EventWriter(store, clock, ids);
   let recovered: AbandonedSessions;
+  let recordKey: Buffer | undefined;
   try {
+    recordKey = store.recordKey?.();
     recovered = await settleAbandonedSessions(store, writer);
   } catch (error) {
     await store.close();
@@ -94,6 +96,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       workspace,
       closeGraceMs,
       secrets,
+      ...(recordKey === undefined ? {} : { recordKey }),
       warm,
       ...(resumeFrom === undefined ? {} : { resumeFrom }),
       ...(forkFrom === undefined ? {} : { forkFrom }),
@@ -125,7 +128,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     };
     let plan: ResumePlan;
     try {
-      plan = await planResume(store, registry, config, sessionId);
+      plan = await planResume(store, registry, config, sessionId, recordKey);
       refuseWhenShuttingDown();
     } catch (error) {
       await giveUp();
@@ -161,7 +164,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
 
   const fork = async (sourceId: string): Promise<RuntimeSession> => {
     await live.get(sourceId)?.session.recordProviders();
-    const plan = await planFork(store, registry, config, sourceId);
+    const plan = await planFork(store, registry, config, sourceId, recordKey);
     refuseWhenShuttingDown();
     const sessionId = ids('ses');
     const log = new SessionLog(writer, sessionId);

@@ -104,6 +104,8 @@ describe('durable sessions (a provider that exports and resumes recovery records
         providerId: 'manual',
         opaque: { thread: 'thread-1', home: 'home-a', runs },
       }),
+      // authenticated with the session and its workspace under the log's key file
+      mac: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     await until(async () => recorded(await history(runtime, session.id)).length === 2);
     expect(recorded(await history(runtime, session.id))).toEqual([record(0), record(1)]);

@@ -36,6 +36,8 @@ export interface SessionContext {
   readonly closeGraceMs: number;
   /** Strings no logged recovery record may contain. */
   readonly secrets: readonly string[];
+  /** The log's record key (ADR-0050). */
+  readonly recordKey?: Buffer;
   /** Continues a dead process's session: these profiles resume their recorded provider session. */
   readonly resumeFrom?: Map<string, ProviderRecoveryRecord>;
   /** A fork of another session: these profiles fork its recorded provider sessions. */
@@ -71,6 +73,7 @@ export class SessionImpl implements RuntimeSession {
       log,
       workspace: ctx.workspace,
       secrets: ctx.secrets,
+      ...(ctx.recordKey === undefined ? {} : { recordKey: ctx.recordKey }),
       ...(ctx.resumeFrom === undefined ? {} : { resumeFrom: ctx.resumeFrom }),
       ...(ctx.forkFrom === undefined ? {} : { forkFrom: ctx.forkFrom }),
       ...(ctx.warm === undefined ? {} : { warm: ctx.warm }),

@@ -202,8 +202,9 @@ async function continueThread(
     // measured: a thread another app-server still has open is refused "already has an active
     // writer" — said precisely, so the host knows to close the other session, not to give up
     if (wireRefusalOf(error) === 'thread_active_writer') {
+      // retryable: the other app-server lets go when its host closes or its process ends
       throw codexRejection(
-        'invalid_request',
+        'provider_unavailable',
         'the persisted thread is still open in another codex session',
         { providerCode: 'recovery_thread_open_elsewhere' },
       );

@@ -50,6 +50,9 @@ export interface HostSpec {
   readonly prompt?: string;
   readonly waitGo?: boolean;
   readonly finish?: boolean;
+  readonly answer?: boolean;
+  readonly slowSettle?: boolean;
+  readonly retryRefused?: boolean;
 }
 
 export class Host extends RuntimeChild {

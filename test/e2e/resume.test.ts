@@ -105,8 +105,10 @@ describe('resume against the real binary', () => {
     // exported while the session that holds the thread is still open
     const record = await oneTurnAndExport(codex);
     const error = await resumeRefusal(codex, record);
+    // retryable: the thread is free again once the session holding it is closed
     expect(isProviderRejection(error) && error.agentError).toMatchObject({
-      code: 'invalid_request',
+      code: 'provider_unavailable',
+      retryable: true,
       providerCode: 'recovery_thread_open_elsewhere',
     });
     const threadId = (record.opaque as { threadId: string }).threadId;

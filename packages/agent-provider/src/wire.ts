@@ -1,6 +1,6 @@
 /** Wire version constants (docs/spi.md §1). Independent of any npm package version. */
 
-export const WIRE_VERSION = '0.6' as const;
+export const WIRE_VERSION = '0.7' as const;
 export type WireVersion = typeof WIRE_VERSION;
 
 export const WIRE_STABILITY = 'unstable' as const;

@@ -23,8 +23,8 @@ const define = (patch: Partial<DefineProviderDescriptorInput> = {}) =>
 
 describe('defineProviderDescriptor', () => {
   it('fills wireVersion with WIRE_VERSION and keeps a given one', () => {
-    expect(define().wireVersion).toBe('0.6');
-    expect(WIRE_VERSION).toBe('0.6');
+    expect(define().wireVersion).toBe('0.7');
+    expect(WIRE_VERSION).toBe('0.7');
     expect(define({ wireVersion: '0.4' }).wireVersion).toBe('0.4');
   });
 
@@ -37,14 +37,14 @@ describe('defineProviderDescriptor', () => {
 describe('checkWireCompatibility', () => {
   it('is ok only on an exact match', () => {
     expect(checkWireCompatibility(define())).toEqual({ ok: true });
-    for (const version of ['0.5', '0.6.0', '0.60', ' 0.6', '1.0']) {
+    for (const version of ['0.6', '0.7.0', '0.70', ' 0.7', '1.0']) {
       const check = checkWireCompatibility(define({ wireVersion: version }));
       expect(check.ok).toBe(false);
       if (check.ok) continue;
       expect(check.error.code).toBe('provider_contract_violation');
       expect(check.error.details).toEqual({
         providerWireVersion: version,
-        runtimeWireVersion: '0.6',
+        runtimeWireVersion: '0.7',
       });
     }
   });

@@ -4,6 +4,7 @@ import {
   diagnosticPayloadSchema,
   interactionIdSchema,
   interactionRequestSchema,
+  interactionResponseSchema,
   interactionSettlementSchema,
   jsonObjectSchema,
   messageDeltaPayloadSchema,
@@ -71,6 +72,11 @@ export const sessionRecoveryRecordedPayloadSchema = z.strictObject({
     (r) => JSON.stringify(r).length <= RECOVERY_RECORD_MAX_CHARS,
     { error: `a recovery record is at most ${RECOVERY_RECORD_MAX_CHARS} characters as JSON` },
   ),
+  /** HMAC-SHA-256 (hex) of the record with its session and workspace, under the log's key. */
+  mac: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 
 export const turnStartedPayloadSchema = z.strictObject({
@@ -128,6 +134,29 @@ export const interactionSettledPayloadSchema = z.strictObject({
   settlement: interactionSettlementSchema,
 });
 
+/*
+ * Host commands, recorded before the provider gets them (ADR-0046): durable under the lease
+ * first, so a host that lost its lease or its store hands the provider nothing.
+ */
+
+/** A host's answer, about to be handed to the provider; `interaction.settled` says how it went. */
+export const interactionAnsweredPayloadSchema = z.strictObject({
+  type: z.literal('interaction.answered'),
+  interactionId: interactionIdSchema,
+  response: interactionResponseSchema,
+});
+
+/** Input a host adds to the running run, about to be handed to the provider. */
+export const runSteeredPayloadSchema = z.strictObject({
+  type: z.literal('run.steered'),
+  input: turnInputSchema,
+});
+
+/** A host asked to interrupt the run; `run.state_changed` to `interrupting` once it accepted. */
+export const runInterruptRequestedPayloadSchema = z.strictObject({
+  type: z.literal('run.interrupt_requested'),
+});
+
 export const eventPayloadSchema = z.discriminatedUnion('type', [
   sessionOpenedPayloadSchema,
   sessionStateChangedPayloadSchema,
@@ -141,6 +170,9 @@ export const eventPayloadSchema = z.discriminatedUnion('type', [
   runFinishedPayloadSchema,
   runtimeInteractionRequestedPayloadSchema,
   interactionSettledPayloadSchema,
+  interactionAnsweredPayloadSchema,
+  runSteeredPayloadSchema,
+  runInterruptRequestedPayloadSchema,
   messageDeltaPayloadSchema,
   toolActivityPayloadSchema,
   usagePayloadSchema,

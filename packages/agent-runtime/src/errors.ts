@@ -77,6 +77,11 @@ export const RUNTIME_ERROR_REASONS = [
   'resume_workspace_mismatch',
   'resume_provider_mismatch',
   'resume_refused',
+  'takeover_abandoned',
+  'record_key_missing',
+  'record_key_invalid',
+  'record_key_insecure',
+  'record_unverified',
   'session_not_forkable',
   'fork_refused',
 ] as const;
@@ -146,6 +151,14 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   resume_provider_mismatch: false,
   // the provider's verdict decides (a thread still open elsewhere may be free later)
   resume_refused: false,
+  // a takeover whose provider sessions did not open wrote nothing and freed the lease
+  takeover_abandoned: true,
+  // the log's record key: absent, malformed or readable by others; fixed by the host, not a retry
+  record_key_missing: false,
+  record_key_invalid: false,
+  record_key_insecure: false,
+  // a recovery record whose MAC is missing or wrong: altered, or written under another key
+  record_unverified: false,
   session_not_forkable: false,
   // the provider's verdict decides
   fork_refused: false,

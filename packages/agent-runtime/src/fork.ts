@@ -10,7 +10,7 @@ import type { PayloadOf } from './envelope.js';
 import { RuntimeError } from './errors.js';
 import { readSessionHistory } from './history.js';
 import type { ProviderRegistry } from './registry.js';
-import { recordedProvider, sameDirectory } from './resume.js';
+import { recordedProvider, sameDirectory, verifyRecords } from './resume.js';
 import type { EventStore } from './store/types.js';
 
 export interface ForkPlan {
@@ -23,6 +23,7 @@ export async function planFork(
   registry: ProviderRegistry,
   config: RuntimeConfig,
   sessionId: string,
+  recordKey: Buffer | undefined,
 ): Promise<ForkPlan> {
   const history = await readSessionHistory(store, sessionId);
   if (history.opened === undefined) {
@@ -43,6 +44,7 @@ export async function planFork(
       { details: { workspace: 'changed' } },
     );
   }
+  verifyRecords(recordKey, sessionId, history.opened.workspace.root, history);
   for (const [profile, record] of history.records) {
     const forks = recordedProvider(
       registry,

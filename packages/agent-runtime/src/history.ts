@@ -1,4 +1,4 @@
-import type { ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
+import type { InteractionResponse, ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
 import type { PayloadOf } from './envelope.js';
 import type { EventStore } from './store/types.js';
 
@@ -12,8 +12,12 @@ export interface SessionHistory {
   readonly runs: Map<string, string>;
   /** Pending interactions: interactionId → runId. */
   readonly interactions: Map<string, string | undefined>;
+  /** Of those, the ones with an answer recorded for the provider: the latest answer. */
+  readonly answered: Map<string, InteractionResponse>;
   /** The latest recovery record per profile. */
   readonly records: Map<string, ProviderRecoveryRecord>;
+  /** The MAC each of those carries (ADR-0050), when it carries one. */
+  readonly macs: Map<string, string | undefined>;
 }
 
 export async function readSessionHistory(
@@ -25,20 +29,28 @@ export async function readSessionHistory(
     turns: new Set(),
     runs: new Map(),
     interactions: new Map(),
+    answered: new Map(),
     records: new Map(),
+    macs: new Map(),
   };
   for (let from = 1; ;) {
     const page = await store.read(sessionId, { fromSequence: from, limit: PAGE });
     for (const e of page) {
       const p = e.payload;
       if (p.type === 'session.opened') h.opened = p;
-      else if (p.type === 'session.recovery_recorded') h.records.set(p.profile, p.record);
-      else if (p.type === 'turn.started') h.turns.add(p.turnId);
+      else if (p.type === 'session.recovery_recorded') {
+        h.records.set(p.profile, p.record);
+        h.macs.set(p.profile, p.mac);
+      } else if (p.type === 'turn.started') h.turns.add(p.turnId);
       else if (p.type === 'turn.settled') h.turns.delete(p.turnId);
       else if (p.type === 'run.started' && e.runId !== undefined) h.runs.set(e.runId, p.turnId);
       else if (p.type === 'run.finished' && e.runId !== undefined) h.runs.delete(e.runId);
       else if (p.type === 'interaction.requested') h.interactions.set(p.interactionId, e.runId);
-      else if (p.type === 'interaction.settled') h.interactions.delete(p.interactionId);
+      else if (p.type === 'interaction.answered') h.answered.set(p.interactionId, p.response);
+      else if (p.type === 'interaction.settled') {
+        h.interactions.delete(p.interactionId);
+        h.answered.delete(p.interactionId);
+      }
     }
     const last = page.at(-1);
     if (last === undefined || page.length < PAGE) return h;

@@ -52,6 +52,8 @@ export const postgresEventStoreOptionsSchema = z
     connectTimeoutMs: delayMsSchema.optional(),
     followRetries: z.number().int().nonnegative().max(100).optional(),
     followRetryMs: z.number().int().positive().max(60_000).optional(),
+    recordKey: z.string().min(1).max(1_024).optional(),
+    recordKeyFile: z.string().min(1).optional(),
     migrateTo: z.number().int().nonnegative().optional(),
   })
   .superRefine((o, ctx) => {

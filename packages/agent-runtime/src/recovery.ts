@@ -3,9 +3,11 @@ import {
   isTerminal,
   SESSION_STATE_TABLE,
   type AgentError,
+  type InteractionSettlement,
 } from '@relvo-labs/agent-provider';
 import { isRuntimeError } from './errors.js';
 import { readSessionHistory, type SessionHistory } from './history.js';
+import { ANSWER_OUTCOME_UNKNOWN } from './session/answers.js';
 import type { EventWriter } from './session/writer.js';
 import { SessionLog } from './session/log.js';
 import type { EventStore, StoredSession } from './store/types.js';
@@ -33,7 +35,9 @@ export interface AbandonedSessions {
 /**
  * Sessions whose runtime died without closing them. One whose provider left a recovery record
  * while it was `ready` becomes resumable: its pending interactions are cancelled and its open
- * runs and turns fail (their outcome is unknown), the session itself stays open. Any other is
+ * runs and turns fail (their outcome is unknown), the session itself stays open. An interaction
+ * whose answer was recorded for the provider settles `responded` with that answer, its outcome
+ * unknown. Any other is
  * recorded as failed, never resumed silently. Runs once, when a runtime claims the store.
  */
 export async function settleAbandonedSessions(
@@ -87,17 +91,30 @@ async function settleOpenWork(
   resumes: boolean,
 ): Promise<void> {
   const log = new SessionLog(writer, summary.sessionId, summary.lastSequence);
-  const at = new Date(writer.clock.now()).toISOString();
+  appendSettlement(log, summary.state, work, resumes);
+  await log.durable();
+}
+
+/**
+ * Appends what settles a dead owner's open work to `log`: its pending interactions, runs and
+ * turns; a session that does not resume is failed and closed too.
+ */
+export function appendSettlement(
+  log: SessionLog,
+  state: StoredSession['state'],
+  work: SessionHistory,
+  resumes: boolean,
+): void {
+  const at = log.stamp();
   const error = resumes ? OUTCOME_UNKNOWN_ERROR : PROCESS_ENDED_ERROR;
   for (const [interactionId, runId] of work.interactions) {
-    log.append(
-      {
-        type: 'interaction.settled',
-        interactionId,
-        settlement: { outcome: 'cancelled', settledAt: at },
-      },
-      runId,
-    );
+    // an answer recorded for the provider may have reached it: never `cancelled` (ADR-0046)
+    const response = work.answered.get(interactionId);
+    const settlement: InteractionSettlement =
+      response === undefined
+        ? { outcome: 'cancelled', settledAt: at }
+        : { outcome: 'responded', settledAt: at, response, error: ANSWER_OUTCOME_UNKNOWN };
+    log.append({ type: 'interaction.settled', interactionId, settlement }, runId);
   }
   for (const runId of work.runs.keys()) {
     log.append({ type: 'run.finished', termination: { outcome: 'failed', at, error } }, runId);
@@ -105,8 +122,7 @@ async function settleOpenWork(
   for (const turnId of work.turns)
     log.append({ type: 'turn.settled', turnId, state: 'failed', error });
   if (!resumes) {
-    log.append({ type: 'session.state_changed', from: summary.state, to: 'failed' });
+    log.append({ type: 'session.state_changed', from: state, to: 'failed' });
     log.append({ type: 'session.closed', reason: 'failed', error });
   }
-  await log.durable();
 }

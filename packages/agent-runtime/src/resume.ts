@@ -9,11 +9,12 @@ import type { ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
 import type { RuntimeConfig } from './config.js';
 import type { PayloadOf } from './envelope.js';
 import { RuntimeError } from './errors.js';
-import { readSessionHistory } from './history.js';
+import { readSessionHistory, type SessionHistory } from './history.js';
+import { recordMacMatches } from './record-key.js';
 import { settleAbandoned } from './recovery.js';
 import type { EventWriter } from './session/writer.js';
 import type { ProviderRegistry, ResolvedProvider } from './registry.js';
-import type { EventStore } from './store/types.js';
+import type { EventStore, StoredSession } from './store/types.js';
 
 export interface ResumePlan {
   readonly lastSequence: number;
@@ -52,6 +53,7 @@ export async function planResume(
   registry: ProviderRegistry,
   config: RuntimeConfig,
   sessionId: string,
+  recordKey: Buffer | undefined,
 ): Promise<ResumePlan> {
   const summary = await store.getSession(sessionId);
   if (summary === undefined) {
@@ -66,6 +68,7 @@ export async function planResume(
   if (history.opened === undefined || history.records.size === 0) {
     throw notResumable('no provider recorded how to resume this session');
   }
+  verifyRecords(recordKey, sessionId, history.opened.workspace.root, history);
   if (!sameDirectory(history.opened.workspace.root)) {
     throw new RuntimeError(
       'workspace_unavailable',
@@ -95,28 +98,86 @@ export async function planResume(
   return { lastSequence: summary.lastSequence, opened: history.opened, records: history.records };
 }
 
+/** A dead owner's open work, read under this runtime's new lease and not yet settled. */
+export interface PendingTakeover {
+  readonly summary: StoredSession;
+  readonly history: SessionHistory;
+}
+
 /**
  * On a shared store, a session this runtime did not settle at its start (its owner still held the
- * lease then) is taken over now, once that lease is free or lapsed, and its open work settled as
- * at start-up; while a live runtime holds it, `session_leased`. `settled` remembers the sessions
- * this runtime holds already.
+ * lease then) is taken over now, once that lease is free or lapsed; while a live runtime holds
+ * it, `session_leased`. Nothing is written here for a session that resumes: its settlement is
+ * returned, to be written only once its provider sessions have opened (a clean takeover,
+ * ADR-0049). One that cannot resume (no recovery record) is settled failed at once. `settled`
+ * remembers the sessions this runtime holds already.
  */
 export async function takeOverToResume(
   store: EventStore,
   writer: EventWriter,
   settled: Set<string>,
   sessionId: string,
-): Promise<void> {
-  if (store.takeOver === undefined || settled.has(sessionId)) return;
-  const summary = await store.getSession(sessionId);
+): Promise<PendingTakeover | undefined> {
+  if (store.takeOver === undefined || settled.has(sessionId)) return undefined;
+  const before = await store.getSession(sessionId);
   // unknown or closed: nothing to take over, and planResume says why it does not resume
-  if (summary === undefined || summary.state !== 'ready') return;
-  if ((await settleAbandoned(store, writer, summary)) === 'leased') {
+  if (before === undefined || before.state !== 'ready') return undefined;
+  if (!(await store.takeOver(sessionId))) {
     throw new RuntimeError(
       'store_unavailable',
       'session_leased',
       'another runtime holds the lease on this session: resume it once that runtime has ended and its lease lapsed',
     );
   }
+  // read again under the lease: the previous owner may have appended until it lapsed
+  const summary = await store.getSession(sessionId);
+  if (summary === undefined || summary.state !== 'ready') return undefined;
+  const history = await readSessionHistory(store, sessionId);
+  if (history.records.size > 0) return { summary, history };
+  await settleAbandoned(store, writer, summary);
   settled.add(sessionId);
+  return undefined;
+}
+
+/**
+ * What ends the log of a takeover that did not complete: what it numbered is dropped, so
+ * readers that joined meanwhile stop, and the session is left to the next attempt.
+ */
+export function takeoverAbandoned(): RuntimeError {
+  return new RuntimeError(
+    'provider_unavailable',
+    'takeover_abandoned',
+    'the takeover did not complete: nothing was written and the session is free; resume it again',
+  );
+}
+
+/**
+ * Every record of the history carries the MAC the log's key gives it with this session and
+ * workspace (ADR-0050): a record, or a workspace root, altered in the log is refused before any
+ * provider sees it.
+ */
+export function verifyRecords(
+  recordKey: Buffer | undefined,
+  sessionId: string,
+  workspaceRoot: string,
+  history: SessionHistory,
+): void {
+  if (recordKey === undefined) {
+    throw new RuntimeError(
+      'invalid_request',
+      'record_key_missing',
+      "the event store has no record key: configure the log's key (recordKey or recordKeyFile) to resume or fork",
+    );
+  }
+  for (const [profile, record] of history.records) {
+    const mac = history.macs.get(profile);
+    if (!recordMacMatches(recordKey, mac, sessionId, workspaceRoot, profile, record)) {
+      throw new RuntimeError(
+        'invalid_request',
+        'record_unverified',
+        "a recovery record does not verify under the log's key: it was altered, written under another key, or before records were keyed; start a new session",
+        { details: { profile } },
+      );
+    }
+  }
 }

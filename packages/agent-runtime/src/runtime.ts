@@ -11,11 +11,11 @@ import { configError, isRuntimeError, rejection, RuntimeError } from './errors.j
 import { resolveWorkspace } from './workspace.js';
 import { randomId } from './ids.js';
 import { agentRuntimeOptionsSchema, checkOptions } from './options.js';
-import { settleAbandonedSessions, type AbandonedSessions } from './recovery.js';
+import { appendSettlement, settleAbandonedSessions, type AbandonedSessions } from './recovery.js';
 import { ProviderRegistry } from './registry.js';
 import type { AgentRuntime, AgentRuntimeOptions } from './runtime-api.js';
 import { planFork } from './fork.js';
-import { planResume, takeOverToResume } from './resume.js';
+import { planResume, takeOverToResume, takeoverAbandoned, type ResumePlan } from './resume.js';
 import { environmentSecrets } from './session/durable.js';
 import { SessionLog } from './session/log.js';
 import { EventWriter } from './session/writer.js';
@@ -48,7 +48,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   await store.claim();
   const writer = new EventWriter(store, clock, ids);
   let recovered: AbandonedSessions;
+  let recordKey: Buffer | undefined;
   try {
+    recordKey = store.recordKey?.();
     recovered = await settleAbandonedSessions(store, writer);
   } catch (error) {
     await store.close();
@@ -94,6 +96,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       workspace,
       closeGraceMs,
       secrets,
+      ...(recordKey === undefined ? {} : { recordKey }),
       warm,
       ...(resumeFrom === undefined ? {} : { resumeFrom }),
       ...(forkFrom === undefined ? {} : { forkFrom }),
@@ -118,10 +121,25 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     live.get(sessionId)?.log.fail(error);
   });
   const resume = async (sessionId: string): Promise<RuntimeSession> => {
-    await takeOverToResume(store, writer, settled, sessionId);
-    const plan = await planResume(store, registry, config, sessionId);
-    refuseWhenShuttingDown();
+    const takeover = await takeOverToResume(store, writer, settled, sessionId);
+    // a takeover that does not complete leaves the log as it found it, and the lease free
+    const giveUp = async (): Promise<void> => {
+      if (takeover !== undefined) await store.relinquish?.(sessionId);
+    };
+    let plan: ResumePlan;
+    try {
+      plan = await planResume(store, registry, config, sessionId, recordKey);
+      refuseWhenShuttingDown();
+    } catch (error) {
+      await giveUp();
+      throw error;
+    }
     const log = new SessionLog(writer, sessionId, plan.lastSequence);
+    if (takeover !== undefined) {
+      // numbered first, written only once the provider sessions are open (ADR-0049)
+      log.hold();
+      appendSettlement(log, takeover.summary.state, takeover.history, true);
+    }
     const { defaultProfile, workspace } = plan.opened;
     const session = sessionOf(sessionId, log, defaultProfile, workspace, new Map(plan.records));
     live.set(sessionId, { session, log });
@@ -129,8 +147,16 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       await session.resumeProviders([...plan.records.keys()]);
     } catch (error) {
       live.delete(sessionId);
-      await log.durable().catch(() => undefined);
+      if (takeover === undefined) await log.durable().catch(() => undefined);
+      else {
+        log.discard(takeoverAbandoned());
+        await giveUp();
+      }
       throw error;
+    }
+    if (takeover !== undefined) {
+      log.release();
+      settled.add(sessionId);
     }
     await log.durable();
     return session;
@@ -138,7 +164,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
 
   const fork = async (sourceId: string): Promise<RuntimeSession> => {
     await live.get(sourceId)?.session.recordProviders();
-    const plan = await planFork(store, registry, config, sourceId);
+    const plan = await planFork(store, registry, config, sourceId, recordKey);
     refuseWhenShuttingDown();
     const sessionId = ids('ses');
     const log = new SessionLog(writer, sessionId);

@@ -104,6 +104,8 @@ describe('durable sessions (a provider that exports and resumes recovery records
         providerId: 'manual',
         opaque: { thread: 'thread-1', home: 'home-a', runs },
       }),
+      // authenticated with the session and its workspace under the log's key file
+      mac: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     await until(async () => recorded(await history(runtime, session.id)).length === 2);
     expect(recorded(await history(runtime, session.id))).toEqual([record(0), record(1)]);
@@ -121,7 +123,7 @@ describe('durable sessions (a provider that exports and resumes recovery records
     durable.exportOverride = {
       providerId: 'manual',
       providerVersion: '0.0.1',
-      wireVersion: '0.6',
+      wireVersion: '0.7',
       opaque: { thread: 'fixed' },
     };
     const runtime = await runtimeOn(join(tempDir(), 'events.db'), durable);
@@ -149,7 +151,7 @@ describe('durable sessions (a provider that exports and resumes recovery records
   it.each([
     [
       'record_too_large',
-      { providerId: 'manual', providerVersion: '1', wireVersion: '0.6', opaque: 'x'.repeat(5000) },
+      { providerId: 'manual', providerVersion: '1', wireVersion: '0.7', opaque: 'x'.repeat(5000) },
     ],
     ['record_invalid', { providerId: 'manual', opaque: {} }],
     [
@@ -157,7 +159,7 @@ describe('durable sessions (a provider that exports and resumes recovery records
       {
         providerId: 'manual',
         providerVersion: '1',
-        wireVersion: '0.6',
+        wireVersion: '0.7',
         opaque: 'sk-test-secret-value',
       },
     ],

@@ -66,6 +66,7 @@ describe('interactions', () => {
     expect(runStates(events)).toEqual(['running', 'awaiting_interaction', 'running']);
     expect(types(events).filter((t) => t.startsWith('interaction'))).toEqual([
       'interaction.requested',
+      'interaction.answered',
       'interaction.settled',
     ]);
   });

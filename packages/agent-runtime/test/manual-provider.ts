@@ -16,6 +16,7 @@ import {
   type ProviderRunTermination,
   type ProviderSession,
   type ProviderSessionInit,
+  type TurnInput,
 } from '@relvo-labs/agent-provider';
 
 export interface ManualRun {
@@ -23,6 +24,8 @@ export interface ManualRun {
   readonly sink: ProviderEventSink;
   complete(termination: ProviderRunTermination): void;
   readonly interrupts: (string | undefined)[];
+  /** Input the run was steered with, in order. */
+  readonly steers: TurnInput[];
 }
 
 export interface ManualSession {
@@ -58,6 +61,7 @@ export function manualDescriptor(
       displayName: 'Manual test provider',
       run: {
         interrupt: { mode: 'immediate' },
+        steer: true,
         structuredOutput: true,
         options: { model: true, effort: true, summary: true },
         streaming: { messageDeltas: true, toolActivity: true },
@@ -95,6 +99,7 @@ export function createManualProvider(
               request,
               sink: request.sink,
               interrupts: [],
+              steers: [],
               complete(termination) {
                 if (done) return;
                 done = true;
@@ -105,6 +110,10 @@ export function createManualProvider(
             controls.onStartRun?.(request.sink);
             const handle: ProviderRun = {
               completion,
+              steer(input) {
+                run.steers.push(input);
+                return Promise.resolve();
+              },
               interrupt(reason) {
                 if (controls.interruptFailure !== undefined)
                   return Promise.reject(controls.interruptFailure);

@@ -5,6 +5,7 @@
  * the folder. The binaries are Debian's `postgresql` package (`.ci/run` installs it); without
  * them a CI run fails and a local run skips with the reason.
  */
+import { createHash } from 'node:crypto';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -198,4 +199,9 @@ export async function untilLeaseLapsed(
     if (Date.now() > deadline) throw new Error(`the lease did not lapse within ${String(ms)} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** The record key every runtime of a test on `schema` shares (ADR-0050): derived, never random. */
+export function testRecordKey(schema: string): string {
+  return createHash('sha256').update(`relvo-test-record-key:${schema}`).digest('hex');
 }

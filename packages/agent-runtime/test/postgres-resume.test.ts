@@ -14,6 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { createDurableProvider, type DurableControls } from './durable-provider.js';
 import { usePgCluster } from './pg-suite.js';
+import { testRecordKey } from './pg-cluster.js';
 import { expectGapless, history, onCleanup, tempDir, types } from './support.js';
 
 const server = usePgCluster();
@@ -37,6 +38,7 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL: resumeSession in a runni
         connectionString: server.cluster().connectionString,
         schema: 'resume_live',
         leaseMs: 60_000,
+        recordKey: testRecordKey('resume_live'),
       });
     const ownerStore = store();
     const owner = await runtimeOn(ownerStore, createDurableProvider());

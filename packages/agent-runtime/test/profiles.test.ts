@@ -92,10 +92,10 @@ describe('per-run profile selection', () => {
     const a = session.submitTurn({ input: 'one' });
     const b = await refusal(session.submitTurn({ input: 'two' }));
     expect(b.reason).toBe('session_busy');
+    // the run starts once its turn is durable (ADR-0046), that is when submitTurn resolves
+    const second = await a;
     scripted.controller.drain();
-    await (
-      await a
-    ).done;
+    await second.done;
   });
 });
 
@@ -267,7 +267,7 @@ describe('host config', () => {
     expect(wire.reason).toBe('wire_incompatible');
     expect(wire.code).toBe('provider_contract_violation');
     expect(wire.error.details).toMatchObject({ profile: 'w', providerWireVersion: '0.4' });
-    expect(WIRE_VERSION).toBe('0.6');
+    expect(WIRE_VERSION).toBe('0.7');
     expect((await refusal(session.submitTurn({ input: 'x', profile: 'b' }))).reason).toBe(
       'descriptor_invalid',
     );

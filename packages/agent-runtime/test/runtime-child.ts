@@ -12,14 +12,22 @@ export class RuntimeChild {
   #stderr = '';
   readonly #process: ChildProcessWithoutNullStreams;
 
-  /** `env` replaces the inherited environment; the suite's leak marker is added either way. */
-  constructor(script: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  /**
+   * `env` replaces the inherited environment; the suite's leak marker is added either way.
+   * `launcher` runs before node and execs it (e.g. `prlimit --fsize=…`).
+   */
+  constructor(
+    script: string,
+    args: string[],
+    env: NodeJS.ProcessEnv = process.env,
+    launcher: readonly string[] = [],
+  ) {
     const marker = process.env.RELVO_TEST_RUN_ID;
-    this.#process = spawn(
-      process.execPath,
-      ['--conditions=relvo-source', '--import', 'tsx', script, ...args],
-      { env: marker === undefined ? env : { ...env, RELVO_TEST_CHILD_MARKER: marker } },
-    );
+    const node = [process.execPath, '--conditions=relvo-source', '--import', 'tsx', script];
+    const [command = '', ...rest] = [...launcher, ...node, ...args];
+    this.#process = spawn(command, rest, {
+      env: marker === undefined ? env : { ...env, RELVO_TEST_CHILD_MARKER: marker },
+    });
     this.exited = new Promise((resolve) => {
       this.#process.once('exit', () => {
         resolve();

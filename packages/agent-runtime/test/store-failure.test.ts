@@ -10,6 +10,7 @@ import {
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createManualProvider } from './manual-provider.js';
+import { withAppend } from './store-wrap.js';
 import { onCleanup, tempDir, until } from './support.js';
 
 /** A store (memory by default) whose appends fail (like a full disk) once `broken` is set. */
@@ -18,16 +19,9 @@ function breakableStore(inner: EventStore = createMemoryEventStore()): {
   readonly fail: () => void;
 } {
   let broken = false;
-  const store: EventStore = {
-    kind: 'breakable',
-    claim: () => inner.claim(),
-    append: (batch) =>
-      broken ? Promise.reject(new Error('ENOSPC: no space left on device')) : inner.append(batch),
-    read: (id, options) => inner.read(id, options),
-    getSession: (id) => inner.getSession(id),
-    listSessions: () => inner.listSessions(),
-    close: () => inner.close(),
-  };
+  const store = withAppend(inner, 'breakable', (batch) =>
+    broken ? Promise.reject(new Error('ENOSPC: no space left on device')) : inner.append(batch),
+  );
   return {
     store,
     fail: () => {

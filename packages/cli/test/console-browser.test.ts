@@ -20,14 +20,8 @@ import {
   openingStep,
 } from '../src/demo/script.js';
 import { chromiumAvailable, launchChromium, type Browser } from './support/browser.js';
-import {
-  cliEnv,
-  REPO_ROOT,
-  startCli,
-  survivorsAfter,
-  until,
-  type StartedCli,
-} from './support/cli.js';
+import { cliEnv, REPO_ROOT, survivorsAfter } from './support/cli.js';
+import { consoleApi, openConsole, serveConsole, type Served } from './support/console.js';
 import { scriptedRunSetup } from './support/scripted-config.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -42,40 +36,7 @@ const SHOTS =
 const HOSTILE = '<img src=x onerror="window.__owned=1"><b>bold</b> \u001b[31mred\u202egnp.exe';
 const OPENING_TEXT = 'Hi! I am a scripted model on 127.0.0.1, driving the real codex binary.';
 
-interface Served {
-  readonly cli: StartedCli;
-  readonly base: string;
-  readonly token: string;
-  readonly pageUrl: string;
-}
-
-async function serve(args: readonly string[], env: Record<string, string>): Promise<Served> {
-  const cli = startCli(['serve', ...args], { env, timeoutMs: 170_000 });
-  cleanups.push(async () => {
-    try {
-      process.kill(cli.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-    await cli.result.catch(() => undefined);
-  });
-  await until(() => /#token=/.test(cli.stdout()), 'serve to print its address', 60_000);
-  const pageUrl = (cli.stdout().split('\n')[0] as string).trim();
-  const [base, fragment] = pageUrl.split('#') as [string, string];
-  return { cli, base, token: decodeURIComponent(fragment.slice('token='.length)), pageUrl };
-}
-
-function api(s: Served, method: string, path: string, body?: unknown, headers = {}) {
-  return fetch(new URL(path, s.base), {
-    method,
-    headers: {
-      authorization: `Bearer ${s.token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
+const api = consoleApi;
 
 async function eventsOf(
   s: Served,
@@ -114,7 +75,7 @@ describe.runIf(chromiumAvailable())(
       const { env, mark } = cliEnv();
       const s = await scriptedRunSetup(env, { sandboxMode: 'read-only', toolActivity: 'redacted' });
       cleanups.push(() => s.cleanup());
-      const served = await serve(s.runArgs, env);
+      const served = await serveConsole(s.runArgs, env, cleanups);
       const browser: Browser = await launchChromium();
       cleanups.push(() => browser.close());
       const page = await browser.context.newPage();
@@ -122,9 +83,11 @@ describe.runIf(chromiumAvailable())(
       page.on('console', (m) => {
         if (m.type() === 'error') unexpected.push(m.text());
       });
-      await page.goto(served.pageUrl);
-      // the token left the address bar at once
-      expect(page.url()).not.toContain('token');
+      await openConsole(page, served);
+      // the code left the address bar at once, traded for the token the tab keeps
+      expect(page.url()).toBe(served.base);
+      expect(served.token.length).toBeGreaterThanOrEqual(16);
+      expect(served.cli.stdout()).not.toContain(served.token);
 
       // a session opened from the page, a turn typed into it: the text arrives in pieces
       s.server.enqueue(openingStep(120));
@@ -175,8 +138,12 @@ describe.runIf(chromiumAvailable())(
       expect(before).toContain(OPENING_TEXT);
 
       // the race: this tab, a second tab and the API answer the same approval at once
-      const other = await browser.context.newPage();
-      await other.goto(served.pageUrl);
+      // a second tab, opened from the page on a fresh code (the printed one is spent)
+      const [other] = await Promise.all([
+        browser.context.waitForEvent('page'),
+        page.click('#new-tab'),
+      ]);
+      await other.waitForURL(served.base);
       await other.click(`tr.session-row[data-session="${sessionId}"]`);
       s.server.enqueue(
         execCommandStep('touch raced.txt', { callId: 'call_race', escalate: true }),

@@ -54,8 +54,9 @@ async function scriptedSession(
 }
 
 /** Bounded: the turn's run is active (its provider session opened, the run started). */
-async function runActive(session: RuntimeSession): Promise<void> {
-  for (let i = 0; session.activeRunId === undefined; i += 1) {
+/** Until the session's run reached its provider (which is once the turn is durable). */
+async function runActive(session: RuntimeSession, started = (): boolean => true): Promise<void> {
+  for (let i = 0; session.activeRunId === undefined || !started(); i += 1) {
     if (i > 1000) throw new Error('the turn never started');
     await new Promise((r) => setImmediate(r));
   }
@@ -157,7 +158,7 @@ describe('the time left to answer', () => {
       },
     });
     const ending = driver.turn('hi');
-    await runActive(session);
+    await runActive(session, () => scripted.controller.startedRuns.length === 1);
     scripted.controller.drain();
     await askedPromise;
     expect(notes.join('\n')).toMatch(/codex asks: which\? \((10m 0s|9m 59s) left to answer\)/);

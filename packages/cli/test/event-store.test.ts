@@ -4,6 +4,10 @@
  * model. The password given in the URL reaches the driver and is never printed: every message
  * shows `***` instead, also when the server cannot be reached.
  */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventEnvelopeSchema } from '@relvo-labs/agent-runtime';
 import { scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
@@ -138,7 +142,15 @@ describe.skipIf(pg.skip !== undefined)('--event-store on PostgreSQL (real codex)
   }, 240_000);
 
   it('run killed mid-turn: --resume is refused while its lease lasts, then continues the codex thread', async () => {
-    const { env, mark } = cliEnv();
+    const { env: base, mark } = cliEnv();
+    // the fleet's record key (ADR-0050), as every host of it would name it
+    const keyDir = mkdtempSync(join(tmpdir(), 'relvo-key-'));
+    cleanups.push(async () => {
+      rmSync(keyDir, { recursive: true, force: true });
+    });
+    const keyFile = join(keyDir, 'record.key');
+    writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    const env = { ...base, RELVO_RECORD_KEY_FILE: keyFile };
     const s = await scriptedRunSetup(env);
     cleanups.push(() => s.cleanup());
     const url = urlWithPassword();

@@ -75,10 +75,10 @@ describe('run --resume refusals', () => {
       'it was recorded under another CODEX_HOME; run with the CODEX_HOME it was started with',
     ],
     [
-      new RuntimeError('invalid_request', 'resume_refused', 'x', {
+      new RuntimeError('provider_unavailable', 'resume_refused', 'x', {
         providerCode: 'recovery_thread_open_elsewhere',
       }),
-      'another codex still has its thread open; end that run first, then resume',
+      'another codex still has its thread open; end that run (or wait for its host to stop), then resume again',
     ],
   ])('%s: one line with what to do, exit 1', async (refusal, advice) => {
     const { runtime, id } = await runtimeWithClosedSession();

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, startCli, survivorsAfter, until } from './support/cli.js';
+import { cliEnv, runCli, startCli, survivorsAfter, until } from './support/cli.js';
+import { openCliTerminal } from './support/cli-terminal.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -47,6 +48,40 @@ describe('relvo-codex serve', () => {
     const result = await cli.result;
     expect(result.code).toBe(0);
     expect(await survivorsAfter(result.mark)).toEqual([]);
+  }, 90_000);
+
+  it('prints a one-time address, and a fresh one on each Enter; each code works once', async () => {
+    const dir = scratch();
+    const { env, mark } = cliEnv();
+    const term = await openCliTerminal(['serve', '--no-config', '--cwd', dir, '--ephemeral'], env);
+    try {
+      const codes = (screen: string) =>
+        [...screen.matchAll(/#code=([A-Za-z0-9_-]+)/g)].map((m) => m[1]!);
+      let screen = await term.waitFor((s) => codes(s).length === 1, 'the first address', 60_000);
+      expect(screen).toContain('press Enter for a fresh one');
+      await term.sendKeys('Enter');
+      screen = await term.waitFor((s) => codes(s).length === 2, 'a fresh address');
+      const [first, second] = codes(screen) as [string, string];
+      expect(first).not.toBe(second);
+      const base = /http:\/\/127\.0\.0\.1:\d+\//.exec(screen)?.[0] as string;
+      const trade = async (code: string) => {
+        const res = await fetch(`${base}api/exchange`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ code }),
+        });
+        return [res.status, (await res.json()) as Record<string, unknown>] as const;
+      };
+      const [status, body] = await trade(second);
+      expect([status, typeof body.token]).toEqual([200, 'string']);
+      expect(await trade(first)).toEqual([200, body]);
+      expect(await trade(first)).toEqual([401, { refused: 'code_spent' }]);
+      await term.sendKeys('C-c');
+      expect(await term.exitStatus(30_000)).toBe(0);
+    } finally {
+      await term.close();
+    }
+    expect(await survivorsAfter(mark)).toEqual([]);
   }, 90_000);
 
   it.each([

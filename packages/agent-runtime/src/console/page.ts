@@ -1,15 +1,12 @@
 /**
  * The console page: one HTML document with its style and script inline, so it needs no
  * external asset. A Content-Security-Policy admits exactly that script and style (by hash) and
- * connections to this origin only; the script writes model and workspace text with
- * `textContent` after making control and bidi characters visible (as the CLI does).
+ * connections to this origin only; the script (src/console/browser, bundled into
+ * page-script.ts at build time) writes model and workspace text with `textContent` after
+ * making control and bidi characters visible (as the CLI does).
  */
 import { createHash } from 'node:crypto';
 import { PAGE_SCRIPT } from './page-script.js';
-
-// the CLI's neutralising set: C0 less newline and tab, DEL, C1, bidi marks and isolates, LS, PS
-const UNSAFE_IN_PROSE =
-  '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029]';
 
 const STYLE = `
 :root { color-scheme: light; --line: #d7dbe0; --muted: #5f6b7a; --accent: #2457c5; }
@@ -51,6 +48,18 @@ textarea, input { font: inherit; width: 100%; padding: 6px; border: 1px solid #9
 #composer textarea { height: 54px; }
 .muted { color: var(--muted); font-size: 12px; }
 .hidden { display: none; }
+.interaction .summary { margin: 4px 0; }
+.interaction .subject .category { font-weight: 600; }
+.detail { margin: 6px 0; padding: 6px; background: #fff; border: 1px solid var(--line); border-radius: 4px; }
+.detail-row { margin: 2px 0; }
+.detail .label { font-size: 11px; color: var(--muted); margin-right: 6px; }
+.detail pre { margin: 2px 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: none; }
+.detail-list { margin: 2px 0; padding-left: 18px; }
+.grant-network { font-weight: 600; color: #a4251a; }
+.scope { margin: 4px 0; }
+fieldset.question { border: 1px solid var(--line); border-radius: 4px; margin: 4px 0; padding: 4px 8px; }
+label.choice { display: block; }
+label.choice input { width: auto; margin-right: 6px; }
 `;
 
 function sha256(text: string): string {
@@ -63,7 +72,9 @@ export interface RenderedPage {
 }
 
 export function renderPage(): RenderedPage {
-  const script = `const UNSAFE = new RegExp(${JSON.stringify(UNSAFE_IN_PROSE)}, 'g');\n${PAGE_SCRIPT}`;
+  const script = PAGE_SCRIPT;
+  // the bundle is inlined: it must never close its own element
+  if (/<\/script/i.test(script)) throw new Error('the console bundle contains </script');
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -71,9 +82,10 @@ export function renderPage(): RenderedPage {
 <title>relvo console</title>
 <style>${STYLE}</style></head>
 <body>
-<header><h1>relvo console</h1><span class="status" id="status">connecting…</span></header>
+<header><h1>relvo console</h1><span class="status" id="status">connecting…</span><button id="new-tab">Another tab</button></header>
 <div id="login" class="hidden"><section><h2>Token</h2>
-<p class="muted">Paste the token the console printed when it started.</p>
+<p class="muted" id="login-why"></p>
+<p class="muted">Open a fresh address from the console (each works once, for a short while), or paste the console's token.</p>
 <input id="token-input" type="password" autocomplete="off"><div class="actions"><button id="token-save" class="primary">Use token</button></div></section></div>
 <main id="app">
 <div>

@@ -2,20 +2,30 @@
  * The web console: one HTTP server on 127.0.0.1 serving the page and the JSON API, with each
  * session's envelopes streamed as Server-Sent Events. The token travels in an Authorization
  * header on every API and stream request (the page reads streams with fetch, so it never sits
- * in a URL); the page shell itself holds no data and is guarded by host and origin only.
+ * in a URL); the page's address carries a one-time code it trades for the token. The page
+ * shell itself holds no data and is guarded by host and origin only. Connections are capped
+ * and timed (limits.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { RuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
 import { ConsoleApi, refusalOf, type ApiReply } from './api.js';
+import { DEFAULT_CODE_TTL_MS, OneTimeCodes } from './codes.js';
 import { RequestGuard, randomToken, type Refusal } from './guard.js';
 import { COMMON_HEADERS, HttpRefusal, readJsonBody, sendJson, sendRefusal } from './http.js';
+import {
+  applyDefaults,
+  capConnections,
+  consoleLimitsSchema,
+  serverOptions,
+  type ConsoleLimits,
+} from './limits.js';
 import { renderPage } from './page.js';
 import { SessionBook } from './sessions.js';
 import { streamSession } from './stream.js';
 
-export interface ConsoleOptions {
+export interface ConsoleOptions extends ConsoleLimits {
   readonly runtime: AgentRuntime;
   /** Default 127.0.0.1. */
   readonly host?: string;
@@ -25,21 +35,33 @@ export interface ConsoleOptions {
   readonly token?: string;
   /** Where sessions opened from the page work; without it the page cannot open sessions. */
   readonly workspace?: string;
+  /** How long a page address's one-time code works. Default 60 s. */
+  readonly codeTtlMs?: number;
+  /** The clock codes expire on (ms since the epoch). Default Date.now. */
+  readonly now?: () => number;
 }
 
 export interface ConsoleServer {
   /** `http://host:port/` */
   readonly url: string;
   readonly token: string;
-  /** The page with the token in its fragment, which a browser never sends to a server. */
+  /**
+   * The page with a one-time code in its fragment (which a browser never sends to a server):
+   * the page trades it for the token once, within `codeTtlMs`; after that it is refused.
+   */
   readonly pageUrl: string;
+  /** A fresh address like `pageUrl`, with a code of its own. */
+  newPageUrl(): string;
   /** Requests refused so far, by reason (for tests and the host's own logs). */
   readonly refusals: Readonly<Record<string, number>>;
+  /** Sockets held right now, streams included (at most `maxConnections`). */
+  openConnections(): Promise<number>;
   /** Ends every stream and stops listening. Idempotent. */
   close(): Promise<void>;
 }
 
-export const consoleOptionsSchema = z.strictObject({
+export const consoleOptionsSchema = consoleLimitsSchema.extend({
+  codeTtlMs: z.number().int().min(1_000).max(3_600_000).optional(),
   host: z.string().min(1).max(253).optional(),
   port: z.number().int().min(0).max(65_535).optional(),
   token: z
@@ -55,6 +77,8 @@ const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = {
   token_missing: 401,
   token_invalid: 401,
 };
+
+const exchangeBodySchema = z.strictObject({ code: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/) });
 
 const SESSION_ROUTE = /^\/api\/sessions\/(ses_[A-Za-z0-9_-]{1,120})(\/[a-z]+)?$/;
 const ANSWER_ROUTE =
@@ -90,8 +114,10 @@ function hostsFor(host: string, port: number): string[] {
 }
 
 export async function startConsole(options: ConsoleOptions): Promise<ConsoleServer> {
-  const { runtime, ...rest } = options;
+  const { runtime, now, ...rest } = options;
   const checked = checkConsoleOptions(rest);
+  const limits = applyDefaults(checked);
+  const codes = new OneTimeCodes(checked.codeTtlMs ?? DEFAULT_CODE_TTL_MS, now ?? Date.now);
   const host = checked.host ?? '127.0.0.1';
   const token = checked.token ?? randomToken();
   const book = new SessionBook(runtime);
@@ -111,7 +137,9 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     let reply: ApiReply | undefined;
     const session = SESSION_ROUTE.exec(path);
     const answer = ANSWER_ROUTE.exec(path);
-    if (method === 'GET' && path === '/api/sessions') reply = await api.sessions();
+    if (method === 'POST' && path === '/api/codes')
+      reply = { status: 201, body: { code: codes.issue() } };
+    else if (method === 'GET' && path === '/api/sessions') reply = await api.sessions();
     else if (method === 'POST' && path === '/api/sessions') {
       reply = await api.openSession(await readJsonBody(req));
     } else if (method === 'GET' && path === '/api/inbox') reply = await api.inbox();
@@ -138,11 +166,21 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     sendJson(res, reply.status, reply.body);
   };
 
+  /** A code from the page's address, traded once for the token (host and origin checked). */
+  const exchange = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const parsed = exchangeBodySchema.safeParse(await readJsonBody(req));
+    const refused = parsed.success ? codes.redeem(parsed.data.code) : 'code_invalid';
+    if (refused !== undefined) throw new HttpRefusal(401, refused);
+    sendJson(res, 200, { token });
+  };
+
   const handle = (guard: RequestGuard, req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://console.invalid');
     const shell = req.method === 'GET' && (url.pathname === '/' || url.pathname === '/favicon.ico');
-    // the shell holds no data: host and origin are checked, the token is the page's to send
-    const refused = shell ? guard.checkOrigin(req.headers) : guard.check(req.headers);
+    const trade = req.method === 'POST' && url.pathname === '/api/exchange';
+    // the shell holds no data and the exchange carries a code, not the token: host and origin
+    // are checked, the token is the page's to send
+    const refused = shell || trade ? guard.checkOrigin(req.headers) : guard.check(req.headers);
     if (refused !== undefined) {
       refuse(res, REFUSAL_STATUS[refused], refused);
     } else if (shell) {
@@ -150,7 +188,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       res.writeHead(icon ? 204 : 200, { ...COMMON_HEADERS, ...(icon ? {} : page.headers) });
       res.end(icon ? undefined : page.html);
     } else {
-      route(req, res, url).catch((error: unknown) => {
+      (trade ? exchange(req, res) : route(req, res, url)).catch((error: unknown) => {
         const r = refusalOf(error);
         if (res.headersSent) res.destroy();
         else refuse(res, r.status, r.reason);
@@ -158,7 +196,10 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     }
   };
 
-  const server: Server = createServer();
+  const server: Server = createServer(serverOptions(limits));
+  capConnections(server, limits, () => {
+    refusals['connection_cap'] = (refusals['connection_cap'] ?? 0) + 1;
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(checked.port ?? 0, host, () => {
@@ -173,11 +214,21 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   });
   const url = `http://${hostsFor(host, port)[0] as string}/`;
   let closing: Promise<void> | undefined;
+  const newPageUrl = (): string => `${url}#code=${codes.issue()}`;
   return {
     url,
     token,
-    pageUrl: `${url}#token=${encodeURIComponent(token)}`,
+    pageUrl: newPageUrl(),
+    newPageUrl,
     refusals,
+    openConnections() {
+      return new Promise((resolve, reject) => {
+        server.getConnections((error, count) => {
+          if (error === null) resolve(count);
+          else reject(error);
+        });
+      });
+    },
     close() {
       closing ??= new Promise<void>((resolve) => {
         for (const end of [...streams]) end();

@@ -1,5 +1,7 @@
 import {
+  agentError,
   captureJson,
+  type AgentError,
   canonicalJson,
   checkResponseAgainstRequest,
   interactionResponseSchema,
@@ -8,6 +10,16 @@ import {
   type InteractionSettlement,
 } from '@relvo-labs/agent-provider';
 import { RuntimeError } from '../errors.js';
+
+/**
+ * The settlement's error when an answer was handed to the provider but nobody saw the provider
+ * take it: a crash in between, or a delivery that failed without a definite refusal (ADR-0046).
+ */
+export const ANSWER_OUTCOME_UNKNOWN: AgentError = agentError(
+  'internal',
+  'the answer was handed to the provider; whether it was applied is unknown',
+  { details: { reason: 'answer_outcome_unknown' } },
+);
 
 function canonicalOf(value: InteractionResponse): string {
   const captured = captureJson(value);

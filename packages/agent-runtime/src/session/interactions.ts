@@ -1,4 +1,5 @@
 import {
+  isProviderRejection,
   OldestFirstMemory,
   SPI_LIMITS,
   type AgentError,
@@ -21,6 +22,7 @@ import {
   type ExpiryPolicy,
 } from './expiry.js';
 import {
+  ANSWER_OUTCOME_UNKNOWN,
   answerAfterSettlement,
   anotherAnswerInFlight,
   answerMisfit,
@@ -51,11 +53,20 @@ interface InteractionRecord {
   readonly requestedAt: string;
   readonly run: InteractionRun;
   status: 'pending' | 'delivering' | 'settled';
-  /** The answer being delivered to the provider (status `delivering`). */
+  /** The answer being recorded or delivered (status `delivering`). */
   inFlight?: InteractionResponse;
+  /** The answer in flight is durable and handed to the provider. */
+  handed?: boolean;
+  /** An answer whose delivery failed without a definite refusal: the provider may have it. */
+  uncertain?: InteractionResponse;
   delivery?: Promise<void>;
   settlement?: InteractionSettlement;
   expiry?: ArmedExpiry;
+}
+
+/** Read anew after an await (the record may have settled meanwhile). */
+function delivering(record: InteractionRecord): boolean {
+  return record.status === 'delivering';
 }
 
 /** A run's provider refs: the open ones, and a bounded memory of settled ones (duplicates). */
@@ -139,13 +150,23 @@ export class InteractionLifecycle {
     if (record?.status === 'pending') this.#settle(record, outcome);
   }
 
-  /** At run end: an answer already with the provider counts as responded, the rest cancelled. */
+  /**
+   * At run end: an answer already with the provider counts as responded, one whose delivery
+   * failed uncertainly as responded with its outcome unknown, the rest (an answer still being
+   * recorded included: it never reaches the provider) as cancelled.
+   */
   endRun(run: InteractionRun): void {
     const refs = this.#runs.get(run.runId);
     if (refs === undefined) return;
     for (const record of [...refs.open.values()]) {
-      if (record.status === 'delivering' && record.inFlight !== undefined) {
+      if (
+        record.status === 'delivering' &&
+        record.handed === true &&
+        record.inFlight !== undefined
+      ) {
         this.#settle(record, 'responded', record.inFlight);
+      } else if (record.uncertain !== undefined) {
+        this.#settle(record, 'responded', record.uncertain, ANSWER_OUTCOME_UNKNOWN);
       } else {
         this.#settle(record, 'cancelled');
       }
@@ -166,7 +187,10 @@ export class InteractionLifecycle {
     }));
   }
 
-  /** Validated against the request before the provider sees it; durable before it resolves. */
+  /**
+   * Validated against the request, recorded durably, then handed to the provider; the
+   * settlement is durable before it resolves.
+   */
   respond(interactionId: string, response: InteractionResponse): Promise<void> {
     try {
       const record = this.#open.get(interactionId) ?? this.#settled.get(interactionId);
@@ -194,19 +218,45 @@ export class InteractionLifecycle {
     }
   }
 
+  /**
+   * Recorded, durable (on PostgreSQL: under the lease, checked in the append's transaction), and
+   * only then handed to the provider: a host that lost its lease or its store hands over nothing.
+   */
   async #deliver(record: InteractionRecord, answer: InteractionResponse): Promise<void> {
+    const { log } = this.#deps;
+    const { interactionId } = record;
+    log.append({ type: 'interaction.answered', interactionId, response: answer }, record.run.runId);
+    try {
+      await log.durable();
+    } catch (error) {
+      this.#undeliver(record);
+      throw error;
+    }
+    // the run ended while the answer was being recorded: it never reached the provider
+    if (!delivering(record)) {
+      delete record.delivery;
+      throw answerAfterSettlement(record.settlement, answer) ?? anotherAnswerInFlight();
+    }
+    record.handed = true;
     try {
       await record.run.providerSession.respondToInteraction(record.providerRef, answer);
     } catch (error) {
-      if (record.status === 'delivering') {
-        record.status = 'pending';
-        delete record.inFlight;
-      }
-      delete record.delivery;
+      // only a refusal is definite; otherwise the provider may have applied it
+      if (!isProviderRejection(error)) record.uncertain = answer;
+      this.#undeliver(record);
       throw providerCallError(error, 'response');
     }
-    if (record.status === 'delivering') this.#settle(record, 'responded', answer);
-    await this.#deps.log.durable();
+    if (delivering(record)) this.#settle(record, 'responded', answer);
+    await log.durable();
+  }
+
+  #undeliver(record: InteractionRecord): void {
+    if (record.status === 'delivering') {
+      record.status = 'pending';
+      delete record.inFlight;
+    }
+    record.handed = false;
+    delete record.delivery;
   }
 
   /**

@@ -51,6 +51,8 @@ export class SessionLog {
   private readonly waits = new Set<DeliveryWait>();
   private readonly judge: EnvelopeHeaderJudge;
   private terminal = false;
+  /** While a takeover is undecided: envelopes numbered but not yet handed to the writer. */
+  private held: EventEnvelope[] | undefined;
   private readonly failHooks: ((error: RuntimeError) => void)[] = [];
 
   constructor(
@@ -102,8 +104,31 @@ export class SessionLog {
       return envelope;
     }
     this.lastSequence = envelope.sequence;
-    this.writer.enqueue(this, envelope);
+    if (this.held !== undefined) this.held.push(envelope);
+    else this.writer.enqueue(this, envelope);
     return envelope;
+  }
+
+  /**
+   * From now on envelopes are numbered but kept back: a takeover writes its settlement and
+   * opens its provider sessions first, and only a takeover that completes reaches the store.
+   */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Hands what was kept back to the writer, in order; appends go straight to it again. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const envelope of held) this.writer.enqueue(this, envelope);
+  }
+
+  /** Drops what was kept back: the store never sees it, and this log records nothing more. */
+  discard(error: RuntimeError): void {
+    this.held = undefined;
+    this.lastSequence = this.lastCommitted;
+    this.fail(error);
   }
 
   /** Resolves when every envelope appended so far is durable; rejects if the store failed. */

@@ -14,6 +14,7 @@ import type { ProviderRegistry, ResolvedProvider } from '../registry.js';
 import type { Grace } from './closing.js';
 import { contractDiagnostic, intakeProviderEvent } from './intake.js';
 import type { SessionLog } from './log.js';
+import { recordMac } from '../record-key.js';
 import { checkedProviderSession } from './provider-session.js';
 import { intakeRecoveryRecord, isDurable } from './durable.js';
 import type { WarmSessions } from './warm.js';
@@ -47,6 +48,8 @@ export interface PoolContext {
   readonly forkFrom?: Map<string, ProviderRecoveryRecord>;
   /** Strings no logged recovery record may contain. */
   readonly secrets: readonly string[];
+  /** The log's record key: each logged record carries its MAC (ADR-0050). */
+  readonly recordKey?: Buffer;
 }
 
 /** A refusal of createSession, or an unknown outcome: typed for the host. */
@@ -270,6 +273,11 @@ export class ProviderSessionPool {
     const json = JSON.stringify(intake.record);
     if (entry.recorded === json) return;
     entry.recorded = json;
-    this.#ctx.log.append({ type: 'session.recovery_recorded', profile, record: intake.record });
+    const { recordKey, log, workspace } = this.#ctx;
+    const mac =
+      recordKey === undefined
+        ? {}
+        : { mac: recordMac(recordKey, log.sessionId, workspace.root, profile, intake.record) };
+    log.append({ type: 'session.recovery_recorded', profile, record: intake.record, ...mac });
   }
 }

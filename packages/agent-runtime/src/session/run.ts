@@ -6,6 +6,7 @@ import {
   isProviderRejection,
   isTerminal,
   RUN_STATE_TABLE,
+  toAgentError,
   type InteractionRequest,
   type ProviderEventPayload,
   type ProviderEventSink,
@@ -28,6 +29,10 @@ export type { RunContext } from './run-context.js';
 export { STAGED_EMISSIONS_LIMIT } from './staging.js';
 
 const UNCONFIRMED_START = 'the provider did not confirm that the run started';
+
+function noActiveRun(): RuntimeError {
+  return new RuntimeError('unknown_run', 'no_active_run', 'the session has no active run to steer');
+}
 
 /** One run of a turn: its state machine, its sink, its interrupt fence. */
 export class RunDriver implements InteractionRun {
@@ -78,6 +83,15 @@ export class RunDriver implements InteractionRun {
     return this.stale;
   }
 
+  private staleNow(): boolean {
+    return this.stale;
+  }
+
+  /** Started, not finished, not being interrupted; a method: read anew after an await. */
+  private steerable(): boolean {
+    return !this.stale && !this.fence && this.providerRun !== undefined;
+  }
+
   private append(payload: EventPayload): void {
     this.ctx.log.append(payload, this.runId);
   }
@@ -110,6 +124,12 @@ export class RunDriver implements InteractionRun {
         else this.finish(failedWith(agentError('provider_unavailable', UNCONFIRMED_START)), true);
       },
     );
+  }
+
+  /** The run could not be recorded: it never reaches the provider and ends failed. */
+  abandon(error: unknown): void {
+    this.markStarted();
+    this.finish(failedWith(toAgentError(error)), false);
   }
 
   private onStarted(run: ProviderRun): void {
@@ -216,13 +236,12 @@ export class RunDriver implements InteractionRun {
     }
     await this.started;
     const run = this.providerRun;
-    if (this.stale || run === undefined || this.fence) {
-      throw new RuntimeError(
-        'unknown_run',
-        'no_active_run',
-        'the session has no active run to steer',
-      );
-    }
+    if (!this.steerable() || run === undefined) throw noActiveRun();
+    // recorded under the lease before the provider sees it (ADR-0046)
+    this.append({ type: 'run.steered', input });
+    await this.ctx.log.durable();
+    // the run may have ended or been interrupted while the record was committed
+    if (!this.steerable()) throw noActiveRun();
     try {
       await (run.steer?.(input) ?? Promise.reject(new Error('steer missing')));
     } catch (error) {
@@ -235,6 +254,17 @@ export class RunDriver implements InteractionRun {
     const run = this.providerRun;
     if (this.stale || run === undefined) return;
     this.fence = true;
+    // recorded under the lease before the provider sees it (ADR-0046); a host that lost its
+    // lease or its store interrupts nothing
+    this.append({ type: 'run.interrupt_requested' });
+    try {
+      await this.ctx.log.durable();
+    } catch (error) {
+      this.fence = false;
+      throw error;
+    }
+    // the run may have finished while the record was committed
+    if (this.staleNow()) return;
     try {
       await run.interrupt(reason);
     } catch (error) {

@@ -36,6 +36,8 @@ export interface SessionContext {
   readonly closeGraceMs: number;
   /** Strings no logged recovery record may contain. */
   readonly secrets: readonly string[];
+  /** The log's record key (ADR-0050). */
+  readonly recordKey?: Buffer;
   /** Continues a dead process's session: these profiles resume their recorded provider session. */
   readonly resumeFrom?: Map<string, ProviderRecoveryRecord>;
   /** A fork of another session: these profiles fork its recorded provider sessions. */
@@ -71,6 +73,7 @@ export class SessionImpl implements RuntimeSession {
       log,
       workspace: ctx.workspace,
       secrets: ctx.secrets,
+      ...(ctx.recordKey === undefined ? {} : { recordKey: ctx.recordKey }),
       ...(ctx.resumeFrom === undefined ? {} : { resumeFrom: ctx.resumeFrom }),
       ...(ctx.forkFrom === undefined ? {} : { forkFrom: ctx.forkFrom }),
       ...(ctx.warm === undefined ? {} : { warm: ctx.warm }),
@@ -100,6 +103,14 @@ export class SessionImpl implements RuntimeSession {
     if (!isCommandAllowed(this.current, command)) throw notAllowed(this.current, command);
   }
 
+  /**
+   * A log that failed for good records nothing more, so no command may reach a provider: the
+   * caller learns why (`store_io`, `lease_lost`), not that the stopped run is gone (ADR-0046).
+   */
+  private refuseAfterFailure(): void {
+    if (this.ctx.log.failed !== undefined) throw this.ctx.log.failed;
+  }
+
   private moveTo(to: SessionState): void {
     this.ctx.log.append({ type: 'session.state_changed', from: this.current, to });
     this.current = to;
@@ -109,7 +120,7 @@ export class SessionImpl implements RuntimeSession {
     try {
       this.require('submit_turn');
       // a log that lost envelopes records nothing more: no turn may run unrecorded
-      if (this.ctx.log.failed !== undefined) throw this.ctx.log.failed;
+      this.refuseAfterFailure();
       if (this.run !== undefined || this.admitting !== undefined) {
         throw new RuntimeError(
           'illegal_state_transition',
@@ -175,8 +186,14 @@ export class SessionImpl implements RuntimeSession {
       turnId,
     );
     this.run = run;
+    // the turn is durable under the lease before the provider sees it (ADR-0046)
+    try {
+      await log.durable();
+    } catch (error) {
+      run.abandon(error);
+      throw error;
+    }
     run.start(input, runOptions);
-    await log.durable();
     return { turnId, runId, profile, providerId, done: run.done };
   }
 
@@ -218,6 +235,7 @@ export class SessionImpl implements RuntimeSession {
   respond(interactionId: string, response: InteractionResponse): Promise<void> {
     try {
       this.require('respond_to_interaction');
+      this.refuseAfterFailure();
     } catch (error) {
       return rejection(error);
     }
@@ -227,6 +245,7 @@ export class SessionImpl implements RuntimeSession {
   interrupt(reason?: string): Promise<void> {
     try {
       this.require('interrupt_run');
+      this.refuseAfterFailure();
       const run = this.run;
       if (run === undefined) {
         throw new RuntimeError('unknown_run', 'no_active_run', 'the session has no active run');
@@ -243,6 +262,7 @@ export class SessionImpl implements RuntimeSession {
     try {
       // steering adds input: allowed where a submission is
       this.require('submit_turn');
+      this.refuseAfterFailure();
       const turnInput = toTurnInput(input);
       const run = this.run;
       if (run === undefined) {
@@ -263,7 +283,13 @@ export class SessionImpl implements RuntimeSession {
   }
 
   private async attemptClose(): Promise<void> {
-    if (this.current === 'ready') this.moveTo('closing');
+    if (this.current === 'ready') {
+      this.moveTo('closing');
+      // `closing` is durable before the provider hears of the close (ADR-0046). A log that
+      // cannot record it still stops its provider sessions below (a stop is never fenced; the
+      // run's interrupt is, in RunDriver), and close rejects with the store's error at the end
+      await this.ctx.log.durable().catch(() => undefined);
+    }
     // every wait of close is bounded: a provider that never answers cannot hold it
     const grace: Grace = (work) => within(this.ctx.clock, this.ctx.closeGraceMs, work);
     if (this.admitting !== undefined && !(await grace(this.admitting.catch(() => 0))).ok) {

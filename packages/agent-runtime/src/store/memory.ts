@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { EventEnvelope } from '../envelope.js';
 import { rejection, RuntimeError } from '../errors.js';
+import { RECORD_KEY_MIN_BYTES } from '../record-key.js';
 import { summariesAfter } from './batch.js';
 import type { EventStore, ReadOptions, StoredSession } from './types.js';
 
@@ -17,6 +19,8 @@ export function createMemoryEventStore(): EventStore {
   const sessions = new Map<string, MemorySession>();
   let claimed = false;
   let closed = false;
+  // the log dies with the process, and so does its key
+  const key = randomBytes(RECORD_KEY_MIN_BYTES);
 
   const live = (): void => {
     if (closed)
@@ -25,6 +29,7 @@ export function createMemoryEventStore(): EventStore {
 
   return {
     kind: 'memory',
+    recordKey: () => key,
     claim() {
       try {
         live();

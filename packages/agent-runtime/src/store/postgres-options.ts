@@ -27,6 +27,14 @@ export interface PostgresEventStoreOptions {
   readonly followRetries?: number;
   /** The first of those waits (ms); each next one doubles, up to 5 000. Default 250. */
   readonly followRetryMs?: number;
+  /**
+   * The log's record key (ADR-0050), shared by every host of the fleet and kept outside the
+   * database: base64 or hex of at least 32 bytes. Without it (or `recordKeyFile`) no session of
+   * this log resumes or forks (`record_key_missing`).
+   */
+  readonly recordKey?: string;
+  /** A file holding the record key, readable by its owner alone (chmod 600). */
+  readonly recordKeyFile?: string;
   /** Only for tests of migrations: stop at this schema version. */
   readonly migrateTo?: number;
 }

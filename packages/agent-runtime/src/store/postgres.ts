@@ -4,6 +4,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { EventEnvelope } from '../envelope.js';
 import { isRuntimeError, RuntimeError } from '../errors.js';
 import { checkOptions, postgresEventStoreOptionsSchema } from '../options.js';
+import { parseRecordKey, readRecordKeyFile } from '../record-key.js';
 import { pgStoreError } from './postgres-errors.js';
 import { LeaseHeartbeat, type LeaseLostListener } from './postgres-heartbeat.js';
 import { leaseLost, Leases, type LeaseChange } from './postgres-lease.js';
@@ -60,6 +61,7 @@ class PostgresEventStore implements EventStore {
   #ready: Promise<void> | undefined;
   #claimed = false;
   #closed = false;
+  readonly #key: Buffer | undefined;
   /** Summaries of the sessions this store holds, with the token they were written under. */
   readonly #summaries = new Map<string, { token: string; summary: StoredSession }>();
 
@@ -82,10 +84,20 @@ class PostgresEventStore implements EventStore {
     this.#watcher = new AppendWatcher(this.#pool, `${this.#schema}_appended`);
     this.#heartbeat = new LeaseHeartbeat(this.#leases, this.#schema, (fn) => this.#withClient(fn));
     this.#migrateTo = options.migrateTo ?? PG_LATEST_SCHEMA_VERSION;
+    this.#key =
+      options.recordKey !== undefined
+        ? parseRecordKey(options.recordKey)
+        : options.recordKeyFile !== undefined
+          ? readRecordKeyFile(options.recordKeyFile)
+          : undefined;
     const first = options.followRetryMs ?? 250;
     this.followRetryMs = Array.from({ length: options.followRetries ?? 8 }, (_, i) =>
       Math.min(Math.max(first, 5_000), first * 2 ** i),
     );
+  }
+
+  recordKey(): Buffer | undefined {
+    return this.#key;
   }
 
   /** Connects, migrates and checks the schema once; a failure is retried on the next call. */

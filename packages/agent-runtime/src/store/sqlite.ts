@@ -11,6 +11,7 @@ import {
 } from './sqlite-open.js';
 import type { EventEnvelope } from '../envelope.js';
 import { isRuntimeError, RuntimeError, type RuntimeErrorReason } from '../errors.js';
+import { recordKeyFile } from '../record-key.js';
 import { LATEST_SCHEMA_VERSION } from './migrations.js';
 import { summariesAfter } from './batch.js';
 import {
@@ -123,6 +124,7 @@ class SqliteEventStore implements EventStore {
 
   /** Set once the file was found removed or replaced: every later append is refused too. */
   private lost: RuntimeError | undefined;
+  private key: Buffer | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -158,6 +160,13 @@ class SqliteEventStore implements EventStore {
   private guard(): void {
     if (this.closed)
       throw new RuntimeError('store_unavailable', 'store_closed', 'the event store is closed');
+  }
+
+  /** `<database>.key` beside the log, created 0600 on first use (ADR-0050). */
+  recordKey(): Buffer {
+    const key = this.key ?? recordKeyFile(`${this.path}.key`);
+    this.key = key;
+    return key;
   }
 
   claim(): Promise<void> {

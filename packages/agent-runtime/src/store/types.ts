@@ -71,6 +71,13 @@ export interface EventStore {
    * later append to the session needs `takeOver` first. Not reported to `onLeaseLost`.
    */
   relinquish?(sessionId: string): Promise<void>;
+  /**
+   * The log's record key (ADR-0050), kept outside the log: it authenticates recovery records.
+   * SQLite: a key file beside the database; memory: one for the process; PostgreSQL: the key
+   * the host configured, or undefined (then no session of this log resumes or forks). Throws a
+   * typed refusal for a key that is malformed or readable by others.
+   */
+  recordKey?(): Buffer | undefined;
 }
 
 /** The part of a session summary an envelope changes (shared by both stores). */

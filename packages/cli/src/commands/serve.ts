@@ -1,10 +1,12 @@
 /**
  * `relvo-codex serve`: the runtime's web console (`@relvo-labs/agent-runtime/console`) over
  * the same host config, workspace and event log as `run`. Sessions opened from the page work
- * in `--cwd`; finished sessions of the log are listed and replayed. The token is printed once
- * in the page's address fragment (a browser never sends it to a server); a token given in
- * $RELVO_CODEX_CONSOLE_TOKEN is never printed. Runs until SIGINT or SIGTERM.
+ * in `--cwd`; finished sessions of the log are listed and replayed. The token is never
+ * printed: the page's address carries a one-time code (in its fragment, which a browser never
+ * sends to a server) that the page trades for the token, so a browser's history keeps a spent
+ * code. Enter on a terminal prints a fresh address. Runs until SIGINT, SIGTERM or SIGHUP.
  */
+import { createInterface, type Interface } from 'node:readline';
 import { isRuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
 import { startConsole, type ConsoleServer } from '@relvo-labs/agent-runtime/console';
 import { requireReviewedCodex } from '../codex/gate.js';
@@ -103,6 +105,7 @@ export async function runServe(options: ServeOptions, out: Output, io: CliIo): P
   const stop = stopSignals();
   let runtime: AgentRuntime | undefined;
   let console_: ConsoleServer | undefined;
+  let lines: Interface | undefined;
   try {
     try {
       runtime = await openCodexRuntime({
@@ -130,15 +133,18 @@ export async function runServe(options: ServeOptions, out: Output, io: CliIo): P
     out.note(
       `console on ${console_.url} (Ctrl-C to stop); ${ephemeral ? 'no event log' : `event log ${eventLog}`}`,
     );
-    // stdout, once: the one line a person or a script needs to open the page
-    io.stdout.write(
-      given === undefined || given === ''
-        ? `${console_.pageUrl}\n`
-        : `${console_.url} (token from $${CONSOLE_TOKEN_ENV})\n`,
-    );
+    // stdout: the one line a person or a script needs to open the page (its code works once)
+    io.stdout.write(`${console_.pageUrl}\n`);
+    if (io.stdin.isTTY) {
+      out.note('the address works once, for 60 s: press Enter for a fresh one');
+      const served = console_;
+      lines = createInterface({ input: io.stdin });
+      lines.on('line', () => io.stdout.write(`${served.newPageUrl()}\n`));
+    }
     await stop.signalled;
     return EXIT.ok;
   } finally {
+    lines?.close();
     await console_?.close();
     await runtime?.shutdown().catch(() => undefined);
     stop.dispose();

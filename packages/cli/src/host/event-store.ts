@@ -50,7 +50,21 @@ export function postgresLog(value: string): PostgresLog {
   return { url: value, label: redactConnectionString(value) };
 }
 
-/** The shared log; the store connects on first use, and its errors carry only a SQLSTATE. */
-export function openPostgresLog(log: PostgresLog): EventStore {
-  return openPostgresEventStore({ connectionString: log.url });
+/** Names the file holding the shared log's record key (ADR-0050): every host of the fleet the same. */
+export const RECORD_KEY_FILE_VAR = 'RELVO_RECORD_KEY_FILE';
+
+/**
+ * The shared log; the store connects on first use, and its errors carry only a SQLSTATE. Its
+ * record key comes from the file `RELVO_RECORD_KEY_FILE` names; without one, sessions of it do
+ * not resume (`record_key_missing`).
+ */
+export function openPostgresLog(
+  log: PostgresLog,
+  env: NodeJS.ProcessEnv = process.env,
+): EventStore {
+  const keyFile = env[RECORD_KEY_FILE_VAR];
+  return openPostgresEventStore({
+    connectionString: log.url,
+    ...(keyFile === undefined || keyFile === '' ? {} : { recordKeyFile: keyFile }),
+  });
 }

@@ -36,7 +36,7 @@ const BY_PROVIDER_CODE: Readonly<Record<string, string>> = {
   recovery_thread_unknown:
     'codex has no saved thread for it in this CODEX_HOME; start a new session with `relvo-codex run`',
   recovery_thread_open_elsewhere:
-    'another codex still has its thread open; end that run first, then resume',
+    'another codex still has its thread open; end that run (or wait for its host to stop), then resume again',
   recovery_workspace_mismatch:
     'its workspace is not the folder it was started in; restore that folder at the same path',
 };
@@ -51,6 +51,14 @@ function refusalLine(error: unknown, id: string): string {
       return `${cannot} its workspace folder is gone or was moved; restore it at the same path`;
     case 'session_leased':
       return `${cannot} another host has it open, or the lease of the host that ran it has not lapsed yet (30 s after it ended); try again then`;
+    case 'record_key_missing':
+      return `${cannot} the shared log's record key is not configured; set RELVO_RECORD_KEY_FILE to the key file every host of the fleet shares`;
+    case 'record_key_insecure':
+      return `${cannot} the record key file can be read by other users; chmod 600 it`;
+    case 'record_key_invalid':
+      return `${cannot} the record key file is missing or holds no key (base64 or hex of at least 32 bytes)`;
+    case 'record_unverified':
+      return `${cannot} its saved codex thread does not verify under the log's key (altered, written under another key, or by an older relvo-codex); start a new session with \`relvo-codex run\``;
     case 'resume_provider_mismatch':
       return `${cannot} its profile no longer names codex with a saved thread in this config; run with the config it was started with`;
     case 'resume_refused': {

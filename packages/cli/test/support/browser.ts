@@ -39,8 +39,12 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchChromium(): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), 'relvo-chromium-'));
+/** `profile`: a user-data-dir of the caller's, left in place on close (to read what it kept). */
+export async function launchChromium(
+  options: { readonly profile?: string } = {},
+): Promise<Browser> {
+  const kept = options.profile !== undefined;
+  const profile = options.profile ?? mkdtempSync(join(tmpdir(), 'relvo-chromium-'));
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(profile, {
@@ -51,14 +55,14 @@ export async function launchChromium(): Promise<Browser> {
       timeout: 30_000,
     });
   } catch (error) {
-    rmSync(profile, { recursive: true, force: true });
+    if (!kept) rmSync(profile, { recursive: true, force: true });
     throw error;
   }
   return {
     context,
     async close() {
       await context.close().catch(() => undefined);
-      rmSync(profile, { recursive: true, force: true });
+      if (!kept) rmSync(profile, { recursive: true, force: true });
     },
   };
 }

@@ -35,7 +35,11 @@ function capture(): {
   let stdout = '';
   let stderr = '';
   const stream = (append: (s: string) => void): NodeJS.WriteStream =>
-    ({ write: (s: string) => (append(s), true), isTTY: false }) as unknown as NodeJS.WriteStream;
+    ({
+      write: (s: string) => (append(s), true),
+      on: () => undefined,
+      isTTY: false,
+    }) as unknown as NodeJS.WriteStream;
   const out = createOutput({
     json: false,
     color: false,

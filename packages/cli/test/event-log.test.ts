@@ -140,8 +140,9 @@ describe('the event log of relvo-codex run', { timeout: 180_000 }, () => {
 
     const listed = await runCli(['sessions', '--event-log', s.eventLog], { env: s.env });
     expect(listed.code).toBe(0);
-    const row = listed.stdout.split('\n').find((l) => l.startsWith(id ?? '?')) ?? '';
-    expect(row.split(/\s{2,}/).slice(0, 4)).toEqual([id, 'scripted', 'closed', '1']);
+    const short = (id ?? '?').slice(0, 12);
+    const row = listed.stdout.split('\n').find((l) => l.startsWith(short)) ?? '';
+    expect(row.split(/\s{2,}/).slice(0, 4)).toEqual([short, 'scripted', 'closed', '1']);
     const json = await runCli(['sessions', '--event-log', s.eventLog, '--json'], { env: s.env });
     expect(JSON.parse(json.stdout.trim())).toMatchObject({
       sessionId: id,

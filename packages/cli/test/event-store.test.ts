@@ -97,7 +97,7 @@ describe.skipIf(pg.skip !== undefined)('--event-store on PostgreSQL (real codex)
     expect(rows).toEqual([expect.objectContaining({ state: 'closed', turns: 1 })]);
     const sessionId = rows[0]?.sessionId ?? '';
     const table = await runCli(['sessions', '--event-store', url], { env });
-    expect(table.stdout).toContain(sessionId);
+    expect(table.stdout).toContain(sessionId.slice(0, 12));
     expect(table.stderr).toContain('1 session(s) in postgresql://relvo:***@localhost/');
 
     const log = await runCli(['log', sessionId.slice(0, 12), '--event-store', url, '--json'], {

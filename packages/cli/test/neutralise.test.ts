@@ -83,6 +83,7 @@ describe('the output sink', () => {
         text += chunk;
         return true;
       },
+      on: () => undefined,
     } as unknown as NodeJS.WriteStream;
     return { stream, written: () => text };
   }

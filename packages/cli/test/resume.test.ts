@@ -52,7 +52,8 @@ describe('relvo-codex run --resume (real codex, scripted model)', () => {
       .map((l) => JSON.parse(l) as { sessionId: string; resumable: boolean });
     expect(listing).toEqual([expect.objectContaining({ sessionId, resumable: true })]);
     const table = await runCli(['sessions', '--event-log', s.eventLog], { env });
-    const row = table.stdout.split('\n').find((l) => l.startsWith(sessionId)) ?? '';
+    // the table shows the short id (ses_ and eight hex digits)
+    const row = table.stdout.split('\n').find((l) => l.startsWith(sessionId.slice(0, 12))) ?? '';
     expect(row.split(/\s{2,}/).at(-1)).toBe('yes');
     expect(table.stderr).toContain('run --resume <session>');
 

@@ -84,6 +84,11 @@ export const RUNTIME_ERROR_REASONS = [
   'record_unverified',
   'session_not_forkable',
   'fork_refused',
+  'session_unowned',
+  'command_duplicate',
+  'command_outcome_unknown',
+  'command_invalid',
+  'store_no_locks',
 ] as const;
 export type RuntimeErrorReason = (typeof RUNTIME_ERROR_REASONS)[number];
 
@@ -162,6 +167,14 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   session_not_forkable: false,
   // the provider's verdict decides
   fork_refused: false,
+  // no runtime held the session within the wait, and this one could not take it over
+  session_unowned: true,
+  command_duplicate: false,
+  // the owner that accepted the command died before settling it: it may have taken effect
+  command_outcome_unknown: false,
+  command_invalid: false,
+  // the filesystem under a SQLite log does not lock: several processes would corrupt it
+  store_no_locks: false,
 };
 
 /** Whether a refusal with this reason may succeed when retried unchanged. */

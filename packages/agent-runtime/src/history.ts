@@ -1,4 +1,8 @@
-import type { InteractionResponse, ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
+import type {
+  AgentInteraction,
+  InteractionResponse,
+  ProviderRecoveryRecord,
+} from '@relvo-labs/agent-provider';
 import type { PayloadOf } from './envelope.js';
 import type { EventStore } from './store/types.js';
 
@@ -12,6 +16,8 @@ export interface SessionHistory {
   readonly runs: Map<string, string>;
   /** Pending interactions: interactionId → runId. */
   readonly interactions: Map<string, string | undefined>;
+  /** The same pending interactions, whole, in the order they were raised. */
+  readonly pending: Map<string, AgentInteraction>;
   /** Of those, the ones with an answer recorded for the provider: the latest answer. */
   readonly answered: Map<string, InteractionResponse>;
   /** The latest recovery record per profile. */
@@ -29,6 +35,7 @@ export async function readSessionHistory(
     turns: new Set(),
     runs: new Map(),
     interactions: new Map(),
+    pending: new Map(),
     answered: new Map(),
     records: new Map(),
     macs: new Map(),
@@ -45,10 +52,24 @@ export async function readSessionHistory(
       else if (p.type === 'turn.settled') h.turns.delete(p.turnId);
       else if (p.type === 'run.started' && e.runId !== undefined) h.runs.set(e.runId, p.turnId);
       else if (p.type === 'run.finished' && e.runId !== undefined) h.runs.delete(e.runId);
-      else if (p.type === 'interaction.requested') h.interactions.set(p.interactionId, e.runId);
-      else if (p.type === 'interaction.answered') h.answered.set(p.interactionId, p.response);
+      else if (p.type === 'interaction.requested') {
+        h.interactions.set(p.interactionId, e.runId);
+        if (e.runId !== undefined) {
+          h.pending.set(p.interactionId, {
+            interactionId: p.interactionId,
+            sessionId,
+            turnId: p.turnId,
+            runId: e.runId,
+            status: 'pending',
+            request: p.request,
+            requestedAt: e.occurredAt,
+            ...(p.expiresAt === undefined ? {} : { expiresAt: p.expiresAt }),
+          });
+        }
+      } else if (p.type === 'interaction.answered') h.answered.set(p.interactionId, p.response);
       else if (p.type === 'interaction.settled') {
         h.interactions.delete(p.interactionId);
+        h.pending.delete(p.interactionId);
         h.answered.delete(p.interactionId);
       }
     }

@@ -13,6 +13,7 @@ const delayMsSchema = z.number().int().nonnegative().max(2_147_483_647);
 /** `createAgentRuntime`'s numbers; its other keys are objects and functions TypeScript checks. */
 export const agentRuntimeOptionsSchema = z.object({
   closeGraceMs: delayMsSchema.optional(),
+  commandTimeoutMs: delayMsSchema.optional(),
 });
 
 export const subscribeOptionsSchema = z.strictObject({

@@ -9,7 +9,8 @@ import type { RuntimeConfig, RuntimeConfigInput } from './config.js';
 import type { EventEnvelope } from './envelope.js';
 import type { IdFactory } from './ids.js';
 import type { ProviderFactory } from './registry.js';
-import type { RuntimeSession } from './session/session.js';
+import type { AgentInteraction, InteractionResponse, TurnInput } from '@relvo-labs/agent-provider';
+import type { RuntimeSession, SubmitTurnOptions } from './session/session.js';
 import type { EventStore, StoredSession } from './store/types.js';
 import type { EventSubscription, SubscribeOptions } from './subscription.js';
 import type { WorkspaceInput } from './workspace.js';
@@ -26,6 +27,21 @@ export interface AgentRuntimeOptions {
   readonly ids?: IdFactory;
   /** How long `close` waits for a run the provider has not settled after dispose. Default 10 s. */
   readonly closeGraceMs?: number;
+  /**
+   * How long a session-addressed command waits for another runtime to settle it before it is
+   * withdrawn and refused with `session_unowned`. Default 30 000.
+   */
+  readonly commandTimeoutMs?: number;
+}
+
+export type SessionOwnership = 'this_runtime' | 'elsewhere';
+
+/** What a session-addressed `submitTurn` resolves with, wherever the turn runs. */
+export interface RoutedTurn {
+  readonly turnId: string;
+  readonly runId: string;
+  readonly profile: string;
+  readonly providerId: string;
 }
 
 export interface OpenSessionOptions {
@@ -69,6 +85,29 @@ export interface AgentRuntime {
   /** Every session in the store, including earlier processes'. */
   listSessions(): Promise<readonly StoredSession[]>;
   readEvents(sessionId: string, options?: ReadEventsOptions): Promise<readonly EventEnvelope[]>;
+  /**
+   * Who holds each session's lease now: `this_runtime`, or `elsewhere` (another process or
+   * host); a session missing from the map has no live owner. Stores without leases (memory)
+   * report this runtime's live sessions only.
+   */
+  sessionOwners(): Promise<ReadonlyMap<string, SessionOwnership>>;
+  /**
+   * Session-addressed commands (ADR-0052): carried out here when this runtime has the session
+   * open; otherwise recorded in the store's command table and carried out by the runtime that
+   * owns the session, which settles it once; this promise resolves or rejects with that
+   * settlement. When no runtime owns the session and its lease has lapsed, this runtime takes it
+   * over as `resumeSession` does and carries the command out itself; when the owner does not
+   * settle within `commandTimeoutMs` the command is withdrawn (never carried out later) and the
+   * call rejects with `session_unowned`.
+   */
+  respond(sessionId: string, interactionId: string, response: InteractionResponse): Promise<void>;
+  interrupt(sessionId: string, reason?: string): Promise<void>;
+  steer(sessionId: string, input: string | TurnInput): Promise<void>;
+  /** A routed turn: follow it with `subscribe(sessionId)` (its `run.finished` names `runId`). */
+  submitTurn(sessionId: string, options: SubmitTurnOptions): Promise<RoutedTurn>;
+  closeSession(sessionId: string): Promise<void>;
+  /** Interactions pending in the session's log, wherever it is owned, oldest first. */
+  pendingInteractions(sessionId: string): Promise<readonly AgentInteraction[]>;
   /** Replays the stored history from `fromSequence`, then continues live. */
   subscribe(sessionId: string, options?: SubscribeOptions): EventSubscription;
   /** Refuses new work, closes every session, closes the store. Memoised; retryable. */

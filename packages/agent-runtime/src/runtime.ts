@@ -22,6 +22,8 @@ import { EventWriter } from './session/writer.js';
 import { SessionImpl, type RuntimeSession, type SessionContext } from './session/session.js';
 import { WarmSessions } from './session/warm.js';
 import { createMemoryEventStore } from './store/memory.js';
+import { routedMethods } from './commands/methods.js';
+import { CommandRouter } from './commands/router.js';
 import {
   subscribeToSession,
   type EventSubscription,
@@ -159,6 +161,10 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       settled.add(sessionId);
     }
     await log.durable();
+    // what the previous owner accepted and never settled is settled as unknown, then the
+    // commands still pending for the session are carried out here
+    if (takeover !== undefined) await router.settleOrphans(sessionId).catch(() => undefined);
+    else router.kick();
     return session;
   };
 
@@ -184,7 +190,23 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     return session;
   };
 
+  const router = new CommandRouter({
+    store,
+    clock,
+    ids,
+    timeoutMs: options.commandTimeoutMs ?? 30_000,
+    live: (id) => live.get(id)?.session,
+    resume: (id) => runtime.resumeSession(id),
+    liveIds: () => live.keys(),
+  });
+
   const runtime: AgentRuntime = {
+    ...routedMethods(
+      router,
+      store,
+      (id) => live.get(id)?.session,
+      () => live.keys(),
+    ),
     config,
     store,
     recoveredSessionIds: recovered.failed,
@@ -306,6 +328,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
             },
           );
         }
+        router.stop();
+        await router.idle();
         await writer.flushed().catch(() => undefined);
         stopLeaseWatch?.();
         await store.close();
@@ -317,5 +341,11 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       return shutdownAttempt;
     },
   };
+  try {
+    await router.start();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   return runtime;
 }

@@ -1,6 +1,7 @@
 import type { SessionState } from '@relvo-labs/agent-provider';
 import type { EventEnvelope } from '../envelope.js';
 import { RuntimeError } from '../errors.js';
+import type { CommandTable } from './commands.js';
 
 /** What a store knows about a session without reading its history. */
 export interface StoredSession {
@@ -78,6 +79,12 @@ export interface EventStore {
    * typed refusal for a key that is malformed or readable by others.
    */
   recordKey?(): Buffer | undefined;
+  /**
+   * Stores shared by many runtimes: the command table (ADR-0052) through which a command for a
+   * session another runtime owns reaches that owner. Absent where one runtime owns every
+   * session (memory).
+   */
+  readonly commands?: CommandTable;
 }
 
 /** The part of a session summary an envelope changes (shared by both stores). */

@@ -24,6 +24,7 @@ import { WarmSessions } from './session/warm.js';
 import { createMemoryEventStore } from './store/memory.js';
 import { routedMethods } from './commands/methods.js';
 import { CommandRouter } from './commands/router.js';
+import { settleDeadOwner } from './commands/dead-owner.js';
 import {
   subscribeToSession,
   type EventSubscription,
@@ -163,8 +164,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     await log.durable();
     // what the previous owner accepted and never settled is settled as unknown, then the
     // commands still pending for the session are carried out here
-    if (takeover !== undefined) await router.settleOrphans(sessionId).catch(() => undefined);
-    else router.kick();
+    if (takeover !== undefined) await router.owner.settleOrphans(sessionId).catch(() => undefined);
+    else router.owner.kick();
     return session;
   };
 
@@ -190,7 +191,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     return session;
   };
 
-  const router = new CommandRouter({
+  const router: CommandRouter = new CommandRouter({
     store,
     clock,
     ids,
@@ -198,6 +199,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     live: (id) => live.get(id)?.session,
     resume: (id) => runtime.resumeSession(id),
     liveIds: () => live.keys(),
+    settleDead: (id): Promise<void> => settleDeadOwner(store, writer, router, id),
   });
 
   const runtime: AgentRuntime = {
@@ -329,7 +331,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
           );
         }
         router.stop();
-        await router.idle();
+        await router.owner.idle();
         await writer.flushed().catch(() => undefined);
         stopLeaseWatch?.();
         await store.close();

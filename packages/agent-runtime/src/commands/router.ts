@@ -23,6 +23,8 @@ import { carryOut, CommandOwner, outcomeUnknown } from './owner.js';
 
 /** Longest gap between two looks at a waited-for command when no wake-up arrives. */
 const POLL_MS = 500;
+/** Longest gap between two looks for commands to carry out: a lost wake-up only delays. */
+const OWNER_POLL_MS = 1_000;
 
 export interface RouterDeps {
   readonly store: EventStore;
@@ -87,10 +89,22 @@ export class CommandRouter {
       for (const wake of [...this.#waiters]) wake();
     });
     this.owner.kick();
+    this.#armFloor();
+  }
+
+  #floor: (() => void) | undefined;
+
+  #armFloor(): void {
+    if (this.#stopped) return;
+    this.#floor = startTimer(this.#deps.clock, OWNER_POLL_MS, () => {
+      this.owner.kick();
+      this.#armFloor();
+    });
   }
 
   stop(): void {
     this.#stopped = true;
+    this.#floor?.();
     this.owner.stop();
     this.#unwatch?.();
     this.#unwatch = undefined;

@@ -149,7 +149,7 @@ export class CommandRouter {
     commandId: string,
   ): Promise<CommandSettlement> {
     // a mutable box: the deadline's callback sets it between two awaits
-    const wait = { expired: false, withdrew: false };
+    const wait = { expired: false, withdrew: false, triedTakeover: false };
     const arm = (): (() => void) =>
       startTimer(this.#deps.clock, this.#deps.timeoutMs, () => {
         wait.expired = true;
@@ -161,12 +161,18 @@ export class CommandRouter {
         const stored = await table.get(commandId);
         if (stored === undefined) throw unowned();
         if (stored.state === 'settled') return settlementOf(stored.settlement);
-        if (this.#stopped) {
-          throw new RuntimeError(
-            'session_closed',
-            'runtime_shut_down',
-            'the runtime is shutting down',
-          );
+        // shutting down: a command still pending is withdrawn, so the refusal is the whole
+        // truth; one accepted already is waited for, bounded as any other
+        if (this.#stopped && !wait.withdrew) {
+          if (await table.settle(commandId, { outcome: 'withdrawn' })) {
+            throw new RuntimeError(
+              'session_closed',
+              'runtime_shut_down',
+              'the runtime is shutting down; the command was withdrawn',
+            );
+          }
+          wait.withdrew = true;
+          continue;
         }
         if (wait.expired) {
           if (wait.withdrew) throw outcomeUnknown();
@@ -187,9 +193,11 @@ export class CommandRouter {
             if (await table.settle(commandId, { outcome: 'withdrawn' })) throw closedSession();
             continue;
           }
-          if ((await table.ownerOf(sessionId)) === undefined) {
+          if (!wait.triedTakeover && (await table.ownerOf(sessionId)) === undefined) {
             // its owner died with the command queued: this runtime takes the session over, and
-            // its own pass carries the command out (the taker-over settles the orphans first)
+            // its own pass carries the command out (the taker-over settles the orphans first);
+            // once per command, as each attempt may start a provider that is then refused
+            wait.triedTakeover = true;
             await this.#takeOver(sessionId);
           }
         }

@@ -72,6 +72,8 @@ export class CommandRouter {
   /** Carries out what other runtimes record for this runtime's sessions. */
   readonly owner: CommandOwner;
   #stopped = false;
+  /** Wake-ups seen so far: a change between a caller's look and its sleep is not missed. */
+  #changes = 0;
   /** Callers waiting for a settlement: woken by the table's watch. */
   readonly #waiters = new Set<() => void>();
 
@@ -85,6 +87,7 @@ export class CommandRouter {
   async start(): Promise<void> {
     if (this.#table === undefined) return;
     this.#unwatch = await this.#table.watch(() => {
+      this.#changes += 1;
       this.owner.kick();
       for (const wake of [...this.#waiters]) wake();
     });
@@ -158,6 +161,7 @@ export class CommandRouter {
     let cancel = arm();
     try {
       for (;;) {
+        const seen = this.#changes;
         const stored = await table.get(commandId);
         if (stored === undefined) throw unowned();
         if (stored.state === 'settled') return settlementOf(stored.settlement);
@@ -201,7 +205,7 @@ export class CommandRouter {
             await this.#takeOver(sessionId);
           }
         }
-        await this.#sleep();
+        await this.#sleep(seen);
       }
     } finally {
       cancel();
@@ -222,7 +226,9 @@ export class CommandRouter {
     }
   }
 
-  #sleep(): Promise<void> {
+  /** Until the next wake-up or poll; at once when a change arrived since `seen`. */
+  #sleep(seen: number): Promise<void> {
+    if (this.#changes !== seen) return Promise.resolve();
     return new Promise((resolve) => {
       let done = false;
       const finish = (): void => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { CommandTable } from '../src/store/commands.js';
 import { pgQuery, untilLeaseLapsed } from './pg-cluster.js';
 import { usePgCluster } from './pg-suite.js';
-import { opened } from './store-envelopes.js';
+import { closed, opened } from './store-envelopes.js';
 import { onCleanup } from './support.js';
 
 const server = usePgCluster();
@@ -83,6 +83,25 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL command table', () => {
     ]);
     expect(await ta.unsettled('ses_1', 10)).toEqual([]);
     expect(await tb.get('cmd_missing')).toBeUndefined();
+  });
+
+  it('the acceptor settles a close after the close ended its lease, unless another runtime took the lease since', async () => {
+    const { a, b, schema } = pair();
+    await a.append([opened('ses_1', 1)]);
+    const close = { kind: 'close' };
+    await table(b).enqueue({ commandId: 'cmd_c', sessionId: 'ses_1', body: close, issuedAt: AT });
+    await table(b).enqueue({ commandId: 'cmd_d', sessionId: 'ses_1', body: close, issuedAt: AT });
+    expect(await table(a).accept('cmd_c')).toBe(true);
+    expect(await table(a).accept('cmd_d')).toBe(true);
+    await a.append([closed('ses_1', 2)]); // the closing append ends the lease
+    expect(await table(a).settle('cmd_c', { outcome: 'done' })).toBe(true);
+    // another runtime takes the (free) lease: the acceptor's late settlement is refused
+    await pgQuery(
+      server.cluster().connectionString,
+      `UPDATE ${schema}.leases SET owner = 'other', token = token + 1,
+       expires_at = clock_timestamp() + interval '1 minute' WHERE session_id = 'ses_1'`,
+    );
+    expect(await reasonOf(table(a).settle('cmd_d', { outcome: 'done' }))).toBe('lease_lost');
   });
 
   it("a change in one store wakes the other's watchers", async () => {

@@ -118,10 +118,14 @@ export class PgCommandTable implements CommandTable {
     return this.#tx(async (c) => {
       const command = await this.#locked(c, commandId);
       if (command?.state !== 'pending') return false;
-      if (!(await this.#d.leases.holds(c, command.sessionId))) throw notLeased();
+      const token = this.#d.leases.tokenOf(command.sessionId);
+      if (token === undefined || !(await this.#d.leases.holds(c, command.sessionId))) {
+        throw notLeased();
+      }
       await c.query(
-        `UPDATE ${this.#table} SET state = 'accepted', accepted_by = $2 WHERE command_id = $1`,
-        [commandId, this.owner],
+        `UPDATE ${this.#table} SET state = 'accepted', accepted_by = $2, accepted_token = $3
+         WHERE command_id = $1`,
+        [commandId, this.owner, token],
       );
       await this.#notify(c);
       return true;
@@ -135,7 +139,7 @@ export class PgCommandTable implements CommandTable {
       if (command === undefined || command.state === 'settled') return false;
       if (withdrawing) {
         if (command.state !== 'pending') return false;
-      } else if (!(await this.#d.leases.holds(c, command.sessionId))) {
+      } else if (!(await this.#maySettle(c, command.sessionId, commandId))) {
         throw notLeased();
       }
       await c.query(
@@ -146,6 +150,22 @@ export class PgCommandTable implements CommandTable {
       await this.#notify(c);
       return true;
     });
+  }
+
+  /**
+   * The lease holder may settle; so may the runtime that accepted the command, under the same
+   * lease token, after that lease ended (a `close` ends it before its command settles).
+   */
+  async #maySettle(c: PoolClient, sessionId: string, commandId: string): Promise<boolean> {
+    if (await this.#d.leases.holds(c, sessionId)) return true;
+    const { rows } = await c.query<{ token: string | null; by: string | null }>(
+      `SELECT accepted_token::text AS token, accepted_by AS by FROM ${this.#table}
+       WHERE command_id = $1`,
+      [commandId],
+    );
+    const row = rows[0];
+    if (row?.token == null || row.by !== this.owner) return false;
+    return this.#d.leases.unchangedSince(c, sessionId, row.token);
   }
 
   async watch(onChange: () => void): Promise<() => void> {

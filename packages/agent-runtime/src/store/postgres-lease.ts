@@ -159,6 +159,23 @@ export class Leases {
     return result.rowCount === 1;
   }
 
+  /** The token of the lease this store holds on the session, if it holds one. */
+  tokenOf(sessionId: string): string | undefined {
+    return this.#held.get(sessionId);
+  }
+
+  /**
+   * Inside a transaction: whether the session's lease row still carries `token` (nobody took the
+   * lease since, whether it is live or was ended by a close); locks the row until commit.
+   */
+  async unchangedSince(q: Queryable, sessionId: string, token: string): Promise<boolean> {
+    const result = await q.query(
+      `SELECT 1 FROM ${this.#table} WHERE session_id = $1 AND owner = $2 AND token = $3 FOR SHARE`,
+      [sessionId, this.owner, token],
+    );
+    return result.rowCount === 1;
+  }
+
   /** The live holder of each lease (database clock), of one session or of all. */
   async holders(q: Queryable, sessionId?: string): Promise<Map<string, string>> {
     const result = await q.query<{ session_id: string; owner: string }>(

@@ -61,6 +61,9 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         issued_at   text NOT NULL,
         state       text NOT NULL CHECK (state IN ('pending', 'accepted', 'settled')),
         accepted_by text,
+        -- the lease token it was accepted under: its acceptor may settle it after the session
+        -- closed (the close ended the lease) as long as no runtime took the lease since
+        accepted_token bigint,
         settlement  jsonb,
         settled_at  timestamptz
       );

@@ -145,13 +145,19 @@ describe('SQLite event store', () => {
     expect(second.runtime.session(session.id)).toBeUndefined();
   });
 
-  it('refuses a database locked by another store with a typed error', async () => {
+  it('refuses a database another program holds exclusively (an older runtime) with a typed error', async () => {
     const path = join(tempDir(), 'events.db');
-    const holder = openSqliteEventStore({ path });
-    onCleanup(() => holder.close());
+    await openSqliteEventStore({ path }).close();
+    // what a runtime from before shared files did: an exclusive lock for its whole life
+    const legacy = new Database(path);
+    legacy.pragma('locking_mode = EXCLUSIVE');
+    legacy.exec('BEGIN IMMEDIATE; COMMIT;');
+    onCleanup(() => {
+      legacy.close();
+    });
     const error = refusedOpen(path);
     expect([error.code, error.reason]).toEqual(['store_unavailable', 'store_locked']);
-    await holder.close();
+    legacy.close();
     const again = openSqliteEventStore({ path });
     await again.close();
   });

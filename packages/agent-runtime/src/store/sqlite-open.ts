@@ -164,7 +164,7 @@ export function openDatabase(
   ensureFolder(options.path);
   let db: Database.Database;
   try {
-    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5_000 });
+    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 2_000 });
   } catch (error) {
     throw storeErrorOf(error);
   }

@@ -38,7 +38,7 @@ export interface SqliteEventStoreOptions {
   readonly synchronous?: 'full' | 'normal';
   /**
    * How long a write waits for another process's write to finish before refusing with
-   * `store_locked` (ms; default 5000). Writes are short; the wait blocks this process's event loop.
+   * `store_locked` (ms; default 2000). Writes are short; the wait blocks this process's event loop.
    */
   readonly busyTimeoutMs?: number;
   /**

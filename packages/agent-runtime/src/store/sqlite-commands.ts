@@ -119,7 +119,9 @@ export class SqliteCommands implements CommandTable {
       // anyone may withdraw a command nobody accepted; anything else is the owner's to settle
       if (settlement.outcome === 'withdrawn') {
         if (row.state !== 'pending') return false;
-      } else this.leases.check(row.session_id);
+      } else if (row.accepted_by !== this.owner || !this.leases.lastHeldHere(row.session_id)) {
+        this.leases.check(row.session_id);
+      }
       settled.run(JSON.stringify(settlement), commandId);
       return true;
     });

@@ -140,6 +140,15 @@ export class SqliteLeases {
     this.#confirm(sessionId, token);
   }
 
+  /**
+   * Inside a write transaction: no other store took the session since this one last held it
+   * (the lease row still names this store, live, lapsed or released). What this store accepted
+   * it may still settle then: a `close` ends the lease before its command is settled.
+   */
+  lastHeldHere(sessionId: string): boolean {
+    return this.#row(sessionId)?.owner === this.owner;
+  }
+
   /** Inside the append that closes the session: the next owner need not wait for expiry. */
   release(change: LeaseChange): LeaseChange {
     this.#end.run(change.sessionId, this.owner, change.token);

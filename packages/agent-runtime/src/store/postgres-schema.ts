@@ -48,6 +48,28 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       );
     `,
   },
+  {
+    // Commands for a session its owner carries out (ADR-0052); seq orders them per session.
+    version: 2,
+    sql: `
+      CREATE TABLE $S.commands (
+        seq         bigserial PRIMARY KEY,
+        command_id  text NOT NULL UNIQUE,
+        session_id  text NOT NULL,
+        body        jsonb NOT NULL,
+        issued_by   text NOT NULL,
+        issued_at   text NOT NULL,
+        state       text NOT NULL CHECK (state IN ('pending', 'accepted', 'settled')),
+        accepted_by text,
+        -- the lease token it was accepted under: its acceptor may settle it after the session
+        -- closed (the close ended the lease) as long as no runtime took the lease since
+        accepted_token bigint,
+        settlement  jsonb,
+        settled_at  timestamptz
+      );
+      CREATE INDEX commands_open ON $S.commands (session_id, seq) WHERE state <> 'settled';
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

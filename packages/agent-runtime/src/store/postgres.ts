@@ -9,6 +9,7 @@ import { pgStoreError } from './postgres-errors.js';
 import { LeaseHeartbeat, type LeaseLostListener } from './postgres-heartbeat.js';
 import { leaseLost, Leases, type LeaseChange } from './postgres-lease.js';
 import { AppendWatcher } from './postgres-listen.js';
+import { PgCommandTable } from './postgres-commands.js';
 import type { PostgresEventStoreOptions } from './postgres-options.js';
 import { migratePg, PG_LATEST_SCHEMA_VERSION } from './postgres-schema.js';
 import {
@@ -56,6 +57,7 @@ class PostgresEventStore implements EventStore {
   readonly #leases: Leases;
   readonly #watcher: AppendWatcher;
   readonly #migrateTo: number;
+  readonly commands: PgCommandTable;
   readonly followRetryMs: readonly number[];
   readonly #heartbeat: LeaseHeartbeat;
   #ready: Promise<void> | undefined;
@@ -82,6 +84,16 @@ class PostgresEventStore implements EventStore {
     this.#schema = options.schema ?? 'relvo';
     this.#leases = new Leases(this.#schema, randomUUID(), leaseMs);
     this.#watcher = new AppendWatcher(this.#pool, `${this.#schema}_appended`);
+    this.commands = new PgCommandTable({
+      schema: this.#schema,
+      channel: `${this.#schema}_appended`,
+      leases: this.#leases,
+      watcher: this.#watcher,
+      withClient: async (fn) => {
+        await this.#open();
+        return this.#withClient(fn);
+      },
+    });
     this.#heartbeat = new LeaseHeartbeat(this.#leases, this.#schema, (fn) => this.#withClient(fn));
     this.#migrateTo = options.migrateTo ?? PG_LATEST_SCHEMA_VERSION;
     this.#key =

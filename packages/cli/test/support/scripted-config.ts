@@ -7,6 +7,7 @@ import {
   createIsolatedCodexHome,
   ScriptedModelServer,
   type IsolatedCodexHome,
+  type ModelServerOptions,
 } from '@relvo-labs/agent-provider-codex/testing';
 
 export interface ScriptedRunSetup {
@@ -24,8 +25,10 @@ export async function scriptedRunSetup(
   providerOptions: Record<string, unknown> = {},
   /** More `-c` overrides for codex (e.g. its retry budget). */
   codexExtra: readonly string[] = [],
+  /** The scripted server's own options (e.g. a `sleep` the test holds). */
+  serverOptions: ModelServerOptions = {},
 ): Promise<ScriptedRunSetup> {
-  const server = await ScriptedModelServer.start();
+  const server = await ScriptedModelServer.start(serverOptions);
   const iso = createIsolatedCodexHome('relvo-cli-run-');
   const dir = mkdtempSync(join(tmpdir(), 'relvo-cli-config-'));
   const configFile = join(dir, 'relvo.config.json');

@@ -108,7 +108,7 @@ async function refresh(): Promise<void> {
   byId('inbox').replaceChildren(...cards);
 }
 
-async function command(path: string, body?: unknown): Promise<void> {
+async function command(path: string, done: string, body?: unknown): Promise<void> {
   if (state.selected === '') {
     setStatus('choose a session first');
     return;
@@ -120,7 +120,7 @@ async function command(path: string, body?: unknown): Promise<void> {
   const res = await api('POST', `/api/sessions/${state.selected}${path}`, body);
   notice.className = res.ok ? 'muted' : 'muted refused';
   notice.textContent = clean(
-    res.ok ? 'carried out' : refusalText(str(res.data['refused'], String(res.status))),
+    res.ok ? done : refusalText(str(res.data['refused'], String(res.status))),
   );
 }
 
@@ -129,9 +129,9 @@ byId('send').addEventListener('click', () => {
   const input = prompt.value;
   if (input.trim() === '') return;
   prompt.value = '';
-  void command('/turns', { input });
+  void command('/turns', 'turn started', { input });
 });
-byId('interrupt').addEventListener('click', () => void command('/interrupt'));
+byId('interrupt').addEventListener('click', () => void command('/interrupt', 'interrupted'));
 byId('new-tab').addEventListener('click', () => void openAnotherTab());
 byId('new-session').addEventListener('click', () => {
   void api('POST', '/api/sessions', {}).then((res) => {

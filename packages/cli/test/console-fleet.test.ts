@@ -7,21 +7,14 @@
  * carried out by A (routed through the store's command table) and settled once in the log; a
  * command nobody carries out in time is shown refused, in words with its token.
  */
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createAgentRuntime, openPostgresEventStore } from '@relvo-labs/agent-runtime';
 import { startConsole } from '@relvo-labs/agent-runtime/console';
-import { createManualProvider } from '../../agent-runtime/test/manual-provider.js';
-import { testRecordKey } from '../../agent-runtime/test/pg-cluster.js';
+import { twoProcesses } from '../../agent-runtime/test/console/two-processes.js';
 import { usePgCluster } from '../../agent-runtime/test/pg-suite.js';
-import { RuntimeChild } from '../../agent-runtime/test/runtime-child.js';
 import { onCleanup, tempDir } from '../../agent-runtime/test/support.js';
 import { chromiumAvailable, launchChromium } from './support/browser.js';
 
-const OWNER = fileURLToPath(
-  new URL('../../agent-runtime/test/fixtures/console-owner-child.ts', import.meta.url),
-);
 const pg = usePgCluster();
 const runs = pg.skip === undefined && chromiumAvailable();
 
@@ -38,23 +31,9 @@ describe.skipIf(!runs)('the console acts on a session another process owns (Chro
   it("B's page answers A's approval once; both sessions listed with owner and live state", async () => {
     const url = pg.cluster().connectionString;
     const schema = 'console_fleet';
-    const a = new RuntimeChild(OWNER, [url, schema, tempDir()]);
-    const theirs = (await a.line((l) => l.startsWith('SESSION '), 'A session')).slice(8);
+    const { a, theirs, runtime } = await twoProcesses(url, schema);
     a.send('ask');
     const interactionId = (await a.line((l) => l.startsWith('ASKED '), 'the ask')).slice(6);
-
-    const manual = createManualProvider();
-    const runtime = await createAgentRuntime({
-      providers: { manual: () => manual.provider },
-      config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
-      store: openPostgresEventStore({
-        connectionString: url,
-        schema,
-        recordKey: testRecordKey(schema),
-      }),
-      commandTimeoutMs: 1_500,
-    });
-    onCleanup(() => runtime.shutdown());
     const session = await runtime.openSession({ workspace: tempDir() });
     await session.submitTurn({ input: 'busy here' });
     const served = await startConsole({ runtime });

@@ -5,17 +5,12 @@
  * an answer, an interrupt and a turn from B's console are carried out by A through the command
  * table; a command nobody carries out in time is refused, typed.
  */
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createAgentRuntime, openPostgresEventStore } from '@relvo-labs/agent-runtime';
 import { startConsole, type ConsoleServer } from '@relvo-labs/agent-runtime/console';
-import { createManualProvider } from '../manual-provider.js';
-import { testRecordKey } from '../pg-cluster.js';
 import { usePgCluster } from '../pg-suite.js';
-import { RuntimeChild } from '../runtime-child.js';
 import { onCleanup, tempDir } from '../support.js';
+import { twoProcesses } from './two-processes.js';
 
-const OWNER = fileURLToPath(new URL('../fixtures/console-owner-child.ts', import.meta.url));
 const pg = usePgCluster();
 
 async function call(
@@ -56,20 +51,7 @@ describe.skipIf(pg.skip !== undefined)('the console over the whole log (PostgreS
   it("lists both processes' sessions with owner and live state; A's approval, interrupt and turn are carried out by A from B's console; a refusal is typed", async () => {
     const url = pg.cluster().connectionString;
     const schema = 'console_whole';
-    const a = new RuntimeChild(OWNER, [url, schema, tempDir()]);
-    const theirs = (await a.line((l) => l.startsWith('SESSION '), 'A session')).slice(8);
-    const manual = createManualProvider();
-    const runtime = await createAgentRuntime({
-      providers: { manual: () => manual.provider },
-      config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
-      store: openPostgresEventStore({
-        connectionString: url,
-        schema,
-        recordKey: testRecordKey(schema),
-      }),
-      commandTimeoutMs: 1_500,
-    });
-    onCleanup(() => runtime.shutdown());
+    const { a, theirs, runtime } = await twoProcesses(url, schema);
     const mine = (await runtime.openSession({ workspace: tempDir() })).id;
     const server = await startConsole({ runtime });
     onCleanup(() => server.close());

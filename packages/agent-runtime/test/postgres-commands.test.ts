@@ -58,12 +58,12 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL command table', () => {
         tb.enqueue({ commandId: 'cmd_1', sessionId: 'ses_1', body: {}, issuedAt: AT }),
       ),
     ).toBe('command_duplicate');
-    expect(await reasonOf(tb.accept('cmd_1'))).toBe('lease_lost');
+    expect(await reasonOf(tb.accept('cmd_1'))).toBe('session_leased');
     expect(await ta.accept('cmd_1')).toBe(true);
     expect(await ta.accept('cmd_1')).toBe(false);
     // accepted: a withdrawal loses, the holder's settlement wins once
     expect(await tb.settle('cmd_1', { outcome: 'withdrawn' })).toBe(false);
-    expect(await reasonOf(tb.settle('cmd_1', { outcome: 'done' }))).toBe('lease_lost');
+    expect(await reasonOf(tb.settle('cmd_1', { outcome: 'done' }))).toBe('session_leased');
     expect(await ta.settle('cmd_1', { outcome: 'done' })).toBe(true);
     expect(await ta.settle('cmd_1', { outcome: 'refused' })).toBe(false);
     // pending: the withdrawal wins, and the holder can no longer accept it

@@ -144,10 +144,7 @@ describe.each(KINDS)('$name store: leases, fencing and commands', (kind) => {
     await tb.enqueue(command('cmd_1'));
     await until(() => changes > 0, "the owner's watch", 5_000);
     const error = await tb.enqueue(command('cmd_1')).catch((e: unknown) => e);
-    expect(error).toMatchObject({
-      reason: 'store_conflict',
-      error: { details: { commandId: 'duplicate' } },
-    });
+    expect(error).toMatchObject({ reason: 'command_duplicate' });
     expect(await ta.get('cmd_1')).toMatchObject({ state: 'pending', issuedBy: tb.owner });
     expect((await ta.unsettled('ses_c', 10)).map((c) => c.commandId)).toEqual(['cmd_1']);
 

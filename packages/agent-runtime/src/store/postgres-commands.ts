@@ -29,12 +29,19 @@ export interface PgCommandDeps {
   withClient<T>(fn: (client: PoolClient) => Promise<T>): Promise<T>;
 }
 
-function notLeased(): RuntimeError {
-  return new RuntimeError(
-    'store_unavailable',
-    'lease_lost',
-    "this runtime does not hold the session's lease; the command is left to its owner",
-  );
+/** `lease_lost` when this store held the lease once, else `session_leased` (another's). */
+function notLeased(heldOnce: boolean): RuntimeError {
+  return heldOnce
+    ? new RuntimeError(
+        'store_unavailable',
+        'lease_lost',
+        "this runtime's lease on the session lapsed or was taken over; the command is left to the next owner",
+      )
+    : new RuntimeError(
+        'store_unavailable',
+        'session_leased',
+        "this runtime does not hold the session's lease; the command is left to its owner",
+      );
 }
 
 export class PgCommandTable implements CommandTable {
@@ -120,7 +127,7 @@ export class PgCommandTable implements CommandTable {
       if (command?.state !== 'pending') return false;
       const token = this.#d.leases.tokenOf(command.sessionId);
       if (token === undefined || !(await this.#d.leases.holds(c, command.sessionId))) {
-        throw notLeased();
+        throw notLeased(token !== undefined || command.acceptedBy === this.owner);
       }
       await c.query(
         `UPDATE ${this.#table} SET state = 'accepted', accepted_by = $2, accepted_token = $3
@@ -140,7 +147,7 @@ export class PgCommandTable implements CommandTable {
       if (withdrawing) {
         if (command.state !== 'pending') return false;
       } else if (!(await this.#maySettle(c, command.sessionId, commandId))) {
-        throw notLeased();
+        throw notLeased(command.acceptedBy === this.owner);
       }
       await c.query(
         `UPDATE ${this.#table} SET state = 'settled', settlement = $2, settled_at = clock_timestamp()

@@ -18,6 +18,7 @@ import {
 import type Database from 'better-sqlite3';
 import { sqliteCode, storeErrorOf } from './sqlite-errors.js';
 import type { SqliteLeases } from './sqlite-lease.js';
+import { duplicateCommand } from './command-rows.js';
 import type { SqlitePoller } from './sqlite-watch.js';
 
 interface CommandRow {
@@ -65,13 +66,6 @@ function toCommand(row: CommandRow): StoredCommand {
     ...(row.accepted_by === null ? {} : { acceptedBy: row.accepted_by }),
     ...(row.settlement === null ? {} : { settlement: objectOf(row.settlement) }),
   };
-}
-
-function duplicate(cause: unknown): RuntimeError {
-  return new RuntimeError('store_conflict', 'store_conflict', 'the command id is taken', {
-    details: { commandId: 'duplicate' },
-    cause,
-  });
 }
 
 export class SqliteCommands implements CommandTable {
@@ -146,7 +140,7 @@ export class SqliteCommands implements CommandTable {
       try {
         this.#insert.run(commandId, sessionId, JSON.stringify(body), this.owner, issuedAt);
       } catch (error) {
-        if (sqliteCode(error)?.startsWith('SQLITE_CONSTRAINT') === true) throw duplicate(error);
+        if (sqliteCode(error)?.startsWith('SQLITE_CONSTRAINT') === true) throw duplicateCommand();
         throw error;
       }
       this.poller.commandsChanged();

@@ -74,6 +74,8 @@ export class SessionFollower {
       this.enqueue({ interactionId: i.interactionId, request: i.request, expiresAt: i.expiresAt });
     if (this.end !== undefined) return this.end;
     this.subscription = runtime.subscribe(sessionId, { fromSequence: this.options.fromSequence });
+    // the store's watch does not hold the process open: following is what attach is for
+    const keepAlive = setInterval(() => undefined, 60_000);
     try {
       for await (const envelope of this.subscription) {
         this.handle(envelope);
@@ -89,6 +91,7 @@ export class SessionFollower {
         this.end = 'failed';
       }
     } finally {
+      clearInterval(keepAlive);
       this.renderer.flush();
       this.asking?.ac.abort();
     }

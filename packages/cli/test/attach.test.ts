@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
+import { createScriptedProvider, type ScriptStepInput } from '@relvo-labs/agent-provider/testing';
 import {
   createAgentRuntime,
   openSqliteEventStore,
@@ -34,7 +34,7 @@ afterEach(async () => {
 /** Longer than any line: the prompt must show all of it, wrapped, never cut. */
 const COMMAND = `printf '%s\\n' ${Array.from({ length: 40 }, (_, i) => `word${String(i)}`).join(' ')} > out.txt # END-OF-COMMAND`;
 
-const SCRIPT = [
+const SCRIPT: ScriptStepInput[] = [
   { type: 'delta', text: 'before the command ' },
   {
     type: 'ask',
@@ -51,7 +51,7 @@ const SCRIPT = [
   },
   { type: 'delta', text: 'after-the-answer' },
   { type: 'succeed' },
-] as const;
+];
 
 interface Owner {
   readonly runtime: AgentRuntime;
@@ -66,7 +66,7 @@ async function ownerAtApproval(): Promise<Owner & { done: Promise<unknown> }> {
     rmSync(dir, { recursive: true, force: true });
   });
   const log = join(dir, 'events.sqlite');
-  const scripted = createScriptedProvider({ scripts: { go: [...SCRIPT] } });
+  const scripted = createScriptedProvider({ scripts: { go: SCRIPT } });
   const runtime = await createAgentRuntime({
     providers: { scripted: () => scripted.provider },
     config: { defaultProfile: 'scripted', profiles: { scripted: { provider: 'scripted' } } },

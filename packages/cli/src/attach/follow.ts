@@ -25,7 +25,10 @@ import { TimelineRenderer } from '../ui/timeline.js';
 export type FollowEnd = 'ended' | 'detached' | 'failed';
 
 export interface FollowOptions {
-  readonly runtime: Pick<AgentRuntime, 'subscribe' | 'respond' | 'pendingInteractions'>;
+  readonly runtime: Pick<
+    AgentRuntime,
+    'subscribe' | 'respond' | 'pendingInteractions' | 'sessionOwners'
+  >;
   readonly sessionId: string;
   /** The first envelope not yet rendered. */
   readonly fromSequence: number;
@@ -151,6 +154,13 @@ export class SessionFollower {
       return;
     }
     if (ac.signal.aborted) return;
+    // a session nobody runs would be taken over by a routed answer: never from here
+    if ((await runtime.sessionOwners()).get(sessionId) !== 'elsewhere') {
+      out.warn(
+        '  the answer was not sent: no process runs this session now (`relvo-codex run --resume` continues it)',
+      );
+      return;
+    }
     out.note(out.c.dim('  sent to the process that runs the session…'));
     try {
       await runtime.respond(sessionId, pending.interactionId, response);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { execCommandStep, scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
 import { cliArgv, cliEnv, REPO_ROOT, runCli, survivorsAfter, until } from './support/cli.js';
-import { scriptedRunSetup, type ScriptedRunSetup } from './support/scripted-config.js';
+import { heldModel, scriptedRunSetup, type ScriptedRunSetup } from './support/scripted-config.js';
 import { openTerminal, tmuxAvailable, type Terminal } from './support/tmux.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -51,21 +51,11 @@ describe('two runs and an attach on the default log (tmux)', { timeout: 180_000 
     const defaultLog = join(state, 'relvo-codex', 'events.sqlite');
 
     // the first run's model holds its reply until the test lets it go
-    const held: (() => void)[] = [];
-    let open = false;
-    const release = (): void => {
-      open = true;
-      for (const go of held.splice(0)) go();
-    };
-    cleanups.push(release);
-    const first = await scriptedRunSetup(env, {}, [], {
-      sleep: () =>
-        open
-          ? Promise.resolve()
-          : new Promise<void>((resolve) => {
-              held.push(resolve);
-            }),
+    const model = heldModel();
+    cleanups.push(() => {
+      model.release();
     });
+    const first = await scriptedRunSetup(env, {}, [], { sleep: model.sleep });
     cleanups.push(() => first.cleanup());
     first.server.enqueue(
       textStep(['first ', 'done.'], { delayMs: 1, usage: scriptedUsage(5, 2, 0, 0) }),
@@ -85,7 +75,7 @@ describe('two runs and an attach on the default log (tmux)', { timeout: 180_000 
       return term;
     };
     const one = await terminal(['run', 'first', ...defaultLogArgs(first)]);
-    await until(() => held.length === 1, 'the first turn at its model', 90_000);
+    await until(() => model.held() === 1, 'the first turn at its model', 90_000);
     const [firstListed] = await sessions(env);
     const two = await terminal(['run', 'second', ...defaultLogArgs(second)]);
     await two.waitFor((s) => s.includes('Allow it? [y]'), 'the second run’s approval', 90_000);
@@ -121,7 +111,7 @@ describe('two runs and an attach on the default log (tmux)', { timeout: 180_000 
     );
     expect(await three.exitStatus(30_000)).toBe(0);
 
-    release();
+    model.release();
     await one.waitFor((s) => s.includes('first done.'), 'the first run’s reply', 60_000);
     expect(await one.exitStatus(60_000)).toBe(0);
     for (const term of [one, two, three]) await term.close();

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventEnvelopeSchema, type EventEnvelope } from '@relvo-labs/agent-runtime';
 import { textStep } from '@relvo-labs/agent-provider-codex/testing';
 import { cliEnv, runCli, startCli, survivorsAfter, until } from './support/cli.js';
-import { scriptedRunSetup } from './support/scripted-config.js';
+import { heldModel, scriptedRunSetup } from './support/scripted-config.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -24,21 +24,11 @@ function envelopes(stdout: string): EventEnvelope[] {
 describe('two runs on one event log', { timeout: 120_000 }, () => {
   it('both run at once and complete; sessions lists both live and log reads one while they run', async () => {
     const { env } = cliEnv();
-    const held: (() => void)[] = [];
-    let open = false;
-    const release = (): void => {
-      open = true;
-      for (const go of held.splice(0)) go();
-    };
-    cleanups.push(release);
-    const s = await scriptedRunSetup(env, {}, [], {
-      sleep: () =>
-        open
-          ? Promise.resolve()
-          : new Promise<void>((resolve) => {
-              held.push(resolve);
-            }),
+    const model = heldModel();
+    cleanups.push(() => {
+      model.release();
     });
+    const s = await scriptedRunSetup(env, {}, [], { sleep: model.sleep });
     cleanups.push(() => s.cleanup());
     s.server.enqueue(
       textStep(['one ', 'done.'], { delayMs: 1 }),
@@ -47,7 +37,7 @@ describe('two runs on one event log', { timeout: 120_000 }, () => {
     const a = startCli(['run', 'first', ...s.runArgs, '--json'], { env, timeoutMs: 100_000 });
     const b = startCli(['run', 'second', ...s.runArgs, '--json'], { env, timeoutMs: 100_000 });
     // both turns reached the model and wait at their first delta
-    await until(() => held.length === 2, 'both turns at the model', 90_000);
+    await until(() => model.held() === 2, 'both turns at the model', 90_000);
     const ids = [a, b].map((cli) => envelopes(cli.stdout())[0]?.sessionId ?? '');
     expect(new Set(ids).size).toBe(2);
 
@@ -68,7 +58,7 @@ describe('two runs on one event log', { timeout: 120_000 }, () => {
     expect(read.map((e) => e.sequence)).toEqual(read.map((_, i) => i + 1));
     expect(read.some((e) => e.payload.type === 'turn.started')).toBe(true);
 
-    release();
+    model.release();
     const results = await Promise.all([a.result, b.result]);
     const texts = results.map((r) => {
       expect(r.code, r.stderr).toBe(0);

@@ -64,3 +64,29 @@ export async function scriptedRunSetup(
     },
   };
 }
+
+/**
+ * A scripted model's `sleep` the test holds: every delay waits until `release()` (then none
+ * does), so "the turn is at the model" is a state to wait for (`held()`), not a race.
+ */
+export function heldModel(): {
+  readonly sleep: () => Promise<void>;
+  held(): number;
+  release(): void;
+} {
+  const waiting: (() => void)[] = [];
+  let open = false;
+  return {
+    sleep: () =>
+      open
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            waiting.push(resolve);
+          }),
+    held: () => waiting.length,
+    release: () => {
+      open = true;
+      for (const go of waiting.splice(0)) go();
+    },
+  };
+}

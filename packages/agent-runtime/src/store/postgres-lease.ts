@@ -81,13 +81,15 @@ export class Leases {
 
   /**
    * Inside an append's transaction: checks this store still owns the session and extends the
-   * lease (locking its row until commit), or takes a free one. Throws `lease_lost` or
-   * `session_leased`.
+   * lease (locking its row until commit), or takes a free one unless `mayTake` is false. Throws
+   * `lease_lost` or `session_leased`.
    */
-  async fence(q: Queryable, sessionId: string): Promise<LeaseChange> {
+  async fence(q: Queryable, sessionId: string, mayTake = true): Promise<LeaseChange> {
     if (this.#lost.has(sessionId)) throw leaseLost();
     const since = localNow();
     const token = this.#held.get(sessionId);
+    // (a command is accepted only by the runtime already writing the session: never taken here)
+    if (token === undefined && !mayTake) throw leased();
     if (token === undefined) {
       const taken = await this.acquire(q, sessionId);
       if (taken === undefined) throw leased();

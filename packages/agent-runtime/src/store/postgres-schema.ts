@@ -48,6 +48,29 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       );
     `,
   },
+  {
+    // commands through the log (ADR-0052): beside the log, one row per command; `position`
+    // orders a session's commands (callers' clocks are not compared). Body and settlement are
+    // JSON text, checked when read back (jsonb would refuse a NUL inside a string)
+    version: 2,
+    sql: `
+      CREATE TABLE $S.commands (
+        command_id  text PRIMARY KEY,
+        position    bigint GENERATED ALWAYS AS IDENTITY,
+        session_id  text NOT NULL,
+        body        text NOT NULL,
+        issued_by   text NOT NULL,
+        issued_at   text NOT NULL,
+        state       text NOT NULL CHECK (state IN ('pending', 'accepted', 'settled')),
+        accepted_by text,
+        settlement  text,
+        settled_at  timestamptz,
+        CHECK ((state = 'settled') = (settlement IS NOT NULL))
+      );
+      CREATE INDEX commands_unsettled ON $S.commands (session_id, position)
+        WHERE state <> 'settled';
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

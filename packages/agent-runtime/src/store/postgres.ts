@@ -9,6 +9,7 @@ import { pgStoreError } from './postgres-errors.js';
 import { LeaseHeartbeat, type LeaseLostListener } from './postgres-heartbeat.js';
 import { leaseLost, Leases, type LeaseChange } from './postgres-lease.js';
 import { AppendWatcher } from './postgres-listen.js';
+import { inTransaction, PgCommandTable } from './postgres-commands.js';
 import type { PostgresEventStoreOptions } from './postgres-options.js';
 import { migratePg, PG_LATEST_SCHEMA_VERSION } from './postgres-schema.js';
 import {
@@ -64,6 +65,7 @@ class PostgresEventStore implements EventStore {
   readonly #key: Buffer | undefined;
   /** Summaries of the sessions this store holds, with the token they were written under. */
   readonly #summaries = new Map<string, { token: string; summary: StoredSession }>();
+  readonly commands: PgCommandTable;
 
   constructor(options: PostgresEventStoreOptions) {
     const leaseMs = options.leaseMs ?? 30_000;
@@ -81,7 +83,20 @@ class PostgresEventStore implements EventStore {
     if (this.#ownsPool) this.#pool.on('error', () => undefined);
     this.#schema = options.schema ?? 'relvo';
     this.#leases = new Leases(this.#schema, randomUUID(), leaseMs);
-    this.#watcher = new AppendWatcher(this.#pool, `${this.#schema}_appended`);
+    this.#watcher = new AppendWatcher(
+      this.#pool,
+      `${this.#schema}_appended`,
+      `${this.#schema}_commands`,
+    );
+    this.commands = new PgCommandTable({
+      schema: this.#schema,
+      leases: this.#leases,
+      watcher: this.#watcher,
+      run: async (fn) => {
+        await this.#open();
+        return this.#withClient(fn);
+      },
+    });
     this.#heartbeat = new LeaseHeartbeat(this.#leases, this.#schema, (fn) => this.#withClient(fn));
     this.#migrateTo = options.migrateTo ?? PG_LATEST_SCHEMA_VERSION;
     this.#key =
@@ -169,20 +184,15 @@ class PostgresEventStore implements EventStore {
     const groups = bySession(batch);
     let done: { lease: LeaseChange; summary: StoredSession }[];
     try {
-      done = await this.#withClient(async (client) => {
-        await client.query('BEGIN');
-        try {
+      done = await this.#withClient((client) =>
+        inTransaction(client, async () => {
           const results = [];
           for (const [sessionId, envelopes] of groups) {
             results.push(await this.#appendSession(client, sessionId, envelopes));
           }
-          await client.query('COMMIT');
           return results;
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        }
-      });
+        }),
+      );
     } catch (error) {
       // the outcome of a failed commit is unknown: read the summaries again next time
       for (const sessionId of groups.keys()) this.#summaries.delete(sessionId);

@@ -162,9 +162,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     }
     await log.durable();
     // what the previous owner accepted and never settled is settled as unknown, then the
-    // commands still pending for the session are carried out here
-    if (takeover !== undefined) await router.settleOrphans(sessionId).catch(() => undefined);
-    else router.kick();
+    // commands still pending for the session are carried out here (also for a session this
+    // runtime took over at its start: its owner died before this runtime did)
+    await router.settleOrphans(sessionId).catch(() => undefined);
     return session;
   };
 

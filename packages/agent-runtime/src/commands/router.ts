@@ -52,6 +52,10 @@ function unowned(): RuntimeError {
   );
 }
 
+function closed(): RuntimeError {
+  return new RuntimeError('session_closed', 'session_closed', 'the session is closed');
+}
+
 function settlementOf(value: unknown): CommandSettlement {
   const parsed = commandSettlementSchema.safeParse(value);
   if (!parsed.success) {
@@ -240,9 +244,7 @@ export class CommandRouter {
     if (summary === undefined) {
       throw new RuntimeError('unknown_session', 'unknown_session', 'no such session');
     }
-    if (isTerminal(SESSION_STATE_TABLE, summary.state)) {
-      throw new RuntimeError('session_closed', 'session_closed', 'the session is closed');
-    }
+    if (isTerminal(SESSION_STATE_TABLE, summary.state)) throw closed();
     const table = this.#table;
     // one runtime per store (memory): a session open in the log and not here was left by a
     // process that ended; it is taken over as resumeSession does
@@ -300,10 +302,18 @@ export class CommandRouter {
           cancel = arm();
           continue;
         }
-        if (stored.state === 'pending' && (await table.ownerOf(sessionId)) === undefined) {
-          // its owner died with the command queued: this runtime takes the session over, and its
-          // own pass carries the command out (the taker-over settles the orphans first)
-          await this.#takeOver(sessionId);
+        if ((await table.ownerOf(sessionId)) === undefined) {
+          const summary = await this.#deps.store.getSession(sessionId);
+          if (summary === undefined || !isTerminal(SESSION_STATE_TABLE, summary.state)) {
+            // its owner died with the command queued (its own pass carries it out here) or
+            // accepted (the taker-over settles it as unknown at once): this runtime takes over
+            await this.#takeOver(sessionId);
+          } else if (stored.state === 'pending') {
+            // closed (or failed) with the command still queued: nobody will carry it out
+            if (await table.settle(commandId, { outcome: 'withdrawn' })) throw closed();
+            continue;
+          }
+          // accepted, then closed by the command itself: its owner settles it
         }
         await this.#sleep();
       }

@@ -329,7 +329,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
           );
         }
         router.stop();
-        await router.idle();
+        // a command still being carried out ends with its session; bounded all the same
+        await within(clock, closeGraceMs, router.idle());
         await writer.flushed().catch(() => undefined);
         stopLeaseWatch?.();
         await store.close();

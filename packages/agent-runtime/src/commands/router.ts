@@ -249,8 +249,16 @@ export class CommandRouter {
     // one runtime per store (memory): a session open in the log and not here was left by a
     // process that ended; it is taken over as resumeSession does
     if (table === undefined) return carryOut(await this.#deps.resume(sessionId), body);
-    const owner = await table.ownerOf(sessionId);
-    if (owner === undefined) return carryOut(await this.#deps.resume(sessionId), body);
+    if ((await table.ownerOf(sessionId)) === undefined) {
+      let taken: RuntimeSession | undefined;
+      try {
+        taken = await this.#deps.resume(sessionId);
+      } catch (error) {
+        // another runtime took it over first: the command is routed to it
+        if (!isRuntimeError(error) || error.reason !== 'session_leased') throw error;
+      }
+      if (taken !== undefined) return carryOut(taken, body);
+    }
     const commandId = this.#deps.ids('cmd');
     await table.enqueue({
       commandId,

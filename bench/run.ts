@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- SECTION… --pairs N --trials N --density 8,32,128 --host-sessions 16,64]`:
  * every benchmark, printed as Markdown tables (the form docs/performance.md and docs/scaling.md
- * quote). Sections: codec, path, heap, runtime, overhead, prewarm, demo, density, host. Without a
+ * quote). Sections: codec, path, heap, runtime, commands, overhead, prewarm, demo, density, host. Without a
  * section, all run. Ratios are measured side by side in one run.
  */
 import { cpus, loadavg } from 'node:os';
@@ -14,6 +14,7 @@ import { density } from './density.js';
 import { hostDensity } from './host-density.js';
 import { overhead, procPassCost, summarise } from './overhead.js';
 import { prewarmOpen, prewarmRows } from './prewarm.js';
+import { commandsSection } from './commands.js';
 import { runtimeSection } from './runtime.js';
 import { f1, f2, markdownTable } from './support/stats.js';
 
@@ -22,6 +23,7 @@ const SECTIONS = [
   'path',
   'heap',
   'runtime',
+  'commands',
   'overhead',
   'prewarm',
   'demo',
@@ -38,6 +40,7 @@ const { values, positionals } = parseArgs({
     'host-sessions': { type: 'string', default: '16,64' },
     sessions: { type: 'string', default: '1000' },
     trials: { type: 'string', default: '10' },
+    commands: { type: 'string', default: '100' },
   },
 });
 for (const p of positionals) {
@@ -171,6 +174,14 @@ if (chosen.has('heap')) {
 }
 
 if (chosen.has('runtime')) say(await runtimeSection());
+
+if (chosen.has('commands')) {
+  const rounds = Number(values.commands);
+  say(
+    `\n## A command routed to the owning runtime vs carried out locally\nan approval answered ${String(rounds)} times by its owner and ${String(rounds)} times by a second runtime on the same store, alternating; each answer durable in the owner's log before the call resolves\n`,
+  );
+  say(await commandsSection(rounds));
+}
 
 if (chosen.has('overhead')) {
   const pairs = Number(values.pairs);

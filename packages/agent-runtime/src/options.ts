@@ -26,6 +26,8 @@ export const sqliteEventStoreOptionsSchema = z.strictObject({
   path: z.string(),
   synchronous: z.enum(['full', 'normal']).optional(),
   busyTimeoutMs: delayMsSchema.optional(),
+  leaseMs: z.number().int().min(100).max(3_600_000).optional(),
+  pollMs: z.number().int().min(5).max(60_000).optional(),
   migrateTo: z.number().int().nonnegative().optional(),
 });
 

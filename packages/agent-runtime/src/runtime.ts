@@ -4,10 +4,9 @@
  * (their checks are `resume.ts` and `fork.ts`), reads, subscriptions and shutdown. Its public
  * types are `runtime-api.ts`.
  */
-import { captureJson, jsonObjectSchema, type JsonObject } from '@relvo-labs/agent-provider';
 import { systemClock, within } from './clock.js';
 import { parseRuntimeConfig } from './config.js';
-import { configError, isRuntimeError, rejection, RuntimeError } from './errors.js';
+import { configError, rejection, RuntimeError } from './errors.js';
 import { resolveWorkspace } from './workspace.js';
 import { randomId } from './ids.js';
 import { agentRuntimeOptionsSchema, checkOptions } from './options.js';
@@ -22,17 +21,16 @@ import { EventWriter } from './session/writer.js';
 import { SessionImpl, type RuntimeSession, type SessionContext } from './session/session.js';
 import { WarmSessions } from './session/warm.js';
 import { createMemoryEventStore } from './store/memory.js';
+import { shutDownRuntime } from './shutdown.js';
+import { checkCursor, parseMetadata } from './session-inputs.js';
 import { routedMethods } from './commands/methods.js';
 import { CommandRouter } from './commands/router.js';
+import { settleDeadOwner } from './commands/dead-owner.js';
 import {
   subscribeToSession,
   type EventSubscription,
   type SubscribeOptions,
 } from './subscription.js';
-
-function isStoreFailure(value: unknown): value is RuntimeError {
-  return isRuntimeError(value) && value.code === 'store_unavailable';
-}
 
 /**
  * Creates a runtime: parses the host config, checks every profile names a registered
@@ -162,9 +160,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     }
     await log.durable();
     // what the previous owner accepted and never settled is settled as unknown, then the
-    // commands still pending for the session are carried out here (also for a session this
-    // runtime took over at its start: its owner died before this runtime did)
-    await router.settleOrphans(sessionId).catch(() => undefined);
+    // commands still pending for the session are carried out here
+    if (takeover !== undefined) await router.owner.settleOrphans(sessionId).catch(() => undefined);
+    else router.owner.kick();
     return session;
   };
 
@@ -190,7 +188,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     return session;
   };
 
-  const router = new CommandRouter({
+  const router: CommandRouter = new CommandRouter({
     store,
     clock,
     ids,
@@ -198,6 +196,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     live: (id) => live.get(id)?.session,
     resume: (id) => runtime.resumeSession(id),
     liveIds: () => live.keys(),
+    settleDead: (id): Promise<void> => settleDeadOwner(store, writer, router, id),
   });
 
   const runtime: AgentRuntime = {
@@ -248,19 +247,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       }
       const refused = warm.refusal(profile, workspace);
       if (refused !== undefined) throw refused;
-      let metadata: JsonObject | undefined;
-      if (opts.metadata !== undefined) {
-        const captured = captureJson(opts.metadata);
-        const parsed = captured.ok ? jsonObjectSchema.safeParse(captured.value) : undefined;
-        if (parsed?.success !== true) {
-          throw new RuntimeError(
-            'invalid_request',
-            'config_invalid',
-            'session metadata must be a JSON object',
-          );
-        }
-        metadata = parsed.data;
-      }
+      const metadata = parseMetadata(opts.metadata);
       const sessionId = ids('ses');
       const log = new SessionLog(writer, sessionId);
       const session = sessionOf(sessionId, log, profile, workspace);
@@ -284,20 +271,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     },
 
     async readEvents(sessionId, opts = {}) {
-      const fromSequence = opts.fromSequence ?? 1;
-      const limit = opts.limit ?? 1000;
-      if (
-        !Number.isSafeInteger(fromSequence) ||
-        fromSequence < 1 ||
-        !Number.isSafeInteger(limit) ||
-        limit < 1
-      ) {
-        throw new RuntimeError(
-          'cursor_out_of_range',
-          'cursor_out_of_range',
-          'fromSequence and limit must be positive integers',
-        );
-      }
+      const { fromSequence, limit } = checkCursor(opts);
       if (!live.has(sessionId) && (await store.getSession(sessionId)) === undefined) {
         throw new RuntimeError('unknown_session', 'unknown_session', 'no such session');
       }
@@ -309,34 +283,17 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     shutdown() {
       if (shutDown) return Promise.resolve();
       refusing = true;
-      shutdownAttempt ??= (async () => {
-        // the warm set closes beside the sessions: one closeGraceMs bounds both
-        const [warmFailures, results] = await Promise.all([
-          warm.close((work) => within(clock, closeGraceMs, work)),
-          Promise.allSettled([...live.values()].map(({ session }) => session.close())),
-        ]);
-        const failed = results.filter((r) => r.status === 'rejected');
-        // a store failure is not retried away: the sessions are closed, only the log lost its tail
-        const storeFailure = failed.map((r) => r.reason as unknown).find(isStoreFailure);
-        if ((failed.length > 0 || warmFailures.length > 0) && storeFailure === undefined) {
-          throw new RuntimeError(
-            'provider_unavailable',
-            'dispose_failed',
-            'some sessions could not be closed; retry shutdown',
-            {
-              details: { failedSessions: failed.length, warmFailures },
-            },
-          );
-        }
-        router.stop();
-        // a command still being carried out ends with its session; bounded all the same
-        await within(clock, closeGraceMs, router.idle());
-        await writer.flushed().catch(() => undefined);
-        stopLeaseWatch?.();
-        await store.close();
-        shutDown = true;
-        if (storeFailure !== undefined) throw storeFailure;
-      })().finally(() => {
+      shutdownAttempt ??= shutDownRuntime({
+        closeAll: () => [...live.values()].map(({ session }) => session.close()),
+        closeWarm: () => warm.close((work) => within(clock, closeGraceMs, work)),
+        router,
+        writer,
+        store,
+        stopLeaseWatch,
+        onStoreClosed: () => {
+          shutDown = true;
+        },
+      }).finally(() => {
         shutdownAttempt = undefined;
       });
       return shutdownAttempt;

@@ -37,7 +37,7 @@ export function createDurableProvider(
     providerId,
     providerVersion: '0.0.1',
     displayName: 'Durable manual provider',
-    run: { interrupt: { mode: 'immediate' }, streaming: { messageDeltas: true } },
+    run: { interrupt: { mode: 'immediate' }, steer: true, streaming: { messageDeltas: true } },
     interaction: {
       approval: { supported: true, modes: ['once'], blocking: true },
       question: { supported: true, choices: true, freeText: true },

@@ -190,9 +190,9 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL: leases follow write heal
     busy.provider.runs[0]!.complete({ outcome: 'succeeded' });
     await busy.turn.done;
     await until(() => busy.session.activeRunId === undefined, 'the settled turn');
-    // not awaited: the runtime's LISTEN connection (command wake-ups) stays lent out until
-    // shutdown, and end() resolves only once every client is back
-    void pool.end().catch(() => undefined);
+    // not awaited: end() resolves only once every client is back, and the runtime's LISTEN
+    // connection (commands, ADR-0052) stays out until it fails; no new connection is made
+    void pool.end();
     const endedAt = performance.now();
     await until(() => busy.provider.disposeCalls > 0, 'the dispose', 3 * leaseMs);
     // the server and this process share the machine's clock

@@ -12,7 +12,8 @@ import {
   type StoredSession,
 } from '@relvo-labs/agent-runtime';
 import { LATEST_SCHEMA_VERSION, SQLITE_APPLICATION_ID } from '../src/store/migrations.js';
-import { migrate } from '../src/store/sqlite-open.js';
+import { migrate, openDatabase } from '../src/store/sqlite-open.js';
+import { storeErrorOf } from '../src/store/sqlite-errors.js';
 import { ENVELOPES_PER_ROW } from '../src/store/sqlite-rows.js';
 import { messageDelta, opened, stateChanged } from './store-envelopes.js';
 import { describe, expect, it } from 'vitest';
@@ -145,15 +146,44 @@ describe('SQLite event store', () => {
     expect(second.runtime.session(session.id)).toBeUndefined();
   });
 
-  it('refuses a database locked by another store with a typed error', async () => {
+  it('refuses a database another program holds exclusively (an older runtime) with a typed error', async () => {
     const path = join(tempDir(), 'events.db');
-    const holder = openSqliteEventStore({ path });
-    onCleanup(() => holder.close());
+    await openSqliteEventStore({ path }).close();
+    // what a runtime from before shared files did: an exclusive lock for its whole life
+    const legacy = new Database(path);
+    legacy.pragma('locking_mode = EXCLUSIVE');
+    legacy.exec('BEGIN IMMEDIATE; COMMIT;');
+    onCleanup(() => {
+      legacy.close();
+    });
     const error = refusedOpen(path);
     expect([error.code, error.reason]).toEqual(['store_unavailable', 'store_locked']);
-    await holder.close();
+    legacy.close();
     const again = openSqliteEventStore({ path });
     await again.close();
+  });
+
+  it('refuses a file whose filesystem has no working locks or shared memory (store_no_locks)', () => {
+    // SQLite itself refuses WAL for a database with no file to lock or map (in memory)
+    expect(refusedOpen(':memory:').reason).toBe('store_no_locks');
+    // a filesystem that refuses the shared-memory index leaves the journal as it was (the seam
+    // stands in for such a filesystem), or fails its lock calls with these codes
+    const path = join(tempDir(), 'events.db');
+    const refused = (() => {
+      try {
+        openDatabase({ path }, () => 'delete').close();
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(isRuntimeError(refused) && refused.reason).toBe('store_no_locks');
+    for (const code of ['SQLITE_IOERR_SHMMAP', 'SQLITE_IOERR_LOCK', 'SQLITE_IOERR_SHMOPEN']) {
+      expect(storeErrorOf(Object.assign(new Error('x'), { code })).reason).toBe('store_no_locks');
+    }
+    // refused before anything was written: the file opens normally on a working filesystem
+    const store = openSqliteEventStore({ path });
+    void store.close();
   });
 
   it('refuses a corrupt file and never overwrites it', () => {

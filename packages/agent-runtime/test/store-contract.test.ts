@@ -1,21 +1,13 @@
 /**
  * The EventStore contract, one suite run on every store: memory, SQLite and PostgreSQL (a real
- * server: see pg-cluster.ts). What is particular to one store stays in its own file.
+ * server: see pg-cluster.ts). Leases, fencing and the command table are store-lease-contract's;
+ * what is particular to one store stays in its own file.
  */
-import { join } from 'node:path';
 import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
-import {
-  createAgentRuntime,
-  createMemoryEventStore,
-  isRuntimeError,
-  openPostgresEventStore,
-  openSqliteEventStore,
-  type EventEnvelope,
-  type EventStore,
-} from '@relvo-labs/agent-runtime';
+import { createAgentRuntime, type EventEnvelope } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
-import { usePgCluster } from './pg-suite.js';
 import { opened, stateChanged } from './store-envelopes.js';
+import { refusal, storeKinds, type Opened } from './store-kinds.js';
 import {
   expectGapless,
   history,
@@ -25,56 +17,7 @@ import {
   types,
 } from './support.js';
 
-const server = usePgCluster();
-const pgSkip = server.skip;
-let schemas = 0;
-
-interface Opened {
-  readonly store: EventStore;
-  /** Opens the same data again (after `store` is closed); absent for memory. */
-  readonly reopen?: () => EventStore;
-}
-
-interface Kind {
-  readonly name: string;
-  readonly skip?: string;
-  readonly open: () => Opened;
-}
-
-const KINDS: readonly Kind[] = [
-  { name: 'memory', open: () => ({ store: createMemoryEventStore() }) },
-  {
-    name: 'sqlite',
-    open: () => {
-      const path = join(tempDir(), 'events.db');
-      return {
-        store: openSqliteEventStore({ path }),
-        reopen: () => openSqliteEventStore({ path }),
-      };
-    },
-  },
-  {
-    name: 'postgres',
-    ...(pgSkip === undefined ? {} : { skip: pgSkip }),
-    open: () => {
-      const options = {
-        connectionString: server.cluster().connectionString,
-        schema: `contract_${(schemas += 1)}`,
-      };
-      const reopen = (): EventStore => openPostgresEventStore(options);
-      return { store: reopen(), reopen };
-    },
-  },
-];
-
-async function refusal(p: Promise<unknown>): Promise<string> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isRuntimeError(error)) throw new Error(`expected a RuntimeError, got ${String(error)}`);
-  return error.reason;
-}
+const KINDS = storeKinds();
 
 describe.each(KINDS)('$name event store contract', (kind) => {
   if (kind.skip !== undefined) {

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { openSqliteEventStore } from '@relvo-labs/agent-runtime';
 import { runCli, survivorsAfter } from './support/cli.js';
 
@@ -55,18 +56,22 @@ describe('run: refusals before anything starts exit 2 and say what to do', () =>
     expect(stderr).toContain('--event-log FILE');
   });
 
-  it('the default event log locked by another process: says so and how to pick another', async () => {
+  it('the default event log held exclusively by another program: says so and how to pick another', async () => {
     const state = tempDir();
     const path = join(state, 'relvo-codex', 'events.sqlite');
     mkdirSync(join(state, 'relvo-codex'));
-    const holder = openSqliteEventStore({ path });
+    await openSqliteEventStore({ path }).close();
+    // runs share a log; only a program that locks the whole file (as relvo-codex once did) blocks it
+    const holder = new Database(path);
+    holder.pragma('locking_mode = EXCLUSIVE');
+    holder.exec('BEGIN IMMEDIATE; COMMIT;');
     try {
       const stderr = await refused(['--no-config'], { XDG_STATE_HOME: state });
       // the holder here is this test's own process
-      expect(stderr).toContain(`event log ${path} is in use by process ${process.pid} (`);
+      expect(stderr).toContain(`event log ${path} is held exclusively by process ${process.pid} (`);
       expect(stderr).toContain('--event-log FILE');
     } finally {
-      await holder.close();
+      holder.close();
     }
   });
 

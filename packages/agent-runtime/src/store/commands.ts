@@ -49,8 +49,8 @@ export interface CommandTable {
   /** This store's owner id, as `SessionOwner.owner` and `StoredCommand.issuedBy` show it. */
   readonly owner: string;
   /**
-   * Records a new `pending` command. An id already recorded is refused (`store_conflict`,
-   * details `{ commandId: 'duplicate' }`) and the stored one is left as it is.
+   * Records a new `pending` command. An id already recorded is refused (`command_duplicate`)
+   * and the stored one is left as it is.
    */
   enqueue(command: NewCommand): Promise<void>;
   get(commandId: string): Promise<StoredCommand | undefined>;

@@ -70,6 +70,42 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     version: 4,
     sql: `SELECT 1;`,
   },
+  {
+    // Several processes share one file (ADR-0053): each session is owned by one store at a time.
+    // `token` grows by one at every acquisition (the fencing token); `expires_at` is ms on the
+    // clock `clock` names (sqlite-clock.ts); `holder` names the owner's process, when known.
+    version: 5,
+    sql: `
+      CREATE TABLE leases (
+        session_id TEXT PRIMARY KEY,
+        owner      TEXT NOT NULL,
+        token      INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        clock      TEXT NOT NULL,
+        holder     TEXT
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    // The command table beside the log (ADR-0052): rowid orders a session's commands; `changed`
+    // grows with every write to the table, so a poll learns of a change from one index lookup.
+    version: 6,
+    sql: `
+      CREATE TABLE commands (
+        command_id  TEXT NOT NULL UNIQUE,
+        session_id  TEXT NOT NULL,
+        body        TEXT NOT NULL,
+        issued_by   TEXT NOT NULL,
+        issued_at   TEXT NOT NULL,
+        state       TEXT NOT NULL,
+        accepted_by TEXT,
+        settlement  TEXT,
+        changed     INTEGER NOT NULL
+      );
+      CREATE INDEX commands_unsettled ON commands (session_id) WHERE state <> 'settled';
+      CREATE INDEX commands_changed ON commands (changed);
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -81,15 +81,13 @@ export class Leases {
 
   /**
    * Inside an append's transaction: checks this store still owns the session and extends the
-   * lease (locking its row until commit), or takes a free one unless `mayTake` is false. Throws
-   * `lease_lost` or `session_leased`.
+   * lease (locking its row until commit), or takes a free one. Throws `lease_lost` or
+   * `session_leased`.
    */
-  async fence(q: Queryable, sessionId: string, mayTake = true): Promise<LeaseChange> {
+  async fence(q: Queryable, sessionId: string): Promise<LeaseChange> {
     if (this.#lost.has(sessionId)) throw leaseLost();
     const since = localNow();
     const token = this.#held.get(sessionId);
-    // (a command is accepted only by the runtime already writing the session: never taken here)
-    if (token === undefined && !mayTake) throw leased();
     if (token === undefined) {
       const taken = await this.acquire(q, sessionId);
       if (taken === undefined) throw leased();
@@ -143,6 +141,49 @@ export class Leases {
   #confirmed(sessionId: string, since: number): void {
     const until = since + this.leaseMs - Math.floor(this.leaseMs / 10);
     this.#until.set(sessionId, Math.max(this.#until.get(sessionId) ?? until, until));
+  }
+
+  /**
+   * Inside a transaction that must happen under this store's lease (a command accepted or
+   * settled): true while the lease is this store's and unexpired, its row locked until commit so
+   * no takeover can interleave. Never takes a free lease.
+   */
+  async holds(q: Queryable, sessionId: string): Promise<boolean> {
+    const token = this.#held.get(sessionId);
+    if (token === undefined) return false;
+    const result = await q.query(
+      `SELECT 1 FROM ${this.#table} WHERE session_id = $1 AND owner = $2 AND token = $3
+       AND expires_at > clock_timestamp() FOR SHARE`,
+      [sessionId, this.owner, token],
+    );
+    return result.rowCount === 1;
+  }
+
+  /** The token of the lease this store holds on the session, if it holds one. */
+  tokenOf(sessionId: string): string | undefined {
+    return this.#held.get(sessionId);
+  }
+
+  /**
+   * Inside a transaction: whether the session's lease row still carries `token` (nobody took the
+   * lease since, whether it is live or was ended by a close); locks the row until commit.
+   */
+  async unchangedSince(q: Queryable, sessionId: string, token: string): Promise<boolean> {
+    const result = await q.query(
+      `SELECT 1 FROM ${this.#table} WHERE session_id = $1 AND owner = $2 AND token = $3 FOR SHARE`,
+      [sessionId, this.owner, token],
+    );
+    return result.rowCount === 1;
+  }
+
+  /** The live holder of each lease (database clock), of one session or of all. */
+  async holders(q: Queryable, sessionId?: string): Promise<Map<string, string>> {
+    const result = await q.query<{ session_id: string; owner: string }>(
+      `SELECT session_id, owner FROM ${this.#table} WHERE expires_at > clock_timestamp()
+       AND ($1::text IS NULL OR session_id = $1)`,
+      [sessionId ?? null],
+    );
+    return new Map(result.rows.map((r) => [r.session_id, r.owner]));
   }
 
   /** After a commit. */

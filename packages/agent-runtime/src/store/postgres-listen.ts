@@ -1,9 +1,9 @@
 /**
- * Live appends and command changes from any runtime on the database: one LISTEN connection per
- * store, shared by every watcher, on two channels (appends, commands). A notification carries
- * ids (a session id and a sequence), never content; a watcher only learns "read again". NOTIFY
- * is delivered after commit, so what it announces is durable. A dropped connection is
- * re-established and every watcher is woken, since notifications sent meanwhile are gone.
+ * Live appends from any runtime on the database: one LISTEN connection per store, shared by
+ * every watcher. A notification carries a session id and a sequence, never content; a watcher
+ * only learns "read again". NOTIFY is delivered after commit, so what it announces is durable.
+ * A dropped connection is re-established and every watcher is woken, since notifications sent
+ * meanwhile are gone.
  */
 import type { Notification, Pool, PoolClient } from 'pg';
 
@@ -11,8 +11,6 @@ const RETRY_MS = 1_000;
 
 export class AppendWatcher {
   readonly #watchers = new Map<string, Set<() => void>>();
-  /** Woken by every notification on the commands channel. */
-  readonly #commandWatchers = new Set<() => void>();
   #client: Promise<PoolClient> | undefined;
   #closed = false;
   #retry: NodeJS.Timeout | undefined;
@@ -20,7 +18,6 @@ export class AppendWatcher {
   constructor(
     private readonly pool: Pool,
     private readonly channel: string,
-    private readonly commandChannel: string,
   ) {}
 
   /** Resolves once listening: an append committed after that wakes `onAppend`. */
@@ -36,22 +33,6 @@ export class AppendWatcher {
       s?.delete(onAppend);
       if (s?.size === 0) this.#watchers.delete(sessionId);
     };
-    return this.#listeningOr(unwatch);
-  }
-
-  /** Resolves once listening: a command recorded or settled after that wakes `onChange`. */
-  async watchCommands(onChange: () => void): Promise<() => void> {
-    // a wrapper: the same function may watch twice and stop each watch on its own
-    const fn = (): void => {
-      onChange();
-    };
-    this.#commandWatchers.add(fn);
-    return this.#listeningOr(() => {
-      this.#commandWatchers.delete(fn);
-    });
-  }
-
-  async #listeningOr(unwatch: () => void): Promise<() => void> {
     try {
       await this.#listening();
     } catch (error) {
@@ -75,7 +56,7 @@ export class AppendWatcher {
       client.on('error', (error) => {
         this.#dropped(client, error);
       });
-      await client.query(`LISTEN "${this.channel}"; LISTEN "${this.commandChannel}"`);
+      await client.query(`LISTEN "${this.channel}"`);
       return client;
     })();
     attempt.catch(() => {
@@ -85,10 +66,6 @@ export class AppendWatcher {
   }
 
   #notified(n: Notification): void {
-    if (n.channel === this.commandChannel) {
-      for (const fn of [...this.#commandWatchers]) fn();
-      return;
-    }
     if (n.channel !== this.channel || n.payload === undefined) return;
     const sessionId = n.payload.slice(0, n.payload.lastIndexOf(' '));
     for (const fn of [...(this.#watchers.get(sessionId) ?? [])]) fn();
@@ -100,7 +77,7 @@ export class AppendWatcher {
     if (this.#closed) return;
     const again = (): void => {
       this.#retry = undefined;
-      if (this.#closed || this.#watchers.size + this.#commandWatchers.size === 0) return;
+      if (this.#closed || this.#watchers.size === 0) return;
       this.#listening().then(
         () => {
           this.#wakeAll();
@@ -116,7 +93,6 @@ export class AppendWatcher {
 
   #wakeAll(): void {
     for (const set of [...this.#watchers.values()]) for (const fn of [...set]) fn();
-    for (const fn of [...this.#commandWatchers]) fn();
   }
 
   async close(): Promise<void> {
@@ -126,11 +102,10 @@ export class AppendWatcher {
     this.#client = undefined;
     this.#wakeAll();
     this.#watchers.clear();
-    this.#commandWatchers.clear();
     if (client === undefined) return;
     try {
       const c = await client;
-      await c.query('UNLISTEN *').catch(() => undefined);
+      await c.query(`UNLISTEN "${this.channel}"`).catch(() => undefined);
       c.release();
     } catch {
       // never connected: nothing to release

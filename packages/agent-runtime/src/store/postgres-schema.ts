@@ -49,26 +49,25 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
     `,
   },
   {
-    // commands through the log (ADR-0052): beside the log, one row per command; `position`
-    // orders a session's commands (callers' clocks are not compared). Body and settlement are
-    // JSON text, checked when read back (jsonb would refuse a NUL inside a string)
+    // Commands for a session its owner carries out (ADR-0052); seq orders them per session.
     version: 2,
     sql: `
       CREATE TABLE $S.commands (
-        command_id  text PRIMARY KEY,
-        position    bigint GENERATED ALWAYS AS IDENTITY,
+        seq         bigserial PRIMARY KEY,
+        command_id  text NOT NULL UNIQUE,
         session_id  text NOT NULL,
-        body        text NOT NULL,
+        body        jsonb NOT NULL,
         issued_by   text NOT NULL,
         issued_at   text NOT NULL,
         state       text NOT NULL CHECK (state IN ('pending', 'accepted', 'settled')),
         accepted_by text,
-        settlement  text,
-        settled_at  timestamptz,
-        CHECK ((state = 'settled') = (settlement IS NOT NULL))
+        -- the lease token it was accepted under: its acceptor may settle it after the session
+        -- closed (the close ended the lease) as long as no runtime took the lease since
+        accepted_token bigint,
+        settlement  jsonb,
+        settled_at  timestamptz
       );
-      CREATE INDEX commands_unsettled ON $S.commands (session_id, position)
-        WHERE state <> 'settled';
+      CREATE INDEX commands_open ON $S.commands (session_id, seq) WHERE state <> 'settled';
     `,
   },
 ]);

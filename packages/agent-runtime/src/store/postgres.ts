@@ -9,7 +9,7 @@ import { pgStoreError } from './postgres-errors.js';
 import { LeaseHeartbeat, type LeaseLostListener } from './postgres-heartbeat.js';
 import { leaseLost, Leases, type LeaseChange } from './postgres-lease.js';
 import { AppendWatcher } from './postgres-listen.js';
-import { inTransaction, PgCommandTable } from './postgres-commands.js';
+import { PgCommandTable } from './postgres-commands.js';
 import type { PostgresEventStoreOptions } from './postgres-options.js';
 import { migratePg, PG_LATEST_SCHEMA_VERSION } from './postgres-schema.js';
 import {
@@ -57,6 +57,7 @@ class PostgresEventStore implements EventStore {
   readonly #leases: Leases;
   readonly #watcher: AppendWatcher;
   readonly #migrateTo: number;
+  readonly commands: PgCommandTable;
   readonly followRetryMs: readonly number[];
   readonly #heartbeat: LeaseHeartbeat;
   #ready: Promise<void> | undefined;
@@ -65,7 +66,6 @@ class PostgresEventStore implements EventStore {
   readonly #key: Buffer | undefined;
   /** Summaries of the sessions this store holds, with the token they were written under. */
   readonly #summaries = new Map<string, { token: string; summary: StoredSession }>();
-  readonly commands: PgCommandTable;
 
   constructor(options: PostgresEventStoreOptions) {
     const leaseMs = options.leaseMs ?? 30_000;
@@ -83,16 +83,13 @@ class PostgresEventStore implements EventStore {
     if (this.#ownsPool) this.#pool.on('error', () => undefined);
     this.#schema = options.schema ?? 'relvo';
     this.#leases = new Leases(this.#schema, randomUUID(), leaseMs);
-    this.#watcher = new AppendWatcher(
-      this.#pool,
-      `${this.#schema}_appended`,
-      `${this.#schema}_commands`,
-    );
+    this.#watcher = new AppendWatcher(this.#pool, `${this.#schema}_appended`);
     this.commands = new PgCommandTable({
       schema: this.#schema,
+      channel: `${this.#schema}_appended`,
       leases: this.#leases,
       watcher: this.#watcher,
-      run: async (fn) => {
+      withClient: async (fn) => {
         await this.#open();
         return this.#withClient(fn);
       },
@@ -184,15 +181,20 @@ class PostgresEventStore implements EventStore {
     const groups = bySession(batch);
     let done: { lease: LeaseChange; summary: StoredSession }[];
     try {
-      done = await this.#withClient((client) =>
-        inTransaction(client, async () => {
+      done = await this.#withClient(async (client) => {
+        await client.query('BEGIN');
+        try {
           const results = [];
           for (const [sessionId, envelopes] of groups) {
             results.push(await this.#appendSession(client, sessionId, envelopes));
           }
+          await client.query('COMMIT');
           return results;
-        }),
-      );
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      });
     } catch (error) {
       // the outcome of a failed commit is unknown: read the summaries again next time
       for (const sessionId of groups.keys()) this.#summaries.delete(sessionId);

@@ -5,8 +5,9 @@
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { RuntimeError } from '../errors.js';
+import { noLocks, storeErrorOf } from './sqlite-errors.js';
 import {
   LATEST_SCHEMA_VERSION,
   MIGRATIONS,
@@ -90,6 +91,8 @@ export function migrate(db: Database.Database, from: number, to: number): void {
   const pending: Migration[] = MIGRATIONS.filter((m) => m.version > from && m.version <= to);
   for (const migration of pending) {
     db.transaction(() => {
+      // another process opening the file at the same moment may have migrated it meanwhile
+      if ((db.pragma('user_version', { simple: true }) as number) >= migration.version) return;
       db.exec(migration.sql);
       if (migration.version === 1) db.pragma(`application_id = ${SQLITE_APPLICATION_ID}`);
       db.pragma(`user_version = ${migration.version}`);
@@ -134,4 +137,48 @@ export function checkSchema(db: Database.Database): number {
     );
   }
   return version;
+}
+
+export interface OpenOptions {
+  readonly path: string;
+  readonly synchronous?: 'full' | 'normal';
+  readonly busyTimeoutMs?: number;
+  readonly migrateTo?: number;
+}
+
+/** `PRAGMA journal_mode = WAL` as SQLite answers it: the mode in force afterwards. */
+export type WalSwitch = (db: Database.Database) => unknown;
+
+const switchToWal: WalSwitch = (db) => db.pragma('journal_mode = WAL', { simple: true });
+
+/**
+ * Opens the file, checks what it holds before anything is written, puts it in WAL mode and
+ * migrates it. A file whose filesystem refuses WAL's shared-memory index or its locks is
+ * refused (`store_no_locks`): several processes could not share it safely. `wal` is a seam
+ * for tests only. Throws typed errors synchronously.
+ */
+export function openDatabase(
+  options: OpenOptions,
+  wal: WalSwitch = switchToWal,
+): Database.Database {
+  ensureFolder(options.path);
+  let db: Database.Database;
+  try {
+    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 2_000 });
+  } catch (error) {
+    throw storeErrorOf(error);
+  }
+  try {
+    const version = checkSchema(db);
+    // before journal_mode, which rewrites the header: a corrupt file gets no write at all
+    checkPages(db);
+    const mode = wal(db);
+    if (mode !== 'wal') throw noLocks({ sqliteCode: `journal_mode_${String(mode).slice(0, 16)}` });
+    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    migrate(db, version, options.migrateTo ?? LATEST_SCHEMA_VERSION);
+    return db;
+  } catch (error) {
+    db.close();
+    throw storeErrorOf(error);
+  }
 }

@@ -1,19 +1,20 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { checkOptions, sqliteEventStoreOptionsSchema } from '../options.js';
-import {
-  checkPages,
-  checkSchema,
-  checkStillThere,
-  ensureFolder,
-  fileIdentity,
-  migrate,
-  type FileIdentity,
-} from './sqlite-open.js';
+import { checkStillThere, fileIdentity, type FileIdentity } from './sqlite-open.js';
 import type { EventEnvelope } from '../envelope.js';
-import { isRuntimeError, RuntimeError, type RuntimeErrorReason } from '../errors.js';
+import { RuntimeError } from '../errors.js';
 import { recordKeyFile } from '../record-key.js';
-import { LATEST_SCHEMA_VERSION } from './migrations.js';
 import { summariesAfter } from './batch.js';
+import { bySession } from './postgres-append.js';
+import { machineClock } from './sqlite-clock.js';
+import { SqliteCommands } from './sqlite-commands.js';
+import { storeErrorOf } from './sqlite-errors.js';
+import { renewal, SqliteHeartbeat, type LeaseLostListener } from './sqlite-heartbeat.js';
+import { SqliteLeases, type LeaseChange } from './sqlite-lease.js';
+import { openDatabase } from './sqlite-open.js';
+import { SqlitePoller } from './sqlite-watch.js';
 import {
   forEachRow,
   INSERT_ROW_SQL,
@@ -35,92 +36,71 @@ export interface SqliteEventStoreOptions {
    * this process (SIGKILL) but not of the machine.
    */
   readonly synchronous?: 'full' | 'normal';
-  /** How long to wait for another process's lock before refusing with `store_locked` (ms). */
+  /**
+   * How long a write waits for another process's write to finish before refusing with
+   * `store_locked` (ms; default 2000). Writes are short; the wait blocks this process's event loop.
+   */
   readonly busyTimeoutMs?: number;
+  /**
+   * A session's lease period (ms; default 10000): how long a session whose owner stopped
+   * renewing stays unavailable to other processes. An owner whose process is gone (on this
+   * machine) is known at once and its leases lapse without the wait.
+   */
+  readonly leaseMs?: number;
+  /** How often a follower of another process's session looks for new commits (ms; default 100). */
+  readonly pollMs?: number;
   /** Only for tests of migrations: stop at this schema version. */
   readonly migrateTo?: number;
 }
 
-interface SqliteErrorLike {
-  readonly code: string;
-}
+export { storeErrorOf };
 
-function sqliteCode(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'code' in error) {
-    const code = (error as SqliteErrorLike).code;
-    return typeof code === 'string' ? code : undefined;
-  }
-  return undefined;
-}
-
-/** Maps a better-sqlite3 failure to a typed store error; no SQLite prose is carried over. */
-export function storeErrorOf(error: unknown): RuntimeError {
-  if (isRuntimeError(error)) return error;
-  const code = sqliteCode(error) ?? 'unknown';
-  let reason: RuntimeErrorReason = 'store_io';
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) reason = 'store_locked';
-  else if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') reason = 'store_corrupt';
-  const message =
-    reason === 'store_locked'
-      ? 'the event store database is locked by another process'
-      : reason === 'store_corrupt'
-        ? 'the event store database is corrupt or not a database'
-        : 'the event store database could not be used';
-  return new RuntimeError('store_unavailable', reason, message, {
-    details: { sqliteCode: code.slice(0, 64) },
-    cause: error,
-  });
-}
+/** A follower's transient failures are local (a busy file): short waits before giving up. */
+const FOLLOW_RETRY_MS = [50, 100, 200, 400, 800] as const;
 
 /**
- * Opens (or creates) a SQLite event store in WAL mode and takes an exclusive lock on it for
- * the life of the store: a second process (or a second store in this one) gets `store_locked`.
- * A locked, corrupt, foreign or newer-schema file is refused with a typed error and never
+ * Opens (or creates) a SQLite event store in WAL mode. Any number of processes on this machine
+ * may open one file (ADR-0053): readers are never blocked, and each session is written by one
+ * store at a time through a lease with a fencing token. A corrupt, foreign or newer-schema
+ * file, or one on a filesystem without working locks, is refused with a typed error and never
  * written to. Throws synchronously.
  */
 export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
   checkOptions(sqliteEventStoreOptionsSchema, options, 'openSqliteEventStore options');
-  ensureFolder(options.path);
-  let db: Database.Database;
-  let opened: FileIdentity | undefined;
+  const db = openDatabase(options);
   try {
-    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 200 });
-  } catch (error) {
-    throw storeErrorOf(error);
-  }
-  try {
-    // Exclusive before the first WAL access: the lock is held until close and no shared-memory
-    // index is used, so nothing else can write (or mark our live sessions failed) meanwhile.
-    db.pragma('locking_mode = EXCLUSIVE');
-    const version = checkSchema(db);
-    // before journal_mode, which rewrites the header: a corrupt file gets no write at all
-    checkPages(db);
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-    // take the exclusive lock now rather than at the first append
-    db.exec('BEGIN IMMEDIATE; COMMIT;');
-    migrate(db, version, options.migrateTo ?? LATEST_SCHEMA_VERSION);
-    opened = fileIdentity(options.path);
+    const opened = fileIdentity(options.path);
     // prepares its statements: refused (typed) on a schema stopped short of the latest
-    return new SqliteEventStore(db, options.path, opened);
+    return new SqliteEventStore(db, options, opened);
   } catch (error) {
     db.close();
     throw storeErrorOf(error);
   }
 }
 
+interface Appended {
+  readonly next: Map<string, StoredSession>;
+  readonly leases: LeaseChange[];
+}
+
 class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite';
+  readonly followRetryMs = FOLLOW_RETRY_MS;
+  readonly commands: SqliteCommands;
   private closed = false;
   private claimed = false;
-  private readonly summaries = new Map<string, StoredSession>();
-  private readonly insertRow: Database.Statement;
-  private readonly upsertSession: Database.Statement;
+  /** Summaries of the sessions this store holds, with the token they were written under. */
+  private readonly summaries = new Map<string, { token: number; summary: StoredSession }>();
   private readonly selectRows: Database.Statement;
   private readonly selectSession: Database.Statement;
-  private readonly appendTx: Database.Transaction<
-    (batch: readonly EventEnvelope[]) => Map<string, StoredSession>
+  private readonly appendTx: Database.Transaction<(batch: readonly EventEnvelope[]) => Appended>;
+  private readonly readTx: Database.Transaction<
+    (sessionId: string, options: ReadOptions) => EventEnvelope[]
   >;
+  private readonly leases: SqliteLeases;
+  private readonly heartbeat: SqliteHeartbeat;
+  private readonly poller: SqlitePoller;
+  private readonly path: string;
 
   /** Set once the file was found removed or replaced: every later append is refused too. */
   private lost: RuntimeError | undefined;
@@ -128,11 +108,22 @@ class SqliteEventStore implements EventStore {
 
   constructor(
     private readonly db: Database.Database,
-    private readonly path: string,
+    options: SqliteEventStoreOptions,
     private readonly opened: FileIdentity | undefined,
   ) {
-    this.insertRow = db.prepare(INSERT_ROW_SQL);
-    this.upsertSession = db.prepare(
+    this.path = options.path;
+    this.leases = new SqliteLeases(db, randomUUID(), options.leaseMs ?? 10_000, machineClock());
+    const renew = renewal(db, this.leases);
+    this.heartbeat = new SqliteHeartbeat(this.leases, () => {
+      checkStillThere(this.path, this.opened);
+      return renew.immediate(performance.now());
+    });
+    this.poller = new SqlitePoller(db, options.pollMs ?? 100);
+    this.commands = new SqliteCommands(db, this.leases, this.poller, () => {
+      this.guard();
+    });
+    const insertRow = db.prepare(INSERT_ROW_SQL);
+    const upsertSession = db.prepare(
       `INSERT INTO sessions (session_id, state, default_profile, opened_at, updated_at, last_sequence)
        VALUES (@sessionId, @state, @defaultProfile, @openedAt, @updatedAt, @lastSequence)
        ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at,
@@ -141,25 +132,58 @@ class SqliteEventStore implements EventStore {
     this.selectRows = db.prepare(SELECT_ROWS_SQL);
     this.selectSession = db.prepare('SELECT * FROM sessions WHERE session_id = ?');
     this.appendTx = db.transaction((batch: readonly EventEnvelope[]) => {
-      const next = summariesAfter(batch, (id) => this.summary(id));
+      const leases = [...bySession(batch).keys()].map((id) => this.leases.fence(id));
+      const tokens = new Map(leases.map((l) => [l.sessionId, l.token]));
+      const next = summariesAfter(batch, (id) => this.summary(id, tokens.get(id)));
       forEachRow(batch, (sessionId, first, last, envelopes) => {
-        this.insertRow.run(sessionId, first, last, envelopes);
+        insertRow.run(sessionId, first, last, envelopes);
       });
-      for (const summary of next.values()) this.upsertSession.run(summary);
-      return next;
+      for (const summary of next.values()) upsertSession.run(summary);
+      const closing = new Set(
+        batch.filter((e) => e.payload.type === 'session.closed').map((e) => e.sessionId),
+      );
+      return {
+        next,
+        leases: leases.map((l) => (closing.has(l.sessionId) ? this.leases.release(l) : l)),
+      };
+    });
+    // one read transaction: the rows and the session's last sequence are of the same moment
+    this.readTx = db.transaction((sessionId: string, options: ReadOptions) => {
+      const out: EventEnvelope[] = [];
+      const check = new ReadCheck(options.fromSequence);
+      const rows = this.selectRows.iterate({ sessionId, fromSequence: options.fromSequence });
+      for (const row of rows as IterableIterator<StoredRow>) {
+        if (!takeEnvelopes(row, options.fromSequence, options.limit, out, check)) break;
+      }
+      check.end(out.length, options.limit, this.stored(sessionId)?.lastSequence ?? 0);
+      return out;
     });
   }
 
-  private summary(sessionId: string): StoredSession | undefined {
-    const cached = this.summaries.get(sessionId);
-    if (cached !== undefined) return cached;
+  private stored(sessionId: string): StoredSession | undefined {
     const row = this.selectSession.get(sessionId) as SessionRow | undefined;
     return row === undefined ? undefined : toSummary(row);
+  }
+
+  /** While this store held the lease under `token` nobody else wrote: its own summary is current. */
+  private summary(sessionId: string, token: number | undefined): StoredSession | undefined {
+    const held = this.summaries.get(sessionId);
+    if (held !== undefined && held.token === token) return held.summary;
+    return this.stored(sessionId);
   }
 
   private guard(): void {
     if (this.closed)
       throw new RuntimeError('store_unavailable', 'store_closed', 'the event store is closed');
+  }
+
+  private run<T>(fn: () => T): Promise<T> {
+    try {
+      this.guard();
+      return Promise.resolve(fn());
+    } catch (error) {
+      return Promise.reject(storeErrorOf(error));
+    }
   }
 
   /** `<database>.key` beside the log, created 0600 on first use (ADR-0050). */
@@ -170,8 +194,7 @@ class SqliteEventStore implements EventStore {
   }
 
   claim(): Promise<void> {
-    try {
-      this.guard();
+    return this.run(() => {
       if (this.claimed) {
         throw new RuntimeError(
           'store_unavailable',
@@ -180,75 +203,82 @@ class SqliteEventStore implements EventStore {
         );
       }
       this.claimed = true;
-      return Promise.resolve();
-    } catch (error) {
-      return Promise.reject(storeErrorOf(error));
-    }
+      this.heartbeat.start();
+    });
   }
 
   append(batch: readonly EventEnvelope[]): Promise<void> {
-    try {
-      this.guard();
+    return this.run(() => {
       if (this.lost !== undefined) throw this.lost;
-      // the summaries cache is only updated after the transaction committed
-      const next = this.appendTx.immediate(batch);
+      if (batch.length === 0) return;
+      let done: Appended;
+      try {
+        done = this.appendTx.immediate(batch);
+      } catch (error) {
+        // the outcome of a failed commit is unknown: read the summaries again next time
+        for (const e of batch) this.summaries.delete(e.sessionId);
+        throw error;
+      }
       try {
         checkStillThere(this.path, this.opened);
       } catch (error) {
         this.lost = storeErrorOf(error);
         throw this.lost;
       }
-      for (const [id, summary] of next) this.summaries.set(id, summary);
-      return Promise.resolve();
-    } catch (error) {
-      return Promise.reject(storeErrorOf(error));
-    }
+      // the caches and leases are only updated after the transaction committed
+      this.leases.apply(done.leases);
+      for (const lease of done.leases) {
+        const summary = done.next.get(lease.sessionId);
+        if (lease.token === undefined || summary === undefined)
+          this.summaries.delete(lease.sessionId);
+        else this.summaries.set(lease.sessionId, { token: lease.token, summary });
+      }
+      this.poller.appended(done.next);
+    });
   }
 
   read(sessionId: string, options: ReadOptions): Promise<readonly EventEnvelope[]> {
-    try {
-      this.guard();
-      const out: EventEnvelope[] = [];
-      if (options.limit > 0) {
-        const check = new ReadCheck(options.fromSequence);
-        const rows = this.selectRows.iterate({ sessionId, fromSequence: options.fromSequence });
-        for (const row of rows as IterableIterator<StoredRow>) {
-          if (!takeEnvelopes(row, options.fromSequence, options.limit, out, check)) break;
-        }
-        // one connection, one writer (this process): the summary is of the same moment
-        check.end(out.length, options.limit, this.summary(sessionId)?.lastSequence ?? 0);
-      }
-      return Promise.resolve(out);
-    } catch (error) {
-      return Promise.reject(storeErrorOf(error));
-    }
+    return this.run(() => (options.limit > 0 ? this.readTx.deferred(sessionId, options) : []));
   }
 
   getSession(sessionId: string): Promise<StoredSession | undefined> {
-    try {
-      this.guard();
-      return Promise.resolve(this.summary(sessionId));
-    } catch (error) {
-      return Promise.reject(storeErrorOf(error));
-    }
+    return this.run(() => this.stored(sessionId));
   }
 
   listSessions(): Promise<readonly StoredSession[]> {
-    try {
-      this.guard();
+    return this.run(() => {
       const rows = this.db
         .prepare('SELECT * FROM sessions ORDER BY opened_at, session_id')
         .all() as SessionRow[];
-      return Promise.resolve(rows.map(toSummary));
-    } catch (error) {
-      return Promise.reject(storeErrorOf(error));
-    }
+      return rows.map(toSummary);
+    });
+  }
+
+  takeOver(sessionId: string): Promise<boolean> {
+    return this.run(() => this.leases.takeOver(sessionId));
+  }
+
+  relinquish(sessionId: string): Promise<void> {
+    if (!this.closed) this.leases.giveUp([sessionId]);
+    return Promise.resolve();
+  }
+
+  onLeaseLost(listener: LeaseLostListener): () => void {
+    return this.heartbeat.onLost(listener);
+  }
+
+  watch(sessionId: string, onAppend: () => void): Promise<() => void> {
+    return this.run(() => this.poller.watchSession(sessionId, onAppend));
   }
 
   close(): Promise<void> {
     if (!this.closed) {
       this.closed = true;
       this.claimed = false;
+      this.heartbeat.stop();
+      this.poller.stop();
+      // best effort: a lease not released lapses on its own
+      this.leases.releaseAll();
       try {
         this.db.close();
       } catch {

@@ -32,7 +32,7 @@ export interface HistoryOptions {
 /** The log to read and what messages call it (a URL's password hidden). */
 interface LogChoice {
   readonly label: string;
-  /** Other runtimes may have its sessions open right now. */
+  /** Other runtimes may have its sessions open right now and it cannot tell which (no leases). */
   readonly shared: boolean;
   open(): EventStore | undefined;
 }
@@ -91,9 +91,13 @@ export async function runSessions(
     const summaries = [...(await store.listSessions())].sort((a, b) =>
       a.openedAt.localeCompare(b.openedAt),
     );
+    // who holds each session's lease now; a store without leases cannot tell (then a shared
+    // log's open sessions are taken as live)
+    const owners = await store.commands?.owners();
+    const live = (id: string): boolean => owners?.has(id) ?? log.shared;
     const listings: SessionListing[] = [];
     for (const s of summaries)
-      listings.push(listingOf(s, await readSession(store, s.sessionId), log.shared));
+      listings.push(listingOf(s, await readSession(store, s.sessionId), live(s.sessionId)));
     if (out.json) {
       for (const l of listings) out.jsonLine(l);
     } else if (listings.length === 0) {

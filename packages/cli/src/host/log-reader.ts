@@ -1,7 +1,7 @@
 /**
- * Reading a `run` event log after the fact (`relvo-codex sessions`, `relvo-codex log`) through
- * the runtime's store API. The store holds an exclusive lock while open, so a log in use by a
- * running `relvo-codex run` is refused (`store_locked`) rather than read half-written.
+ * Reading a `run` event log (`relvo-codex sessions`, `relvo-codex log`) through the runtime's
+ * store API, also while runs are writing it: every read is of one committed moment, and a
+ * session's lease says whether a live process has it open.
  */
 import { existsSync } from 'node:fs';
 import {
@@ -23,9 +23,10 @@ export function openLogForReading(path: string): EventStore | undefined {
     return openSqliteEventStore({ path });
   } catch (error) {
     if (isRuntimeError(error) && error.reason === 'store_locked') {
+      // only a program that holds the whole file (a relvo-codex from before shared logs) does this
       throw new CliExit(
         EXIT.failed,
-        `the event log ${path} is in use by a running relvo-codex; try again when it has ended`,
+        `the event log ${path} is held exclusively by another program; try again when it has ended`,
       );
     }
     const why = isRuntimeError(error) ? `${error.error.message} [${error.reason}]` : 'unreadable';
@@ -54,8 +55,8 @@ export interface SessionListing {
   /** The profiles its turns ran on, else the session's default profile. */
   readonly profiles: readonly string[];
   /**
-   * The stored state; one that is not final reads `<state>, process ended`: the log is not in
-   * use (we hold its lock), so whatever ran that session ended without closing it.
+   * The stored state; one that is not final and whose lease no live process holds reads
+   * `<state>, process ended`: whatever ran that session ended without closing it.
    */
   readonly state: string;
   /**
@@ -68,11 +69,11 @@ export interface SessionListing {
   readonly lastActivityAt: string;
 }
 
-/** `shared`: a log other runtimes may be writing (PostgreSQL), so an open session may be live. */
+/** `live`: a runtime holds the session's lease now (it has the session open). */
 export function listingOf(
   summary: StoredSession,
   events: readonly EventEnvelope[],
-  shared = false,
+  live = false,
 ): SessionListing {
   const profiles = new Set<string>();
   let turns = 0;
@@ -88,7 +89,7 @@ export function listingOf(
     sessionId: summary.sessionId,
     profiles: profiles.size === 0 ? [summary.defaultProfile] : [...profiles],
     state:
-      shared || FINAL_STATES.has(summary.state) ? summary.state : `${summary.state}, process ended`,
+      live || FINAL_STATES.has(summary.state) ? summary.state : `${summary.state}, process ended`,
     resumable: summary.state === 'ready' && recorded,
     turns,
     startedAt: summary.openedAt,

@@ -50,7 +50,7 @@ function refusalLine(error: unknown, id: string): string {
     case 'resume_workspace_mismatch':
       return `${cannot} its workspace folder is gone or was moved; restore it at the same path`;
     case 'session_leased':
-      return `${cannot} another host has it open, or the lease of the host that ran it has not lapsed yet (30 s after it ended); try again then`;
+      return `${cannot} another relvo-codex (or host) has it open, or the lease of the one that ran it has not lapsed yet; try again when that one has ended`;
     case 'record_key_missing':
       return `${cannot} the shared log's record key is not configured; set RELVO_RECORD_KEY_FILE to the key file every host of the fleet shares`;
     case 'record_key_insecure':

@@ -77,10 +77,13 @@ export function startupErrorToExit(error: unknown, eventLog: string): CliExit {
   if (error instanceof CliExit) return error;
   if (isRuntimeError(error) && error.error.code === 'store_unavailable') {
     const holder = error.reason === 'store_locked' ? holderOf(eventLog) : undefined;
+    // several relvo-codex share a log; only a program holding the whole file locks it
     const why =
       error.reason === 'store_locked'
-        ? `is in use by ${holder ?? 'another relvo-codex or runtime'}; wait for it to end, or ${PICK_ANOTHER}`
-        : `cannot be used (${error.reason}); ${PICK_ANOTHER}`;
+        ? `is held exclusively by ${holder ?? 'another program'}; wait for it to end, or ${PICK_ANOTHER}`
+        : error.reason === 'store_no_locks'
+          ? `is on a filesystem without working file locks, where runs could not share it; ${PICK_ANOTHER} on a local disk`
+          : `cannot be used (${error.reason}); ${PICK_ANOTHER}`;
     return new CliExit(EXIT.usage, `event log ${eventLog} ${why}`);
   }
   if (!isRuntimeError(error) && errnoOf(error) !== 'unknown') {

@@ -1,0 +1,76 @@
+/**
+ * The stores the contract suites run on: memory, SQLite and PostgreSQL (a real server: see
+ * pg-cluster.ts). One list, so that every contract case runs on every store.
+ */
+import { join } from 'node:path';
+import {
+  createMemoryEventStore,
+  isRuntimeError,
+  openPostgresEventStore,
+  openSqliteEventStore,
+  type EventStore,
+} from '@relvo-labs/agent-runtime';
+import { usePgCluster } from './pg-suite.js';
+import { tempDir } from './support.js';
+
+export interface Opened {
+  readonly store: EventStore;
+  /** Opens the same data again (after `store` is closed); absent for memory. */
+  readonly reopen?: () => EventStore;
+  /**
+   * Opens the same data in another store at once, as a second runtime (process or host) would;
+   * absent where one runtime owns the whole store (memory).
+   */
+  readonly share?: () => EventStore;
+}
+
+export interface OpenOptions {
+  /** The lease period of stores with leases (short in tests). */
+  readonly leaseMs?: number;
+}
+
+export interface Kind {
+  readonly name: string;
+  readonly skip?: string;
+  readonly open: (options?: OpenOptions) => Opened;
+}
+
+let schemas = 0;
+
+/** Registers the PostgreSQL cluster of the suite that calls it (once per test file). */
+export function storeKinds(): readonly Kind[] {
+  const server = usePgCluster();
+  return [
+    { name: 'memory', open: () => ({ store: createMemoryEventStore() }) },
+    {
+      name: 'sqlite',
+      open: (o = {}) => {
+        const path = join(tempDir(), 'events.db');
+        const again = (): EventStore => openSqliteEventStore({ path, pollMs: 10, ...o });
+        return { store: again(), reopen: again, share: again };
+      },
+    },
+    {
+      name: 'postgres',
+      ...(server.skip === undefined ? {} : { skip: server.skip }),
+      open: (o = {}) => {
+        const options = {
+          connectionString: server.cluster().connectionString,
+          schema: `contract_${(schemas += 1)}`,
+          ...o,
+        };
+        const again = (): EventStore => openPostgresEventStore(options);
+        return { store: again(), reopen: again, share: again };
+      },
+    },
+  ];
+}
+
+export async function refusal(p: Promise<unknown>): Promise<string> {
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isRuntimeError(error)) throw new Error(`expected a RuntimeError, got ${String(error)}`);
+  return error.reason;
+}

@@ -63,8 +63,8 @@ export function fleet(cluster: () => PgCluster, schema: string): Fleet {
     sql,
     commands: () =>
       sql<CommandRow>(
-        `SELECT command_id, issued_by, state, accepted_by, settlement FROM ${schema}.commands
-         ORDER BY position`,
+        `SELECT command_id, issued_by, state, accepted_by, settlement::text AS settlement
+         FROM ${schema}.commands ORDER BY seq`,
       ),
     async member(options) {
       const pool = new pg.Pool({ connectionString: cluster().connectionString, max: 6 });

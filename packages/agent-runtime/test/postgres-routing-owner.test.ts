@@ -6,13 +6,22 @@
  * `commandTimeoutMs` on the caller's clock and the call is refused `session_unowned`).
  */
 import type { AgentProvider, ProviderSession } from '@relvo-labs/agent-provider';
-import { isRuntimeError } from '@relvo-labs/agent-runtime';
+import { isRuntimeError, openPostgresEventStore } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createDurableProvider, type DurableControls } from './durable-provider.js';
 import { FakeClock } from './fake-clock.js';
+import { untilLeaseLapsed } from './pg-cluster.js';
 import { usePgCluster } from './pg-suite.js';
 import { fleet, type CommandRow, type Fleet } from './pg-fleet.js';
-import { expectGapless, history, settlesWithin, tempDir, types, until } from './support.js';
+import {
+  expectGapless,
+  history,
+  onCleanup,
+  settlesWithin,
+  tempDir,
+  types,
+  until,
+} from './support.js';
 
 const server = usePgCluster();
 
@@ -167,6 +176,53 @@ describe.skipIf(server.skip !== undefined)(
       expect((await b.runtime.sessionOwners()).get(session.id)).toBe('this_runtime');
       // the answer never reached the new provider session
       expect(taker.manual.sessions.flatMap((s) => s.responses)).toEqual([]);
+    });
+
+    it('a command the dead owner accepted is settled command_outcome_unknown also when its session was taken at a runtime start and resumed later', async () => {
+      const f = fleet(() => server.cluster(), 'owner_start_orphan');
+      const first = createDurableProvider();
+      const held = holding(first);
+      const { owner, session } = await ownedSession(f, held.provider, 800);
+      await session.submitTurn({ input: 'ask' });
+      first.manual.sessions[0]!.runs[0]!.sink.emit({
+        payload: {
+          type: 'interaction.requested',
+          providerRef: 'p1',
+          request: { kind: 'question', prompt: 'which?', multiSelect: false },
+        },
+      });
+      await until(() => session.pendingInteractions().length === 1, 'the interaction');
+      held.hold();
+      // recorded by a caller that is gone by now: nobody waits on it
+      const caller = openPostgresEventStore({
+        connectionString: server.cluster().connectionString,
+        schema: f.schema,
+      });
+      onCleanup(() => caller.close());
+      await caller.commands?.enqueue({
+        commandId: 'cmd_gone',
+        sessionId: session.id,
+        body: {
+          kind: 'respond',
+          interactionId: session.pendingInteractions()[0]!.interactionId,
+          response: { kind: 'question', answer: 'x' },
+        },
+        issuedAt: new Date().toISOString(),
+      });
+      await untilRows(f, (rows) => rows[0]?.state === 'accepted');
+      owner.kill();
+      await untilLeaseLapsed(server.cluster().connectionString, f.schema, session.id);
+
+      const b = await f.member({ provider: createDurableProvider().provider });
+      expect(b.runtime.resumableSessionIds).toContain(session.id);
+      expect((await f.commands())[0]?.state).toBe('accepted');
+      await b.runtime.resumeSession(session.id);
+      const [row] = await f.commands();
+      expect(row?.state).toBe('settled');
+      expect(settlementOf(row)).toMatchObject({
+        outcome: 'refused',
+        error: { details: { reason: 'command_outcome_unknown' } },
+      });
     });
 
     it('an owner alive but never settling: the command is withdrawn at commandTimeoutMs on the caller clock and refused session_unowned', async () => {

@@ -62,8 +62,9 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL: commands routed to the o
     expect(started?.payload).toMatchObject({ turnId: turn.turnId });
     expect(started?.runId).toBe(turn.runId);
 
-    await c.runtime.steer(id, 'from C');
-    expect(run?.steers).toEqual([{ parts: [{ type: 'text', text: 'from C' }] }]);
+    // a NUL inside a string travels as it does locally (JSON text, never jsonb)
+    await c.runtime.steer(id, 'from C\u0000with a NUL');
+    expect(run?.steers).toEqual([{ parts: [{ type: 'text', text: 'from C\u0000with a NUL' }] }]);
 
     run?.sink.emit({
       payload: { type: 'interaction.requested', providerRef: 'p1', request: approval },

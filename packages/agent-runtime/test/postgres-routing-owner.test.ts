@@ -94,6 +94,34 @@ async function ownedSession(f: Fleet, provider: AgentProvider, leaseMs: number) 
   return { owner, session };
 }
 
+/**
+ * An owner whose session waits for an answer to a question, on a provider whose answers hang
+ * once `hold` is called; returns the question's interaction id too.
+ */
+async function askingOwner(f: Fleet, leaseMs: number) {
+  const first = createDurableProvider();
+  const held = holding(first);
+  const { owner, session } = await ownedSession(f, held.provider, leaseMs);
+  await session.submitTurn({ input: 'ask' });
+  first.manual.sessions[0]!.runs[0]!.sink.emit({
+    payload: {
+      type: 'interaction.requested',
+      providerRef: 'p1',
+      request: { kind: 'question', prompt: 'which?', multiSelect: false },
+    },
+  });
+  await until(() => session.pendingInteractions().length === 1, 'the interaction');
+  const interactionId = session.pendingInteractions()[0]!.interactionId;
+  return {
+    owner,
+    session,
+    interactionId,
+    hold: () => {
+      held.hold();
+    },
+  };
+}
+
 describe.skipIf(server.skip !== undefined)(
   'PostgreSQL: routed commands when the owner is gone',
   () => {
@@ -140,23 +168,11 @@ describe.skipIf(server.skip !== undefined)(
 
     it('the owner dies after accepting a command: the taker-over settles it command_outcome_unknown, never carries it out again', async () => {
       const f = fleet(() => server.cluster(), 'owner_orphan');
-      const first = createDurableProvider();
-      const held = holding(first);
-      const { owner, session } = await ownedSession(f, held.provider, 1_000);
-      await session.submitTurn({ input: 'ask' });
-      first.manual.sessions[0]!.runs[0]!.sink.emit({
-        payload: {
-          type: 'interaction.requested',
-          providerRef: 'p1',
-          request: { kind: 'question', prompt: 'which?', multiSelect: false },
-        },
-      });
+      const { owner, session, interactionId, hold } = await askingOwner(f, 1_000);
       const taker = createDurableProvider();
       const b = await f.member({ provider: taker.provider, leaseMs: 1_000 });
-      await until(() => session.pendingInteractions().length === 1, 'the interaction');
-      const interactionId = session.pendingInteractions()[0]!.interactionId;
 
-      held.hold();
+      hold();
       const answer = b.runtime.respond(session.id, interactionId, {
         kind: 'question',
         answer: 'this one',
@@ -180,19 +196,8 @@ describe.skipIf(server.skip !== undefined)(
 
     it('a command the dead owner accepted is settled command_outcome_unknown also when its session was taken at a runtime start and resumed later', async () => {
       const f = fleet(() => server.cluster(), 'owner_start_orphan');
-      const first = createDurableProvider();
-      const held = holding(first);
-      const { owner, session } = await ownedSession(f, held.provider, 800);
-      await session.submitTurn({ input: 'ask' });
-      first.manual.sessions[0]!.runs[0]!.sink.emit({
-        payload: {
-          type: 'interaction.requested',
-          providerRef: 'p1',
-          request: { kind: 'question', prompt: 'which?', multiSelect: false },
-        },
-      });
-      await until(() => session.pendingInteractions().length === 1, 'the interaction');
-      held.hold();
+      const { owner, session, interactionId, hold } = await askingOwner(f, 800);
+      hold();
       // recorded by a caller that is gone by now: nobody waits on it
       const caller = openPostgresEventStore({
         connectionString: server.cluster().connectionString,
@@ -204,7 +209,7 @@ describe.skipIf(server.skip !== undefined)(
         sessionId: session.id,
         body: {
           kind: 'respond',
-          interactionId: session.pendingInteractions()[0]!.interactionId,
+          interactionId,
           response: { kind: 'question', answer: 'x' },
         },
         issuedAt: new Date().toISOString(),

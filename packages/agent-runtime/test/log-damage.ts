@@ -30,7 +30,7 @@ interface Row {
 /** Where in the log: a row in the middle, or the last one (the end of the history is lost). */
 export type Place = 'middle' | 'end';
 
-/** The SQLite file must not be open (a runtime holds it exclusively): edits one of its rows. */
+/** Edits one of the SQLite file's rows from outside any store, as damage would. */
 export function damageSqlite(
   path: string,
   sessionId: string,

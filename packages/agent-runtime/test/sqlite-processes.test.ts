@@ -1,8 +1,9 @@
 /**
  * Several runtime processes on one SQLite file (ADR-0053), each a real child process: each owns
  * its own sessions, follows the others', routes a command to the owner (settled there once),
- * and a paused owner whose lease lapsed is fenced off when it wakes.
+ * and a stalled owner whose lease lapsed is fenced off when it wakes.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -89,22 +90,25 @@ describe('SQLite: several runtime processes on one file', { timeout: 90_000 }, (
     expect(await store.commands?.ownerOf(sb)).toEqual({ owner: ownerB, self: false });
   });
 
-  it('a paused owner whose lease lapsed is fenced off when it wakes: its appends are refused, the log stays gapless', async () => {
+  it('a stalled owner whose lease lapsed is fenced off when it wakes: its appends are refused, the log stays gapless', async () => {
     const path = join(tempDir(), 'events.db');
     const a = new Child(path, 300);
     await a.owner();
     const sa = await a.open(tempDir());
     a.send(`busy ${sa}`);
     await a.line((l) => l.startsWith('DURABLE 20'), 'a busy run');
-    a.signal('SIGSTOP');
+    // stalled between two transactions (SIGSTOP could land inside one and keep the file's
+    // write lock: see ADR-0053); alive, so its lease lapses by expiry alone
+    const wake = join(tempDir(), 'wake');
+    a.send(`freeze ${wake}`);
+    await a.line((l) => l === 'FROZEN', 'the stall');
     const store = openStore(path);
-    // alive but paused: its lease lapses by expiry alone
     for (const deadline = Date.now() + 10_000; !(await store.takeOver?.(sa));) {
-      if (Date.now() > deadline) throw new Error("the paused owner's lease never lapsed");
+      if (Date.now() > deadline) throw new Error("the stalled owner's lease never lapsed");
       await new Promise((r) => setTimeout(r, 20));
     }
     const before = (await store.getSession(sa))?.lastSequence ?? 0;
-    a.signal('SIGCONT');
+    writeFileSync(wake, '');
     await a.line((l) => l.startsWith('REFUSED '), 'the woken owner refused', 20_000);
     expect(a.lines.find((l) => l.startsWith('REFUSED '))).toBe('REFUSED lease_lost');
     // nothing the woken owner tried reached the log

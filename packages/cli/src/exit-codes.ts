@@ -18,13 +18,14 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const EXIT_CODES_HELP = `Exit codes:
-  0    the turn succeeded (doctor: nothing to fix)
+  0    the turn succeeded (doctor: nothing to fix; attach: the session ended)
   1    the turn failed (doctor: a problem other than the codex version)
   2    usage error (bad option, unreadable or invalid config file, unknown profile, a bad
        --cwd or event log, ./relvo.config.json not named with --config)
   3    codex not found, or its version is outside the reviewed window
   124  run: --timeout reached; the turn is interrupted, the session closed
-  130  interrupted by Ctrl-C (run: the first Ctrl-C interrupts the turn, the second quits)
+  130  interrupted by Ctrl-C (run: the first Ctrl-C interrupts the turn, the second quits;
+       attach: detached, the session left running)
   141  run: stdout's reader went away (e.g. \`| head\`); the turn is interrupted, the session closed
   143  ended by SIGTERM · 129 ended by SIGHUP (the session is disposed first)`;
 

@@ -10,6 +10,7 @@ export const PROGRAM_EXAMPLES = `Examples:
   $ relvo-codex models                     which models your codex offers
   $ relvo-codex doctor                     is codex installed, reviewed and working?
   $ relvo-codex sessions                   what the event log holds
+  $ relvo-codex attach ses_1a2b            follow a running session, answer its approvals
   $ relvo-codex serve                      a web console: sessions, approvals, timelines`;
 
 export const RUN_EXAMPLES = `Examples:
@@ -33,6 +34,12 @@ export const HISTORY_EXAMPLES = `Examples:
   $ relvo-codex log ses_1a2b --json | jq -c .payload
   $ relvo-codex run --resume ses_1a2b "Go on"   (a session with RESUMABLE yes)
   $ relvo-codex sessions --event-store postgres://relvo@db.internal/agents`;
+
+export const ATTACH_EXAMPLES = `Examples:
+  $ relvo-codex sessions              (a live session reads "ready" or "running")
+  $ relvo-codex attach ses_1a2b       (a unique prefix of the id will do)
+  $ relvo-codex attach ses_1a2b --event-store postgres://relvo@db.internal/agents
+Ctrl-C detaches (exit 130) and leaves the session running; when it ends, attach exits 0.`;
 
 /** `relvo-codex --version`: this CLI, then the codex it runs unless told otherwise. */
 export const VERSION_TEXT = `${CLI_VERSION}

@@ -7,6 +7,7 @@ import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
 import { runDoctorChecks } from './commands/doctor.js';
 import { doctorExitCode, printDoctorReport } from './commands/doctor-report.js';
+import { registerAttachCommand } from './commands/attach.js';
 import { registerHistoryCommands } from './commands/history.js';
 import { neutraliseLine } from './ui/neutralise.js';
 import { createOutput, type Output } from './ui/output.js';
@@ -280,6 +281,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   });
 
   registerHistoryCommands(program, io.env, (opts) => outputFor(io, opts), setExit);
+  registerAttachCommand(program, io, (opts) => outputFor(io, opts), setExit);
 
   return program;
 }

@@ -193,7 +193,8 @@ describe.runIf(chromiumAvailable())(
       ];
       expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
       for (const [i, p] of [page, other].entries()) {
-        if (outcomes[i] === 'refused') expect(await notes(p)).toBe('refused: interaction_settled');
+        if (outcomes[i] === 'refused')
+          expect(await notes(p)).toBe('refused: this was already answered (interaction_settled)');
       }
       if (outcomes[2] === 'refused')
         expect(await viaApi.json()).toEqual({ refused: 'interaction_settled' });

@@ -172,7 +172,7 @@ describe.skipIf(pg.skip !== undefined)('--event-store on PostgreSQL (real codex)
       timeoutMs: 90_000,
     });
     expect(early.code).toBe(1);
-    expect(early.stderr).toContain('another host has it open, or the lease');
+    expect(early.stderr).toContain('(or host) has it open, or the lease');
     expect(await survivorsAfter(early.mark)).toEqual([]);
     // the lease of `run` is the store's default (30 s), by the database's clock
     await untilLeaseLapsed(pg.cluster().connectionString, 'relvo', sessionId, 60_000);

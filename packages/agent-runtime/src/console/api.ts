@@ -1,11 +1,13 @@
 /**
  * The console's JSON API over the runtime's public surface. Every handler runs after the
  * guard let the request through; a refusal names a bounded reason token (the runtime's own
- * reason where it refused) and never echoes the request, a path or provider prose.
+ * reason where it refused) and never echoes the request, a path or provider prose. Commands go
+ * through the runtime's session-addressed methods, so they reach a session wherever it is
+ * owned: carried out here, routed to the process that owns it, or taken over when nobody does.
  */
 import { interactionResponseSchema } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
-import { isRuntimeError, type AgentRuntime, type RuntimeSession } from '@relvo-labs/agent-runtime';
+import { isRuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
 import { HttpRefusal } from './http.js';
 import type { SessionBook } from './sessions.js';
 
@@ -26,7 +28,12 @@ const CONFLICT = new Set([
   'runtime_shut_down',
   'interaction_settled',
   'no_active_run',
+  'session_leased',
+  'lease_lost',
+  'command_duplicate',
 ]);
+/** Routed and nobody carried it out in time (withdrawn), or its owner ended mid-way. */
+const UNAVAILABLE = new Set(['session_unowned', 'command_outcome_unknown', 'takeover_abandoned']);
 
 /** What the runtime threw, as a refusal: its reason token, never its message. */
 export function refusalOf(error: unknown): HttpRefusal {
@@ -36,9 +43,11 @@ export function refusalOf(error: unknown): HttpRefusal {
       ? 404
       : CONFLICT.has(error.reason)
         ? 409
-        : error.code === 'invalid_request'
-          ? 400
-          : 500;
+        : UNAVAILABLE.has(error.reason)
+          ? 503
+          : error.code === 'invalid_request'
+            ? 400
+            : 500;
     return new HttpRefusal(status, error.reason);
   }
   return new HttpRefusal(500, 'internal_error');
@@ -66,14 +75,6 @@ export class ConsoleApi {
     this.#runtime = runtime;
     this.#book = book;
     this.#workspace = workspace;
-  }
-
-  /** The live session, or a refusal saying whether it ended or never was. */
-  async #live(sessionId: string): Promise<RuntimeSession> {
-    const session = this.#runtime.session(sessionId);
-    if (session !== undefined) return session;
-    const known = (await this.#runtime.store.getSession(sessionId)) !== undefined;
-    throw new HttpRefusal(known ? 409 : 404, known ? 'session_not_live' : 'unknown_session');
   }
 
   async sessions(): Promise<ApiReply> {
@@ -108,9 +109,7 @@ export class ConsoleApi {
 
   async submitTurn(sessionId: string, body: unknown): Promise<ApiReply> {
     const { input, profile } = parse(turnBodySchema, body);
-    const turn = await (
-      await this.#live(sessionId)
-    ).submitTurn({
+    const turn = await this.#runtime.submitTurn(sessionId, {
       input,
       ...(profile === undefined ? {} : { profile }),
     });
@@ -126,25 +125,29 @@ export class ConsoleApi {
   }
 
   async interrupt(sessionId: string): Promise<ApiReply> {
-    await (await this.#live(sessionId)).interrupt('interrupted from the console');
+    await this.#runtime.interrupt(sessionId, 'interrupted from the console');
     return { status: 202, body: { interrupted: true } };
   }
 
   /**
    * Exactly one answer wins: the runtime settles an interaction once, and this console also
    * refuses a second answer while the first is in flight or after it settled, even an
-   * identical one (which the runtime would take as a harmless retry).
+   * identical one (which the runtime would take as a harmless retry). Another console on
+   * the same log may answer meanwhile: the session's owner settles it once and refuses the
+   * other (`interaction_settled`).
    */
   async answer(sessionId: string, interactionId: string, body: unknown): Promise<ApiReply> {
     const response = parse(interactionResponseSchema, body);
-    const session = await this.#live(sessionId);
+    const digest = await this.#book.digest(sessionId);
+    if (digest === undefined) throw new HttpRefusal(404, 'unknown_session');
     if (this.#answering.has(interactionId)) throw new HttpRefusal(409, 'interaction_settled');
     this.#answering.add(interactionId);
     try {
       const status = (await this.#book.digest(sessionId))?.statusOf(interactionId);
       if (status === 'settled') throw new HttpRefusal(409, 'interaction_settled');
+      if (digest.closed) throw new HttpRefusal(409, 'session_closed');
       if (status === undefined) throw new HttpRefusal(404, 'unknown_interaction');
-      await session.respond(interactionId, response);
+      await this.#runtime.respond(sessionId, interactionId, response);
     } finally {
       this.#answering.delete(interactionId);
     }

@@ -38,6 +38,8 @@ export interface SessionDigestView {
   readonly lastTurn?: TurnTimings;
   readonly closedAt?: string;
   readonly pendingInteractions: readonly PendingInteraction[];
+  /** Runs the log shows started and not finished, oldest first. */
+  readonly openRunIds: readonly string[];
 }
 
 type Usage = PayloadOf<'run.usage'>['usage'];
@@ -54,6 +56,7 @@ export class SessionDigest {
   #closedAt: string | undefined;
   readonly #pending = new Map<string, PendingInteraction>();
   readonly #settled = new Set<string>();
+  readonly #openRuns = new Set<string>();
 
   /** The last sequence folded in. */
   get reached(): number {
@@ -85,6 +88,12 @@ export class SessionDigest {
         }
         break;
       }
+      case 'run.started':
+        if (envelope.runId !== undefined) this.#openRuns.add(envelope.runId);
+        break;
+      case 'run.finished':
+        if (envelope.runId !== undefined) this.#openRuns.delete(envelope.runId);
+        break;
       case 'run.usage':
         if (envelope.runId !== undefined) this.#usageByRun.set(envelope.runId, p.usage);
         break;
@@ -106,10 +115,16 @@ export class SessionDigest {
       case 'session.closed':
         this.#closedAt = envelope.occurredAt;
         this.#pending.clear();
+        this.#openRuns.clear();
         break;
       default:
         break;
     }
+  }
+
+  /** The log holds the session's `session.closed`. */
+  get closed(): boolean {
+    return this.#closedAt !== undefined;
   }
 
   /** What the log says of an interaction: undefined when it never asked for it. */
@@ -134,6 +149,7 @@ export class SessionDigest {
       ...(this.#lastTurn === undefined ? {} : { lastTurn: this.#lastTurn }),
       ...(this.#closedAt === undefined ? {} : { closedAt: this.#closedAt }),
       pendingInteractions: [...this.#pending.values()],
+      openRunIds: [...this.#openRuns],
     };
   }
 }

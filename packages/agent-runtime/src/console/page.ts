@@ -23,7 +23,9 @@ th, td { text-align: left; padding: 4px 5px; border-bottom: 1px solid var(--line
 tr.session-row { cursor: pointer; }
 tr.session-row.selected { background: #e8efff; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 11px; background: #e6e8eb; }
-.badge.live { background: #d5f5dd; color: #135d27; }
+.badge.state-running, .badge.state-waiting { background: #d5f5dd; color: #135d27; }
+.badge.state-waiting { background: #fff1cc; color: #7a5300; }
+.badge.state-stalled, .badge.state-failed { background: #fbe0dd; color: #a4251a; }
 .mono, .text, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }
 #timeline { display: flex; flex-direction: column; gap: 6px; max-height: 62vh; overflow: auto; }
@@ -39,7 +41,7 @@ tr.session-row.selected { background: #e8efff; }
 #detail-title { text-transform: none; letter-spacing: 0; }
 .table-wrap { overflow-x: auto; }
 .interaction.settled-card { border-color: var(--line); background: #f7f8fa; }
-.interaction .refused { color: #a4251a; font-weight: 600; }
+.interaction .refused, #notice.refused { color: #a4251a; font-weight: 600; }
 .actions { display: flex; gap: 6px; margin-top: 6px; flex-wrap: wrap; }
 button { font: inherit; padding: 4px 10px; border-radius: 4px; border: 1px solid #9aa5b4; background: #fff; cursor: pointer; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
@@ -91,7 +93,7 @@ export function renderPage(): RenderedPage {
 <div>
 <section><h2>Inbox</h2><div id="inbox"><p class="muted">Nothing waits for an answer.</p></div></section>
 <section><h2>Sessions <button id="new-session">New session</button></h2>
-<div class="table-wrap"><table><thead><tr><th>session</th><th>state</th><th>profile</th><th>provider</th><th>turns</th><th>tokens</th><th>last turn</th><th>opened</th></tr></thead>
+<div class="table-wrap"><table><thead><tr><th>session</th><th>state</th><th>owner</th><th>profile</th><th>provider</th><th>turns</th><th>tokens</th><th>last turn</th><th>opened</th></tr></thead>
 <tbody id="sessions"></tbody></table></div></section>
 </div>
 <section id="detail"><h2>Timeline <span id="detail-title" class="mono"></span></h2>
@@ -99,6 +101,7 @@ export function renderPage(): RenderedPage {
 <div id="timeline"></div>
 <div id="composer"><textarea id="prompt" placeholder="Ask the agent…"></textarea>
 <div class="actions"><button id="send" class="primary">Send</button><button id="interrupt">Interrupt</button></div></div>
+<div id="notice" class="muted" role="status"></div>
 </section>
 </main>
 <script>${script}</script>

@@ -1,20 +1,31 @@
 /**
- * The console's read side: every stored session with its digest, and the inbox of
- * interactions pending across the live ones. Digests are folded from the log incrementally
- * (each read starts where the last one stopped) through the runtime's public API only.
+ * The console's read side: every session in the log with its digest, its owner and live state
+ * (wherever it runs), and the inbox of every interaction pending in the log. Digests are folded
+ * from the log incrementally (each read starts where the last one stopped) through the
+ * runtime's public API only, so what other processes write shows at the next read.
  */
 import { isRuntimeError, type AgentRuntime, type StoredSession } from '@relvo-labs/agent-runtime';
 import { SessionDigest, type PendingInteraction, type SessionDigestView } from './digest.js';
+import { liveStateOf, type LiveState, type SessionOwner } from './live-state.js';
 
 const PAGE = 1000;
 
 export interface SessionRow extends StoredSession, SessionDigestView {
-  /** Opened by this runtime and not yet closed: it takes turns and answers. */
-  readonly live: boolean;
+  /** Who holds its lease now: this process, another process or host, or nobody. */
+  readonly owner: SessionOwner;
+  readonly liveState: LiveState;
+  /** The newest run the log shows open. */
   readonly activeRunId?: string;
   /** Its stored log is damaged: the digest holds what was read before the damage. */
   readonly damaged?: 'log_corrupt';
 }
+
+/** An inbox item: the interaction and who owns its session (the one that carries an answer out). */
+export interface InboxItem extends PendingInteraction {
+  readonly owner: SessionOwner;
+}
+
+type Owners = ReadonlyMap<string, 'this_runtime' | 'elsewhere'>;
 
 export class SessionBook {
   readonly #runtime: AgentRuntime;
@@ -40,7 +51,7 @@ export class SessionBook {
     }
   }
 
-  async row(stored: StoredSession): Promise<SessionRow | undefined> {
+  async row(stored: StoredSession, owners: Owners): Promise<SessionRow | undefined> {
     const { d, damaged } = await this.digest(stored.sessionId).then(
       (digest) => ({ d: digest, damaged: false }),
       (error: unknown) => {
@@ -50,19 +61,23 @@ export class SessionBook {
       },
     );
     if (d === undefined) return undefined;
-    const live = this.#runtime.session(stored.sessionId);
+    const view = d.view();
+    const owner = owners.get(stored.sessionId) ?? 'none';
+    const activeRunId = view.openRunIds.at(-1);
     return {
       ...stored,
-      ...d.view(),
+      ...view,
       ...(damaged ? { damaged: 'log_corrupt' as const } : {}),
-      live: live !== undefined,
-      ...(live?.activeRunId === undefined ? {} : { activeRunId: live.activeRunId }),
+      owner,
+      liveState: liveStateOf(stored, owner, view),
+      ...(activeRunId === undefined ? {} : { activeRunId }),
     };
   }
 
   async one(sessionId: string): Promise<SessionRow | undefined> {
     const stored = await this.#runtime.store.getSession(sessionId);
-    return stored === undefined ? undefined : this.row(stored);
+    if (stored === undefined) return undefined;
+    return this.row(stored, await this.#runtime.sessionOwners());
   }
 
   /** Newest first. */
@@ -70,16 +85,20 @@ export class SessionBook {
     const stored = [...(await this.#runtime.listSessions())].sort((a, b) =>
       b.openedAt.localeCompare(a.openedAt),
     );
-    const rows = await Promise.all(stored.map((s) => this.row(s)));
+    const owners = await this.#runtime.sessionOwners();
+    const rows = await Promise.all(stored.map((s) => this.row(s, owners)));
     return rows.filter((r): r is SessionRow => r !== undefined);
   }
 
-  /** Pending interactions of live sessions, oldest first: only these can still be answered. */
-  async inbox(): Promise<PendingInteraction[]> {
+  /**
+   * Every interaction pending in the log, oldest first, with its session's owner: an answer is
+   * carried out by that owner (routed), or by this process taking an unowned session over.
+   */
+  async inbox(): Promise<InboxItem[]> {
     const rows = await this.list();
     return rows
-      .filter((r) => r.live)
-      .flatMap((r) => r.pendingInteractions)
+      .filter((r) => r.liveState !== 'closed' && r.liveState !== 'failed')
+      .flatMap((r) => r.pendingInteractions.map((p) => ({ ...p, owner: r.owner })))
       .sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
   }
 }

@@ -121,7 +121,9 @@ describe('the console server', () => {
     };
     expect(list.sessions[0]).toMatchObject({
       sessionId: session.id,
-      live: true,
+      owner: 'this_runtime',
+      liveState: 'idle',
+      openRunIds: [],
       turns: 1,
       profiles: ['alpha'],
       providers: ['scripted'],
@@ -197,6 +199,8 @@ describe('the console server', () => {
     const ended = await call(server, 'POST', `/api/sessions/${session.id}/turns`, {
       body: { input: 'x' },
     });
-    expect([ended.status, ended.json()]).toEqual([409, { refused: 'session_not_live' }]);
+    expect([ended.status, ended.json()]).toEqual([409, { refused: 'session_closed' }]);
+    const row = (await call(server, 'GET', `/api/sessions/${session.id}`)).json();
+    expect(row['session']).toMatchObject({ liveState: 'closed' });
   });
 });

@@ -30,14 +30,14 @@ export interface HistoryOptions {
 }
 
 /** The log to read and what messages call it (a URL's password hidden). */
-interface LogChoice {
+export interface LogChoice {
   readonly label: string;
   /** Other runtimes may have its sessions open right now and it cannot tell which (no leases). */
   readonly shared: boolean;
   open(): EventStore | undefined;
 }
 
-function chooseLog(options: HistoryOptions, env: NodeJS.ProcessEnv): LogChoice {
+export function chooseLog(options: HistoryOptions, env: NodeJS.ProcessEnv): LogChoice {
   if (options.eventStore !== undefined) {
     const log = postgresLog(options.eventStore);
     return { label: log.label, shared: true, open: () => openPostgresLog(log) };

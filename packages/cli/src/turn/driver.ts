@@ -10,10 +10,9 @@ import { describeToolActivity } from '../ui/activity.js';
 import { neutraliseLine } from '../ui/neutralise.js';
 import type { Output } from '../ui/output.js';
 import { PromptAborted, PromptInterrupted } from '../ui/prompt.js';
-import { subjectLines } from '../ui/subject.js';
+import { showRequest } from '../ui/request-heading.js';
 import { retryLine } from './advice.js';
 import { describeResponse, type Answer, type Answerer } from './answers.js';
-import { timeLeftLabel } from './expiry-label.js';
 import { elapsedLabel } from './progress.js';
 import { submitErrorToExit } from './submit-errors.js';
 import { newTurnStats, noteDelta, noteUsage, WaitingClock, type TurnStats } from './turn-stats.js';
@@ -239,21 +238,7 @@ export class SessionDriver {
     this.waiting.start(interactionId);
     const ac = new AbortController();
     this.prompts.set(interactionId, ac);
-    // the model and the workspace chose this text: shown, never obeyed by the terminal
-    const summary = neutraliseLine(
-      request.kind === 'approval'
-        ? request.subject.summary
-        : request.kind === 'question'
-          ? request.prompt
-          : `${request.questions.length} question(s)`,
-    );
-    out.note('');
-    const left = timeLeftLabel(expiresAt, Date.now());
-    out.note(
-      `${out.c.bold(out.c.cyan('?'))} codex asks: ${summary}${left && out.c.dim(` (${left})`)}`,
-    );
-    // the whole of what an answer grants, before any answer can be given (even by --yes)
-    for (const line of subjectLines(request, process.stderr.columns)) out.note(line);
+    const summary = showRequest(out, request, expiresAt);
     void (async () => {
       let answer: Answer;
       try {

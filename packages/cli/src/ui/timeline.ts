@@ -1,5 +1,5 @@
 /**
- * One stored session as a person reads it (`relvo-codex log`): what was asked, the model's
+ * One session as a person reads it (`relvo-codex log`, `relvo-codex attach`): what was asked, the model's
  * text, tool activity, each approval and how it ended, usage and outcomes, with the time of day.
  */
 import type { EventEnvelope } from '@relvo-labs/agent-runtime';
@@ -19,48 +19,62 @@ function seconds(fromIso: string, toIso: string): string {
   return Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '?';
 }
 
-export function printTimeline(events: readonly EventEnvelope[], out: Output): void {
-  const { c } = out;
-  let text = '';
-  let turns = 0;
-  let usage = '';
-  const asked = new Map<string, string>();
-  const line = (at: string, body: string): void => {
-    flush();
-    out.print(`${c.dim(clock(at))} ${body}`);
-  };
-  const flush = (): void => {
-    if (text === '') return;
-    const body = text.endsWith('\n') ? text : `${text}\n`;
-    text = '';
-    out.text(body);
-  };
-  for (const e of events) {
+/**
+ * Renders envelopes as they come (`log` hands it a whole session, `attach` a live one). `live`:
+ * the model's text is written as it streams rather than gathered into one block per reply.
+ */
+export class TimelineRenderer {
+  private text = '';
+  private turns = 0;
+  private usage = '';
+  private readonly asked = new Map<string, string>();
+
+  constructor(
+    private readonly out: Output,
+    private readonly live = false,
+  ) {}
+
+  private line(at: string, body: string): void {
+    this.flush();
+    this.out.print(`${this.out.c.dim(clock(at))} ${body}`);
+  }
+
+  /** Writes the text gathered so far (a whole reply ends with a newline). */
+  flush(): void {
+    if (this.text === '') return;
+    const body = this.text.endsWith('\n') ? this.text : `${this.text}\n`;
+    this.text = '';
+    this.out.text(body);
+  }
+
+  push(e: EventEnvelope): void {
+    const { c } = this.out;
     const p = e.payload;
     switch (p.type) {
       case 'session.opened':
-        line(e.occurredAt, `session ${e.sessionId} opened · workspace ${n(p.workspace.root)}`);
+        this.line(e.occurredAt, `session ${e.sessionId} opened · workspace ${n(p.workspace.root)}`);
         break;
       case 'turn.started': {
-        turns += 1;
+        this.turns += 1;
         const prompt = p.input.parts.map((part) =>
           part.type === 'text' ? part.text : `@${part.path}`,
         );
-        line(
+        this.line(
           e.occurredAt,
-          `${c.bold(`turn ${turns}`)} on ${n(p.profile)} · you: ${n(prompt.join(' '))}`,
+          `${c.bold(`turn ${this.turns}`)} on ${n(p.profile)} · you: ${n(prompt.join(' '))}`,
         );
-        out.print(c.bold('codex:'));
+        this.out.print(c.bold('codex:'));
         break;
       }
       case 'run.message_delta':
-        text += p.text;
+        if (this.live) this.out.text(p.text);
+        else this.text += p.text;
         break;
       case 'run.tool_activity':
-        line(e.occurredAt, n(describeToolActivity(p)));
+        this.line(e.occurredAt, n(describeToolActivity(p)));
         break;
       case 'interaction.requested': {
-        asked.set(p.interactionId, e.occurredAt);
+        this.asked.set(p.interactionId, e.occurredAt);
         const r = p.request;
         const what =
           r.kind === 'approval'
@@ -68,38 +82,46 @@ export function printTimeline(events: readonly EventEnvelope[], out: Output): vo
             : r.kind === 'question'
               ? `question: ${n(r.prompt)}`
               : `${r.questions.length} question(s)`;
-        line(e.occurredAt, `${c.cyan('?')} ${what}`);
+        this.line(e.occurredAt, `${c.cyan('?')} ${what}`);
         break;
       }
       case 'interaction.settled': {
         const s = p.settlement;
         const outcome = s.response === undefined ? s.outcome : describeResponse(s.response);
-        const since = asked.get(p.interactionId);
+        const since = this.asked.get(p.interactionId);
         const waited = since === undefined ? '' : c.dim(` after ${seconds(since, e.occurredAt)}`);
-        line(e.occurredAt, `  → ${outcome}${waited}`);
+        this.line(e.occurredAt, `  → ${outcome}${waited}`);
         break;
       }
       case 'run.usage':
-        usage = `${p.usage.inputTokens ?? 0} in, ${p.usage.outputTokens ?? 0} out, ${p.usage.totalTokens ?? 0} total`;
+        this.usage = `${p.usage.inputTokens ?? 0} in, ${p.usage.outputTokens ?? 0} out, ${p.usage.totalTokens ?? 0} total`;
         break;
       case 'run.finished':
-        line(e.occurredAt, `run ${describeTermination(p.termination)}`);
-        if (usage !== '') out.print(`${' '.repeat(9)}tokens ${usage}`);
-        usage = '';
+        this.line(e.occurredAt, `run ${describeTermination(p.termination)}`);
+        if (this.usage !== '') this.out.print(`${' '.repeat(9)}tokens ${this.usage}`);
+        this.usage = '';
         break;
       case 'turn.settled':
-        line(e.occurredAt, `turn ${p.state}${p.error === undefined ? '' : `: ${p.error.code}`}`);
+        this.line(
+          e.occurredAt,
+          `turn ${p.state}${p.error === undefined ? '' : `: ${p.error.code}`}`,
+        );
         break;
       case 'diagnostic':
         if (p.level !== 'debug' && p.level !== 'info')
-          line(e.occurredAt, c.dim(`codex ${p.level}: ${n(p.message)}`));
+          this.line(e.occurredAt, c.dim(`codex ${p.level}: ${n(p.message)}`));
         break;
       case 'session.closed':
-        line(e.occurredAt, `session closed (${p.reason})`);
+        this.line(e.occurredAt, `session closed (${p.reason})`);
         break;
       default:
         break;
     }
   }
-  flush();
+}
+
+export function printTimeline(events: readonly EventEnvelope[], out: Output): void {
+  const renderer = new TimelineRenderer(out);
+  for (const e of events) renderer.push(e);
+  renderer.flush();
 }

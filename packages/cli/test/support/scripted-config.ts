@@ -7,6 +7,7 @@ import {
   createIsolatedCodexHome,
   ScriptedModelServer,
   type IsolatedCodexHome,
+  type ModelServerOptions,
 } from '@relvo-labs/agent-provider-codex/testing';
 
 export interface ScriptedRunSetup {
@@ -24,8 +25,10 @@ export async function scriptedRunSetup(
   providerOptions: Record<string, unknown> = {},
   /** More `-c` overrides for codex (e.g. its retry budget). */
   codexExtra: readonly string[] = [],
+  /** The scripted server's own options (e.g. a `sleep` the test holds). */
+  serverOptions: ModelServerOptions = {},
 ): Promise<ScriptedRunSetup> {
-  const server = await ScriptedModelServer.start();
+  const server = await ScriptedModelServer.start(serverOptions);
   const iso = createIsolatedCodexHome('relvo-cli-run-');
   const dir = mkdtempSync(join(tmpdir(), 'relvo-cli-config-'));
   const configFile = join(dir, 'relvo.config.json');
@@ -58,6 +61,32 @@ export async function scriptedRunSetup(
       await server.close();
       iso.dispose();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A scripted model's `sleep` the test holds: every delay waits until `release()` (then none
+ * does), so "the turn is at the model" is a state to wait for (`held()`), not a race.
+ */
+export function heldModel(): {
+  readonly sleep: () => Promise<void>;
+  held(): number;
+  release(): void;
+} {
+  const waiting: (() => void)[] = [];
+  let open = false;
+  return {
+    sleep: () =>
+      open
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            waiting.push(resolve);
+          }),
+    held: () => waiting.length,
+    release: () => {
+      open = true;
+      for (const go of waiting.splice(0)) go();
     },
   };
 }

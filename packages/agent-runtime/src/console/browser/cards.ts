@@ -6,6 +6,7 @@
 import { api } from './api.js';
 import { clean, el, isRecord, setStatus, str } from './dom.js';
 import { renderDetail, scopeLine } from './detail.js';
+import { refusalText } from './labels.js';
 import { answerForm, type Built } from './questions.js';
 
 export interface PendingItem {
@@ -113,7 +114,7 @@ async function answer(
   const res = await api('POST', `/api/sessions/${sessionId}/interactions/${interactionId}`, body);
   const text = res.ok
     ? 'answered from this page'
-    : `refused: ${str(res.data['refused'], String(res.status))}`;
+    : refusalText(str(res.data['refused'], String(res.status)));
   // every card of this interaction says so, the timeline's too (it outlives the inbox's)
   for (const c of document.querySelectorAll<HTMLElement>(`[data-interaction="${interactionId}"]`))
     note(c, text, res.ok);

@@ -5,14 +5,15 @@
 import { api, openAnotherTab, readCredential, showLogin, useToken } from './api.js';
 import { interactionCard, type PendingItem } from './cards.js';
 import { byId, clean, el, inputById, isRecord, setStatus, str } from './dom.js';
+import { liveText, ownerText, refusalText } from './labels.js';
 import { follow } from './timeline.js';
 
 const state = { selected: sessionStorage.getItem('relvo.session') ?? '', inboxKey: '' };
 
 interface Row {
   readonly sessionId: string;
-  readonly state: string;
-  readonly live: boolean;
+  readonly owner: string;
+  readonly liveState: string;
   readonly profiles: string[];
   readonly defaultProfile: string;
   readonly providers: string[];
@@ -24,6 +25,7 @@ interface Row {
 
 interface Pending extends PendingItem {
   readonly sessionId: string;
+  readonly owner: string;
 }
 
 function select(sessionId: string): void {
@@ -41,11 +43,10 @@ function cell(text: unknown): HTMLElement {
 function sessionRow(s: Row): HTMLElement {
   const tr = el('tr', `session-row${s.sessionId === state.selected ? ' selected' : ''}`);
   tr.dataset.session = s.sessionId;
+  tr.dataset.owner = clean(s.owner);
+  tr.dataset.liveState = clean(s.liveState);
   const stateCell = cell('');
-  stateCell.append(
-    el('span', `badge${s.live ? ' live' : ''}`, s.live ? 'live' : 'finished'),
-    document.createTextNode(` ${clean(s.state)}`),
-  );
+  stateCell.append(el('span', `badge state-${clean(s.liveState)}`, liveText(s.liveState)));
   const t = s.lastTurn;
   const last =
     t === undefined
@@ -54,6 +55,7 @@ function sessionRow(s: Row): HTMLElement {
   tr.append(
     cell(`${s.sessionId.slice(0, 14)}…`),
     stateCell,
+    cell(ownerText(s.owner)),
     cell(s.profiles.join(', ') || s.defaultProfile),
     cell(s.providers.join(', ') || '–'),
     cell(s.turns),
@@ -84,7 +86,7 @@ async function refresh(): Promise<void> {
     current === undefined
       ? ''
       : clean(
-          `${current.state} · ${String(current.turns)} turns · ${String(current.usage.inputTokens)} in / ${String(current.usage.outputTokens)} out tokens${current.live ? '' : ' · finished'}`,
+          `${liveText(current.liveState)} · owner: ${ownerText(current.owner)} · ${String(current.turns)} turns · ${String(current.usage.inputTokens)} in / ${String(current.usage.outputTokens)} out tokens`,
         );
   const key = pending.map((item) => item.interactionId).join(',');
   if (key === state.inboxKey) return;
@@ -98,20 +100,28 @@ async function refresh(): Promise<void> {
     const kept = shown.get(item.interactionId);
     if (kept !== undefined) return kept;
     const card = interactionCard(item.sessionId, item, () => void refresh());
-    card.prepend(el('div', 'label', item.sessionId));
+    card.dataset.owner = clean(item.owner);
+    card.prepend(el('div', 'label', `${item.sessionId} · ${ownerText(item.owner)}`));
     return card;
   });
   if (cards.length === 0) cards.push(el('p', 'muted', 'Nothing waits for an answer.'));
   byId('inbox').replaceChildren(...cards);
 }
 
-async function command(path: string, body?: unknown): Promise<void> {
+async function command(path: string, done: string, body?: unknown): Promise<void> {
   if (state.selected === '') {
     setStatus('choose a session first');
     return;
   }
+  // a routed command may wait for the owning process: the notice says so until it settles
+  const notice = byId('notice');
+  notice.className = 'muted';
+  notice.textContent = 'sent; waiting for the process that owns the session…';
   const res = await api('POST', `/api/sessions/${state.selected}${path}`, body);
-  if (!res.ok) setStatus(`refused: ${str(res.data['refused'], String(res.status))}`);
+  notice.className = res.ok ? 'muted' : 'muted refused';
+  notice.textContent = clean(
+    res.ok ? done : refusalText(str(res.data['refused'], String(res.status))),
+  );
 }
 
 byId('send').addEventListener('click', () => {
@@ -119,9 +129,9 @@ byId('send').addEventListener('click', () => {
   const input = prompt.value;
   if (input.trim() === '') return;
   prompt.value = '';
-  void command('/turns', { input });
+  void command('/turns', 'turn started', { input });
 });
-byId('interrupt').addEventListener('click', () => void command('/interrupt'));
+byId('interrupt').addEventListener('click', () => void command('/interrupt', 'interrupted'));
 byId('new-tab').addEventListener('click', () => void openAnotherTab());
 byId('new-session').addEventListener('click', () => {
   void api('POST', '/api/sessions', {}).then((res) => {

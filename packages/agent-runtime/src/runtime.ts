@@ -161,8 +161,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     await log.durable();
     // what the previous owner accepted and never settled is settled as unknown, then the
     // commands still pending for the session are carried out here
-    if (takeover !== undefined) await router.owner.settleOrphans(sessionId).catch(() => undefined);
-    else router.owner.kick();
+    // (also for a session this runtime took at its start: its owner had died then, too)
+    await router.owner.settleOrphans(sessionId).catch(() => undefined);
     return session;
   };
 

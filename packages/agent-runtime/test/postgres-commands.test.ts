@@ -142,9 +142,59 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL command table', () => {
     await table(a).enqueue({ commandId: 'cmd_d', sessionId: 'ses_1', body: STEER, issuedAt: AT });
     await pgQuery(
       server.cluster().connectionString,
-      `UPDATE ${schema}.commands SET body = '[1, 2]'::jsonb WHERE command_id = 'cmd_d'`,
+      `UPDATE ${schema}.commands SET body = '[1, 2]' WHERE command_id = 'cmd_d'`,
     );
     expect(await reasonOf(table(a).get('cmd_d'))).toBe('log_corrupt');
     expect(await reasonOf(table(a).unsettled('ses_1', 5))).toBe('log_corrupt');
+    await pgQuery(
+      server.cluster().connectionString,
+      `UPDATE ${schema}.commands SET body = '{"kind":' WHERE command_id = 'cmd_d'`,
+    );
+    expect(await reasonOf(table(a).get('cmd_d'))).toBe('log_corrupt');
+  });
+
+  it('commands recorded under schema version 2 (jsonb) read back the same after the move to JSON text', async () => {
+    const schema = `pc_${String((schemas += 1))}`;
+    const open = (migrateTo?: number): EventStore => {
+      const store = openPostgresEventStore({
+        connectionString: server.cluster().connectionString,
+        schema,
+        ...(migrateTo === undefined ? {} : { migrateTo }),
+      });
+      onCleanup(() => store.close());
+      return store;
+    };
+    const old = open(2);
+    await table(old).enqueue({
+      commandId: 'cmd_v2',
+      sessionId: 'ses_m',
+      body: STEER,
+      issuedAt: AT,
+    });
+    await table(old).settle('cmd_v2', { outcome: 'withdrawn' });
+    await old.close();
+    expect(await table(open()).get('cmd_v2')).toMatchObject({
+      body: STEER,
+      state: 'settled',
+      settlement: { outcome: 'withdrawn' },
+    });
+  });
+
+  it('unsettled is bounded and oldest first; a NUL inside a body is kept as it was', async () => {
+    const { a } = pair();
+    const nul = { kind: 'steer', input: 'a\u0000b' };
+    for (const n of [1, 2, 3, 4])
+      await table(a).enqueue({
+        commandId: `cmd_${n}`,
+        sessionId: 'ses_u',
+        body: nul,
+        issuedAt: AT,
+      });
+    await table(a).settle('cmd_1', { outcome: 'withdrawn' });
+    const ids = async (limit: number): Promise<string[]> =>
+      (await table(a).unsettled('ses_u', limit)).map((c) => c.commandId);
+    expect(await ids(2)).toEqual(['cmd_2', 'cmd_3']);
+    expect(await ids(10)).toEqual(['cmd_2', 'cmd_3', 'cmd_4']);
+    expect((await table(a).get('cmd_2'))?.body).toEqual(nul);
   });
 });

@@ -130,8 +130,14 @@ export class CommandRouter {
     // one runtime per store (memory): a session open in the log and not here was left by a
     // process that ended; it is taken over as resumeSession does
     if (table === undefined) return carryOut(await this.#deps.resume(sessionId), body);
-    const owner = await table.ownerOf(sessionId);
-    if (owner === undefined) return carryOut(await this.#deps.resume(sessionId), body);
+    if ((await table.ownerOf(sessionId)) === undefined) {
+      const taken = await this.#deps.resume(sessionId).catch((error: unknown) => {
+        // another runtime took it over first: the command is routed to it
+        if (isRuntimeError(error) && error.reason === 'session_leased') return undefined;
+        throw error;
+      });
+      if (taken !== undefined) return carryOut(taken, body);
+    }
     const commandId = this.#deps.ids('cmd');
     await table.enqueue({
       commandId,
@@ -190,20 +196,21 @@ export class CommandRouter {
           cancel = arm();
           continue;
         }
-        if (stored.state === 'pending') {
-          const summary = await this.#deps.store.getSession(sessionId);
-          if (summary === undefined || isTerminal(SESSION_STATE_TABLE, summary.state)) {
-            // closed meanwhile: never carried out; withdrawn unless its owner settles it first
-            if (await table.settle(commandId, { outcome: 'withdrawn' })) throw closedSession();
-            continue;
-          }
-          if (!wait.triedTakeover && (await table.ownerOf(sessionId)) === undefined) {
-            // its owner died with the command queued: this runtime takes the session over, and
-            // its own pass carries the command out (the taker-over settles the orphans first);
-            // once per command, as each attempt may start a provider that is then refused
-            wait.triedTakeover = true;
-            await this.#takeOver(sessionId);
-          }
+        const summary = await this.#deps.store.getSession(sessionId);
+        const closed = summary === undefined || isTerminal(SESSION_STATE_TABLE, summary.state);
+        if (stored.state === 'pending' && closed) {
+          // closed meanwhile: never carried out; withdrawn unless its owner settles it first
+          if (await table.settle(commandId, { outcome: 'withdrawn' })) throw closedSession();
+          continue;
+        }
+        // (accepted and closed: the close was the command, and its acceptor settles it)
+        if (!closed && !wait.triedTakeover && (await table.ownerOf(sessionId)) === undefined) {
+          // its owner died with the command queued (this runtime's own pass carries it out) or
+          // accepted and not settled (the taker-over settles it unknown at once, rather than
+          // leave it open until someone resumes the session): this runtime takes the session
+          // over; once per command, as each attempt may start a provider that is then refused
+          wait.triedTakeover = true;
+          await this.#takeOver(sessionId);
         }
         await this.#sleep(seen);
       }

@@ -78,7 +78,13 @@ export class PgCommandTable implements CommandTable {
       const inserted = await c.query(
         `INSERT INTO ${this.#table} (command_id, session_id, body, issued_by, issued_at, state)
          VALUES ($1, $2, $3, $4, $5, 'pending') ON CONFLICT (command_id) DO NOTHING`,
-        [command.commandId, command.sessionId, command.body, this.owner, command.issuedAt],
+        [
+          command.commandId,
+          command.sessionId,
+          JSON.stringify(command.body),
+          this.owner,
+          command.issuedAt,
+        ],
       );
       if (inserted.rowCount !== 1) throw duplicateCommand();
       await this.#notify(c);
@@ -152,7 +158,7 @@ export class PgCommandTable implements CommandTable {
       await c.query(
         `UPDATE ${this.#table} SET state = 'settled', settlement = $2, settled_at = clock_timestamp()
          WHERE command_id = $1`,
-        [commandId, settlement],
+        [commandId, JSON.stringify(settlement)],
       );
       await this.#notify(c);
       return true;

@@ -70,6 +70,15 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       CREATE INDEX commands_open ON $S.commands (session_id, seq) WHERE state <> 'settled';
     `,
   },
+  {
+    // bodies and settlements as JSON text, as event payloads are: jsonb refuses a NUL inside a
+    // string, which a local command carries without trouble (checked when read back)
+    version: 3,
+    sql: `
+      ALTER TABLE $S.commands ALTER COLUMN body TYPE text USING body::text,
+        ALTER COLUMN settlement TYPE text USING settlement::text;
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

@@ -290,6 +290,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
         writer,
         store,
         stopLeaseWatch,
+        bounded: (work) => within(clock, closeGraceMs, work),
         onStoreClosed: () => {
           shutDown = true;
         },

@@ -20,6 +20,8 @@ export interface ShutdownParts {
   readonly writer: EventWriter;
   readonly store: EventStore;
   readonly stopLeaseWatch: (() => void) | undefined;
+  /** Waits for `work` at most the close grace. */
+  bounded(work: Promise<void>): Promise<unknown>;
   /** The store is closed: nothing is left to retry, whatever is thrown after. */
   onStoreClosed(): void;
 }
@@ -42,7 +44,9 @@ export async function shutDownRuntime(p: ShutdownParts): Promise<void> {
     );
   }
   p.router.stop();
-  await p.router.owner.idle();
+  // a command being carried out ends with its session's close; bounded all the same, as a
+  // provider that never answers must not hold shutdown
+  await p.bounded(p.router.owner.idle());
   await p.writer.flushed().catch(() => undefined);
   p.stopLeaseWatch?.();
   await p.store.close();

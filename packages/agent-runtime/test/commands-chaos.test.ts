@@ -37,7 +37,7 @@ class Kid extends RuntimeChild {
     const from = this.#seen;
     const line = await this.line(
       (l) => l.startsWith(prefix) && this.lines.indexOf(l, from) >= from,
-      label,
+      `${label} (last lines: ${this.lines.slice(-4).join(' | ')})`,
       60_000,
     );
     this.#seen = this.lines.indexOf(line, from) + 1;
@@ -94,7 +94,7 @@ async function chaos(storeArgs: string[], inspector: EventStore): Promise<Tally>
     const [a, b] = [kids[(at + 1) % 3] as Kid, kids[(at + 2) % 3] as Kid];
     owner.send(`open ${tempDir()}`);
     const [, sessionId = '', interactionId = ''] = (
-      await owner.next('PENDING ', 'the pending approval')
+      await owner.next('PENDING ', `round ${String(round)}: the pending approval`)
     ).split(' ');
 
     // routed to a live owner: carried out there

@@ -47,7 +47,10 @@ export interface SqliteEventStoreOptions {
    * machine) is known at once and its leases lapse without the wait.
    */
   readonly leaseMs?: number;
-  /** How often a follower of another process's session looks for new commits (ms; default 100). */
+  /**
+   * How often a follower of another process's session, or of the command table, looks for new
+   * commits (ms; default 20: each look is one `PRAGMA data_version`).
+   */
   readonly pollMs?: number;
   /** Only for tests of migrations: stop at this schema version. */
   readonly migrateTo?: number;
@@ -118,7 +121,7 @@ class SqliteEventStore implements EventStore {
       checkStillThere(this.path, this.opened);
       return renew.immediate(performance.now());
     });
-    this.poller = new SqlitePoller(db, options.pollMs ?? 100);
+    this.poller = new SqlitePoller(db, options.pollMs ?? 20);
     this.commands = new SqliteCommands(db, this.leases, this.poller, () => {
       this.guard();
     });

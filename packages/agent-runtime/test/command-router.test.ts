@@ -286,6 +286,37 @@ describe('the command router', () => {
     expect([resumes, done.steers, shared.rows.size]).toEqual([1, ['mine now'], 0]);
   });
 
+  it('a command arriving while another runtime takes the session over waits for it and is carried out by it once', async () => {
+    const shared = new Shared();
+    shared.holder.set('ses_1', 'C'); // C holds the new lease, its resume still in progress
+    const clock = new FakeClock();
+    const done: Done = { steers: [], answers: [] };
+    const takeover: { open?: RuntimeSession } = {};
+    const c = new CommandRouter({
+      store: storeWith(tableFor(shared, 'C')),
+      clock,
+      ids: (p) => `${p}_c${String((ids += 1))}`,
+      timeoutMs: 5_000,
+      live: () => takeover.open,
+      resume: () => Promise.reject(new Error('not here')),
+      liveIds: () => (takeover.open === undefined ? [] : ['ses_1']),
+      settleDead: () => Promise.resolve(),
+    });
+    const b = router(shared, 'B', clock, undefined);
+    await Promise.all([c.start(), b.start()]);
+    const routed = b.route('ses_1', { kind: 'steer', input: 'during takeover' });
+    await settleMicrotasks();
+    expect([...shared.rows.values()].map((r) => r.state)).toEqual(['pending']);
+    // the takeover completes: the session is live in C, which looks for its commands
+    takeover.open = fakeSession(done);
+    await c.owner.settleOrphans('ses_1');
+    await routed;
+    expect(done.steers).toEqual(['during takeover']);
+    expect([...shared.rows.values()].map((r) => r.settlement)).toEqual([{ outcome: 'done' }]);
+    c.stop();
+    b.stop();
+  });
+
   it('unknown and closed sessions are refused, typed, without recording anything', async () => {
     const shared = new Shared();
     for (const [summary, reason] of [

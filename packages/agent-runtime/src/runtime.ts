@@ -56,6 +56,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     await store.close();
     throw error;
   }
+  // a session settled here at start does not run here until resumed: its lease is given back, so
+  // another process may resume it now, and a command for it is taken over by its caller
+  for (const sessionId of recovered.resumable) await store.relinquish?.(sessionId);
   warm.fillAll();
 
   const live = new Map<string, { session: SessionImpl; log: SessionLog }>();
@@ -113,8 +116,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     });
     return session;
   };
-  // sessions this runtime settled (and leased) itself; any other must be taken over first
-  const settled = new Set(recovered.resumable);
+  // sessions this runtime took over and holds; any other must be taken over first
+  const settled = new Set<string>();
   // a lease lost under a live session ends it here: its readers get the typed error
   const stopLeaseWatch = store.onLeaseLost?.((sessionId, error) => {
     settled.delete(sessionId);

@@ -18,6 +18,19 @@ const URL_PATTERN = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s'"`<>]*/g;
 // workspace was made relative.
 const ABSOLUTE_PATH_PATTERN =
   /(?<=^|[\s'"`=:(,;|&<>])(?:~[A-Za-z0-9._-]*(?=[/\s'"`;|&<>(),]|$)|(?=\/))[^\s'"`;|&<>(),]*/g;
+// Rule 3's one exception: a program of the system's own folders, where a command starts, is named,
+// not hidden; its path says nothing about the user or the machine (`/bin/bash -lc …` reads
+// `bash -lc …`). As an argument (`cat /bin/bash`) it stays hidden: a bare name would read as a
+// file of the workspace.
+const SYSTEM_PROGRAM = /^\/(?:usr\/(?:local\/)?)?s?bin\/(?!\.\.?$)([A-Za-z0-9._+-]+)$/;
+const COMMAND_START = /(?:^|[|&;(`'"])\s*$/;
+
+function outsidePath(token: string, offset: number, text: string): string {
+  const program = SYSTEM_PROGRAM.exec(token)?.[1];
+  return program !== undefined && COMMAND_START.test(text.slice(0, offset))
+    ? program
+    : OUTSIDE_WORKSPACE;
+}
 // Rule 3: any other token, checked for a `..` that climbs out of where it starts.
 const PATH_TOKEN = /(?<=^|[\s'"`=:(,;|&<>])[^\s'"`;|&<>(),=:]*\.\.[^\s'"`;|&<>(),=:]*/g;
 
@@ -61,8 +74,9 @@ export function redactCredentials(text: string): string {
 /**
  * Free text that may name paths and secrets (a command line, a search query, an MCP server or
  * tool name): 1 URLs → `<url>`; 2 the workspace root → relative (`.` for the root itself);
- * 3 any other absolute, `~`/`~user` or `..`-escaping path → `<outside-workspace>`; 4 credential shapes →
- * `[redacted]`; 5 bounded to `max`.
+ * 3 any other absolute, `~`/`~user` or `..`-escaping path → `<outside-workspace>`, except a program
+ * of the system's folders (`/bin`, `/usr/bin`, `/usr/local/bin`, and their `sbin`) where a command
+ * starts, named by its file name; 4 credential shapes → `[redacted]`; 5 bounded to `max`.
  */
 export function redactToolText(text: string, workspaceRoot: string, max: number): string {
   const root = workspaceRoot.replace(/\/+$/, '');
@@ -78,7 +92,7 @@ export function redactToolText(text: string, workspaceRoot: string, max: number)
   // a relative `..` escape is replaced even when the command's folder would keep it inside:
   // the contract prefers losing a harmless path to guessing
   out = out
-    .replace(ABSOLUTE_PATH_PATTERN, OUTSIDE_WORKSPACE)
+    .replace(ABSOLUTE_PATH_PATTERN, outsidePath)
     .replace(PATH_TOKEN, (token) => (climbsOut(token) ? OUTSIDE_WORKSPACE : token));
   return bounded(redactCredentials(out), max).text;
 }

@@ -165,6 +165,14 @@ describe('rule 3: paths are workspace-relative; outside is replaced', () => {
       [`cat ${ROOT}/../canary-outside/f.txt`, `cat ${OUTSIDE_WORKSPACE}`],
       ['cat notes/../a.ts', 'cat notes/../a.ts'],
       ['git diff HEAD~1', 'git diff HEAD~1'],
+      // a system program where a command starts is named; as an argument it stays hidden
+      ['/bin/bash -lc "echo hi"', 'bash -lc "echo hi"'],
+      ['/bin/bash -lc "/usr/bin/env python3 x.py"', 'bash -lc "env python3 x.py"'],
+      ['ls | /usr/local/bin/jq . && /usr/sbin/ip a', 'ls | jq . && ip a'],
+      ['cat /bin/bash', `cat ${OUTSIDE_WORKSPACE}`],
+      ['/bin/../home/canary-user/x', OUTSIDE_WORKSPACE],
+      ['/usr/bin/canary/x', OUTSIDE_WORKSPACE],
+      ['/opt/canary/bin/tool', OUTSIDE_WORKSPACE],
     ];
     for (const [text, expected] of cases) expect(redactToolText(text, ROOT, 512)).toBe(expected);
   });

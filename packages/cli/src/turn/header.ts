@@ -27,7 +27,8 @@ export function policyOf(profile: RuntimeProfile): RunPolicy | undefined {
   const session = codexSessionOptionsSchema.safeParse(profile.sessionOptions);
   if (!provider.success || !session.success) return undefined;
   return {
-    model: session.data.model ?? provider.data.model,
+    // the turn's own model (the profile's `run.model`, `--model`) wins over the session's
+    model: profile.run?.model ?? session.data.model ?? provider.data.model,
     effort: profile.run?.effort,
     sandbox: session.data.sandboxMode ?? provider.data.sandboxMode,
     approvals: provider.data.approvals,

@@ -1,0 +1,31 @@
+/**
+ * The policy `run`'s header names: the model the turn will use — the profile's `run.model` (what
+ * `--model` sets) before the session's and the provider's — or codex's own default when nothing
+ * sets one.
+ */
+import type { RuntimeProfile } from '@relvo-labs/agent-runtime';
+import { describe, expect, it } from 'vitest';
+import { policyOf } from '../src/turn/header.js';
+
+const base: RuntimeProfile = {
+  provider: 'codex',
+  providerOptions: { approvals: 'bridge', sandboxMode: 'workspace-write' },
+  sessionOptions: {},
+};
+
+describe("run's header", () => {
+  it('names the model the turn uses, in order of precedence', () => {
+    expect(policyOf(base)).toMatchObject({ sandbox: 'workspace-write', approvals: 'bridge' });
+    expect(policyOf(base)?.model).toBeUndefined();
+    const provider = { ...base, providerOptions: { ...base.providerOptions, model: 'gpt-p' } };
+    expect(policyOf(provider as RuntimeProfile)?.model).toBe('gpt-p');
+    const session = { ...provider, sessionOptions: { model: 'gpt-s' } };
+    expect(policyOf(session as RuntimeProfile)?.model).toBe('gpt-s');
+    const run = { ...session, run: { model: 'gpt-r', effort: 'low' } };
+    expect(policyOf(run as RuntimeProfile)).toMatchObject({ model: 'gpt-r', effort: 'low' });
+  });
+
+  it('says nothing of a profile of another provider', () => {
+    expect(policyOf({ provider: 'scripted' } as RuntimeProfile)).toBeUndefined();
+  });
+});

@@ -3,8 +3,12 @@
  * `--model` sets) before the session's and the provider's — or codex's own default when nothing
  * sets one.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { RuntimeProfile } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
+import { chooseConfig } from '../src/host/config.js';
 import { policyOf } from '../src/turn/header.js';
 
 const base: RuntimeProfile = {
@@ -27,5 +31,34 @@ describe("run's header", () => {
 
   it('says nothing of a profile of another provider', () => {
     expect(policyOf({ provider: 'scripted' } as RuntimeProfile)).toBeUndefined();
+  });
+});
+
+describe('--model against a profile that sets its turns’ model', () => {
+  it("wins over the profile's run.model, which the header then names", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relvo-header-'));
+    const file = join(dir, 'relvo.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        defaultProfile: 'p',
+        profiles: { p: { provider: 'codex', run: { model: 'gpt-profile', effort: 'low' } } },
+      }),
+    );
+    const pick = (model: string | undefined) =>
+      chooseConfig({
+        configFile: file,
+        profile: undefined,
+        sandbox: undefined,
+        approvals: undefined,
+        model,
+        cwd: dir,
+      });
+    const plain = pick(undefined);
+    expect(policyOf(plain.config.profiles['p']!)?.model).toBe('gpt-profile');
+    const chosen = pick('gpt-cli');
+    expect(chosen.config.profiles['p']?.run).toMatchObject({ model: 'gpt-cli', effort: 'low' });
+    expect(policyOf(chosen.config.profiles['p']!)?.model).toBe('gpt-cli');
+    rmSync(dir, { recursive: true, force: true });
   });
 });

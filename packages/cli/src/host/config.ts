@@ -143,8 +143,19 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
       ...(choice.sandbox === undefined ? {} : { sandboxMode: choice.sandbox }),
       ...(choice.approvals === undefined ? {} : { approvals: choice.approvals }),
     };
-    // a profile's sessionOptions win over its providerOptions; the command line wins over both
+    // a profile's sessionOptions win over its providerOptions; the command line wins over both,
+    // and over the profile's per-turn `run.model` too, which would otherwise win over all
     const sessionOptions = { ...chosen.sessionOptions };
+    const runModel =
+      choice.model !== undefined && chosen.run?.model !== undefined ? { model: choice.model } : {};
+    const run =
+      choice.effort === undefined && runModel.model === undefined
+        ? undefined
+        : {
+            ...chosen.run,
+            ...runModel,
+            ...(choice.effort === undefined ? {} : { effort: choice.effort }),
+          };
     if (choice.model !== undefined && 'model' in sessionOptions)
       sessionOptions.model = choice.model;
     if (choice.sandbox !== undefined && 'sandboxMode' in sessionOptions)
@@ -157,7 +168,7 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
           ...chosen,
           providerOptions,
           sessionOptions,
-          ...(choice.effort === undefined ? {} : { run: { ...chosen.run, effort: choice.effort } }),
+          ...(run === undefined ? {} : { run }),
         },
       },
     });

@@ -27,7 +27,7 @@ export function policyOf(profile: RuntimeProfile): RunPolicy | undefined {
   const session = codexSessionOptionsSchema.safeParse(profile.sessionOptions);
   if (!provider.success || !session.success) return undefined;
   return {
-    // the turn's own model (the profile's `run.model`, `--model`) wins over the session's
+    // the turn's own model (the profile's `run.model`) wins over the session's
     model: profile.run?.model ?? session.data.model ?? provider.data.model,
     effort: profile.run?.effort,
     sandbox: session.data.sandboxMode ?? provider.data.sandboxMode,

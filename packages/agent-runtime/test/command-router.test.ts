@@ -36,6 +36,15 @@ function tableFor(shared: Shared, owner: string): CommandTable {
       return Promise.resolve();
     },
     get: (id) => Promise.resolve(shared.rows.get(id)),
+    pendingSessions: (limit) =>
+      Promise.resolve(
+        new Set(
+          [...shared.rows.values()]
+            .filter((c) => c.state === 'pending')
+            .map((c) => c.sessionId)
+            .slice(0, limit),
+        ),
+      ),
     unsettled: (sessionId, limit) =>
       Promise.resolve(
         [...shared.rows.values()]

@@ -147,6 +147,7 @@ describe.each(KINDS)('$name store: leases, fencing and commands', (kind) => {
     expect(error).toMatchObject({ reason: 'command_duplicate' });
     expect(await ta.get('cmd_1')).toMatchObject({ state: 'pending', issuedBy: tb.owner });
     expect((await ta.unsettled('ses_c', 10)).map((c) => c.commandId)).toEqual(['cmd_1']);
+    expect([...(await tb.pendingSessions(10))]).toEqual(['ses_c']);
 
     // only the lease holder accepts or settles; anyone withdraws a pending one
     expect(await refusal(tb.accept('cmd_1'))).toBe('session_leased');
@@ -165,6 +166,7 @@ describe.each(KINDS)('$name store: leases, fencing and commands', (kind) => {
     expect(await tb.settle('cmd_2', { outcome: 'withdrawn' })).toBe(true);
     expect(await ta.accept('cmd_2')).toBe(false);
     expect(await ta.unsettled('ses_c', 10)).toEqual([]);
+    expect((await ta.pendingSessions(10)).size).toBe(0);
 
     // a closed session has no owner
     await a.append([closed('ses_c', 2)]);

@@ -19,6 +19,8 @@ import {
 
 /** How many unsettled commands of a session one pass takes; the next pass takes the rest. */
 const BATCH = 32;
+/** How many sessions with pending commands one look returns. */
+const PENDING_SESSIONS = 1_000;
 
 export function outcomeUnknown(): RuntimeError {
   return new RuntimeError(
@@ -143,9 +145,20 @@ export class CommandOwner {
   async #drain(): Promise<void> {
     const table = this.#table;
     if (table === undefined) return;
+    const live = [...this.#deps.liveIds()];
+    if (live.length === 0) return;
+    // one look at which sessions have work, then only this runtime's among them (all of them
+    // when more sessions have work than one look returns)
+    let pending: ReadonlySet<string> | undefined;
+    try {
+      pending = await table.pendingSessions(PENDING_SESSIONS);
+    } catch {
+      return; // the next pass, or the floor's, looks again
+    }
+    const mine = pending.size < PENDING_SESSIONS ? live.filter((id) => pending.has(id)) : live;
     // sessions side by side, each one's commands in the order they were recorded
     await Promise.all(
-      [...this.#deps.liveIds()].map((sessionId) =>
+      mine.map((sessionId) =>
         this.#drainSession(table, sessionId).catch(() => {
           // a failed pass (store unreachable, lease lost) leaves the commands for the next
           // pass or for the runtime that takes the session over

@@ -54,6 +54,11 @@ export interface CommandTable {
    */
   enqueue(command: NewCommand): Promise<void>;
   get(commandId: string): Promise<StoredCommand | undefined>;
+  /**
+   * The sessions with a `pending` command, at most `limit` of them: an owner looks at its own
+   * sessions among these rather than at each of its sessions at every wake-up.
+   */
+  pendingSessions(limit: number): Promise<ReadonlySet<string>>;
   /** Commands of the session not yet settled, oldest first, at most `limit`. */
   unsettled(sessionId: string, limit: number): Promise<readonly StoredCommand[]>;
   /**

@@ -104,6 +104,19 @@ export class PgCommandTable implements CommandTable {
     return rows[0] === undefined ? undefined : toCommand(rows[0]);
   }
 
+  async pendingSessions(limit: number): Promise<ReadonlySet<string>> {
+    const rows = await this.#d.withClient(
+      async (c) =>
+        (
+          await c.query<{ session_id: string }>(
+            `SELECT DISTINCT session_id FROM ${this.#table} WHERE state = 'pending' LIMIT $1`,
+            [limit],
+          )
+        ).rows,
+    );
+    return new Set(rows.map((r) => r.session_id));
+  }
+
   async unsettled(sessionId: string, limit: number): Promise<readonly StoredCommand[]> {
     const rows = await this.#d.withClient(
       async (c) =>

@@ -73,6 +73,7 @@ export class SqliteCommands implements CommandTable {
   readonly #insert: Database.Statement;
   readonly #select: Database.Statement;
   readonly #unsettled: Database.Statement;
+  readonly #pendingSessions: Database.Statement;
   readonly #accept: Database.Transaction<(commandId: string) => boolean>;
   readonly #settle: Database.Transaction<(commandId: string, settlement: JsonObject) => boolean>;
 
@@ -88,6 +89,9 @@ export class SqliteCommands implements CommandTable {
        VALUES (?, ?, ?, ?, ?, 'pending', NULL, NULL, ${NEXT_CHANGE})`,
     );
     this.#select = db.prepare(`SELECT ${COLUMNS} FROM commands WHERE command_id = ?`);
+    this.#pendingSessions = db
+      .prepare(`SELECT DISTINCT session_id FROM commands WHERE state = 'pending' LIMIT ?`)
+      .pluck();
     this.#unsettled = db.prepare(
       `SELECT ${COLUMNS} FROM commands WHERE session_id = ? AND state <> 'settled'
        ORDER BY rowid LIMIT ?`,
@@ -152,6 +156,10 @@ export class SqliteCommands implements CommandTable {
       const row = this.#row(commandId);
       return row === undefined ? undefined : toCommand(row);
     });
+  }
+
+  pendingSessions(limit: number): Promise<ReadonlySet<string>> {
+    return this.#run(() => new Set(this.#pendingSessions.all(limit) as string[]));
   }
 
   unsettled(sessionId: string, limit: number): Promise<readonly StoredCommand[]> {

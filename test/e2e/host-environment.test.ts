@@ -1,5 +1,5 @@
 /**
- * The host's secrets stay with the host (issue 10 item 9, ADR-0013), on the real binary: the
+ * The host's secrets stay with the host (ADR-0013), on the real binary: the
  * model runs `env`, and what the command printed is read from the model's follow-up request.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `run.usage` is the run's own cumulative usage (issue 10 item 3, ADR-0012), on the real binary:
+ * `run.usage` is the run's own cumulative usage (ADR-0012), on the real binary:
  * a turn with a command and a follow-up counts both model requests, an interrupted turn that got
  * no model response reports nothing, and consecutive turns never carry each other's figures.
  */

@@ -1,5 +1,5 @@
 /**
- * Start-up failures say what failed (issue 10 item 1): each case spawns (or refuses to spawn)
+ * Start-up failures say what failed: each case spawns (or refuses to spawn)
  * a real process through the production transport and checks the typed refusal: bounded
  * providerCode, the SPI's retryability for the code, details without paths or prose.
  */

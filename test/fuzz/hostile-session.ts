@@ -319,7 +319,7 @@ export async function runCase(
       (e: unknown) => {
         failures.push(e);
         // typed: a definite refusal, or (an interrupt whose outcome is unknown) the SPI's
-        // AgentRuntimeError, which a runtime reads as an unknown outcome (issue 10 item 6)
+        // AgentRuntimeError, which a runtime reads as an unknown outcome
         if (!isProviderRejection(e) && !(e instanceof AgentRuntimeError))
           throw new Error(`an untyped rejection escaped: ${String(e)}`);
       },

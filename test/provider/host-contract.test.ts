@@ -1,5 +1,5 @@
 /**
- * What a host author hits first (issue 10 items 4–6): runRef is an idempotency key, input is
+ * What a host author hits first: runRef is an idempotency key, input is
  * validated before anything is sent, and options, sinks and interrupts fail in typed ways.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * `send()` never drops a write error silently (issue 10 item 5): a frame that cannot be written
+ * `send()` never drops a write error silently: a frame that cannot be written
  * fails its request at once with an authoritative `write_failed`, instead of a deadline much
  * later; the stdio transport reports every unwritten frame.
  */

@@ -97,7 +97,7 @@ describe('handshake: version gate (docs/behaviour.md §5.2)', () => {
     });
   }
 
-  // an initialize result without a string userAgent is not codex app-server at all (issue 10)
+  // an initialize result without a string userAgent is not codex app-server at all
   for (const [label, userAgent] of [
     ['absent', undefined],
     ['not a string', 156],

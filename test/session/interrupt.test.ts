@@ -176,7 +176,7 @@ describe('interrupt: hand-built frames', () => {
     await waitForRequest(h.transport, 'turn/interrupt');
     h.transport.end();
     const error: unknown = await interrupting.catch((e: unknown) => e);
-    // the interrupt may have been applied: not a ProviderRejection (docs/spi.md §15, issue 10 item 6)
+    // the interrupt may have been applied: not a ProviderRejection (docs/spi.md §15)
     expect(isProviderRejection(error)).toBe(false);
     expect((error as { error?: unknown }).error).toMatchObject({
       code: 'provider_unavailable',

@@ -1,5 +1,5 @@
 /**
- * Upstream failures a host can act on (issue 10 item 2, issue 9 item 5, ADR-0011): every turn
+ * Upstream failures a host can act on (ADR-0011): every turn
  * failure recorded from the real binary (scripted model: HTTP 401/403/404/429/500/503, closed and
  * stalled streams, response.failed with each error code) replayed through the adapter, plus the
  * codexErrorInfo values only newer releases send.

@@ -78,7 +78,7 @@ function turnObject(id: string, status: string, error: unknown = null): Frame {
   };
 }
 
-/** Provider options on top of the bridged approvals and questions (issue 14: every option on). */
+/** Provider options on top of the bridged approvals and questions (every option on). */
 export type HarnessOptions = Pick<
   CodexProviderOptions,
   'toolActivity' | 'fileChanges' | 'persistence' | 'fileReferences'

@@ -1,5 +1,5 @@
 /**
- * Issue 14 transcripts: recorded by `npm run protocol:record` on the baseline in force when they
+ * Tool-activity transcripts: recorded by `npm run protocol:record` on the baseline in force when they
  * were recorded; the newest allowlisted release that holds a scenario is replayed, the oldest
  * where a test holds what the first recording showed (no release is named here).
  */

@@ -1,5 +1,5 @@
 /**
- * Tool activity and patches on the real binary with the scripted model: tool activity (ADR-0014) and file-change
+ * On the real binary with the scripted model: tool activity (ADR-0014) and file-change
  * approvals (ADR-0015). A patch is proposed the only way this model slug can: an `exec_command`
  * whose `cmd` is an `apply_patch` heredoc, which codex intercepts as a patch.
  */

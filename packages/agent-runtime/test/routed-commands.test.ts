@@ -14,6 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { createManualProvider, type ManualProviderControls } from './manual-provider.js';
 import { onCleanup, tempDir, until } from './support.js';
+import { raiseApproval } from './approval.js';
 
 const CONFIG = { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } };
 
@@ -49,18 +50,7 @@ describe('session-addressed commands between two runtimes on one SQLite file', (
     await session.submitTurn({ input: 'ask me' });
     await until(() => manualA.sessions[0]?.runs[0] !== undefined, 'the first run');
     const run = manualA.sessions[0]!.runs[0]!;
-    run.sink.emit({
-      payload: {
-        type: 'interaction.requested',
-        providerRef: 'approve-1',
-        request: {
-          kind: 'approval',
-          subject: { category: 'command', summary: 'touch marker' },
-          allowedModes: ['once'],
-          riskHint: 'medium',
-        },
-      },
-    });
+    raiseApproval(run.sink);
     await until(() => session.pendingInteractions().length === 1, 'the approval');
     const interactionId = session.pendingInteractions()[0]!.interactionId;
 

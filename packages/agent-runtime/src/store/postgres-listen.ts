@@ -12,6 +12,8 @@ const RETRY_MS = 1_000;
 export class AppendWatcher {
   readonly #watchers = new Map<string, Set<() => void>>();
   #client: Promise<PoolClient> | undefined;
+  // A client may report several errors, or one after close() gave it back; release it once.
+  readonly #released = new WeakSet<PoolClient>();
   #closed = false;
   #retry: NodeJS.Timeout | undefined;
 
@@ -72,6 +74,8 @@ export class AppendWatcher {
   }
 
   #dropped(client: PoolClient, error: Error): void {
+    if (this.#released.has(client)) return;
+    this.#released.add(client);
     client.release(error);
     this.#client = undefined;
     if (this.#closed) return;
@@ -106,6 +110,8 @@ export class AppendWatcher {
     try {
       const c = await client;
       await c.query(`UNLISTEN "${this.channel}"`).catch(() => undefined);
+      if (this.#released.has(c)) return;
+      this.#released.add(c);
       c.release();
     } catch {
       // never connected: nothing to release

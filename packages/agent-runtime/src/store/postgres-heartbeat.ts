@@ -1,20 +1,10 @@
 /**
- * The heartbeat of a PostgreSQL store's leases. Renewal follows write health: every renewal
- * comes after a probe write that succeeded, so a runtime that cannot write (a revoked grant, a
- * read-only server, a lost database) renews nothing and its leases lapse within one lease
- * period instead of blocking every other runtime for as long as it lives. Each tick also treats
- * a lease whose renewal could not be confirmed before its local deadline as lost, and tells the
- * listeners of every lease found lost.
+ * What the PostgreSQL store's lease heartbeat (lease-heartbeat.ts) renews with: a probe write
+ * that must succeed (a revoked grant, a read-only server, a lost database renew nothing), then
+ * the renewal of every held lease.
  */
-import { performance } from 'node:perf_hooks';
 import type { PoolClient } from 'pg';
-import type { RuntimeError } from '../errors.js';
-import { leaseLost, type Leases } from './postgres-lease.js';
-
-/** Told once per session whose lease this store lost while it held it. */
-export type LeaseLostListener = (sessionId: string, error: RuntimeError) => void;
-
-type WithClient = <T>(fn: (client: PoolClient) => Promise<T>) => Promise<T>;
+import type { Leases } from './postgres-lease.js';
 
 /**
  * A write like an append's (a session row and an event row) in a transaction rolled back at
@@ -35,99 +25,18 @@ function probeWrite(client: PoolClient, schema: string, owner: string): Promise<
   );
 }
 
-export class LeaseHeartbeat {
-  readonly #listeners = new Set<LeaseLostListener>();
-  #timer: NodeJS.Timeout | undefined;
-  /** Fires at the earliest local deadline: a lease is lost there, not at the next tick. */
-  #deadline: NodeJS.Timeout | undefined;
-  /** Start (local monotonic ms) of the renewal in flight, if any. */
-  #renewingSince: number | undefined;
-
-  constructor(
-    private readonly leases: Leases,
-    private readonly schema: string,
-    private readonly withClient: WithClient,
-  ) {}
-
-  /** Ticks every third of the lease period (at least every 50 ms). */
-  start(): void {
-    const every = Math.max(50, Math.floor(this.leases.leaseMs / 3));
-    this.#timer ??= setInterval(() => {
-      this.#tick();
-    }, every).unref();
+/** Probes, then renews; resolves with the leases found lost. */
+export async function probeAndRenew(
+  client: PoolClient,
+  schema: string,
+  leases: Leases,
+): Promise<string[]> {
+  try {
+    await probeWrite(client, schema, leases.owner);
+  } catch (error) {
+    // a failed statement leaves the transaction open on this connection
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
   }
-
-  stop(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    if (this.#deadline !== undefined) clearTimeout(this.#deadline);
-    this.#timer = undefined;
-    this.#deadline = undefined;
-    this.#listeners.clear();
-  }
-
-  onLost(listener: LeaseLostListener): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
-  }
-
-  #tell(sessionIds: readonly string[]): void {
-    for (const sessionId of sessionIds) {
-      for (const listener of [...this.#listeners]) {
-        try {
-          listener(sessionId, leaseLost());
-        } catch {
-          // a listener's failure is its own; the others are still told
-        }
-      }
-    }
-  }
-
-  #expire(): void {
-    this.#tell(this.leases.expired());
-    if (this.#deadline !== undefined) clearTimeout(this.#deadline);
-    this.#deadline = undefined;
-    const next = this.leases.nextDeadline();
-    if (next === undefined || this.#timer === undefined) return;
-    this.#deadline = setTimeout(
-      () => {
-        this.#expire();
-      },
-      Math.max(0, Math.ceil(next - performance.now())),
-    ).unref();
-  }
-
-  #tick(): void {
-    this.#expire();
-    if (this.leases.size === 0) return;
-    const now = performance.now();
-    // one renewal at a time; one that hangs past a lease period no longer holds the next back
-    const since = this.#renewingSince;
-    if (since !== undefined && now - since < this.leases.leaseMs) return;
-    this.#renewingSince = now;
-    this.withClient((c) => this.#probeAndRenew(c))
-      .then(
-        (lost) => {
-          this.#tell(lost);
-          this.#expire();
-        },
-        // not fatal: leases not renewed reach their local deadline and are lost then
-        () => undefined,
-      )
-      .finally(() => {
-        if (this.#renewingSince === now) this.#renewingSince = undefined;
-      });
-  }
-
-  async #probeAndRenew(client: PoolClient): Promise<string[]> {
-    try {
-      await probeWrite(client, this.schema, this.leases.owner);
-    } catch (error) {
-      // a failed statement leaves the transaction open on this connection
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
-    return this.leases.renew(client);
-  }
+  return leases.renew(client);
 }

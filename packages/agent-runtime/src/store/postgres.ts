@@ -6,7 +6,8 @@ import { isRuntimeError, RuntimeError } from '../errors.js';
 import { checkOptions, postgresEventStoreOptionsSchema } from '../options.js';
 import { parseRecordKey, readRecordKeyFile } from '../record-key.js';
 import { pgStoreError } from './postgres-errors.js';
-import { LeaseHeartbeat, type LeaseLostListener } from './postgres-heartbeat.js';
+import { LeaseHeartbeat, type LeaseLostListener } from './lease-heartbeat.js';
+import { probeAndRenew } from './postgres-heartbeat.js';
 import { leaseLost, Leases, type LeaseChange } from './postgres-lease.js';
 import { AppendWatcher } from './postgres-listen.js';
 import { PgCommandTable } from './postgres-commands.js';
@@ -94,7 +95,11 @@ class PostgresEventStore implements EventStore {
         return this.#withClient(fn);
       },
     });
-    this.#heartbeat = new LeaseHeartbeat(this.#leases, this.#schema, (fn) => this.#withClient(fn));
+    this.#heartbeat = new LeaseHeartbeat(
+      this.#leases,
+      () => this.#withClient((c) => probeAndRenew(c, this.#schema, this.#leases)),
+      50,
+    );
     this.#migrateTo = options.migrateTo ?? PG_LATEST_SCHEMA_VERSION;
     this.#key =
       options.recordKey !== undefined

@@ -11,7 +11,8 @@ import { bySession } from './postgres-append.js';
 import { machineClock } from './sqlite-clock.js';
 import { SqliteCommands } from './sqlite-commands.js';
 import { storeErrorOf } from './sqlite-errors.js';
-import { renewal, SqliteHeartbeat, type LeaseLostListener } from './sqlite-heartbeat.js';
+import { LeaseHeartbeat, type LeaseLostListener } from './lease-heartbeat.js';
+import { renewal } from './sqlite-heartbeat.js';
 import { SqliteLeases, type LeaseChange } from './sqlite-lease.js';
 import { openDatabase } from './sqlite-open.js';
 import { SqlitePoller } from './sqlite-watch.js';
@@ -101,7 +102,7 @@ class SqliteEventStore implements EventStore {
     (sessionId: string, options: ReadOptions) => EventEnvelope[]
   >;
   private readonly leases: SqliteLeases;
-  private readonly heartbeat: SqliteHeartbeat;
+  private readonly heartbeat: LeaseHeartbeat;
   private readonly poller: SqlitePoller;
   private readonly path: string;
 
@@ -117,10 +118,15 @@ class SqliteEventStore implements EventStore {
     this.path = options.path;
     this.leases = new SqliteLeases(db, randomUUID(), options.leaseMs ?? 10_000, machineClock());
     const renew = renewal(db, this.leases);
-    this.heartbeat = new SqliteHeartbeat(this.leases, () => {
-      checkStillThere(this.path, this.opened);
-      return renew.immediate(performance.now());
-    });
+    this.heartbeat = new LeaseHeartbeat(
+      this.leases,
+      () =>
+        new Promise((resolve) => {
+          checkStillThere(this.path, this.opened);
+          resolve(renew.immediate(performance.now()));
+        }),
+      20,
+    );
     this.poller = new SqlitePoller(db, options.pollMs ?? 20);
     this.commands = new SqliteCommands(db, this.leases, this.poller, () => {
       this.guard();

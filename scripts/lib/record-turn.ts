@@ -35,6 +35,7 @@ export async function runTurn(
   timeoutMs: number,
   workspace: string,
 ): Promise<TurnTimings> {
+  await plan.before?.(driver, threadId);
   const from = driver.frames.length;
   const turnStartSent = driver.now();
   const input = plan.input?.map((item) =>

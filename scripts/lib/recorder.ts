@@ -134,7 +134,10 @@ export async function recordScenario(
     await scenario.beforeInitialize?.(driver);
     const init = await driver.request(
       'initialize',
-      { clientInfo: CLIENT_INFO, capabilities: null },
+      {
+        clientInfo: CLIENT_INFO,
+        capabilities: scenario.experimentalApi === true ? { experimentalApi: true } : null,
+      },
       timeoutMs,
     );
     if (!('result' in init)) throw new Error('initialize failed');
@@ -148,6 +151,7 @@ export async function recordScenario(
         approvalPolicy: scenario.approvalPolicy,
         sandbox: scenario.sandbox,
         ephemeral: scenario.ephemeral ?? true,
+        ...scenario.threadStart,
       },
       timeoutMs,
     );

@@ -22,6 +22,8 @@ export interface TurnPlan {
   readonly params?: Readonly<Record<string, unknown>>;
   /** Send `turn/steer` with this text (expectedTurnId: the turn) once the first delta arrived. */
   readonly steer?: string;
+  /** Client traffic before this turn's `turn/start` (e.g. `thread/inject_items`). */
+  readonly before?: (driver: AppServerDriver, threadId: string) => Promise<void>;
 }
 
 export interface Scenario {
@@ -30,6 +32,10 @@ export interface Scenario {
   readonly approvalPolicy: 'never' | 'on-request' | 'untrusted';
   readonly sandbox: 'read-only' | 'workspace-write';
   readonly extraConfig?: readonly string[];
+  /** `initialize.capabilities.experimentalApi: true` (needed by `thread/start.dynamicTools`). */
+  readonly experimentalApi?: boolean;
+  /** More `thread/start` members (e.g. `dynamicTools`). */
+  readonly threadStart?: Readonly<Record<string, unknown>>;
   readonly steps: readonly ScriptedStep[];
   readonly turns: readonly TurnPlan[];
   /** Keep listening this long after the last awaited frame before closing stdin. */

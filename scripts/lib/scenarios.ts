@@ -17,6 +17,7 @@ import { approvalScenario, PERMISSION_SCENARIOS } from './scenarios-interactions
 import { TOOL_AND_PATCH_SCENARIOS } from './scenarios-tools.js';
 import type { Scenario } from './scenario-types.js';
 import { RUN_SCENARIOS } from './scenarios-runs.js';
+import { HOST_SCENARIOS } from './scenarios-host.js';
 
 /**
  * `response.failed` error codes: every code codex 0.156.1–0.171.0 was seen to classify
@@ -275,6 +276,7 @@ export const SCENARIOS: readonly Scenario[] = [
   ...EVENTS_SCENARIOS,
   ...PERMISSION_SCENARIOS,
   ...RUN_SCENARIOS,
+  ...HOST_SCENARIOS,
 ];
 
 export function findScenario(name: string): Scenario {

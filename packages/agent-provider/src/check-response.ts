@@ -120,6 +120,9 @@ function checkByKind(request: InteractionRequest, response: unknown): Reason {
       return checkQuestionSet(request, response);
     case 'approval':
       return checkApproval(request, response);
+    case 'tool_call':
+      // any output answers a call; its bounds are the schema's
+      return undefined;
   }
 }
 

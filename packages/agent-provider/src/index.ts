@@ -20,6 +20,16 @@ export {
   usagePayloadSchema,
 } from './schemas/events.js';
 export { providerDescriptorSchema, workspaceOwnershipSchema } from './schemas/descriptor.js';
+export {
+  HOST_TOOL_BOUNDS,
+  hostToolDefinitionSchema,
+  hostToolsSchema,
+  TOOL_FAILURE_CODES,
+  toolCallRequestSchema,
+  toolCallResponseSchema,
+} from './schemas/host-tools.js';
+export { CONTEXT_ITEMS_MAX, contextItemSchema, contextItemsSchema } from './schemas/context.js';
+export { canDeclareHostTools, canInjectContext } from './host-capabilities.js';
 export { providerRecoveryRecordSchema } from './schemas/recovery.js';
 export {
   interactionIdSchema,
@@ -115,6 +125,14 @@ export type {
   WorkspaceOwnership,
 } from './schemas/descriptor.js';
 export type { ProviderRecoveryRecord } from './schemas/recovery.js';
+export type {
+  HostToolDefinition,
+  ToolCallRequest,
+  ToolCallResponse,
+  ToolFailureCode,
+  ToolOutput,
+} from './schemas/host-tools.js';
+export type { ContextItem } from './schemas/context.js';
 export type {
   AgentInteraction,
   InteractionSettlement,

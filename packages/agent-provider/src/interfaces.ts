@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { JsonObject } from './json.js';
+import type { ContextItem } from './schemas/context.js';
 import type { ProviderDescriptor, WorkspaceOwnership } from './schemas/descriptor.js';
 import type { ProviderEventInput } from './schemas/events.js';
+import type { HostToolDefinition } from './schemas/host-tools.js';
 import type { InteractionResponse } from './schemas/interaction.js';
 import type { ProviderRecoveryRecord } from './schemas/recovery.js';
 import type { ProviderRunTermination } from './schemas/termination.js';
@@ -30,6 +32,11 @@ export interface ProviderSessionInit {
   workspace: ProviderWorkspaceView;
   /** Session-scoped: only `diagnostic` payloads belong here. */
   sink: ProviderEventSink;
+  /**
+   * Host tools the model may call (descriptor `interaction.toolCall`; docs/spi.md §11.4): each
+   * call is a `tool_call` interaction of the run that made it. Absent or empty: none.
+   */
+  tools?: readonly HostToolDefinition[];
 }
 
 export interface ProviderRunRequest {
@@ -69,6 +76,11 @@ export interface ProviderRun {
 export interface ProviderSession {
   startRun(request: ProviderRunRequest): Promise<ProviderRun>;
   respondToInteraction(providerRef: string, response: InteractionResponse): Promise<void>;
+  /**
+   * Adds text the model sees from its next request on, without a run (descriptor
+   * `run.injectContext`; docs/spi.md §8.2). Resolves once the provider took it.
+   */
+  injectContext?(items: readonly ContextItem[]): Promise<void>;
   /** Idempotent, including after a rejected attempt. */
   dispose(): Promise<void>;
   exportRecoveryRecord?(): Promise<ProviderRecoveryRecord>;

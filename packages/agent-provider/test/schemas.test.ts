@@ -42,6 +42,7 @@ describe('provider descriptor', () => {
         steer: false,
         structuredOutput: false,
         options: { model: false, effort: false, summary: false },
+        injectContext: false,
       },
       interaction: {
         approval: { supported: false, modes: [], blocking: true },
@@ -54,6 +55,7 @@ describe('provider descriptor', () => {
           freeText: false,
           sensitive: false,
         },
+        toolCall: { supported: false, maxTools: 64 },
         settlementTimeoutMs: null,
       },
       workspace: { requires: 'directory', acceptsOwnership: ['borrowed', 'managed'], writes: true },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOST_TOOL_BOUNDS } from './host-tools.js';
 import { approvalModeSchema } from './interaction.js';
 import { jsonObjectSchema } from './json.js';
 
@@ -55,6 +56,8 @@ export const runCapabilitySchema = z.strictObject({
       summary: z.boolean().default(false),
     })
     .prefault({}),
+  // true = `ProviderSession.injectContext` adds text to the session's next model request.
+  injectContext: z.boolean().default(false),
 });
 
 export const interactionCapabilitySchema = z.strictObject({
@@ -76,6 +79,13 @@ export const interactionCapabilitySchema = z.strictObject({
       maxQuestions: positiveInt.nullable().default(null),
       freeText: z.boolean().default(false),
       sensitive: z.boolean().default(false),
+    })
+    .prefault({}),
+  // supported = `ProviderSessionInit.tools` are offered to the model, each call a `tool_call`.
+  toolCall: z
+    .strictObject({
+      supported: z.boolean().default(false),
+      maxTools: positiveInt.max(HOST_TOOL_BOUNDS.tools).default(HOST_TOOL_BOUNDS.tools),
     })
     .prefault({}),
   // null = the provider waits indefinitely.

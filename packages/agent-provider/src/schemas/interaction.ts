@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toolCallRequestSchema, toolCallResponseSchema } from './host-tools.js';
 import { jsonObjectSchema } from './json.js';
 
 /** Bounds of docs/spi.md §11 and §12, exported so tests and adapters use the same numbers. */
@@ -33,7 +34,7 @@ export const APPROVAL_CATEGORIES = [
   'other',
 ] as const;
 export const RISK_HINTS = ['low', 'medium', 'high'] as const;
-export const INTERACTION_KINDS = ['question', 'question_set', 'approval'] as const;
+export const INTERACTION_KINDS = ['question', 'question_set', 'approval', 'tool_call'] as const;
 export type InteractionKind = (typeof INTERACTION_KINDS)[number];
 
 const B = INTERACTION_BOUNDS;
@@ -96,6 +97,7 @@ export const interactionRequestSchema = z.discriminatedUnion('kind', [
   questionRequestSchema,
   questionSetRequestSchema,
   approvalRequestSchema,
+  toolCallRequestSchema,
 ]);
 
 const choiceValueSchema = z.string().min(1).max(B.choiceValue);
@@ -157,6 +159,7 @@ export const interactionResponseSchema = z.discriminatedUnion('kind', [
   questionResponseSchema,
   questionSetResponseSchema,
   approvalResponseSchema,
+  toolCallResponseSchema,
 ]);
 
 export type QuestionChoice = z.infer<typeof questionChoiceSchema>;

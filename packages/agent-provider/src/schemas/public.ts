@@ -9,6 +9,8 @@ import {
   questionSetRequestSchema,
   questionSetResponseSchema,
 } from './interaction.js';
+import { contextItemsSchema } from './context.js';
+import { hostToolsSchema } from './host-tools.js';
 import { jsonObjectSchema, jsonValueSchema } from './json.js';
 import { providerRecoveryRecordSchema } from './recovery.js';
 import {
@@ -23,6 +25,8 @@ import { runOptionsSchema, turnInputSchema } from './turn.js';
 export const PUBLIC_SCHEMAS = {
   'agent-error': agentErrorSchema,
   'agent-interaction': agentInteractionSchema,
+  'context-items': contextItemsSchema,
+  'host-tools': hostToolsSchema,
   'interaction-request': interactionRequestSchema,
   'interaction-response': interactionResponseSchema,
   'interaction-settlement': interactionSettlementSchema,

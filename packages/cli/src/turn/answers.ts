@@ -17,7 +17,7 @@ export interface Answer {
   /** undefined: nobody can answer this request here. */
   readonly response: InteractionResponse | undefined;
   /** Why it was answered this way, for a person reading stderr. */
-  readonly how: 'flag' | 'prompt' | 'no_terminal';
+  readonly how: 'flag' | 'prompt' | 'no_terminal' | 'unbound';
 }
 
 export type Answerer = (request: InteractionRequest, signal: AbortSignal) => Promise<Answer>;
@@ -32,6 +32,13 @@ export function createAnswerer(
   terminal: PromptStreams | undefined,
 ): Answerer {
   return async (request, signal) => {
+    // the CLI binds no host functions: a host tool's call fails, and the model is told so
+    if (request.kind === 'tool_call') {
+      return {
+        response: { kind: 'tool_call', output: { type: 'failure', code: 'unavailable' } },
+        how: 'unbound',
+      };
+    }
     if (request.kind === 'approval') {
       if (policy === 'approve') {
         const mode = narrowestMode(request.allowedModes);
@@ -62,5 +69,7 @@ export function describeResponse(response: InteractionResponse): string {
     case 'question':
     case 'question_set':
       return 'answered';
+    case 'tool_call':
+      return response.output.type === 'failure' ? `failed (${response.output.code})` : 'answered';
   }
 }

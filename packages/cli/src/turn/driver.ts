@@ -265,9 +265,11 @@ export class SessionDriver {
       const how =
         answer.how === 'flag'
           ? ' (from the command line)'
-          : answer.how === 'no_terminal'
-            ? ` (no terminal to ask in: never approved without a person${this.options.noTerminalHint === undefined ? '' : `; ${this.options.noTerminalHint}`})`
-            : '';
+          : answer.how === 'unbound'
+            ? ' (no host function is bound to this tool here)'
+            : answer.how === 'no_terminal'
+              ? ` (no terminal to ask in: never approved without a person${this.options.noTerminalHint === undefined ? '' : `; ${this.options.noTerminalHint}`})`
+              : '';
       out.note(`  → ${describeResponse(answer.response)}${how}`);
       this.stats?.interactions.push({
         request: summary,

@@ -125,5 +125,8 @@ export async function promptForInteraction(
       }
       return { kind: 'question_set', answers };
     }
+    case 'tool_call':
+      // nobody types a tool's output: the call fails
+      return { kind: 'tool_call', output: { type: 'failure', code: 'unavailable' } };
   }
 }

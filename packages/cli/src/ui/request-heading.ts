@@ -15,7 +15,9 @@ export function requestSummary(request: InteractionRequest): string {
       ? request.subject.summary
       : request.kind === 'question'
         ? request.prompt
-        : `${request.questions.length} question(s)`,
+        : request.kind === 'tool_call'
+          ? `call host tool ${request.tool}`
+          : `${request.questions.length} question(s)`,
   );
 }
 

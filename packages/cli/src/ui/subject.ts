@@ -164,5 +164,7 @@ export function subjectLines(request: InteractionRequest, columns: number | unde
         ),
         ...choiceLines(q.choices ?? [], width),
       ]);
+    case 'tool_call':
+      return wrapped(`input: ${jsonForTerminal(request.input)}`, width, '  ');
   }
 }

@@ -81,7 +81,9 @@ export class TimelineRenderer {
             ? `approval: ${n(r.subject.summary)}`
             : r.kind === 'question'
               ? `question: ${n(r.prompt)}`
-              : `${r.questions.length} question(s)`;
+              : r.kind === 'tool_call'
+                ? `host tool: ${n(r.tool)}`
+                : `${r.questions.length} question(s)`;
         this.line(e.occurredAt, `${c.cyan('?')} ${what}`);
         break;
       }

@@ -45,6 +45,10 @@ function requestProblems(request: InteractionRequest, d: ProviderDescriptor): st
           problems.push('a question is marked sensitive but sensitive is not declared');
       }
       return problems;
+    case 'tool_call':
+      if (!d.interaction.toolCall.supported)
+        problems.push('a tool call was raised but host tools are not declared');
+      return problems;
   }
 }
 

@@ -84,5 +84,12 @@ export function deriveResponses(
         invalid: { kind: 'question_set', answers: invalid },
       };
     }
+    case 'tool_call':
+      return {
+        valid: { kind: 'tool_call', output: { type: 'text', text: marker('answer') } },
+        conflicting: { kind: 'tool_call', output: { type: 'failure', code: 'failed' } },
+        // A failure code outside the closed set, named by a caller marker.
+        invalid: { kind: 'tool_call', output: { type: 'failure', code: marker('code') } },
+      };
   }
 }

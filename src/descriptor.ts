@@ -49,6 +49,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       structuredOutput: true,
       // turn/start model, effort, summary; the thread's defaults are sent back after (ADR-0041)
       options: { model: true, effort: true, summary: true },
+      // thread/inject_items, stable in every reviewed release (ADR-0056)
+      injectContext: true,
     },
     interaction: {
       // patches are offered `once` only (ADR-0015); commands `once` and `session`
@@ -70,6 +72,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
               sensitive: questions,
             }
           : {},
+      // thread/start.dynamicTools is experimental: host tools need the host's opt-in (ADR-0056)
+      toolCall: { supported: options.experimentalApi },
       settlementTimeoutMs: null,
     },
     // writes stays true under every sandbox mode: configured MCP servers, hooks, plugins and
@@ -95,7 +99,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
           Object.entries(CODEX_RELEASE_CAPABILITIES).map(([v, carried]) => [v, [...carried]]),
         ),
       },
-      protocolSurface: 'stable',
+      protocolSurface: options.experimentalApi ? 'experimental' : 'stable',
+      experimentalApi: options.experimentalApi,
       transport: 'stdio-jsonl',
       textGranularity: 'delta',
       supportedInputParts: options.fileReferences === 'resolve' ? ['text', 'file_ref'] : ['text'],

@@ -18,6 +18,7 @@ import type {
 import { approvalPolicyOf } from './approval-policy.js';
 import { ReleaseCapabilities, requestedFeatures } from './capabilities/gate.js';
 import { openConnection } from './connect.js';
+import { HostToolSet } from './interactions/host-tools.js';
 import {
   codexSessionOptionsSchema,
   type CodexSessionOptions,
@@ -85,13 +86,38 @@ function isSink(value: unknown): value is ProviderEventSink {
 }
 
 /** Reads `init` once; a throwing getter or proxy is a refusal. */
-function readInit(init: unknown): { options: unknown; root: unknown; sink: unknown } | undefined {
+function readInit(
+  init: unknown,
+): { options: unknown; root: unknown; sink: unknown; tools: unknown } | undefined {
   try {
-    const i = init as { options?: unknown; workspace?: { root?: unknown }; sink?: unknown };
-    return { options: i.options, root: i.workspace?.root, sink: i.sink };
+    const i = init as {
+      options?: unknown;
+      workspace?: { root?: unknown };
+      sink?: unknown;
+      tools?: unknown;
+    };
+    return { options: i.options, root: i.workspace?.root, sink: i.sink, tools: i.tools };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The init's host tools, checked and compiled: undefined for none; refused without the
+ * experimental opt-in (descriptor `interaction.toolCall`) or when a definition is unusable.
+ */
+function readHostTools(tools: unknown, experimentalApi: boolean): HostToolSet | undefined {
+  if (tools === undefined || (Array.isArray(tools) && tools.length === 0)) return undefined;
+  if (!experimentalApi) {
+    throw codexRejection(
+      'capability_unsupported',
+      'host tools need the experimental codex API (experimentalApi)',
+      { details: { capability: 'interaction.toolCall' } },
+    );
+  }
+  const compiled = HostToolSet.compile(tools);
+  if (!compiled.ok) throw compiled.rejection;
+  return compiled.set;
 }
 
 export async function openSession(
@@ -119,6 +145,7 @@ export async function openSession(
     'invalid codex session options',
   );
   if (!sessionOptions.ok) throw sessionOptions.rejection;
+  const hostTools = readHostTools(read.tools, options.experimentalApi);
   const root = read.root;
   if (typeof root !== 'string' || root.length === 0 || !isAbsolute(root)) {
     throw codexRejection('invalid_request', 'the codex workspace root must be an absolute path');
@@ -145,7 +172,7 @@ export async function openSession(
   const model = sessionOptions.data.model ?? options.model;
   let thread: HandshakeResult;
   // the options' features, refused once the release is known and before any thread (ADR-0042)
-  const features = requestedFeatures(options);
+  const features = requestedFeatures({ ...options, hostTools: hostTools !== undefined });
   try {
     thread = await handshake(
       connection,
@@ -158,6 +185,9 @@ export async function openSession(
         additionalVersions: options.additionalAppServerVersions,
         capabilityGate: (version) => new ReleaseCapabilities(version).refusal(features),
         ...(model !== undefined ? { model } : {}),
+        experimentalApi: options.experimentalApi,
+        // a resumed or forked thread keeps the tools it was started with (measured on 0.171.0)
+        ...(hostTools !== undefined ? { dynamicTools: hostTools.dynamicTools() } : {}),
         ephemeral: options.persistence !== 'thread',
         ...(recorded === undefined ? {} : forking ? { fork: recorded } : { resume: recorded }),
       },
@@ -202,6 +232,7 @@ export async function openSession(
       permissions: options.permissions === 'bridge',
       elicitations: options.mcpElicitations === 'bridge',
       showElicitationUrls: options.elicitationUrls === 'show',
+      ...(hostTools !== undefined ? { hostTools } : {}),
     },
     workspaceRoot: root,
     toolActivity: options.toolActivity === 'redacted',

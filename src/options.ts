@@ -88,6 +88,12 @@ export const codexProviderOptionsSchema = z.strictObject({
   mcpElicitations: codexBridgeModeSchema.default('none'),
   /** A URL elicitation's address: `withhold` (default) or `show` it in the approval (ADR-0040). */
   elicitationUrls: z.enum(ELICITATION_URL_MODES).default('withhold'),
+  /**
+   * Opt into codex's experimental API (`initialize.capabilities.experimentalApi`), which host
+   * tools need: `thread/start.dynamicTools` is experimental in every reviewed release. Off, a
+   * session declaring tools is refused `capability_unsupported` (ADR-0056).
+   */
+  experimentalApi: z.boolean().default(false),
   /** `thread`: persisted threads, exportRecoveryRecord and resumeSession (ADR-0016). */
   persistence: z.enum(['ephemeral', 'thread']).default('ephemeral'),
   /** `resolve`: `file_ref` parts are resolved in the workspace and sent as text/localImage (ADR-0017). */

@@ -15,6 +15,7 @@ import type { InboundMethod } from '../protocol/inbound.js';
 import {
   CODEX_BRIDGED_ELICITATION,
   CODEX_BRIDGED_PERMISSIONS,
+  CODEX_BRIDGED_TOOL_CALL,
   CODEX_CLIENT_METHOD,
 } from '../protocol/vocabulary.js';
 
@@ -28,6 +29,8 @@ const ELICIT = CODEX_BRIDGED_ELICITATION;
 const STEER = CODEX_CLIENT_METHOD.turnSteer;
 const MODELS = CODEX_CLIENT_METHOD.modelList;
 const ACCOUNT = CODEX_CLIENT_METHOD.accountRead;
+const TOOL = CODEX_BRIDGED_TOOL_CALL;
+const INJECT = CODEX_CLIENT_METHOD.threadInjectItems;
 
 /**
  * Feature → its needs: the methods the feature sends, reads or answers and the fields the
@@ -67,6 +70,17 @@ export const CODEX_FEATURE_NEEDS = {
   readRateLimits: [CODEX_CLIENT_METHOD.accountRateLimitsRead],
   onRateLimits: [LIMITS, `${LIMITS}.rateLimits`],
   readAccount: [ACCOUNT, `${ACCOUNT}:result.account`, `${ACCOUNT}:result.requiresOpenaiAuth`],
+  // the stable half: `thread/start.dynamicTools` is experimental, outside the review's schema
+  // (ADR-0056 lists the releases whose experimental schema declares it)
+  hostTools: [
+    TOOL,
+    `${TOOL}.callId`,
+    `${TOOL}.tool`,
+    `${TOOL}.arguments`,
+    `${TOOL}:result.contentItems`,
+    `${TOOL}:result.success`,
+  ],
+  injectContext: [INJECT, `${INJECT}.threadId`, `${INJECT}.items`],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CodexFeature = keyof typeof CODEX_FEATURE_NEEDS;

@@ -14,7 +14,10 @@ import { CODEX_RELEASE_CAPABILITIES } from './releases.js';
 export type FeatureOptions = Pick<
   ResolvedCodexProviderOptions,
   'events' | 'permissions' | 'mcpElicitations' | 'elicitationUrls' | 'onRateLimits'
->;
+> & {
+  /** The session declares host tools. */
+  readonly hostTools?: boolean;
+};
 
 /** The features a provider's options turn on for each of its sessions, in table order. */
 export function requestedFeatures(options: FeatureOptions): CodexFeature[] {
@@ -29,6 +32,7 @@ export function requestedFeatures(options: FeatureOptions): CodexFeature[] {
     if (options.elicitationUrls === 'show') out.push('elicitationUrls');
   }
   if (options.onRateLimits !== undefined) out.push('onRateLimits');
+  if (options.hostTools === true) out.push('hostTools');
   return out;
 }
 

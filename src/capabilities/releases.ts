@@ -19,6 +19,8 @@ const CARRIES_1: readonly CodexFeature[] = [
   'readRateLimits',
   'onRateLimits',
   'readAccount',
+  'hostTools',
+  'injectContext',
 ];
 
 export const CODEX_RELEASE_CAPABILITIES: Readonly<

@@ -2,13 +2,17 @@
  * What every bridge hands the registry: the neutral request, who owns it, how an answer becomes
  * the one native reply, and the reply that releases it unanswered (retirement, withdrawal).
  */
-import type { ApprovalRequest, QuestionSetRequest } from '@relvo-labs/agent-provider';
-import type { ApprovalRefusalToken, QuestionRefusalToken } from '../protocol/vocabulary.js';
+import type {
+  ApprovalRequest,
+  QuestionSetRequest,
+  ToolCallRequest,
+} from '@relvo-labs/agent-provider';
+import type { RefusalToken } from '../protocol/vocabulary.js';
 import type { InteractionCorrelation } from './native-approval.js';
 import type { SettlementPlan } from './settlement.js';
 
 export interface BridgedInteraction {
-  readonly request: ApprovalRequest | QuestionSetRequest;
+  readonly request: ApprovalRequest | QuestionSetRequest | ToolCallRequest;
   readonly correlation: InteractionCorrelation;
   /** Validates a neutral response and decides the native reply; consumes nothing. */
   readonly settle: (response: unknown) => SettlementPlan<unknown>;
@@ -18,7 +22,12 @@ export interface BridgedInteraction {
 
 export type BridgeTranslation =
   | { readonly ok: true; readonly interaction: BridgedInteraction }
-  | { readonly ok: false; readonly token: ApprovalRefusalToken | QuestionRefusalToken };
+  | {
+      readonly ok: false;
+      readonly token: RefusalToken;
+      /** Sent as the request's result instead of an error (a host tool's failure). */
+      readonly reply?: unknown;
+    };
 
 /** A translation that raises `request`, answered through `settle`, released with `release`. */
 export function bridged(

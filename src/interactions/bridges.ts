@@ -7,6 +7,7 @@ import {
   CODEX_BRIDGED_ELICITATION,
   CODEX_BRIDGED_FILE_CHANGE,
   CODEX_BRIDGED_PERMISSIONS,
+  CODEX_BRIDGED_TOOL_CALL,
 } from '../protocol/vocabulary.js';
 import type { ServerRequestOffer } from '../rpc/server-requests.js';
 import type { ApprovalResponse } from '@relvo-labs/agent-provider';
@@ -19,7 +20,9 @@ import {
   nativePermissionsReply,
   translatePermissionsRequest,
 } from './native-permissions.js';
+import type { HostToolSet } from './host-tools.js';
 import { emptyNativeAnswers, translateUserInput } from './native-question.js';
+import { translateToolCall } from './native-tool-call.js';
 import { planApprovalSettlement, planQuestionSettlement } from './settlement.js';
 
 /** What the bridges need from the session. */
@@ -32,6 +35,8 @@ export interface BridgeContext {
   readonly showElicitationUrls?: boolean;
   /** The MCP tool call a tool-call approval is about, when codex does not name it. */
   readonly mcpCallInFlight?: ElicitationBridgeOptions['mcpCallInFlight'];
+  /** The session's host tools (docs/behaviour.md §9.11). */
+  readonly hostTools?: HostToolSet;
 }
 
 /** A command or file-change approval: answered with a decision, released with `decline`. */
@@ -79,6 +84,10 @@ export function translateBridged(
           ? { mcpCallInFlight: context.mcpCallInFlight }
           : {}),
       });
+    case CODEX_BRIDGED_TOOL_CALL:
+      return context.hostTools === undefined
+        ? { ok: false, token: 'malformed' }
+        : translateToolCall(offer.params, context.hostTools);
     default: {
       const t = translateUserInput(offer.params);
       if (!t.ok) return t;

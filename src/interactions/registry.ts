@@ -11,10 +11,10 @@ import {
   CODEX_BRIDGED_FILE_CHANGE,
   CODEX_BRIDGED_PERMISSIONS,
   CODEX_BRIDGED_QUESTION,
+  CODEX_BRIDGED_TOOL_CALL,
   JSON_RPC_ERROR,
-  type ApprovalRefusalToken,
   type OwnerRefusalReason,
-  type QuestionRefusalToken,
+  type RefusalToken,
   type RegistryDiagnosticCode,
   type SessionRetirementCause,
 } from '../protocol/vocabulary.js';
@@ -40,7 +40,7 @@ export type OwnerResolution<O> =
 export interface RegistryDiagnostic {
   readonly level: 'debug' | 'info' | 'warning';
   readonly code: RegistryDiagnosticCode;
-  readonly token?: ApprovalRefusalToken | QuestionRefusalToken | OwnerRefusalReason;
+  readonly token?: RefusalToken | OwnerRefusalReason;
 }
 
 export const MAX_TRACKED_INTERACTIONS = 256;
@@ -107,6 +107,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
       return (
         this.#options.bridges.elicitations === true && this.#options.workspaceRoot !== undefined
       );
+    if (method === CODEX_BRIDGED_TOOL_CALL) return this.#options.hostTools !== undefined;
     return false;
   }
 
@@ -126,10 +127,12 @@ export class InteractionRegistry<O extends InteractionOwner> {
     // Step 1: strict parse and translation.
     const translated = translateBridged(offer, this.#options);
     if (!translated.ok) {
-      offer.reject(
-        JSON_RPC_ERROR.invalidParams,
-        `request cannot be represented faithfully (${translated.token})`,
-      );
+      if (translated.reply !== undefined) offer.respond(translated.reply);
+      else
+        offer.reject(
+          JSON_RPC_ERROR.invalidParams,
+          `request cannot be represented faithfully (${translated.token})`,
+        );
       this.#diagnose({ level: 'warning', code: 'interaction_refused', token: translated.token });
       return true;
     }
@@ -158,7 +161,7 @@ export class InteractionRegistry<O extends InteractionOwner> {
     const kind = interaction.request.kind;
     const entry: Entry<O> = {
       kind,
-      ref: `${kind === 'approval' ? 'approval' : 'question'}-${this.#nonce}-${this.#counter}`,
+      ref: `${kind === 'question_set' ? 'question' : kind}-${this.#nonce}-${this.#counter}`,
       interaction,
       owner: resolution.owner,
       offer,

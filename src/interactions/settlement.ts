@@ -30,6 +30,7 @@ export const SETTLEMENT_MESSAGES = {
   malformed: 'the interaction response is malformed',
   questionKindOnly: 'this codex interaction accepts question_set responses only',
   approvalKindOnly: 'codex bridges approvals only for this interaction',
+  toolCallKindOnly: 'a host tool call accepts tool_call responses only',
   approvedWithoutMode: 'an approval must carry a mode',
   persistentUnsupported: 'codex cannot honour persistent approvals',
   deniedWithMode: 'a denial must not carry a mode',

@@ -23,6 +23,7 @@ export const CODEX_CLIENT_METHOD = {
   accountRead: 'account/read',
   modelList: 'model/list',
   accountRateLimitsRead: 'account/rateLimits/read',
+  threadInjectItems: 'thread/inject_items',
 } as const;
 
 /** The notifications the adapter reads are decoded in `inbound.ts`, one schema per method. */
@@ -52,6 +53,8 @@ export const CODEX_BRIDGED_QUESTION = 'item/tool/requestUserInput';
 export const CODEX_BRIDGED_FILE_CHANGE = 'item/fileChange/requestApproval';
 export const CODEX_BRIDGED_PERMISSIONS = 'item/permissions/requestApproval';
 export const CODEX_BRIDGED_ELICITATION = 'mcpServer/elicitation/request';
+/** A call of a host tool declared with `thread/start.dynamicTools` (experimental API). */
+export const CODEX_BRIDGED_TOOL_CALL = 'item/tool/call';
 
 // ---- JSON-RPC error codes ----------------------------------------------------------------
 
@@ -276,9 +279,19 @@ export const QUESTION_REFUSAL_TOKENS = refusalTokens(
 );
 export type QuestionRefusalToken = (typeof QUESTION_REFUSAL_TOKENS)[number];
 
-export type RefusalToken = ApprovalRefusalToken | QuestionRefusalToken;
+/**
+ * Why a host tool's call never reached the host; codex is answered a failure the model reads
+ * (docs/behaviour.md §9.11), not an error.
+ */
+export const TOOL_CALL_REFUSAL_TOKENS = refusalTokens(
+  ['unknown_tool', 'invalid_input'],
+  ['namespace_unsupported'],
+);
+export type ToolCallRefusalToken = (typeof TOOL_CALL_REFUSAL_TOKENS)[number];
+
+export type RefusalToken = ApprovalRefusalToken | QuestionRefusalToken | ToolCallRefusalToken;
 export const REFUSAL_TOKENS = [
-  ...new Set([...APPROVAL_REFUSAL_TOKENS, ...QUESTION_REFUSAL_TOKENS]),
+  ...new Set([...APPROVAL_REFUSAL_TOKENS, ...QUESTION_REFUSAL_TOKENS, ...TOOL_CALL_REFUSAL_TOKENS]),
 ] as readonly RefusalToken[];
 
 /** docs/behaviour.md §9.4 step 2: why no run owns an interaction request. */

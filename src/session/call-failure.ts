@@ -10,7 +10,10 @@ import { causeTokenOf } from '../shared/cause-token.js';
 import { codexError } from '../shared/codex-error.js';
 
 /** A refusal proves nothing was applied; anything else may still apply (docs/spi.md §15). */
-export function callFailure(what: 'interrupt' | 'steer', error: unknown): never {
+export function callFailure(
+  what: 'interrupt' | 'steer' | 'context injection',
+  error: unknown,
+): never {
   if (isProviderRejection(error)) throw error;
   const known = agentErrorOf(error);
   if (known !== undefined) {

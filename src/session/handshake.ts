@@ -32,6 +32,10 @@ export interface HandshakeParams {
    * (a feature the release lacks, ADR-0042) is thrown and nothing further is sent.
    */
   readonly capabilityGate?: (codexVersion: string) => ProviderRejection | undefined;
+  /** `initialize.capabilities.experimentalApi` (the host's `experimentalApi` option). */
+  readonly experimentalApi?: boolean;
+  /** `thread/start.dynamicTools`: the session's host tools (a new thread only). */
+  readonly dynamicTools?: readonly Record<string, unknown>[];
   /** `false` persists the thread so that it can be resumed (`persistence: 'thread'`). */
   readonly ephemeral?: boolean;
   /** Resume this persisted thread instead of starting one (ADR-0016). */
@@ -66,7 +70,7 @@ export async function initializeConnection(
   connection: SessionConnection,
   params: Pick<
     HandshakeParams,
-    'clientName' | 'clientVersion' | 'additionalVersions' | 'capabilityGate'
+    'clientName' | 'clientVersion' | 'additionalVersions' | 'capabilityGate' | 'experimentalApi'
   >,
   probe?: StartupProbe,
 ): Promise<Omit<HandshakeResult, 'threadId' | 'defaults'>> {
@@ -78,8 +82,8 @@ export async function initializeConnection(
         title: CODEX_CLIENT_TITLE,
         version: params.clientVersion,
       },
-      // null by construction: experimentalApi and requestAttestation can never be opted into
-      capabilities: null,
+      // the experimental API only on the host's explicit opt-in (ADR-0056); never attestation
+      capabilities: params.experimentalApi === true ? { experimentalApi: true } : null,
     });
   } catch (error) {
     throw probe === undefined ? error : await initializeFailure(error, probe);
@@ -140,6 +144,9 @@ export async function handshake(
   const started = await connection.request(CODEX_CLIENT_METHOD.threadStart, {
     ...settings,
     ephemeral: params.ephemeral ?? true,
+    ...(params.dynamicTools !== undefined && params.dynamicTools.length > 0
+      ? { dynamicTools: params.dynamicTools }
+      : {}),
   });
   const parsedThread = threadStartResultSchema.safeParse(started);
   if (!parsedThread.success) {

@@ -5,6 +5,7 @@
 import type { InteractionResponse, ProviderEventInput } from '@relvo-labs/agent-provider';
 import type { InteractionCorrelation } from '../interactions/native-approval.js';
 import type { BridgeContext } from '../interactions/bridges.js';
+import type { HostToolSet } from '../interactions/host-tools.js';
 import type {
   FileChangeBridgeOptions,
   OutsideWorkspaceChangeMode,
@@ -43,6 +44,8 @@ export interface SessionBridges {
   readonly elicitations?: boolean;
   /** A URL elicitation shows its address only when true (ADR-0040). */
   readonly showElicitationUrls?: boolean;
+  /** `item/tool/call` for these host tools as `tool_call` interactions. */
+  readonly hostTools?: HostToolSet;
 }
 
 export interface SessionInteractionsParams {
@@ -68,13 +71,15 @@ export function openSessionInteractions(
     bridges.questions ||
     bridges.fileChanges === true ||
     bridges.permissions === true ||
-    bridges.elicitations === true;
+    bridges.elicitations === true ||
+    bridges.hostTools !== undefined;
   if (!any) return undefined;
   const registry = new InteractionRegistry<CodexRun>({
     bridges,
     ...(params.fileChanges === undefined ? {} : { fileChanges: params.fileChanges }),
     workspaceRoot: params.workspaceRoot,
     showElicitationUrls: bridges.showElicitationUrls === true,
+    ...(bridges.hostTools !== undefined ? { hostTools: bridges.hostTools } : {}),
     ...(params.mcpCallInFlight !== undefined ? { mcpCallInFlight: params.mcpCallInFlight } : {}),
     resolveOwner: params.resolveOwner,
     onDiagnostic: (d) => {

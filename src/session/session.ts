@@ -7,6 +7,7 @@
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
 import type { CodexEventsOptions } from '../events/schemas.js';
 import type {
+  ContextItem,
   InteractionResponse,
   ProviderRecoveryRecord,
   ProviderEventSink,
@@ -25,6 +26,7 @@ import { RetryableAttempt } from '../shared/retryable-attempt.js';
 import type { CodexResourceUsage } from '../transport/types.js';
 import type { UsageTotals } from '../protocol/inbound.js';
 import { TurnAdmission } from './admission.js';
+import { injectContext, type InjectContextDeps } from './inject-context.js';
 import {
   openSessionInteractions,
   type SessionBridges,
@@ -85,6 +87,7 @@ export class CodexSession implements ProviderSession {
   readonly #connection: CodexConnection;
   readonly #interactions: SessionInteractions | undefined;
   readonly #admission: TurnAdmission;
+  readonly #inject: InjectContextDeps;
   /** Teardown is shared while in flight and retryable after a failure. */
   readonly #disposal = new RetryableAttempt({ once: true });
   /** Present only with `persistence: 'thread'` (`'exportRecoveryRecord' in session` is the test). */
@@ -124,6 +127,7 @@ export class CodexSession implements ProviderSession {
     this.#state = state;
     this.#connection = params.connection;
     this.#interactions = interactions;
+    this.#inject = { state, connection: params.connection, capabilities: params.capabilities };
     const readSummary = async (): Promise<RunSummary> => {
       const read = await params.connection.request(CODEX_CLIENT_METHOD.configRead, {
         cwd: workspaceRoot,
@@ -186,6 +190,11 @@ export class CodexSession implements ProviderSession {
         codexRejection('invalid_request', 'the codex run request is malformed'),
       );
     }
+  }
+
+  /** `thread/inject_items` for the host's text items (src/session/inject-context.ts). */
+  injectContext(items: readonly ContextItem[]): Promise<void> {
+    return injectContext(this.#inject, items);
   }
 
   respondToInteraction(providerRef: string, response: InteractionResponse): Promise<void> {

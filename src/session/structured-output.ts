@@ -5,23 +5,14 @@
  * delivered as the `codex` / `structured_output` extension event; anything else fails the run
  * with a bounded reason that never echoes the answer.
  */
-import { createRequire } from 'node:module';
-import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import type {
   JsonObject,
   JsonValue,
   ProviderRejection,
   ProviderRunTermination,
 } from '@relvo-labs/agent-provider';
+import { compileHostSchema, type ValidateFunction } from '../shared/ajv.js';
 import { codexError, codexRejection } from '../shared/codex-error.js';
-
-let ajvClass: typeof AjvClass | undefined;
-
-/** ajv is loaded with the first output schema: a host that never asks for one never pays its start-up. */
-function loadAjv(): typeof AjvClass {
-  ajvClass ??= (createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass }).Ajv;
-  return ajvClass;
-}
 
 /** The most schema text the adapter compiles and sends. */
 export const MAX_OUTPUT_SCHEMA_CHARS = 65_536;
@@ -51,10 +42,7 @@ export function compileOutputSchema(
   });
   if (JSON.stringify(schema).length > MAX_OUTPUT_SCHEMA_CHARS) return refused('too_large');
   try {
-    // no remote refs, no code generation from formats: the schema is the host's, not trusted code
-    const Ajv = loadAjv();
-    const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });
-    return { ok: true, output: { schema, validate: ajv.compile(schema) } };
+    return { ok: true, output: { schema, validate: compileHostSchema(schema) } };
   } catch {
     return refused('does_not_compile');
   }

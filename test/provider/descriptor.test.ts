@@ -44,10 +44,12 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       steer: true,
       structuredOutput: true,
       options: { model: true, effort: true, summary: true },
+      injectContext: true,
     },
     interaction: {
       approval: approvals ? APPROVAL_ON : APPROVAL_OFF,
       question: questions ? QUESTION_ON : QUESTION_OFF,
+      toolCall: { supported: false, maxTools: 64 },
       settlementTimeoutMs: null,
     },
     workspace: { requires: 'directory', acceptsOwnership: ['borrowed', 'managed'], writes: true },
@@ -66,6 +68,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
         ),
       },
       protocolSurface: 'stable',
+      experimentalApi: false,
       transport: 'stdio-jsonl',
       textGranularity: 'delta',
       supportedInputParts: ['text'],
@@ -156,5 +159,17 @@ describe('descriptor: run extensions', () => {
       diff: 'summary',
       reasoningSummary: false,
     });
+  });
+});
+
+describe('host tools in the descriptor', () => {
+  it('are offered only on the experimental opt-in, which the descriptor names', () => {
+    const off = createCodexProvider({}).describe();
+    expect(off.interaction.toolCall.supported).toBe(false);
+    expect(off.extensions).toMatchObject({ protocolSurface: 'stable', experimentalApi: false });
+    const on = createCodexProvider({ experimentalApi: true }).describe();
+    expect(on.interaction.toolCall).toEqual({ supported: true, maxTools: 64 });
+    expect(on.extensions).toMatchObject({ protocolSurface: 'experimental', experimentalApi: true });
+    expect(on.run.injectContext).toBe(true);
   });
 });

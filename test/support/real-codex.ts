@@ -3,7 +3,7 @@
  * 127.0.0.1 with a throw-away HOME/CODEX_HOME. Everything is torn down after each test.
  */
 import { afterEach } from 'vitest';
-import type { ProviderEventInput } from '@relvo-labs/agent-provider';
+import type { ProviderEventInput, ProviderSessionInit } from '@relvo-labs/agent-provider';
 import {
   createCodexProvider,
   type CodexProvider,
@@ -55,6 +55,8 @@ export async function openRealCodex(
      * without an `env` codex inherits the host's own, as for a host that sets none.
      */
     readonly environment?: (iso: IsolatedCodexHome) => HostEnvironment;
+    /** The session's host tools (`ProviderSessionInit.tools`). */
+    readonly tools?: ProviderSessionInit['tools'];
   } = {},
 ): Promise<RealCodex> {
   const binary = requireCodexBinary({ kind: config.kind ?? 'native' });
@@ -81,6 +83,7 @@ export async function openRealCodex(
     options: {},
     workspace: { root: iso.workspace, ownership: 'borrowed' },
     sink: sessionSink,
+    ...(config.tools !== undefined ? { tools: config.tools } : {}),
   });
   cleanups.push(() => session.dispose());
   return { provider, server, iso, sessionSink, session };

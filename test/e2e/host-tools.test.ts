@@ -1,0 +1,150 @@
+/**
+ * Host tools and injected context on the real binary, against the scripted model: the model's
+ * call of a host tool reaches the host as a `tool_call` interaction and the host's answer is
+ * what the model reads in its next request; an input its schema refuses never reaches the host
+ * and the model is told why; injected text reaches the model's next request.
+ */
+import { describe, expect, it } from 'vitest';
+import { isProviderRejection, type HostToolDefinition } from '@relvo-labs/agent-provider';
+import {
+  functionCallOutput,
+  functionCallStep,
+  requestInputItems,
+  textStep,
+} from '../../src/testing/index.js';
+import { textInput } from '../support/provider-harness.js';
+import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';
+
+const LOOKUP: HostToolDefinition = {
+  name: 'lookup_ticket',
+  description: 'Look up a ticket by id',
+  inputSchema: {
+    type: 'object',
+    properties: { id: { type: 'integer' } },
+    required: ['id'],
+    additionalProperties: false,
+  },
+};
+
+describe('host tools on the real binary', () => {
+  it("the model calls a host tool and reads the host's result in its next request", async () => {
+    const codex = await openRealCodex({ experimentalApi: true }, { tools: [LOOKUP] });
+    codex.server.enqueue(
+      functionCallStep('lookup_ticket', { id: 42 }, { callId: 'call_host_1' }),
+      textStep(['Ticket 42 is open.']),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({
+      input: textInput('ticket 42?'),
+      sink,
+      runRef: 'r1',
+    });
+    const asked = await waitForEvent(
+      sink,
+      (e) => e.payload.type === 'interaction.requested',
+      'the tool call',
+    );
+    if (asked.payload.type !== 'interaction.requested') throw new Error('unreachable');
+    expect(asked.payload.request).toEqual({
+      kind: 'tool_call',
+      tool: 'lookup_ticket',
+      input: { id: 42 },
+    });
+    await codex.session.respondToInteraction(asked.payload.providerRef, {
+      kind: 'tool_call',
+      output: { type: 'json', value: { id: 42, status: 'open', owner: 'HOST-RESULT-7' } },
+    });
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    // the model was offered the tool, as declared
+    const offered = (codex.server.requests[0]?.body as { tools?: { name?: string }[] }).tools;
+    expect(offered?.find((t) => t.name === 'lookup_ticket')).toMatchObject({
+      type: 'function',
+      parameters: LOOKUP.inputSchema,
+    });
+    const second = codex.server.requests[1];
+    if (second === undefined) throw new Error('no second model request');
+    expect(JSON.parse(functionCallOutput(second, 'call_host_1') ?? 'null')).toEqual({
+      id: 42,
+      status: 'open',
+      owner: 'HOST-RESULT-7',
+    });
+  });
+
+  it('an input that fails the schema never reaches the host; the model is told why', async () => {
+    const codex = await openRealCodex({ experimentalApi: true }, { tools: [LOOKUP] });
+    codex.server.enqueue(
+      functionCallStep('lookup_ticket', { id: 'abc', extra: true }, { callId: 'call_bad_1' }),
+      functionCallStep('no_such_tool', {}, { callId: 'call_unknown_1' }),
+      textStep(['gave up']),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({
+      input: textInput('ticket abc?'),
+      sink,
+      runRef: 'r1',
+    });
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    expect(sink.events.filter((e) => e.payload.type === 'interaction.requested')).toEqual([]);
+    const afterBad = codex.server.requests[1];
+    if (afterBad === undefined) throw new Error('no second model request');
+    const told = functionCallOutput(afterBad, 'call_bad_1') ?? '';
+    expect(told).toMatch(/^the input does not match the tool's input schema: /);
+    expect(told).toContain('/id must be integer');
+    // ajv's messages only: the model's own values are not repeated back
+    expect(told).not.toContain('abc');
+    const diagnostics = codex.sessionSink.events
+      .concat(sink.events)
+      .filter((e) => e.payload.type === 'diagnostic');
+    expect(JSON.stringify(diagnostics)).not.toContain('abc');
+  });
+
+  it('a session declaring tools without the experimental opt-in is refused before a spawn', async () => {
+    const refused = await openRealCodex({}, { tools: [LOOKUP] }).catch((e: unknown) => e);
+    expect(isProviderRejection(refused) && refused.agentError).toMatchObject({
+      code: 'capability_unsupported',
+      details: { capability: 'interaction.toolCall' },
+    });
+  });
+});
+
+describe('injected context on the real binary', () => {
+  it("reaches the model's next request, after the earlier turns and before the new input", async () => {
+    const codex = await openRealCodex();
+    codex.server.enqueue(textStep(['first']), textStep(['second']));
+    const first = await codex.session.startRun({
+      input: textInput('first question'),
+      sink: recordingSink(),
+      runRef: 'r1',
+    });
+    expect((await first.completion).outcome).toBe('succeeded');
+    await codex.session.injectContext?.([
+      { type: 'text', role: 'developer', text: 'HOST NOTE: gold plan' },
+      { type: 'text', role: 'user', text: 'HOST USER NOTE' },
+    ]);
+    const second = await codex.session.startRun({
+      input: textInput('second question'),
+      sink: recordingSink(),
+      runRef: 'r2',
+    });
+    expect((await second.completion).outcome).toBe('succeeded');
+    const texts = requestInputItems(codex.server.requests[1]!)
+      .filter((i) => i.type === 'message')
+      .map((i) => `${String(i.role)}:${JSON.stringify(i.content)}`);
+    const at = (needle: string): number => texts.findIndex((t) => t.includes(needle));
+    expect(at('first question')).toBeGreaterThan(-1);
+    expect(at('HOST NOTE: gold plan')).toBeGreaterThan(at('first question'));
+    expect(texts[at('HOST NOTE: gold plan')]).toMatch(/^developer:/);
+    expect(at('HOST USER NOTE')).toBe(at('HOST NOTE: gold plan') + 1);
+    expect(at('second question')).toBeGreaterThan(at('HOST USER NOTE'));
+    // the first request never saw it
+    expect(JSON.stringify(codex.server.requests[0]?.body)).not.toContain('HOST NOTE');
+  });
+
+  it('malformed items are refused and nothing is sent', async () => {
+    const codex = await openRealCodex();
+    const refused = await codex.session
+      .injectContext?.([{ type: 'text', role: 'system', text: 'x' }] as never)
+      .catch((e: unknown) => e);
+    expect(isProviderRejection(refused) && refused.agentError.code).toBe('invalid_request');
+  });
+});

@@ -140,6 +140,25 @@ describe('injected context on the real binary', () => {
     expect(JSON.stringify(codex.server.requests[0]?.body)).not.toContain('HOST NOTE');
   });
 
+  it('is taken while a run streams (codex does not refuse it): the same run asks the model again', async () => {
+    const codex = await openRealCodex();
+    codex.server.enqueue(
+      textStep(
+        Array.from({ length: 30 }, (_, i) => `w${String(i)} `),
+        { delayMs: 40 },
+      ),
+      textStep(['after the note']),
+    );
+    const sink = recordingSink();
+    const run = await codex.session.startRun({ input: textInput('count'), sink, runRef: 'r1' });
+    await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');
+    await codex.session.injectContext?.([{ type: 'text', role: 'user', text: 'MID-RUN NOTE' }]);
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    // measured on 0.171.0: one turn, a second model request that carries the note
+    expect(codex.server.requests).toHaveLength(2);
+    expect(JSON.stringify(codex.server.requests[1]?.body)).toContain('MID-RUN NOTE');
+  });
+
   it('malformed items are refused and nothing is sent', async () => {
     const codex = await openRealCodex();
     const refused = await codex.session

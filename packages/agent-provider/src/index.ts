@@ -27,6 +27,7 @@ export {
   TOOL_FAILURE_CODES,
   toolCallRequestSchema,
   toolCallResponseSchema,
+  toolOutputSchema,
 } from './schemas/host-tools.js';
 export { CONTEXT_ITEMS_MAX, contextItemSchema, contextItemsSchema } from './schemas/context.js';
 export { canDeclareHostTools, canInjectContext } from './host-capabilities.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { jsonObjectSchema } from '@relvo-labs/agent-provider';
+import { hostToolsSchema, jsonObjectSchema } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
 import { closestKey, describeIssues, summarise, type ConfigIssue } from './config-issues.js';
 import { jsonSyntaxPosition } from './config-json.js';
@@ -34,6 +34,12 @@ export const runtimeProfileSchema = z.strictObject({
    * `model`, `effort`, `summary`, `outputSchema` (ADR-0041); each needs the provider to declare it.
    */
   run: profileRunSchema.optional(),
+  /**
+   * Host tools offered to this profile's sessions (`ProviderSessionInit.tools`; the provider must
+   * declare `interaction.toolCall`). A call is a `tool_call` interaction, answered by the
+   * runtime's function of that name (`toolFunctions`) or else by the host.
+   */
+  tools: hostToolsSchema.optional(),
   /** How long an approval or question may wait for a person; absent: no limit. */
   interactionExpiry: z
     .strictObject({

@@ -9,6 +9,11 @@ export type {
 } from './runtime-api.js';
 export type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './session/session.js';
 export type { TurnOutcome, TurnResult } from './session/turn-result.js';
+export type {
+  HostToolCallContext,
+  HostToolFunction,
+  HostToolFunctions,
+} from './session/host-functions.js';
 export type { ProviderFactory } from './registry.js';
 export {
   loadRuntimeConfig,

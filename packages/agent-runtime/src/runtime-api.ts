@@ -11,6 +11,7 @@ import type { IdFactory } from './ids.js';
 import type { ProviderFactory } from './registry.js';
 import type { AgentInteraction, InteractionResponse, TurnInput } from '@relvo-labs/agent-provider';
 import type { RuntimeSession, SubmitTurnOptions } from './session/session.js';
+import type { HostToolFunctions } from './session/host-functions.js';
 import type { EventStore, StoredSession } from './store/types.js';
 import type { EventSubscription, SubscribeOptions } from './subscription.js';
 import type { WorkspaceInput } from './workspace.js';
@@ -32,6 +33,11 @@ export interface AgentRuntimeOptions {
    * withdrawn and refused with `session_unowned`. Default 30 000.
    */
   readonly commandTimeoutMs?: number;
+  /**
+   * Host functions by tool name: a profile's `tools` entry of that name is answered by calling
+   * it (docs/host-guide.md, host tools); a tool without one waits for the host's answer.
+   */
+  readonly toolFunctions?: HostToolFunctions;
 }
 
 export type SessionOwnership = 'this_runtime' | 'elsewhere';

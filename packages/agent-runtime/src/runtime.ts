@@ -103,6 +103,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       warm,
       ...(resumeFrom === undefined ? {} : { resumeFrom }),
       ...(forkFrom === undefined ? {} : { forkFrom }),
+      ...(options.toolFunctions === undefined ? {} : { toolFunctions: options.toolFunctions }),
       subscribe: (o) => subscribe(sessionId, o),
       onClosed: () => {
         live.delete(sessionId);

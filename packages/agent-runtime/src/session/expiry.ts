@@ -32,13 +32,18 @@ export function armExpiry(
 
 /**
  * The answer the provider gets when a request expires: a denial for an approval under
- * `decline`; otherwise none (the run is interrupted instead — a question has no refusal).
+ * `decline`, a failure for a host tool's call; otherwise none (the run is interrupted instead —
+ * a question has no refusal).
  */
 export function expiryAnswer(
   policy: ExpiryPolicy,
   request: InteractionRequest,
 ): InteractionResponse | undefined {
-  if (policy.onExpiry !== 'decline' || request.kind !== 'approval') return undefined;
+  if (policy.onExpiry !== 'decline') return undefined;
+  // a host tool's call fails, and the model is told it expired
+  if (request.kind === 'tool_call')
+    return { kind: 'tool_call', output: { type: 'failure', code: 'expired' } };
+  if (request.kind !== 'approval') return undefined;
   return { kind: 'approval', decision: 'denied' };
 }
 

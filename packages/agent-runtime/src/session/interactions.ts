@@ -9,6 +9,7 @@ import {
   type InteractionSettlement,
   type ProviderSession,
   type SettlementOutcome,
+  type ToolOutput,
 } from '@relvo-labs/agent-provider';
 import { isoAt, type RuntimeClock } from '../clock.js';
 import { rejection } from '../errors.js';
@@ -32,6 +33,7 @@ import {
 } from './answers.js';
 import { contractDiagnostic } from './intake.js';
 import { providerCallError } from './provider-call.js';
+import { callBoundFunction, type HostToolFunctions } from './host-functions.js';
 import type { SessionLog } from './log.js';
 
 /** What the lifecycle needs of the run an interaction belongs to. */
@@ -62,6 +64,8 @@ interface InteractionRecord {
   delivery?: Promise<void>;
   settlement?: InteractionSettlement;
   expiry?: ArmedExpiry;
+  /** A bound host function's call, aborted once the interaction settles. */
+  call?: AbortController;
 }
 
 /** Read anew after an await (the record may have settled meanwhile). */
@@ -84,6 +88,8 @@ export interface InteractionDeps {
   readonly log: SessionLog;
   readonly clock: RuntimeClock;
   readonly ids: IdFactory;
+  /** Host functions that answer `tool_call` interactions of their tool (host-functions.ts). */
+  readonly toolFunctions?: HostToolFunctions;
 }
 
 /**
@@ -141,6 +147,14 @@ export class InteractionLifecycle {
       { type: 'interaction.requested', interactionId, turnId, request, ...expiresAt },
       runId,
     );
+    if (request.kind === 'tool_call') {
+      const call = new AbortController();
+      const answer = (output: ToolOutput): Promise<void> =>
+        this.respond(interactionId, { kind: 'tool_call', output });
+      const { toolFunctions, sessionId } = this.#deps;
+      if (callBoundFunction(toolFunctions, sessionId, request, answer, call.signal))
+        record.call = call;
+    }
     return true;
   }
 
@@ -285,6 +299,7 @@ export class InteractionLifecycle {
     error?: AgentError,
   ): void {
     record.expiry?.cancel();
+    record.call?.abort();
     const settlement: InteractionSettlement = { outcome, settledAt: isoAt(this.#deps.clock) };
     if (response !== undefined) settlement.response = response;
     if (error !== undefined) settlement.error = error;

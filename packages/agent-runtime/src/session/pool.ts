@@ -200,6 +200,9 @@ export class ProviderSessionPool {
       options: structuredClone<JsonObject>(resolved.profile.sessionOptions),
       workspace: { root: workspace.root, ownership: workspace.ownership },
       sink,
+      ...(resolved.profile.tools === undefined
+        ? {}
+        : { tools: structuredClone(resolved.profile.tools) }),
     };
     // a recorded thread is resumed once; a later opening of the profile starts afresh
     const record = this.#ctx.resumeFrom?.get(profile);

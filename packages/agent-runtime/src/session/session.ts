@@ -20,6 +20,7 @@ import { ProviderSessionPool } from './pool.js';
 import { RunDriver } from './run.js';
 import { readTurnOptions, runOptionsFor, type TurnRunOptions } from './turn-options.js';
 import { toTurnInput, turnInputs, type TurnInputs } from './turn-input.js';
+import type { HostToolFunctions } from './host-functions.js';
 import type { WarmSessions } from './warm.js';
 import type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './api.js';
 
@@ -44,6 +45,8 @@ export interface SessionContext {
   readonly forkFrom?: Map<string, ProviderRecoveryRecord>;
   /** Provider sessions started ahead of demand (ADR-0037). */
   readonly warm?: WarmSessions;
+  /** Host functions bound to host tools by name (`AgentRuntimeOptions.toolFunctions`). */
+  readonly toolFunctions?: HostToolFunctions;
   subscribe(options?: SubscribeOptions): EventSubscription;
   onClosed(session: SessionImpl): void;
 }
@@ -67,7 +70,14 @@ export class SessionImpl implements RuntimeSession {
   private closingAttempt: Promise<void> | undefined;
   constructor(private readonly ctx: SessionContext) {
     const { id: sessionId, log, clock, ids } = ctx;
-    this.interactions = new InteractionLifecycle({ sessionId, log, clock, ids });
+    const { toolFunctions } = ctx;
+    this.interactions = new InteractionLifecycle({
+      sessionId,
+      log,
+      clock,
+      ids,
+      ...(toolFunctions === undefined ? {} : { toolFunctions }),
+    });
     this.pool = new ProviderSessionPool({
       registry: ctx.registry,
       log,

@@ -199,6 +199,7 @@ export class WarmSessions {
         options: structuredClone<JsonObject>(p.sessionOptions),
         workspace: { ...spec.workspace },
         sink,
+        ...(p.tools === undefined ? {} : { tools: structuredClone(p.tools) }),
       });
       session = checkedProviderSession(created, profile);
     } catch {

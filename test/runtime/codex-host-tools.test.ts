@@ -1,0 +1,156 @@
+/**
+ * A runtime profile binding a host tool to a host function, on the REAL codex (scripted model on
+ * 127.0.0.1): the model's call reaches the function with its checked input, the function's
+ * output is recorded in the log as the interaction's answer and is what the model reads next;
+ * a throwing function is a failure the model reads, and nothing of the error is logged.
+ */
+import {
+  createAgentRuntime,
+  type AgentRuntime,
+  type EventEnvelope,
+  type HostToolFunction,
+  type RuntimeConfigInput,
+} from '@relvo-labs/agent-runtime';
+import type { JsonValue } from '@relvo-labs/agent-provider';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCodexProvider } from '../../src/index.js';
+import {
+  codexConfigArgs,
+  createIsolatedCodexHome,
+  functionCallOutput,
+  functionCallStep,
+  requireCodexBinary,
+  ScriptedModelServer,
+  textStep,
+} from '../../src/testing/index.js';
+import { testEnv } from '../support/processes.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const LOOKUP = {
+  name: 'lookup_ticket',
+  description: 'Look up a ticket by id',
+  inputSchema: {
+    type: 'object',
+    properties: { id: { type: 'integer' } },
+    required: ['id'],
+    additionalProperties: false,
+  },
+};
+
+async function harness(lookup: HostToolFunction): Promise<{
+  runtime: AgentRuntime;
+  server: ScriptedModelServer;
+  open: () => ReturnType<AgentRuntime['openSession']>;
+}> {
+  const binary = requireCodexBinary({ kind: 'native' });
+  const iso = createIsolatedCodexHome('relvo-runtime-tools-');
+  cleanups.push(() => {
+    iso.dispose();
+  });
+  const server = await ScriptedModelServer.start();
+  cleanups.push(() => server.close());
+  const config: RuntimeConfigInput = {
+    defaultProfile: 'codex-tools',
+    profiles: {
+      'codex-tools': {
+        provider: 'codex',
+        providerOptions: {
+          executable: binary.path,
+          extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
+          env: iso.env(testEnv()),
+          requestTimeoutMs: 20_000,
+          experimentalApi: true,
+        },
+        tools: [LOOKUP],
+      },
+    },
+  };
+  const runtime = await createAgentRuntime({
+    providers: { codex: createCodexProvider },
+    config,
+    toolFunctions: { lookup_ticket: lookup },
+  });
+  cleanups.push(() => runtime.shutdown());
+  return { runtime, server, open: () => runtime.openSession({ workspace: iso.workspace }) };
+}
+
+async function stored(runtime: AgentRuntime, sessionId: string): Promise<EventEnvelope[]> {
+  return [...(await runtime.readEvents(sessionId, { limit: 10_000 }))];
+}
+
+describe('runtime host functions on the real codex', () => {
+  it("the bound function answers the call; its output is logged and reaches the model's next request", async () => {
+    const seen: JsonValue[] = [];
+    const h = await harness((input, context) => {
+      seen.push(input);
+      expect(context.tool).toBe('lookup_ticket');
+      return { type: 'text', text: 'ticket 42 is open (HOST-FN-9)' };
+    });
+    const session = await h.open();
+    h.server.enqueue(
+      functionCallStep('lookup_ticket', { id: 42 }, { callId: 'call_rt_1' }),
+      textStep(['It is open.']),
+    );
+    const turn = await session.submitTurn({ input: 'ticket 42?' });
+    expect((await turn.done).turnState).toBe('completed');
+    expect(seen).toEqual([{ id: 42 }]);
+    const second = h.server.requests[1];
+    if (second === undefined) throw new Error('no second model request');
+    expect(functionCallOutput(second, 'call_rt_1')).toBe('ticket 42 is open (HOST-FN-9)');
+    const events = await stored(h.runtime, session.id);
+    const types = events.map((e) => e.payload.type);
+    expect(types).toContain('interaction.requested');
+    const answered = events.find((e) => e.payload.type === 'interaction.answered');
+    expect(answered?.payload).toMatchObject({
+      response: {
+        kind: 'tool_call',
+        output: { type: 'text', text: 'ticket 42 is open (HOST-FN-9)' },
+      },
+    });
+    const settled = events.find((e) => e.payload.type === 'interaction.settled');
+    expect(settled?.payload).toMatchObject({ settlement: { outcome: 'responded' } });
+  });
+
+  it('a throwing function is a failure the model reads; the error text is never logged', async () => {
+    const h = await harness(() => {
+      throw new Error('SECRET-HOST-ERROR');
+    });
+    const session = await h.open();
+    h.server.enqueue(
+      functionCallStep('lookup_ticket', { id: 7 }, { callId: 'call_rt_2' }),
+      textStep(['Sorry.']),
+    );
+    const turn = await session.submitTurn({ input: 'ticket 7?' });
+    expect((await turn.done).turnState).toBe('completed');
+    const second = h.server.requests[1];
+    if (second === undefined) throw new Error('no second model request');
+    expect(functionCallOutput(second, 'call_rt_2')).toBe('host tool failed (failed)');
+    const events = await stored(h.runtime, session.id);
+    expect(JSON.stringify(events)).not.toContain('SECRET-HOST-ERROR');
+    expect(events.find((e) => e.payload.type === 'interaction.answered')?.payload).toMatchObject({
+      response: { kind: 'tool_call', output: { type: 'failure', code: 'failed' } },
+    });
+  });
+
+  it('an input the schema refuses never reaches the function', async () => {
+    let calls = 0;
+    const h = await harness(() => {
+      calls += 1;
+      return { type: 'text', text: 'unexpected' };
+    });
+    const session = await h.open();
+    h.server.enqueue(
+      functionCallStep('lookup_ticket', { id: 'x' }, { callId: 'call_rt_3' }),
+      textStep(['ok']),
+    );
+    const turn = await session.submitTurn({ input: 'ticket x?' });
+    expect((await turn.done).turnState).toBe('completed');
+    expect(calls).toBe(0);
+    const events = await stored(h.runtime, session.id);
+    expect(events.some((e) => e.payload.type === 'interaction.requested')).toBe(false);
+  });
+});

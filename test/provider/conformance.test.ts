@@ -15,10 +15,11 @@ const EVERY_OPTION = {
   fileReferences: 'resolve',
   permissions: 'bridge',
   mcpElicitations: 'bridge',
+  experimentalApi: true,
 } as const;
 
 describeProviderConformance(
-  'codex (fake transport, every option on: approvals, questions, tool activity, file changes, permissions, MCP elicitations, persistence, file references)',
+  'codex (fake transport, every option on: approvals, questions, tool activity, file changes, permissions, MCP elicitations, persistence, file references, host tools)',
   codexHarness(EVERY_OPTION),
 );
 

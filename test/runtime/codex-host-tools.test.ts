@@ -154,3 +154,29 @@ describe('runtime host functions on the real codex', () => {
     expect(events.some((e) => e.payload.type === 'interaction.requested')).toBe(false);
   });
 });
+
+describe('a profile whose provider does not offer host tools', () => {
+  it('is refused host_tools_unsupported before any session opens', async () => {
+    const iso = createIsolatedCodexHome('relvo-runtime-tools-');
+    cleanups.push(() => {
+      iso.dispose();
+    });
+    const runtime = await createAgentRuntime({
+      providers: { codex: createCodexProvider },
+      config: {
+        defaultProfile: 'p',
+        // no experimentalApi: the codex provider declares no host tools
+        profiles: { p: { provider: 'codex', providerOptions: {}, tools: [LOOKUP] } },
+      },
+    });
+    cleanups.push(() => runtime.shutdown());
+    const refused = await runtime
+      .openSession({ workspace: iso.workspace })
+      .then((s) => s.submitTurn({ input: 'x' }))
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      code: 'capability_unsupported',
+      reason: 'host_tools_unsupported',
+    });
+  });
+});

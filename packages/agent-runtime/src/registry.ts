@@ -1,4 +1,5 @@
 import {
+  canDeclareHostTools,
   captureJson,
   checkWireCompatibility,
   isProviderRejection,
@@ -127,6 +128,16 @@ export class ProviderRegistry {
       );
     }
     const descriptor = this.describe(provider, profileName, profile.provider);
+    // a profile's tools its provider cannot offer: refused before any session, never dropped
+    const tools = canDeclareHostTools(descriptor, profile.tools?.length ?? 0);
+    if (!tools.ok) {
+      throw new RuntimeError(
+        'capability_unsupported',
+        'host_tools_unsupported',
+        `profile "${profileName}": provider "${profile.provider}" does not offer its tools`,
+        { details: { profile: profileName, path: `profiles.${profileName}.tools` } },
+      );
+    }
     const resolved: ResolvedProvider = Object.freeze({
       profileName,
       profile,

@@ -8,6 +8,7 @@ import { runChecks } from './checks-run.js';
 import { sessionChecks } from './checks-session.js';
 import { continueChecks } from './checks-continue.js';
 import { steerChecks } from './checks-steer.js';
+import { hostChecks } from './checks-host.js';
 import { CheckContext, CheckFailure } from './context.js';
 import { createPlan, type CheckDefinition } from './plan.js';
 import type { ConformanceCheckResult, ConformanceHarness, ConformanceSubject } from './types.js';
@@ -18,6 +19,7 @@ export const CONFORMANCE_CHECKS: readonly CheckDefinition[] = [
   ...sessionChecks,
   ...runChecks,
   ...steerChecks,
+  ...hostChecks,
   ...continueChecks,
   ...eventChecks.filter((c) => c.area === 'events'),
   ...interactionChecks,

@@ -3,6 +3,7 @@ import type { AgentProvider, ProviderSessionInit } from '../../interfaces.js';
 import type { ProviderRecoveryRecord } from '../../schemas/recovery.js';
 import type { RunOptions } from '../../schemas/turn.js';
 import { isJsonObject } from '../../json.js';
+import { canDeclareHostTools } from '../../host-capabilities.js';
 import type { ProviderDescriptor } from '../../schemas/descriptor.js';
 import type { ScriptedRun } from './run.js';
 import { ScriptedSession } from './session.js';
@@ -140,6 +141,9 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
         ),
       );
     }
+    // tools it does not declare are refused, never silently dropped
+    const tools = canDeclareHostTools(descriptor, init.tools?.length ?? 0);
+    if (!tools.ok) return Promise.reject(new ProviderRejection(tools.error));
     sessionCounter += 1;
     const session = new ScriptedSession(`scripted-session-${sessionCounter}`, init.sink, host);
     sessions.push(session);

@@ -78,7 +78,7 @@ export interface ProviderSession {
   respondToInteraction(providerRef: string, response: InteractionResponse): Promise<void>;
   /**
    * Adds text the model sees from its next request on, without a run (descriptor
-   * `run.injectContext`; docs/spi.md §8.2). Resolves once the provider took it.
+   * `run.injectContext`; docs/spi.md §6). Resolves once the provider took it.
    */
   injectContext?(items: readonly ContextItem[]): Promise<void>;
   /** Idempotent, including after a rejected attempt. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TEXT_PART_MAX } from './turn.js';
 
 /*
- * Context from the host (docs/spi.md §8.2): text a session's model sees from its next request
+ * Context from the host (docs/spi.md §6): text a session's model sees from its next request
  * on, added without a run (`ProviderSession.injectContext`, descriptor `run.injectContext`).
  */
 

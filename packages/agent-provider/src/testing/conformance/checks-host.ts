@@ -4,7 +4,7 @@ import { recorder } from './recorder.js';
 import { APPLIES, type CheckDefinition } from './plan.js';
 
 /*
- * What a host adds to a session (docs/spi.md §8.2, §11.4): tools at createSession and context
+ * What a host adds to a session (docs/spi.md §6, §11.4): tools at createSession and context
  * at any time. Undeclared, both are refused definitely, so a host never believes a tool or a
  * note reached a model that never saw it.
  */

@@ -3,13 +3,13 @@
  * experimental, so the client opts in at `initialize`; the model's call reaches the client as
  * `item/tool/call`) and context injected between turns (`thread/inject_items`).
  */
+import type { HostToolDefinition } from '@relvo-labs/agent-provider';
 import { functionCallStep, scriptedUsage, textStep } from '../../src/testing/index.js';
 import type { AppServerDriver, Frame } from './app-server-driver.js';
 import type { Scenario, ServerRequestAnswer } from './scenario-types.js';
 
-/** The tool the host scenarios declare, as `thread/start.dynamicTools` carries it. */
-export const LOOKUP_TICKET_TOOL = {
-  type: 'function',
+/** The host tool the scenarios and the tests declare, as a session's `tools` entry. */
+export const LOOKUP_TICKET = {
   name: 'lookup_ticket',
   description: 'Look up a ticket by id',
   inputSchema: {
@@ -18,7 +18,10 @@ export const LOOKUP_TICKET_TOOL = {
     required: ['id'],
     additionalProperties: false,
   },
-} as const;
+} satisfies HostToolDefinition;
+
+/** The same tool as `thread/start.dynamicTools` carries it. */
+const LOOKUP_TICKET_TOOL = { type: 'function', ...LOOKUP_TICKET };
 
 const toolAnswer =
   (text: string, success: boolean) =>

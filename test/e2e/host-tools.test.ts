@@ -5,7 +5,7 @@
  * and the model is told why; injected text reaches the model's next request.
  */
 import { describe, expect, it } from 'vitest';
-import { isProviderRejection, type HostToolDefinition } from '@relvo-labs/agent-provider';
+import { isProviderRejection } from '@relvo-labs/agent-provider';
 import {
   functionCallOutput,
   functionCallStep,
@@ -13,18 +13,8 @@ import {
   textStep,
 } from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
+import { LOOKUP_TICKET as LOOKUP } from '../../scripts/lib/scenarios-host.js';
 import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';
-
-const LOOKUP: HostToolDefinition = {
-  name: 'lookup_ticket',
-  description: 'Look up a ticket by id',
-  inputSchema: {
-    type: 'object',
-    properties: { id: { type: 'integer' } },
-    required: ['id'],
-    additionalProperties: false,
-  },
-};
 
 describe('host tools on the real binary', () => {
   it("the model calls a host tool and reads the host's result in its next request", async () => {

@@ -4,9 +4,10 @@
  * as a `tool_call` and answered exactly once, an input its schema refuses is answered to codex as
  * a failure and raised never, and a call still pending at interrupt is released as a failure.
  */
-import { isProviderRejection, type HostToolDefinition } from '@relvo-labs/agent-provider';
+import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { TOOL_CALL_RELEASE } from '../../src/interactions/native-tool-call.js';
+import { LOOKUP_TICKET as LOOKUP } from '../../scripts/lib/scenarios-host.js';
 import {
   createProviderHarness,
   recordingSink,
@@ -17,16 +18,6 @@ import {
 import { loadTranscript, replay } from '../support/replay.js';
 
 const RELEASES = ['0.153.4', '0.160.0', '0.171.0'] as const;
-const LOOKUP: HostToolDefinition = {
-  name: 'lookup_ticket',
-  description: 'Look up a ticket by id',
-  inputSchema: {
-    type: 'object',
-    properties: { id: { type: 'integer' } },
-    required: ['id'],
-    additionalProperties: false,
-  },
-};
 
 function open(h: ProviderHarness) {
   return h.provider.createSession({

@@ -24,22 +24,12 @@ import {
   textStep,
 } from '../../src/testing/index.js';
 import { testEnv } from '../support/processes.js';
+import { LOOKUP_TICKET as LOOKUP } from '../../scripts/lib/scenarios-host.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-const LOOKUP = {
-  name: 'lookup_ticket',
-  description: 'Look up a ticket by id',
-  inputSchema: {
-    type: 'object',
-    properties: { id: { type: 'integer' } },
-    required: ['id'],
-    additionalProperties: false,
-  },
-};
 
 async function harness(lookup: HostToolFunction): Promise<{
   runtime: AgentRuntime;

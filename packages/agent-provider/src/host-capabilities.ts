@@ -4,7 +4,7 @@ import type { ProviderDescriptor } from './schemas/descriptor.js';
 
 /*
  * Capability checks of what a host adds to a session: its tools (docs/spi.md §11.4) and context
- * (§6). A refusal is `capability_unsupported` naming the descriptor member.
+ * (docs/spi.md §6). A refusal is `capability_unsupported` naming the descriptor member.
  */
 
 const OK: CapabilityCheck = Object.freeze({ ok: true });

@@ -1,5 +1,6 @@
 import {
   WIRE_VERSION,
+  contextItemsSchema,
   agentErrorSchema,
   diagnosticPayloadSchema,
   interactionIdSchema,
@@ -152,6 +153,13 @@ export const runSteeredPayloadSchema = z.strictObject({
   input: turnInputSchema,
 });
 
+/** Text a host adds for a profile's model, about to be handed to its provider session. */
+export const contextInjectedPayloadSchema = z.strictObject({
+  type: z.literal('context.injected'),
+  profile: profileNameSchema,
+  items: contextItemsSchema,
+});
+
 /** A host asked to interrupt the run; `run.state_changed` to `interrupting` once it accepted. */
 export const runInterruptRequestedPayloadSchema = z.strictObject({
   type: z.literal('run.interrupt_requested'),
@@ -173,6 +181,7 @@ export const eventPayloadSchema = z.discriminatedUnion('type', [
   interactionAnsweredPayloadSchema,
   runSteeredPayloadSchema,
   runInterruptRequestedPayloadSchema,
+  contextInjectedPayloadSchema,
   messageDeltaPayloadSchema,
   toolActivityPayloadSchema,
   usagePayloadSchema,

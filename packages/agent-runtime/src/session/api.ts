@@ -1,4 +1,5 @@
 import type {
+  ContextItem,
   AgentInteraction,
   JsonObject,
   InteractionResponse,
@@ -55,6 +56,14 @@ export interface RuntimeSession {
    * provider accepted it; a refusal is typed; an unknown outcome is never retried for you.
    */
   steer(input: string | TurnInput): Promise<void>;
+  /**
+   * Adds text the profile's model (default: the session's) sees from its next request on, with
+   * or without a run (the provider must declare `run.injectContext`); recorded before it is sent.
+   */
+  injectContext(
+    items: readonly ContextItem[],
+    options?: { readonly profile?: string },
+  ): Promise<void>;
   /** Interrupts the active run. */
   interrupt(reason?: string): Promise<void>;
   /** Disposes every provider session of this session; retryable after a failed dispose. */

@@ -8,7 +8,7 @@ import { providerRefusal, RuntimeError } from '../errors.js';
  */
 export function providerCallError(
   error: unknown,
-  what: 'response' | 'interrupt' | 'steer',
+  what: 'response' | 'interrupt' | 'steer' | 'context injection',
 ): RuntimeError {
   if (isProviderRejection(error)) {
     return providerRefusal(error, 'provider_rejected', `the provider refused the ${what}`, {});

@@ -1,5 +1,6 @@
 import {
   isCommandAllowed,
+  type ContextItem,
   type AgentInteraction,
   type InteractionResponse,
   type ProviderRecoveryRecord,
@@ -21,6 +22,7 @@ import { RunDriver } from './run.js';
 import { readTurnOptions, runOptionsFor, type TurnRunOptions } from './turn-options.js';
 import { toTurnInput, turnInputs, type TurnInputs } from './turn-input.js';
 import type { HostToolFunctions } from './host-functions.js';
+import { injectContext } from './inject-context.js';
 import type { WarmSessions } from './warm.js';
 import type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './api.js';
 
@@ -279,6 +281,18 @@ export class SessionImpl implements RuntimeSession {
         throw new RuntimeError('unknown_run', 'no_active_run', 'the session has no active run');
       }
       return run.steer(turnInput);
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  injectContext(items: readonly ContextItem[], options?: { profile?: string }): Promise<void> {
+    try {
+      // it changes what the model sees: allowed where a submission is
+      this.require('submit_turn');
+      this.refuseAfterFailure();
+      const profile = options?.profile ?? this.ctx.defaultProfile;
+      return injectContext(this.pool, this.ctx.log, items, profile);
     } catch (error) {
       return rejection(error);
     }

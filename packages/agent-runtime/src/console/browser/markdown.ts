@@ -1,0 +1,148 @@
+/**
+ * A model's message as markdown, rendered with DOM calls only: marked's lexer turns the text
+ * into tokens, and each token becomes elements whose text is set with `textContent` after
+ * `clean`. Nothing is ever parsed as HTML: raw HTML in the text is shown as the text it is, an
+ * image is never loaded (its address is shown), and a link shows where it goes beside its
+ * words; only an http(s) address is made clickable, opening a new tab without a referrer.
+ */
+import { Lexer, type Token, type Tokens } from 'marked';
+import { clean, el } from './dom.js';
+
+/** Deeper nesting than this is shown as its raw text: a bound on recursion, not a style. */
+const MAX_DEPTH = 24;
+
+function text(value: string): Text {
+  return document.createTextNode(clean(value));
+}
+
+function children(tokens: readonly Token[] | undefined, depth: number): Node[] {
+  return (tokens ?? []).map((t) => node(t, depth + 1));
+}
+
+function wrap<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  cls: string,
+  tokens: readonly Token[] | undefined,
+  depth: number,
+): HTMLElementTagNameMap[K] {
+  const n = el(tag, cls);
+  n.append(...children(tokens, depth));
+  return n;
+}
+
+/** An address a person may follow from here: http(s) only, as the URL parser normalised it. */
+export function followable(href: string): string | undefined {
+  try {
+    const url = new URL(href);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function link(t: Tokens.Link, depth: number): Node {
+  const words = wrap('span', 'md-link-text', t.tokens, depth);
+  const target = followable(t.href);
+  const box = el('span', 'md-link');
+  if (target !== undefined) {
+    const a = el('a');
+    a.href = target;
+    a.target = '_blank';
+    a.rel = 'noopener noreferrer';
+    a.referrerPolicy = 'no-referrer';
+    a.append(words);
+    box.append(a);
+  } else box.append(words);
+  // the words can say anything: where the link goes is always shown beside them
+  if (!(t.autolink === true || t.text === t.href))
+    box.append(el('span', 'md-target', ` <${t.href}>`));
+  return box;
+}
+
+function list(t: Tokens.List, depth: number): Node {
+  const n = el(t.ordered ? 'ol' : 'ul', 'md-list');
+  if (t.ordered && typeof t.start === 'number' && t.start !== 1 && n instanceof HTMLOListElement)
+    n.start = t.start;
+  for (const item of t.items) {
+    const li = el('li');
+    if (item.task) li.append(el('span', 'md-task', item.checked === true ? '[x] ' : '[ ] '));
+    li.append(...children(item.tokens, depth));
+    n.append(li);
+  }
+  return n;
+}
+
+function table(t: Tokens.Table, depth: number): Node {
+  const n = el('table', 'md-table');
+  const head = el('tr');
+  for (const cell of t.header) head.append(wrap('th', '', cell.tokens, depth));
+  const thead = el('thead');
+  thead.append(head);
+  const body = el('tbody');
+  for (const row of t.rows) {
+    const tr = el('tr');
+    for (const cell of row) tr.append(wrap('td', '', cell.tokens, depth));
+    body.append(tr);
+  }
+  n.append(thead, body);
+  return n;
+}
+
+function node(t: Token, depth: number): Node {
+  if (depth > MAX_DEPTH) return text(t.raw);
+  switch (t.type) {
+    case 'paragraph':
+      return wrap('p', 'md-p', (t as Tokens.Paragraph).tokens, depth);
+    case 'heading':
+      return wrap('p', `md-heading md-h${String((t as Tokens.Heading).depth)}`, t.tokens, depth);
+    case 'text': {
+      const inner = (t as Tokens.Text).tokens;
+      return inner === undefined ? text((t as Tokens.Text).text) : wrap('span', '', inner, depth);
+    }
+    case 'strong':
+      return wrap('strong', '', (t as Tokens.Strong).tokens, depth);
+    case 'em':
+      return wrap('em', '', (t as Tokens.Em).tokens, depth);
+    case 'del':
+      return wrap('del', '', (t as Tokens.Del).tokens, depth);
+    case 'codespan':
+      return el('code', 'md-code', (t as Tokens.Codespan).text);
+    case 'code': {
+      const pre = el('pre', 'md-pre');
+      pre.append(el('code', '', (t as Tokens.Code).text));
+      return pre;
+    }
+    case 'blockquote':
+      return wrap('blockquote', 'md-quote', (t as Tokens.Blockquote).tokens, depth);
+    case 'list':
+      return list(t as Tokens.List, depth);
+    case 'table':
+      return table(t as Tokens.Table, depth);
+    case 'link':
+      return link(t as Tokens.Link, depth);
+    case 'image': {
+      // never loaded (the page's policy forbids images too): the words and the address
+      const image = t as Tokens.Image;
+      return el('span', 'md-image', `[image: ${image.text}] <${image.href}>`);
+    }
+    case 'br':
+      return el('br');
+    case 'hr':
+      return el('hr');
+    case 'space':
+    case 'def':
+      return document.createTextNode('');
+    case 'escape':
+      return text((t as Tokens.Escape).text);
+    default:
+      // raw HTML and anything this page does not know: the text as it was written
+      return text(t.raw);
+  }
+}
+
+/** The rendered markdown of `source`. */
+export function renderMarkdown(source: string): DocumentFragment {
+  const out = document.createDocumentFragment();
+  out.append(...Lexer.lex(source, { gfm: true }).map((t) => node(t, 0)));
+  return out;
+}

@@ -17,8 +17,8 @@ import { drawTool, type ToolCall } from './tools.js';
 export interface Envelope {
   readonly sequence: number;
   readonly sessionId: string;
-  readonly runId?: string;
-  readonly occurredAt?: string;
+  readonly runId?: string | undefined;
+  readonly occurredAt?: string | undefined;
   readonly payload: Record<string, unknown>;
 }
 

@@ -1,0 +1,263 @@
+// @vitest-environment happy-dom
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/**
+ * The console's timeline drawn from envelopes in a DOM (happy-dom): each kind of event has its
+ * own rendering, entries that stand for one thing update in place, model and workspace text is
+ * neutralised and never parsed as HTML, internal records wait behind the details toggle.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { TimelineView } from '../../src/console/browser/render.js';
+import { codex, Log, PATCH, type PayloadInput } from './timeline-log.js';
+
+let root: HTMLElement;
+let view: TimelineView;
+let log: Log;
+
+beforeEach(() => {
+  document.body.replaceChildren();
+  root = document.createElement('div');
+  root.id = 'timeline';
+  document.body.append(root);
+  view = new TimelineView(root, () => undefined);
+  log = new Log();
+});
+
+function feed(...payloads: PayloadInput[]): void {
+  for (const p of payloads) view.render(log.add(p));
+  view.flush();
+}
+
+function one(selector: string): HTMLElement {
+  const all = root.querySelectorAll<HTMLElement>(selector);
+  expect(all).toHaveLength(1);
+  return all[0] as HTMLElement;
+}
+
+describe('a message', () => {
+  it('is markdown drawn with elements: emphasis, code, a list, a link beside its target', () => {
+    feed({
+      type: 'run.message_delta',
+      text: '**Done**: ran `ls`.\n\n- first\n- second\n\nSee [the docs](https://example.com/a?b=1).',
+    });
+    const msg = one('.entry.message');
+    expect(msg.querySelector('strong')?.textContent).toBe('Done');
+    expect(msg.querySelector('code')?.textContent).toBe('ls');
+    expect([...msg.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      'first',
+      'second',
+    ]);
+    const a = msg.querySelector('a');
+    expect(a?.getAttribute('href')).toBe('https://example.com/a?b=1');
+    expect(a?.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(a?.textContent).toBe('the docs');
+    expect(msg.querySelector('.md-target')?.textContent).toBe(' <https://example.com/a?b=1>');
+  });
+
+  it('streams in pieces into one entry, drawn as the whole text so far', () => {
+    feed({ type: 'run.message_delta', text: 'Hello **wor' });
+    expect(one('.entry.message').textContent).toBe('Hello **wor');
+    feed({ type: 'run.message_delta', text: 'ld** again' });
+    const msg = one('.entry.message');
+    expect(msg.querySelector('strong')?.textContent).toBe('world');
+    expect(msg.textContent).toBe('Hello world again');
+  });
+
+  it('shows raw HTML as text, never loads an image, never links a script address, neutralises control and bidi characters', () => {
+    feed({
+      type: 'run.message_delta',
+      text: '<img src=x onerror="window.__owned=1"><b>bold</b> \u001b[31mred\u202egnp.exe\n\n![pic](https://example.com/p.png) [click](javascript:alert(1))',
+    });
+    const msg = one('.entry.message');
+    expect(msg.querySelectorAll('img, b, script, a')).toHaveLength(0);
+    expect(msg.textContent).toContain(
+      '<img src=x onerror="window.__owned=1"><b>bold</b> \\x1b[31mred<U+202E>gnp.exe',
+    );
+    expect(msg.querySelector('.md-image')?.textContent).toBe(
+      '[image: pic] <https://example.com/p.png>',
+    );
+    expect(msg.textContent).toContain('click <javascript:alert(1)>');
+  });
+});
+
+describe('a command', () => {
+  it('is one entry per call, a shell line that gains its exit code, duration and output size in place, collapsed', () => {
+    const command = "bash -lc 'echo hi'";
+    feed({
+      type: 'run.tool_activity',
+      toolName: 'command',
+      phase: 'invoked',
+      detail: { activityId: 'tool-1', command, cwd: '.' },
+    });
+    const entry = one('.entry.tool');
+    expect(entry.dataset.phase).toBe('invoked');
+    expect(entry.querySelector('.tool-state')?.textContent).toBe('running');
+    feed({
+      type: 'run.tool_activity',
+      toolName: 'command',
+      phase: 'succeeded',
+      detail: {
+        activityId: 'tool-1',
+        command,
+        cwd: '.',
+        status: 'completed',
+        exitCode: 0,
+        durationMs: 1234,
+        outputBytes: 3,
+      },
+    });
+    expect(one('.entry.tool')).toBe(entry);
+    expect(entry.dataset.phase).toBe('succeeded');
+    expect(entry.querySelector('.shell-line')?.textContent).toBe(`$ ${command}`);
+    expect(entry.querySelector('.exit')?.textContent).toBe('exit 0');
+    expect(entry.querySelector('.duration')?.textContent).toBe('1.2 s');
+    expect(entry.querySelector('.output-size')?.textContent).toBe('3 B of output');
+    const details = entry.querySelector('details');
+    expect(details?.open).toBe(false);
+    // the rest of the detail is inside, nothing dropped
+    expect(details?.querySelector('.tool-body')?.textContent).toContain('cwd');
+  });
+
+  it('a failing command says so, with its exit code marked; two calls are two entries', () => {
+    feed(
+      {
+        type: 'run.tool_activity',
+        toolName: 'command',
+        phase: 'invoked',
+        detail: { activityId: 'tool-1', command: 'true' },
+      },
+      {
+        type: 'run.tool_activity',
+        toolName: 'command',
+        phase: 'invoked',
+        detail: { activityId: 'tool-2', command: 'false\u202e' },
+      },
+      {
+        type: 'run.tool_activity',
+        toolName: 'command',
+        phase: 'failed',
+        detail: {
+          activityId: 'tool-2',
+          command: 'false\u202e',
+          status: 'failed',
+          exitCode: 1,
+          durationMs: 5,
+        },
+      },
+    );
+    const entries = root.querySelectorAll<HTMLElement>('.entry.tool');
+    expect(entries).toHaveLength(2);
+    const failed = entries[1] as HTMLElement;
+    expect(failed.classList.contains('state-failed')).toBe(true);
+    expect(failed.querySelector('.exit.exit-fail')?.textContent).toBe('exit 1');
+    expect(failed.querySelector('.shell-line')?.textContent).toBe('$ false<U+202E>');
+  });
+});
+
+describe('a file change', () => {
+  it('is a per-file diff with added and removed lines marked, replaced in place as the turn goes on', () => {
+    feed(
+      codex('diff', {
+        files: [{ path: 'notes/hello.txt', change: 'add', added: 1, removed: 0 }],
+        added: 1,
+        removed: 0,
+        patch:
+          'diff --git a/notes/hello.txt b/notes/hello.txt\n--- /dev/null\n+++ b/notes/hello.txt\n@@ -0,0 +1 @@\n+LINE ONE\n',
+      }),
+    );
+    const entry = one('.entry.diff');
+    feed(
+      codex('diff', {
+        files: [
+          { path: 'notes/hello.txt', change: 'add', added: 2, removed: 0 },
+          { path: 'src/app.ts', change: 'update', added: 1, removed: 2 },
+        ],
+        added: 3,
+        removed: 2,
+        patch: PATCH,
+      }),
+    );
+    expect(one('.entry.diff')).toBe(entry);
+    const files = entry.querySelectorAll<HTMLElement>('.diff-file');
+    expect([...files].map((f) => f.dataset.path)).toEqual(['notes/hello.txt', 'src/app.ts']);
+    const [added, updated] = [...files] as [HTMLElement, HTMLElement];
+    expect([...added.querySelectorAll('ins.diff-add')].map((n) => n.textContent)).toEqual([
+      '+LINE ONE CHANGED',
+      '+LINE TWO',
+    ]);
+    expect(added.querySelector('.diff-change')?.textContent).toBe(' added ');
+    expect([...updated.querySelectorAll('del.diff-del')].map((n) => n.textContent)).toEqual([
+      '-const b = 2;',
+      '---- not a header',
+    ]);
+    expect(updated.querySelectorAll('.diff-ctx')).toHaveLength(1);
+    expect(updated.querySelector('.diff-counts')?.textContent).toBe('+1 −2');
+  });
+
+  it('without the patch text: the files and their counts, and why there are no lines', () => {
+    feed(
+      codex('diff', {
+        files: [{ path: '<outside-workspace>', change: 'add', added: 1, removed: 0 }],
+        added: 1,
+        removed: 0,
+        patchWithheld: 'outside_workspace',
+      }),
+    );
+    const entry = one('.entry.diff');
+    expect(entry.querySelectorAll('.diff-line')).toHaveLength(0);
+    expect(entry.textContent).toContain('<outside-workspace>');
+    expect(entry.textContent).toContain('withheld: a file lies outside the workspace');
+  });
+});
+
+describe('a plan', () => {
+  it('is a checklist whose steps change state in place', () => {
+    const steps = (second: string) => [
+      { step: 'Read the code', status: 'completed' },
+      { step: 'Write the fix', status: second },
+    ];
+    feed(codex('plan', { explanation: 'Two steps', steps: steps('in_progress') }));
+    const entry = one('.entry.plan');
+    const row = entry.querySelectorAll('li.plan-step')[1] as HTMLElement;
+    const box = row.querySelector('input') as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    expect(row.dataset.status).toBe('in_progress');
+    feed(codex('plan', { steps: steps('completed') }));
+    expect(one('.entry.plan')).toBe(entry);
+    expect(entry.querySelectorAll('li.plan-step')[1]).toBe(row);
+    expect(box.checked).toBe(true);
+    expect(row.textContent).toBe('Write the fix (done)');
+    expect(entry.getAttribute('aria-label')).toBe('plan, 2 of 2 steps done');
+  });
+});
+
+describe('reasoning, structured output, usage', () => {
+  it('a reasoning summary is one collapsed block, its parts in order', () => {
+    feed(
+      codex('reasoning_summary', {
+        itemId: 'rs_1',
+        summaryIndex: 0,
+        delta: '**Thinking** about it',
+      }),
+      codex('reasoning_summary', { itemId: 'rs_1', summaryIndex: 1, delta: 'Second part' }),
+    );
+    const entry = one('.entry.reasoning');
+    expect(entry.querySelector('details')?.open).toBe(false);
+    expect(entry.querySelector('summary')?.textContent).toBe('reasoning summary');
+    expect(entry.querySelector('strong')?.textContent).toBe('Thinking');
+    expect(entry.querySelector('.reasoning-text')?.textContent).toBe(
+      'Thinking about itSecond part',
+    );
+  });
+
+  it('structured output is pretty-printed JSON; usage is one line per run, updated', () => {
+    const value = { ok: true, files: ['a.txt'] };
+    feed(
+      codex('structured_output', { value }),
+      { type: 'run.usage', usage: { inputTokens: 5, outputTokens: 1 } },
+      { type: 'run.usage', usage: { inputTokens: 100, outputTokens: 7, totalTokens: 107 } },
+    );
+    expect(one('.entry.structured pre').textContent).toBe(JSON.stringify(value, null, 2));
+    expect(one('.entry.usage').textContent).toBe('tokens: 100 in · 7 out · 107 total');
+  });
+});

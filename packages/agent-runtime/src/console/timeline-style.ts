@@ -54,6 +54,6 @@ del.diff-del { background: #fbe3e0; color: #8a1f15; }
 .entry.reasoning { background: transparent; border-left: 3px solid var(--line); }
 .entry.reasoning summary { cursor: pointer; color: var(--muted); font-size: 12px; }
 .entry.structured pre, .entry.generic pre { margin: 4px 0 0; white-space: pre-wrap; }
-.entry.usage { background: transparent; color: var(--muted); font-size: 11px; text-align: right; }
+.entry.settled .usage { font-size: 11px; }
 .interaction .answer { margin-top: 6px; padding-top: 4px; border-top: 1px dashed var(--line); }
 `;

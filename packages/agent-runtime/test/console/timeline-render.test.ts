@@ -250,14 +250,41 @@ describe('reasoning, structured output, usage', () => {
     );
   });
 
-  it('structured output is pretty-printed JSON; usage is one line per run, updated', () => {
+  it('structured output is pretty-printed JSON', () => {
     const value = { ok: true, files: ['a.txt'] };
-    feed(
-      codex('structured_output', { value }),
-      { type: 'run.usage', usage: { inputTokens: 5, outputTokens: 1 } },
-      { type: 'run.usage', usage: { inputTokens: 100, outputTokens: 7, totalTokens: 107 } },
-    );
+    feed(codex('structured_output', { value }));
     expect(one('.entry.structured pre').textContent).toBe(JSON.stringify(value, null, 2));
-    expect(one('.entry.usage').textContent).toBe('tokens: 100 in · 7 out · 107 total');
+  });
+
+  it("usage is per turn, on the line that closes it: each run's latest report, summed over the turn's runs", () => {
+    const started = {
+      type: 'run.started',
+      turnId: 'trn_1',
+      profile: 'main',
+      providerId: 'codex',
+    } as const;
+    view.render(log.add({ ...started, attempt: 1 }));
+    view.render(log.add({ type: 'run.usage', usage: { inputTokens: 5, outputTokens: 1 } }));
+    view.render(
+      log.add({
+        type: 'run.usage',
+        usage: { inputTokens: 100, outputTokens: 7, totalTokens: 107 },
+      }),
+    );
+    // a retry of the same turn, and another turn's run that is not counted
+    view.render(log.add({ ...started, attempt: 2 }, 'run_retry'));
+    view.render(
+      log.add(
+        { type: 'run.usage', usage: { inputTokens: 10, outputTokens: 3, totalTokens: 13 } },
+        'run_retry',
+      ),
+    );
+    view.render(log.add({ ...started, turnId: 'trn_other', attempt: 1 }, 'run_other'));
+    view.render(log.add({ type: 'run.usage', usage: { inputTokens: 999 } }, 'run_other'));
+    expect(root.querySelectorAll('.usage')).toHaveLength(0);
+    feed({ type: 'turn.settled', turnId: 'trn_1', state: 'completed' });
+    expect(one('.entry.settled').textContent).toBe(
+      'turn completed · tokens: 110 in · 10 out · 120 total',
+    );
   });
 });

@@ -13,6 +13,7 @@ import { drawPlan, drawReasoning, structuredEntry, unknownExtension } from './ex
 import { internalEntry, isInternal } from './internal.js';
 import { renderMarkdown } from './markdown.js';
 import { drawTool, type ToolCall } from './tools.js';
+import { TurnUsage } from './usage.js';
 
 export interface Envelope {
   readonly sequence: number;
@@ -39,24 +40,14 @@ function inputText(input: unknown): string {
     .join('\n');
 }
 
-function usageText(usage: Record<string, unknown>): string {
-  const part = (key: string, label: string): string[] =>
-    typeof usage[key] === 'number' ? [`${String(usage[key])} ${label}`] : [];
-  const parts = [
-    ...part('inputTokens', 'in'),
-    ...part('outputTokens', 'out'),
-    ...part('totalTokens', 'total'),
-  ];
-  return `tokens: ${parts.join(' · ') || 'none reported'}`;
-}
-
 export class TimelineView {
   readonly #root: HTMLElement;
   readonly #answered: () => void;
   #last: Node | undefined;
   readonly #messages = new Map<string, Message>();
   readonly #tools = new Map<string, { node: HTMLElement; call: ToolCall }>();
-  /** One per run: a plan, a diff, a usage line. */
+  readonly #usage = new TurnUsage();
+  /** One per run: a plan, a diff. */
   readonly #perRun = new Map<string, HTMLElement>();
   readonly #reasoning = new Map<string, { node: HTMLElement; parts: string[] }>();
   readonly #requests = new Map<string, Record<string, unknown>>();
@@ -94,15 +85,12 @@ export class TimelineView {
   render(env: Envelope): void {
     const p = env.payload;
     const type = str(p['type']);
+    if (type === 'run.started') this.#usage.started(env.runId, p['turnId']);
     if (type === 'run.message_delta') this.#delta(env, str(p['text']));
     else if (type === 'run.tool_activity') this.#tool(env);
     else if (type === 'run.extension') this.#extension(env);
-    else if (type === 'run.usage') {
-      const node = this.#once(this.#perRun, `usage/${env.runId ?? ''}`, env, () =>
-        el('div', 'entry usage'),
-      );
-      node.textContent = usageText(isRecord(p['usage']) ? p['usage'] : {});
-    } else if (type === 'interaction.answered') {
+    else if (type === 'run.usage') this.#usage.reported(env.runId, p['usage']);
+    else if (type === 'interaction.answered') {
       this.#recordedAnswers.add(str(p['interactionId']));
       this.#add(internalEntry(p), env);
     } else if (type === 'interaction.settled') this.#settled(p);
@@ -234,8 +222,11 @@ export class TimelineView {
         node.classList.add('entry');
         return node;
       }
-      case 'turn.settled':
-        return el('div', 'entry settled', `turn ${str(p['state'])}${errorCode(p['error'])}`);
+      case 'turn.settled': {
+        const node = el('div', 'entry settled', `turn ${str(p['state'])}${errorCode(p['error'])}`);
+        node.append(...this.#usage.part(p['turnId']));
+        return node;
+      }
       case 'run.finished': {
         const t = isRecord(p['termination']) ? p['termination'] : {};
         return el('div', 'entry quiet', `run ${str(t['outcome'])}${errorCode(t['error'])}`);

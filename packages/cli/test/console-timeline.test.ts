@@ -17,9 +17,9 @@ import {
   updatePlanStep,
 } from '@relvo-labs/agent-provider-codex/testing';
 import { chromiumAvailable, launchChromium } from './support/browser.js';
-import { cliEnv, REPO_ROOT, survivorsAfter } from './support/cli.js';
+import { cliEnv, REPO_ROOT, survivorsAfter, until } from './support/cli.js';
 import { openConsole, serveConsole } from './support/console.js';
-import { scriptedRunSetup } from './support/scripted-config.js';
+import { heldModel, scriptedRunSetup } from './support/scripted-config.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -101,15 +101,25 @@ async function shot(page: Page, name: string): Promise<void> {
 describe.runIf(chromiumAvailable())('the console timeline of a real codex turn', () => {
   it('a plan checked in place, a shell line with its exit code, a diff with added lines, collapsed reasoning', async () => {
     const { env, mark } = cliEnv();
-    const s = await scriptedRunSetup(env, {
-      sandboxMode: 'workspace-write',
-      toolActivity: 'redacted',
-      events: { plan: true, diff: 'patch', reasoningSummary: true },
+    // the model waits before its second answer until the test has seen the first plan
+    const model = heldModel();
+    cleanups.push(() => {
+      model.release();
     });
+    const s = await scriptedRunSetup(
+      env,
+      {
+        sandboxMode: 'workspace-write',
+        toolActivity: 'redacted',
+        events: { plan: true, diff: 'patch', reasoningSummary: true },
+      },
+      [],
+      { sleep: model.sleep },
+    );
     cleanups.push(() => s.cleanup());
     s.server.enqueue(
       updatePlanStep(plan(0), { explanation: 'Three steps', callId: 'call_plan_1' }),
-      execCommandStep('echo timeline-check', { callId: 'call_echo' }),
+      { ...execCommandStep('echo timeline-check', { callId: 'call_echo' }), delayMs: 1 },
       execCommandStep(PATCH, { callId: 'call_patch' }),
       updatePlanStep(plan(3), { callId: 'call_plan_2' }),
       reasoningStep(['**Checking** the note', 'It reads well'], { answer: ANSWER }),
@@ -129,7 +139,20 @@ describe.runIf(chromiumAvailable())('the console timeline of a real codex turn',
     await page.locator('#timeline', { hasText: 'session opened' }).waitFor();
     await page.fill('#prompt', 'write a note and report');
     await page.click('#send');
+    // the first plan: its first step in progress, not checked
+    await until(() => model.held() > 0, 'the model to hold its second answer', 90_000);
+    const steps = page.locator('#timeline .entry.plan li.plan-step');
+    await steps.first().and(page.locator('[data-status="in_progress"]')).waitFor();
+    expect(await steps.first().locator('input').isChecked()).toBe(false);
+    const firstStep = await steps.first().elementHandle();
+    model.release();
     await page.locator('#timeline', { hasText: 'turn completed' }).waitFor({ timeout: 90_000 });
+    // the same step, updated where it is: now checked
+    expect(
+      await firstStep.evaluate(
+        (li) => li.isConnected && li.querySelector('input')?.checked === true,
+      ),
+    ).toBe(true);
     expect(readFileSync(join(s.iso.workspace, NOTE), 'utf8')).toBe(
       'Hello from the timeline\nSecond line\n',
     );

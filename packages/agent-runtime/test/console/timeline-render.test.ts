@@ -63,6 +63,28 @@ describe('a message', () => {
     expect(msg.textContent).toBe('Hello world again');
   });
 
+  it('goes on in the same entry across an internal record, and a new entry after a visible one', () => {
+    feed(
+      { type: 'run.message_delta', text: 'one ' },
+      { type: 'run.state_changed', from: 'starting', to: 'running' },
+      { type: 'run.message_delta', text: 'two' },
+    );
+    expect(one('.entry.message').textContent).toBe('one two');
+    feed(
+      {
+        type: 'run.tool_activity',
+        toolName: 'web_search',
+        phase: 'succeeded',
+        detail: { activityId: 'tool-1', query: 'q' },
+      },
+      { type: 'run.message_delta', text: 'three' },
+    );
+    expect([...root.querySelectorAll('.entry.message')].map((m) => m.textContent)).toEqual([
+      'one two',
+      'three',
+    ]);
+  });
+
   it('shows raw HTML as text, never loads an image, never links a script address, neutralises control and bidi characters', () => {
     feed({
       type: 'run.message_delta',

@@ -62,8 +62,10 @@ export class TimelineView {
   #add(node: HTMLElement, env: Envelope): void {
     node.dataset.sequence = String(env.sequence);
     this.#root.append(node);
+    // an internal line is hidden by default: it does not cut a streaming message in two
+    if (node.classList.contains('internal')) return;
     this.#last = node;
-    if (!node.classList.contains('internal')) node.scrollIntoView({ block: 'nearest' });
+    node.scrollIntoView({ block: 'nearest' });
   }
 
   /** The entry of `key` (made by `make` and added at this point the first time). */

@@ -2,9 +2,9 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 /**
- * The console's timeline drawn from envelopes in a DOM (happy-dom): each kind of event has its
- * own rendering, entries that stand for one thing update in place, model and workspace text is
- * neutralised and never parsed as HTML, internal records wait behind the details toggle.
+ * Messages, commands and file changes of the console's timeline drawn from envelopes in a DOM
+ * (happy-dom): markdown drawn with elements and never parsed as HTML, model and workspace text
+ * neutralised, one entry per tool call and per turn's diff, updated in place.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TimelineView } from '../../src/console/browser/render.js';
@@ -229,84 +229,5 @@ describe('a file change', () => {
     expect(entry.querySelectorAll('.diff-line')).toHaveLength(0);
     expect(entry.textContent).toContain('<outside-workspace>');
     expect(entry.textContent).toContain('withheld: a file lies outside the workspace');
-  });
-});
-
-describe('a plan', () => {
-  it('is a checklist whose steps change state in place', () => {
-    const steps = (second: string) => [
-      { step: 'Read the code', status: 'completed' },
-      { step: 'Write the fix', status: second },
-    ];
-    feed(codex('plan', { explanation: 'Two steps', steps: steps('in_progress') }));
-    const entry = one('.entry.plan');
-    const row = entry.querySelectorAll('li.plan-step')[1] as HTMLElement;
-    const box = row.querySelector('input') as HTMLInputElement;
-    expect(box.checked).toBe(false);
-    expect(row.dataset.status).toBe('in_progress');
-    feed(codex('plan', { steps: steps('completed') }));
-    expect(one('.entry.plan')).toBe(entry);
-    expect(entry.querySelectorAll('li.plan-step')[1]).toBe(row);
-    expect(box.checked).toBe(true);
-    expect(row.textContent).toBe('Write the fix (done)');
-    expect(entry.getAttribute('aria-label')).toBe('plan, 2 of 2 steps done');
-  });
-});
-
-describe('reasoning, structured output, usage', () => {
-  it('a reasoning summary is one collapsed block, its parts in order', () => {
-    feed(
-      codex('reasoning_summary', {
-        itemId: 'rs_1',
-        summaryIndex: 0,
-        delta: '**Thinking** about it',
-      }),
-      codex('reasoning_summary', { itemId: 'rs_1', summaryIndex: 1, delta: 'Second part' }),
-    );
-    const entry = one('.entry.reasoning');
-    expect(entry.querySelector('details')?.open).toBe(false);
-    expect(entry.querySelector('summary')?.textContent).toBe('reasoning summary');
-    expect(entry.querySelector('strong')?.textContent).toBe('Thinking');
-    expect(entry.querySelector('.reasoning-text')?.textContent).toBe(
-      'Thinking about itSecond part',
-    );
-  });
-
-  it('structured output is pretty-printed JSON', () => {
-    const value = { ok: true, files: ['a.txt'] };
-    feed(codex('structured_output', { value }));
-    expect(one('.entry.structured pre').textContent).toBe(JSON.stringify(value, null, 2));
-  });
-
-  it("usage is per turn, on the line that closes it: each run's latest report, summed over the turn's runs", () => {
-    const started = {
-      type: 'run.started',
-      turnId: 'trn_1',
-      profile: 'main',
-      providerId: 'codex',
-    } as const;
-    view.render(log.add({ ...started, attempt: 1 }));
-    view.render(log.add({ type: 'run.usage', usage: { inputTokens: 5, outputTokens: 1 } }));
-    view.render(
-      log.add({
-        type: 'run.usage',
-        usage: { inputTokens: 100, outputTokens: 7, totalTokens: 107 },
-      }),
-    );
-    // a retry of the same turn, and another turn's run that is not counted
-    view.render(log.add({ ...started, attempt: 2 }, 'run_retry'));
-    view.render(
-      log.add(
-        { type: 'run.usage', usage: { inputTokens: 10, outputTokens: 3, totalTokens: 13 } },
-        'run_retry',
-      ),
-    );
-    view.render(log.add({ ...started, turnId: 'trn_other', attempt: 1 }, 'run_other'));
-    view.render(log.add({ type: 'run.usage', usage: { inputTokens: 999 } }, 'run_other'));
-    expect(root.querySelectorAll('.usage')).toHaveLength(0);
-    feed({ type: 'turn.settled', turnId: 'trn_1', state: 'completed' });
-    expect(one('.entry.settled').textContent).toBe(
-      'turn completed · tokens: 110 in · 10 out · 120 total',
-    );
   });
 });

@@ -46,6 +46,7 @@ export const PATCH = [
   '@@ -0,0 +1,2 @@',
   '+LINE ONE CHANGED',
   '+LINE TWO',
+  '\\ No newline at end of file',
   'diff --git a/src/app.ts b/src/app.ts',
   'index 1111111..2222222 100644',
   '--- a/src/app.ts',

@@ -7,40 +7,22 @@
  * neutralised, one entry per tool call and per turn's diff, updated in place.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TimelineView } from '../../src/console/browser/render.js';
-import { codex, Log, PATCH, type PayloadInput } from './timeline-log.js';
+import { DrawnTimeline } from './timeline-page.js';
+import { codex, PATCH } from './timeline-log.js';
 
-let root: HTMLElement;
-let view: TimelineView;
-let log: Log;
+let t: DrawnTimeline;
 
 beforeEach(() => {
-  document.body.replaceChildren();
-  root = document.createElement('div');
-  root.id = 'timeline';
-  document.body.append(root);
-  view = new TimelineView(root, () => undefined);
-  log = new Log();
+  t = new DrawnTimeline();
 });
-
-function feed(...payloads: PayloadInput[]): void {
-  for (const p of payloads) view.render(log.add(p));
-  view.flush();
-}
-
-function one(selector: string): HTMLElement {
-  const all = root.querySelectorAll<HTMLElement>(selector);
-  expect(all).toHaveLength(1);
-  return all[0] as HTMLElement;
-}
 
 describe('a message', () => {
   it('is markdown drawn with elements: emphasis, code, a list, a link beside its target', () => {
-    feed({
+    t.feed({
       type: 'run.message_delta',
       text: '**Done**: ran `ls`.\n\n- first\n- second\n\nSee [the docs](https://example.com/a?b=1).',
     });
-    const msg = one('.entry.message');
+    const msg = t.one('.entry.message');
     expect(msg.querySelector('strong')?.textContent).toBe('Done');
     expect(msg.querySelector('code')?.textContent).toBe('ls');
     expect([...msg.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
@@ -55,22 +37,22 @@ describe('a message', () => {
   });
 
   it('streams in pieces into one entry, drawn as the whole text so far', () => {
-    feed({ type: 'run.message_delta', text: 'Hello **wor' });
-    expect(one('.entry.message').textContent).toBe('Hello **wor');
-    feed({ type: 'run.message_delta', text: 'ld** again' });
-    const msg = one('.entry.message');
+    t.feed({ type: 'run.message_delta', text: 'Hello **wor' });
+    expect(t.one('.entry.message').textContent).toBe('Hello **wor');
+    t.feed({ type: 'run.message_delta', text: 'ld** again' });
+    const msg = t.one('.entry.message');
     expect(msg.querySelector('strong')?.textContent).toBe('world');
     expect(msg.textContent).toBe('Hello world again');
   });
 
   it('goes on in the same entry across an internal record, and a new entry after a visible one', () => {
-    feed(
+    t.feed(
       { type: 'run.message_delta', text: 'one ' },
       { type: 'run.state_changed', from: 'starting', to: 'running' },
       { type: 'run.message_delta', text: 'two' },
     );
-    expect(one('.entry.message').textContent).toBe('one two');
-    feed(
+    expect(t.one('.entry.message').textContent).toBe('one two');
+    t.feed(
       {
         type: 'run.tool_activity',
         toolName: 'web_search',
@@ -79,18 +61,18 @@ describe('a message', () => {
       },
       { type: 'run.message_delta', text: 'three' },
     );
-    expect([...root.querySelectorAll('.entry.message')].map((m) => m.textContent)).toEqual([
+    expect([...t.root.querySelectorAll('.entry.message')].map((m) => m.textContent)).toEqual([
       'one two',
       'three',
     ]);
   });
 
   it('shows raw HTML as text, never loads an image, never links a script address, neutralises control and bidi characters', () => {
-    feed({
+    t.feed({
       type: 'run.message_delta',
       text: '<img src=x onerror="window.__owned=1"><b>bold</b> \u001b[31mred\u202egnp.exe\n\n![pic](https://example.com/p.png) [click](javascript:alert(1))',
     });
-    const msg = one('.entry.message');
+    const msg = t.one('.entry.message');
     expect(msg.querySelectorAll('img, b, script, a')).toHaveLength(0);
     expect(msg.textContent).toContain(
       '<img src=x onerror="window.__owned=1"><b>bold</b> \\x1b[31mred<U+202E>gnp.exe',
@@ -105,16 +87,16 @@ describe('a message', () => {
 describe('a command', () => {
   it('is one entry per call, a shell line that gains its exit code, duration and output size in place, collapsed', () => {
     const command = "bash -lc 'echo hi'";
-    feed({
+    t.feed({
       type: 'run.tool_activity',
       toolName: 'command',
       phase: 'invoked',
       detail: { activityId: 'tool-1', command, cwd: '.' },
     });
-    const entry = one('.entry.tool');
+    const entry = t.one('.entry.tool');
     expect(entry.dataset.phase).toBe('invoked');
     expect(entry.querySelector('.tool-state')?.textContent).toBe('running');
-    feed({
+    t.feed({
       type: 'run.tool_activity',
       toolName: 'command',
       phase: 'succeeded',
@@ -128,7 +110,7 @@ describe('a command', () => {
         outputBytes: 3,
       },
     });
-    expect(one('.entry.tool')).toBe(entry);
+    expect(t.one('.entry.tool')).toBe(entry);
     expect(entry.dataset.phase).toBe('succeeded');
     expect(entry.querySelector('.shell-line')?.textContent).toBe(`$ ${command}`);
     expect(entry.querySelector('.exit')?.textContent).toBe('exit 0');
@@ -141,7 +123,7 @@ describe('a command', () => {
   });
 
   it('a failing command says so, with its exit code marked; two calls are two entries', () => {
-    feed(
+    t.feed(
       {
         type: 'run.tool_activity',
         toolName: 'command',
@@ -167,7 +149,7 @@ describe('a command', () => {
         },
       },
     );
-    const entries = root.querySelectorAll<HTMLElement>('.entry.tool');
+    const entries = t.root.querySelectorAll<HTMLElement>('.entry.tool');
     expect(entries).toHaveLength(2);
     const failed = entries[1] as HTMLElement;
     expect(failed.classList.contains('state-failed')).toBe(true);
@@ -178,7 +160,7 @@ describe('a command', () => {
 
 describe('a file change', () => {
   it('is a per-file diff with added and removed lines marked, replaced in place as the turn goes on', () => {
-    feed(
+    t.feed(
       codex('diff', {
         files: [{ path: 'notes/hello.txt', change: 'add', added: 1, removed: 0 }],
         added: 1,
@@ -187,8 +169,8 @@ describe('a file change', () => {
           'diff --git a/notes/hello.txt b/notes/hello.txt\n--- /dev/null\n+++ b/notes/hello.txt\n@@ -0,0 +1 @@\n+LINE ONE\n',
       }),
     );
-    const entry = one('.entry.diff');
-    feed(
+    const entry = t.one('.entry.diff');
+    t.feed(
       codex('diff', {
         files: [
           { path: 'notes/hello.txt', change: 'add', added: 2, removed: 0 },
@@ -199,7 +181,7 @@ describe('a file change', () => {
         patch: PATCH,
       }),
     );
-    expect(one('.entry.diff')).toBe(entry);
+    expect(t.one('.entry.diff')).toBe(entry);
     const files = entry.querySelectorAll<HTMLElement>('.diff-file');
     expect([...files].map((f) => f.dataset.path)).toEqual(['notes/hello.txt', 'src/app.ts']);
     const [added, updated] = [...files] as [HTMLElement, HTMLElement];
@@ -208,6 +190,7 @@ describe('a file change', () => {
       '+LINE TWO',
     ]);
     expect(added.querySelector('.diff-change')?.textContent).toBe(' added ');
+    expect(added.querySelector('.diff-note')?.textContent).toBe('\\ No newline at end of file');
     expect([...updated.querySelectorAll('del.diff-del')].map((n) => n.textContent)).toEqual([
       '-const b = 2;',
       '---- not a header',
@@ -217,7 +200,7 @@ describe('a file change', () => {
   });
 
   it('without the patch text: the files and their counts, and why there are no lines', () => {
-    feed(
+    t.feed(
       codex('diff', {
         files: [{ path: '<outside-workspace>', change: 'add', added: 1, removed: 0 }],
         added: 1,
@@ -225,7 +208,7 @@ describe('a file change', () => {
         patchWithheld: 'outside_workspace',
       }),
     );
-    const entry = one('.entry.diff');
+    const entry = t.one('.entry.diff');
     expect(entry.querySelectorAll('.diff-line')).toHaveLength(0);
     expect(entry.textContent).toContain('<outside-workspace>');
     expect(entry.textContent).toContain('withheld: a file lies outside the workspace');

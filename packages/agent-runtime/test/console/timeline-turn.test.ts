@@ -7,32 +7,14 @@
  * is the turn's, on the line that closes it.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TimelineView } from '../../src/console/browser/render.js';
-import { codex, Log, type PayloadInput } from './timeline-log.js';
+import { DrawnTimeline } from './timeline-page.js';
+import { codex } from './timeline-log.js';
 
-let root: HTMLElement;
-let view: TimelineView;
-let log: Log;
+let t: DrawnTimeline;
 
 beforeEach(() => {
-  document.body.replaceChildren();
-  root = document.createElement('div');
-  root.id = 'timeline';
-  document.body.append(root);
-  view = new TimelineView(root, () => undefined);
-  log = new Log();
+  t = new DrawnTimeline();
 });
-
-function feed(...payloads: PayloadInput[]): void {
-  for (const p of payloads) view.render(log.add(p));
-  view.flush();
-}
-
-function one(selector: string): HTMLElement {
-  const all = root.querySelectorAll<HTMLElement>(selector);
-  expect(all).toHaveLength(1);
-  return all[0] as HTMLElement;
-}
 
 describe('a plan', () => {
   it('is a checklist whose steps change state in place', () => {
@@ -40,14 +22,14 @@ describe('a plan', () => {
       { step: 'Read the code', status: 'completed' },
       { step: 'Write the fix', status: second },
     ];
-    feed(codex('plan', { explanation: 'Two steps', steps: steps('in_progress') }));
-    const entry = one('.entry.plan');
+    t.feed(codex('plan', { explanation: 'Two steps', steps: steps('in_progress') }));
+    const entry = t.one('.entry.plan');
     const row = entry.querySelectorAll('li.plan-step')[1] as HTMLElement;
     const box = row.querySelector('input') as HTMLInputElement;
     expect(box.checked).toBe(false);
     expect(row.dataset.status).toBe('in_progress');
-    feed(codex('plan', { steps: steps('completed') }));
-    expect(one('.entry.plan')).toBe(entry);
+    t.feed(codex('plan', { steps: steps('completed') }));
+    expect(t.one('.entry.plan')).toBe(entry);
     expect(entry.querySelectorAll('li.plan-step')[1]).toBe(row);
     expect(box.checked).toBe(true);
     expect(row.textContent).toBe('Write the fix (done)');
@@ -57,7 +39,7 @@ describe('a plan', () => {
 
 describe('reasoning, structured output, usage', () => {
   it('a reasoning summary is one collapsed block, its parts in order', () => {
-    feed(
+    t.feed(
       codex('reasoning_summary', {
         itemId: 'rs_1',
         summaryIndex: 0,
@@ -65,7 +47,7 @@ describe('reasoning, structured output, usage', () => {
       }),
       codex('reasoning_summary', { itemId: 'rs_1', summaryIndex: 1, delta: 'Second part' }),
     );
-    const entry = one('.entry.reasoning');
+    const entry = t.one('.entry.reasoning');
     expect(entry.querySelector('details')?.open).toBe(false);
     expect(entry.querySelector('summary')?.textContent).toBe('reasoning summary');
     expect(entry.querySelector('strong')?.textContent).toBe('Thinking');
@@ -76,8 +58,8 @@ describe('reasoning, structured output, usage', () => {
 
   it('structured output is pretty-printed JSON', () => {
     const value = { ok: true, files: ['a.txt'] };
-    feed(codex('structured_output', { value }));
-    expect(one('.entry.structured pre').textContent).toBe(JSON.stringify(value, null, 2));
+    t.feed(codex('structured_output', { value }));
+    expect(t.one('.entry.structured pre').textContent).toBe(JSON.stringify(value, null, 2));
   });
 
   it("usage is per turn, on the line that closes it: each run's latest report, summed over the turn's runs", () => {
@@ -87,27 +69,20 @@ describe('reasoning, structured output, usage', () => {
       profile: 'main',
       providerId: 'codex',
     } as const;
-    view.render(log.add({ ...started, attempt: 1 }));
-    view.render(log.add({ type: 'run.usage', usage: { inputTokens: 5, outputTokens: 1 } }));
-    view.render(
-      log.add({
-        type: 'run.usage',
-        usage: { inputTokens: 100, outputTokens: 7, totalTokens: 107 },
-      }),
-    );
+    t.add({ ...started, attempt: 1 });
+    t.add({ type: 'run.usage', usage: { inputTokens: 5, outputTokens: 1 } });
+    t.add({ type: 'run.usage', usage: { inputTokens: 100, outputTokens: 7, totalTokens: 107 } });
     // a retry of the same turn, and another turn's run that is not counted
-    view.render(log.add({ ...started, attempt: 2 }, 'run_retry'));
-    view.render(
-      log.add(
-        { type: 'run.usage', usage: { inputTokens: 10, outputTokens: 3, totalTokens: 13 } },
-        'run_retry',
-      ),
+    t.add({ ...started, attempt: 2 }, 'run_retry');
+    t.add(
+      { type: 'run.usage', usage: { inputTokens: 10, outputTokens: 3, totalTokens: 13 } },
+      'run_retry',
     );
-    view.render(log.add({ ...started, turnId: 'trn_other', attempt: 1 }, 'run_other'));
-    view.render(log.add({ type: 'run.usage', usage: { inputTokens: 999 } }, 'run_other'));
-    expect(root.querySelectorAll('.usage')).toHaveLength(0);
-    feed({ type: 'turn.settled', turnId: 'trn_1', state: 'completed' });
-    expect(one('.entry.settled').textContent).toBe(
+    t.add({ ...started, turnId: 'trn_other', attempt: 1 }, 'run_other');
+    t.add({ type: 'run.usage', usage: { inputTokens: 999 } }, 'run_other');
+    expect(t.root.querySelectorAll('.usage')).toHaveLength(0);
+    t.feed({ type: 'turn.settled', turnId: 'trn_1', state: 'completed' });
+    expect(t.one('.entry.settled').textContent).toBe(
       'turn completed · tokens: 110 in · 10 out · 120 total',
     );
   });

@@ -8,52 +8,71 @@ import { el, isRecord, str } from './dom.js';
 export type LineKind = 'add' | 'del' | 'ctx' | 'hunk' | 'note';
 
 export interface PatchFile {
-  path: string;
-  readonly header: string[];
+  readonly path: string;
   readonly lines: { readonly kind: LineKind; readonly text: string }[];
 }
 
 const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 const GIT_HEADER = /^diff --git a\/(.*) b\/(.*)$/;
 
+type Line = PatchFile['lines'][number];
+
 /**
- * A git-style patch split by file. Hunk lines are read by the counts their `@@` header gives,
- * so a content line that looks like a header (`--- x`, `diff --git …`) is never taken for one.
+ * The body of one hunk, `before` old lines and `after` new lines long, read from `start`;
+ * returns where the next line starts. A line is taken by its first character only.
+ */
+function readHunk(
+  lines: readonly string[],
+  start: number,
+  before: number,
+  after: number,
+  out: Line[],
+): number {
+  let oldLeft = before;
+  let newLeft = after;
+  let at = start;
+  while ((oldLeft > 0 || newLeft > 0) && at < lines.length) {
+    const line = lines[at] ?? '';
+    at += 1;
+    if (line.startsWith('\\')) {
+      out.push({ kind: 'note', text: line });
+      continue;
+    }
+    const kind: LineKind = line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'ctx';
+    out.push({ kind, text: line.slice(1) });
+    if (kind !== 'add') oldLeft -= 1;
+    if (kind !== 'del') newLeft -= 1;
+  }
+  return at;
+}
+
+/**
+ * A git-style patch split by file. A hunk's body is read by the line counts its `@@` header
+ * gives, so a content line that looks like a header (`--- x`, `diff --git …`) is never taken
+ * for one.
  */
 export function splitPatch(patch: string): PatchFile[] {
+  const lines = patch.split('\n');
   const files: PatchFile[] = [];
-  let file: PatchFile | undefined;
-  let oldLeft = 0;
-  let newLeft = 0;
-  for (const line of patch.split('\n')) {
-    if (file !== undefined && (oldLeft > 0 || newLeft > 0)) {
-      if (line.startsWith('+')) {
-        file.lines.push({ kind: 'add', text: line.slice(1) });
-        newLeft -= 1;
-      } else if (line.startsWith('-')) {
-        file.lines.push({ kind: 'del', text: line.slice(1) });
-        oldLeft -= 1;
-      } else if (line.startsWith('\\')) file.lines.push({ kind: 'note', text: line });
-      else {
-        file.lines.push({ kind: 'ctx', text: line.slice(1) });
-        oldLeft -= 1;
-        newLeft -= 1;
-      }
-      continue;
-    }
+  let at = 0;
+  while (at < lines.length) {
+    const line = lines[at] ?? '';
+    at += 1;
     const header = GIT_HEADER.exec(line);
     if (header !== null) {
-      file = { path: header[2] ?? '', header: [], lines: [] };
-      files.push(file);
+      files.push({ path: header[2] ?? '', lines: [] });
       continue;
     }
+    const file = files.at(-1);
     if (file === undefined) continue;
     const hunk = HUNK.exec(line);
-    if (hunk !== null) {
-      oldLeft = hunk[1] === undefined ? 1 : Number(hunk[1]);
-      newLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
-      file.lines.push({ kind: 'hunk', text: line });
-    } else if (line !== '') file.header.push(line);
+    if (hunk === null) {
+      // `\ No newline at end of file` follows the hunk's last line; file headers are not drawn
+      if (line.startsWith('\\')) file.lines.push({ kind: 'note', text: line });
+      continue;
+    }
+    file.lines.push({ kind: 'hunk', text: line });
+    at = readHunk(lines, at, Number(hunk[1] ?? 1), Number(hunk[2] ?? 1), file.lines);
   }
   return files;
 }

@@ -54,6 +54,7 @@ function structure(page: Page) {
     return {
       commands: all('.entry.tool-command').length,
       shellLine: command?.querySelector('.shell-line')?.textContent,
+      shellLines: all('.entry.tool-command .shell-line').map((n) => n.textContent),
       exit: command?.querySelector('.exit')?.textContent,
       commandOpen: command?.querySelector('details')?.open,
       hasDuration: command?.querySelector('.duration') !== null,
@@ -120,6 +121,8 @@ describe.runIf(chromiumAvailable())('the console timeline of a real codex turn',
     s.server.enqueue(
       updatePlanStep(plan(0), { explanation: 'Three steps', callId: 'call_plan_1' }),
       { ...execCommandStep('echo timeline-check', { callId: 'call_echo' }), delayMs: 1 },
+      // a script with a quote of its own keeps codex's wrapper: the shell is named, not hidden
+      execCommandStep("printf '%s' quoted", { callId: 'call_quoted' }),
       execCommandStep(PATCH, { callId: 'call_patch' }),
       updatePlanStep(plan(3), { callId: 'call_plan_2' }),
       reasoningStep(['**Checking** the note', 'It reads well'], { answer: ANSWER }),
@@ -158,7 +161,7 @@ describe.runIf(chromiumAvailable())('the console timeline of a real codex turn',
     );
 
     const expected = {
-      commands: 1,
+      commands: 2,
       shellLine: '$ echo timeline-check',
       exit: 'exit 0',
       commandOpen: false,
@@ -179,6 +182,8 @@ describe.runIf(chromiumAvailable())('the console timeline of a real codex turn',
     const drawn = await structure(page);
     expect(drawn).toMatchObject(expected);
     expect(drawn.internal).toBeGreaterThan(0);
+    expect(drawn.shellLines[1]).toMatch(/^\$ (ba|z)?sh -l?c .*printf.*quoted/);
+    expect(drawn.shellLines[1]).not.toContain('<outside-workspace>');
     // the turn's tokens on the line that closes it
     expect(drawn.settled).toMatch(/^turn completed · tokens: \d+ in · \d+ out · \d+ total$/);
     // the workspace's absolute path is nowhere on the page

@@ -33,7 +33,7 @@ describe('a plan', () => {
     expect(entry.querySelectorAll('li.plan-step')[1]).toBe(row);
     expect(box.checked).toBe(true);
     expect(row.textContent).toBe('Write the fix (done)');
-    expect(entry.getAttribute('aria-label')).toBe('plan, 2 of 2 steps done');
+    expect(entry.querySelector('.plan-head')?.textContent).toBe('plan · 2 of 2 done');
   });
 });
 

@@ -19,12 +19,14 @@ export function drawPlan(node: HTMLElement, data: Record<string, unknown>): void
   let list = node.querySelector(':scope > ul.plan-steps');
   if (!(list instanceof HTMLUListElement)) {
     list = el('ul', 'plan-steps');
-    node.replaceChildren(el('span', 'label', 'plan'), el('div', 'plan-explanation text'), list);
+    node.replaceChildren(el('span', 'label plan-head'), el('div', 'plan-explanation text'), list);
   }
   const explanation = node.querySelector(':scope > .plan-explanation');
   if (explanation !== null) explanation.textContent = clean(str(data['explanation']));
   const done = steps.filter((s) => s['status'] === 'completed').length;
-  node.setAttribute('aria-label', `plan, ${String(done)} of ${String(steps.length)} steps done`);
+  // in words, not only in checkboxes: a screen reader reads the head first
+  const head = node.querySelector(':scope > .plan-head');
+  if (head !== null) head.textContent = `plan · ${String(done)} of ${String(steps.length)} done`;
   steps.forEach((step, i) => {
     let row = list.children.item(i);
     if (!(row instanceof HTMLLIElement)) {

@@ -45,6 +45,19 @@ describe('a message', () => {
     expect(msg.textContent).toBe('Hello world again');
   });
 
+  it('redraws only its last block as it grows; a reference defined later redraws the blocks before it', () => {
+    t.feed({ type: 'run.message_delta', text: 'See [the docs][d].\n\nPara tw' });
+    const first = t.root.querySelector('.entry.message p');
+    expect(first?.textContent).toBe('See [the docs][d].');
+    t.feed({ type: 'run.message_delta', text: 'o\n\n' });
+    const paragraphs = t.root.querySelectorAll('.entry.message p');
+    expect(paragraphs[0]).toBe(first);
+    expect(paragraphs[1]?.textContent).toBe('Para two');
+    t.feed({ type: 'run.message_delta', text: '[d]: https://example.com/d' });
+    expect(t.one('.entry.message a').getAttribute('href')).toBe('https://example.com/d');
+    expect(t.root.querySelector('.entry.message p')).not.toBe(first);
+  });
+
   it('goes on in the same entry across an internal record, and a new entry after a visible one', () => {
     t.feed(
       { type: 'run.message_delta', text: 'one ' },

@@ -146,3 +146,54 @@ export function renderMarkdown(source: string): DocumentFragment {
   out.append(...Lexer.lex(source, { gfm: true }).map((t) => node(t, 0)));
   return out;
 }
+
+/**
+ * Markdown that grows (a streaming message) drawn into `into`. Every block but the last is
+ * closed by the one after it, so a draw lexes the text from the last block on and keeps the
+ * elements of the blocks before it: a stream costs its last block per draw, not its whole text.
+ * When that cannot be trusted (a link reference definition, which can change any block, a
+ * carriage return, or blocks whose sources do not add up to the text) everything is lexed and
+ * only the leading blocks whose source is unchanged are kept.
+ */
+export class GrowingMarkdown {
+  readonly #into: HTMLElement;
+  readonly #blocks: { readonly raw: string; readonly node: Node }[] = [];
+  /** The link reference definitions of the last full lex: a change redraws every block. */
+  #references = '{}';
+
+  constructor(into: HTMLElement) {
+    this.#into = into;
+  }
+
+  /** Where lexing may start: the index of the last block and its offset in `source`. */
+  #resume(source: string): [number, number] {
+    if (source.includes(']:') || source.includes('\r')) return [0, 0];
+    const first = Math.max(0, this.#blocks.length - 1);
+    let offset = 0;
+    for (let i = 0; i < first; i++) {
+      const raw = this.#blocks[i]?.raw ?? '';
+      if (!source.startsWith(raw, offset)) return [0, 0];
+      offset += raw.length;
+    }
+    return [first, offset];
+  }
+
+  draw(source: string): void {
+    const [first, offset] = this.#resume(source);
+    const tokens = Lexer.lex(source.slice(offset), { gfm: true });
+    // a lex from the start knows every definition; a tail has none (no `]:` in the text)
+    const references = offset === 0 ? JSON.stringify(tokens.links) : this.#references;
+    let kept = first;
+    if (references === this.#references) {
+      while (kept - first < tokens.length && tokens[kept - first]?.raw === this.#blocks[kept]?.raw)
+        kept += 1;
+    }
+    this.#references = references;
+    for (const gone of this.#blocks.splice(kept)) this.#into.removeChild(gone.node);
+    for (const t of tokens.slice(kept - first)) {
+      const drawn = node(t, 0);
+      this.#into.append(drawn);
+      this.#blocks.push({ raw: t.raw, node: drawn });
+    }
+  }
+}

@@ -11,7 +11,7 @@ import { drawDiff } from './changes.js';
 import { el, isRecord, str } from './dom.js';
 import { drawPlan, drawReasoning, structuredEntry, unknownExtension } from './extensions.js';
 import { internalEntry, isInternal } from './internal.js';
-import { renderMarkdown } from './markdown.js';
+import { GrowingMarkdown } from './markdown.js';
 import { drawTool, type ToolCall } from './tools.js';
 import { TurnUsage } from './usage.js';
 
@@ -25,6 +25,7 @@ export interface Envelope {
 
 interface Message {
   readonly node: HTMLElement;
+  readonly drawn: GrowingMarkdown;
   text: string;
 }
 
@@ -53,6 +54,9 @@ export class TimelineView {
   readonly #requests = new Map<string, Record<string, unknown>>();
   readonly #recordedAnswers = new Set<string>();
   #dirty = new Set<Message>();
+  #scheduled = false;
+  /** How long the last flush took: the next waits three times that (drawing ≤ 1/4 of the time). */
+  #flushMs = 0;
 
   constructor(root: HTMLElement, answered: () => void) {
     this.#root = root;
@@ -103,27 +107,38 @@ export class TimelineView {
     }
   }
 
-  /** Message text streams in pieces: drawn as markdown once the pieces at hand are in. */
+  /**
+   * Message text streams in pieces: drawn as markdown once the pieces at hand are in (a batch
+   * read from the stream is drawn once), and no more often than a quarter of the time, so a
+   * very long paragraph streaming in small pieces cannot keep the page busy.
+   */
   #delta(env: Envelope, text: string): void {
     const key = env.runId ?? '';
     let msg = this.#messages.get(key);
     if (msg === undefined || this.#last !== msg.node) {
-      msg = { node: el('div', 'entry message md'), text: '' };
+      const node = el('div', 'entry message md');
+      msg = { node, drawn: new GrowingMarkdown(node), text: '' };
       this.#messages.set(key, msg);
       this.#add(msg.node, env);
     }
     msg.text += text;
-    if (this.#dirty.size === 0) {
-      queueMicrotask(() => {
-        this.flush();
-      });
-    }
     this.#dirty.add(msg);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    const run = (): void => {
+      this.#scheduled = false;
+      this.flush();
+    };
+    const wait = 3 * this.#flushMs;
+    if (wait < 1) queueMicrotask(run);
+    else setTimeout(run, Math.min(wait, 1000));
   }
 
   /** Draws the messages that changed since the last flush (tests call it directly). */
   flush(): void {
-    for (const msg of this.#dirty) msg.node.replaceChildren(renderMarkdown(msg.text));
+    const started = performance.now();
+    for (const msg of this.#dirty) msg.drawn.draw(msg.text);
+    if (this.#dirty.size > 0) this.#flushMs = performance.now() - started;
     this.#dirty = new Set();
   }
 

@@ -76,21 +76,30 @@ function structure(page: Page) {
       linkTarget: q('.entry.message .md-target')?.textContent,
       internalShown: all('.entry.internal').filter((n) => n.offsetParent !== null).length,
       internal: all('.entry.internal').length,
+      card: {
+        outcome: q('.interaction .outcome')?.textContent,
+        answer: q('.interaction .answer-line')?.textContent,
+        by: q('.interaction .answered-by')?.textContent,
+        command: q('.interaction .detail .command')?.textContent,
+      },
       settled: all('.entry.settled').at(-1)?.textContent,
     };
   });
 }
 
-async function shot(page: Page, name: string): Promise<void> {
+async function shot(page: Page, name: string, workspace: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'relvo-shot-'));
   const file = join(dir, name);
-  // what differs between runs (ids, times, durations) is masked: the picture is the same each time
+  // what differs between runs (ids, times, durations, the temporary workspace's folder) is
+  // masked: the picture is the same each time
   await page.locator('#detail').screenshot({
     path: file,
     mask: [
       page.locator('#detail-title'),
       page.locator('#detail-summary'),
       page.locator('#timeline .duration'),
+      page.locator('#timeline .answered-by'),
+      page.locator('#timeline .detail-row', { hasText: workspace }),
     ],
     maskColor: '#e6e8eb',
   });
@@ -120,7 +129,11 @@ describe.runIf(chromiumAvailable())('the console timeline of a real codex turn',
     cleanups.push(() => s.cleanup());
     s.server.enqueue(
       updatePlanStep(plan(0), { explanation: 'Three steps', callId: 'call_plan_1' }),
-      { ...execCommandStep('echo timeline-check', { callId: 'call_echo' }), delayMs: 1 },
+      // asks to leave the sandbox: approved from the timeline's card
+      {
+        ...execCommandStep('echo timeline-check', { callId: 'call_echo', escalate: true }),
+        delayMs: 1,
+      },
       // a script with a quote of its own keeps codex's wrapper: the shell is named, not hidden
       execCommandStep("printf '%s' quoted", { callId: 'call_quoted' }),
       execCommandStep(PATCH, { callId: 'call_patch' }),
@@ -149,6 +162,9 @@ describe.runIf(chromiumAvailable())('the console timeline of a real codex turn',
     expect(await steps.first().locator('input').isChecked()).toBe(false);
     const firstStep = await steps.first().elementHandle();
     model.release();
+    await page
+      .locator('#timeline .interaction button[data-answer="approve"]')
+      .click({ timeout: 90_000 });
     await page.locator('#timeline', { hasText: 'turn completed' }).waitFor({ timeout: 90_000 });
     // the same step, updated where it is: now checked
     expect(
@@ -182,17 +198,32 @@ describe.runIf(chromiumAvailable())('the console timeline of a real codex turn',
     const drawn = await structure(page);
     expect(drawn).toMatchObject(expected);
     expect(drawn.internal).toBeGreaterThan(0);
+    // the settled card keeps its subject and says what was answered, and by whom
+    expect(drawn.card).toMatchObject({
+      outcome: 'approved',
+      answer: 'approved once',
+    });
+    // the approval shows the command as codex will run it, wrapper and all
+    expect(drawn.card.command).toContain("-lc 'echo timeline-check'");
+    expect(drawn.card.by).toMatch(
+      /^by a host's answer, recorded before the agent got it at \d\d:\d\d:\d\d UTC$/,
+    );
     expect(drawn.shellLines[1]).toMatch(/^\$ (ba|z)?sh -l?c .*printf.*quoted/);
     expect(drawn.shellLines[1]).not.toContain('<outside-workspace>');
     // the turn's tokens on the line that closes it
     expect(drawn.settled).toMatch(/^turn completed · tokens: \d+ in · \d+ out · \d+ total$/);
-    // the workspace's absolute path is nowhere on the page
-    expect(await page.locator('#timeline').textContent()).not.toContain(s.iso.workspace);
+    // what the provider published of the work names workspace paths relative to it (the
+    // approval card shows its subject whole, the folder it runs in too)
+    const work = await page
+      .locator('#timeline > .entry:not(.interaction)')
+      .evaluateAll((nodes) => nodes.map((n) => n.textContent).join('\n'));
+    expect(work).toContain(NOTE);
+    expect(work).not.toContain(s.iso.workspace);
     // the details toggle shows the runtime's own records
     await page.click('.internal-toggle');
     expect((await structure(page)).internalShown).toBe(drawn.internal);
     await page.click('.internal-toggle');
-    await shot(page, 'console-timeline.png');
+    await shot(page, 'console-timeline.png', s.iso.workspace);
 
     // the same structure again from the log alone
     await page.reload();

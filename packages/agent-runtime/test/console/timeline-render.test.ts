@@ -20,7 +20,7 @@ describe('a message', () => {
   it('is markdown drawn with elements: emphasis, code, a list, a link beside its target', () => {
     t.feed({
       type: 'run.message_delta',
-      text: '**Done**: ran `ls`.\n\n- first\n- second\n\nSee [the docs](https://example.com/a?b=1).',
+      text: '**Done**: ran `ls`.\n\n- first\n- second\n\n- [x] checked\n- [ ] open\n\nSee [the docs](https://example.com/a?b=1).',
     });
     const msg = t.one('.entry.message');
     expect(msg.querySelector('strong')?.textContent).toBe('Done');
@@ -28,6 +28,8 @@ describe('a message', () => {
     expect([...msg.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
       'first',
       'second',
+      '[x] checked',
+      '[ ] open',
     ]);
     const a = msg.querySelector('a');
     expect(a?.getAttribute('href')).toBe('https://example.com/a?b=1');
@@ -56,6 +58,17 @@ describe('a message', () => {
     t.feed({ type: 'run.message_delta', text: '[d]: https://example.com/d' });
     expect(t.one('.entry.message a').getAttribute('href')).toBe('https://example.com/d');
     expect(t.root.querySelector('.entry.message p')).not.toBe(first);
+  });
+
+  it('decodes the character references people type, a bidi one made visible; others stay as written, code untouched', () => {
+    t.feed({
+      type: 'run.message_delta',
+      text: 'Fish &amp; chips &#x202E;x &copy; `&amp;`\n\n<div>\nblock html\n</div>',
+    });
+    const msg = t.one('.entry.message');
+    expect(msg.querySelector('p')?.textContent).toBe('Fish & chips <U+202E>x &copy; &amp;');
+    expect(msg.querySelector('.md-raw')?.textContent).toBe('<div>\nblock html\n</div>');
+    expect(msg.querySelectorAll('.md-raw *')).toHaveLength(0);
   });
 
   it('goes on in the same entry across an internal record, and a new entry after a visible one', () => {

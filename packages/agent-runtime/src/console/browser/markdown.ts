@@ -15,6 +15,34 @@ function text(value: string): Text {
   return document.createTextNode(clean(value));
 }
 
+const NAMED: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+};
+
+/**
+ * Character references in prose (`&amp;`, `&#x2014;`), which marked leaves for an HTML parser
+ * to decode: decoded here without one. Numeric ones and the few names people type are decoded
+ * (a control or bidi character that comes out is then made visible by `clean`); any other name
+ * is shown as written.
+ */
+export function decodeReferences(value: string): string {
+  return value.replace(
+    /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-z]{2,8}));/g,
+    (whole, dec, hex, name) => {
+      if (typeof name === 'string') return NAMED[name] ?? whole;
+      const code = typeof dec === 'string' ? Number(dec) : Number.parseInt(String(hex), 16);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
+        ? String.fromCodePoint(code)
+        : '\ufffd';
+    },
+  );
+}
+
 function children(tokens: readonly Token[] | undefined, depth: number): Node[] {
   return (tokens ?? []).map((t) => node(t, depth + 1));
 }
@@ -65,7 +93,6 @@ function list(t: Tokens.List, depth: number): Node {
     n.start = t.start;
   for (const item of t.items) {
     const li = el('li');
-    if (item.task) li.append(el('span', 'md-task', item.checked === true ? '[x] ' : '[ ] '));
     li.append(...children(item.tokens, depth));
     n.append(li);
   }
@@ -97,7 +124,8 @@ function node(t: Token, depth: number): Node {
       return wrap('p', `md-heading md-h${String((t as Tokens.Heading).depth)}`, t.tokens, depth);
     case 'text': {
       const inner = (t as Tokens.Text).tokens;
-      return inner === undefined ? text((t as Tokens.Text).text) : wrap('span', '', inner, depth);
+      if (inner !== undefined) return wrap('span', '', inner, depth);
+      return text(decodeReferences((t as Tokens.Text).text));
     }
     case 'strong':
       return wrap('strong', '', (t as Tokens.Strong).tokens, depth);
@@ -125,6 +153,9 @@ function node(t: Token, depth: number): Node {
       const image = t as Tokens.Image;
       return el('span', 'md-image', `[image: ${image.text}] <${image.href}>`);
     }
+    case 'checkbox':
+      // a task list item's box, as the text it was written as
+      return el('span', 'md-task', (t as Tokens.Checkbox).checked ? '[x] ' : '[ ] ');
     case 'br':
       return el('br');
     case 'hr':
@@ -134,8 +165,11 @@ function node(t: Token, depth: number): Node {
       return document.createTextNode('');
     case 'escape':
       return text((t as Tokens.Escape).text);
+    case 'html':
+      // raw HTML: the text as it was written, a block of it as a block
+      return (t as Tokens.HTML).block ? el('div', 'md-raw', t.raw) : text(t.raw);
     default:
-      // raw HTML and anything this page does not know: the text as it was written
+      // anything this page does not know: the text as it was written
       return text(t.raw);
   }
 }

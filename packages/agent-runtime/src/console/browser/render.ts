@@ -1,7 +1,8 @@
 /**
  * A session's envelopes drawn as the work they describe, in sequence order, into one timeline
  * element. Entries that stand for one thing that changes (a message as it streams, a tool call,
- * a turn's plan, diff, reasoning summary and usage) are drawn once and updated in place.
+ * a turn's plan, diff and reasoning summary) are drawn once and updated in place; a turn's
+ * usage is drawn on the line that says how it ended.
  * Records of the runtime's own bookkeeping are drawn too, marked `internal`, and shown only
  * while the timeline's details toggle is on.
  */

@@ -34,6 +34,8 @@ export class CliExit extends Error {
   constructor(
     readonly code: ExitCode,
     message: string,
+    /** What only `--verbose` shows: schema paths, reason tokens. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'CliExit';

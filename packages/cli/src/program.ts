@@ -3,7 +3,7 @@
  * one module per subcommand.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { CliExit, EXIT, EXIT_CODES_HELP, exitCodesHelp } from './exit-codes.js';
 import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
 import { runDoctorChecks } from './commands/doctor.js';
 import { doctorExitCode, printDoctorReport } from './commands/doctor-report.js';
@@ -63,7 +63,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         `codex executable to use (default: $${CODEX_EXECUTABLE_ENV}, else the pinned one)`,
       )
       .option('--no-color', 'no colour and no spinner (NO_COLOR is respected too)')
-      .addHelpText('after', `\n${EXIT_CODES_HELP}`);
+      .addHelpText('after', `\n${exitCodesHelp(cmd.name())}`);
 
   common(
     program
@@ -284,6 +284,10 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
 
   registerHistoryCommands(program, io.env, (opts) => outputFor(io, opts), setExit);
   registerAttachCommand(program, io, (opts) => outputFor(io, opts), setExit);
+  for (const name of ['sessions', 'log', 'attach'])
+    program.commands
+      .find((c) => c.name() === name)
+      ?.addHelpText('after', `\n${exitCodesHelp(name)}`);
 
   return program;
 }

@@ -79,7 +79,11 @@ async function configNeeded(runtime: AgentRuntime, id: string, profile: unknown)
     typeof recorded === 'string' && recorded !== 'built-in'
       ? `run again with --config ${recorded}, the file it was started with`
       : 'run again with the --config it was started with';
-  return `session ${id} cannot be resumed: ${name} is not in this config; ${file}`;
+  const here =
+    typeof profile === 'string' && Object.hasOwn(runtime.config.profiles, profile)
+      ? 'no longer names codex with a saved thread in this config'
+      : 'is not in this config';
+  return `session ${id} cannot be resumed: ${name} ${here}; ${file}`;
 }
 
 /** The session `wanted` names (an id or a unique prefix), resumed, and where its new events start. */

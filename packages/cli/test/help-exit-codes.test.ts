@@ -4,7 +4,7 @@
  * an invocation that produces it (in-process `main()` with real streams, for what needs no
  * process of its own). A code this file does not reach names the test that does, and why.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,9 @@ afterAll(() => {
 });
 const oldCodex = standInCodex(dir, 'codex-cli 0.1.0');
 const emptyLog = join(dir, 'none', 'events.sqlite');
+// a file that is not a SQLite database: the log cannot be read
+const badLog = join(dir, 'bad.sqlite');
+writeFileSync(badLog, 'not a database, just text that is long enough to have a header\n'.repeat(8));
 
 function streams(): { io: CliIo; stdout: () => string; stderr: () => string } {
   const out = new PassThrough();
@@ -58,6 +61,8 @@ const REACH: Readonly<Record<string, readonly string[]>> = {
   'models 3': ['models', '--codex', oldCodex],
   'sessions 0': ['sessions', '--event-log', emptyLog],
   'sessions 2': ['sessions', '--event-log', emptyLog, '--event-store', 'postgres://x/y'],
+  'sessions 1': ['sessions', '--event-log', badLog],
+  'log 1': ['log', 'ses_x', '--event-log', badLog],
   'log 2': ['log'],
   'attach 2': ['attach', 'ses_nope', '--event-log', emptyLog],
 };
@@ -81,9 +86,7 @@ const ELSEWHERE: Readonly<Record<string, string>> = {
   'serve 0': 'SIGTERM to a running console: serve.test.ts',
   'models 0': 'the real codex catalog: models.test.ts',
   'models 1': 'a codex that cannot list: models.test.ts',
-  'sessions 1': 'an unreadable event log: history.test.ts',
   'log 0': 'a recorded session: history.test.ts',
-  'log 1': 'an unreadable event log: history.test.ts',
   'attach 0': 'a session that ends while attached: attach.test.ts',
   'attach 1': 'a follow that fails: attach.test.ts',
   'attach 130': 'Ctrl-C while attached: attach.test.ts',

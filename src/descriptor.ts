@@ -84,6 +84,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
             forksFromRecoveryRecord: true,
           }
         : {},
+    // thread/revert works on persisted threads only (measured on 0.171.0)
+    session: { revert: options.persistence === 'thread' },
     extensions: {
       appServerVersion: CODEX_APP_SERVER_VERSION,
       supportedAppServerVersions: [...CODEX_SUPPORTED_APP_SERVER_VERSIONS],

@@ -19,6 +19,7 @@ const CARRIES_1: readonly CodexFeature[] = [
   'readRateLimits',
   'onRateLimits',
   'readAccount',
+  'session.revert',
 ];
 
 export const CODEX_RELEASE_CAPABILITIES: Readonly<

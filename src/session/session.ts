@@ -13,6 +13,8 @@ import type {
   ProviderRun,
   ProviderRunRequest,
   ProviderSession,
+  RevertRequest,
+  RevertResult,
   RunSummary,
 } from '@relvo-labs/agent-provider';
 import { CODEX_DISPOSED_REASON } from '../constants.js';
@@ -38,6 +40,7 @@ import {
   type TurnSettingsParams,
 } from './run-options.js';
 import { buildRecoveryRecord } from './recovery.js';
+import { revertInProgress, ThreadReverter } from './revert.js';
 import { InboundRouter, type RateLimitsUpdateHandler } from './router.js';
 import { SessionState } from './state.js';
 import type { StallPolicy } from './stall.js';
@@ -89,6 +92,9 @@ export class CodexSession implements ProviderSession {
   readonly #disposal = new RetryableAttempt({ once: true });
   /** Present only with `persistence: 'thread'` (`'exportRecoveryRecord' in session` is the test). */
   declare exportRecoveryRecord?: () => Promise<ProviderRecoveryRecord>;
+  /** Present only with `persistence: 'thread'`: codex reverts persisted threads only. */
+  declare revert?: (request: RevertRequest) => Promise<RevertResult>;
+  #reverter: ThreadReverter | undefined;
 
   constructor(params: CodexSessionParams) {
     const recovery = params.recovery;
@@ -163,6 +169,13 @@ export class CodexSession implements ProviderSession {
             settings: settings.snapshot(),
           }),
         );
+      const reverter = new ThreadReverter({
+        state,
+        request: (method, body) => params.connection.request(method, body),
+        capabilities: params.capabilities,
+      });
+      this.#reverter = reverter;
+      this.revert = (request) => reverter.revert(request);
     }
     // an idle session does not hold the host's event loop open (ADR-0009)
     params.connection.keepAlive(false);
@@ -178,6 +191,7 @@ export class CodexSession implements ProviderSession {
   }
 
   startRun(request: ProviderRunRequest): Promise<ProviderRun> {
+    if (this.#reverter?.busy === true) return Promise.reject(revertInProgress());
     try {
       return this.#admission.admit(request);
     } catch {

@@ -22,6 +22,12 @@ export {
 export { providerDescriptorSchema, workspaceOwnershipSchema } from './schemas/descriptor.js';
 export { providerRecoveryRecordSchema } from './schemas/recovery.js';
 export {
+  REVERT_MAX_TURNS,
+  revertRequestSchema,
+  revertResultSchema,
+  sessionCapabilitySchema,
+} from './schemas/session-ops.js';
+export {
   interactionIdSchema,
   interactionSettlementSchema,
   providerRunTerminationSchema,
@@ -45,6 +51,7 @@ export {
   canAcceptWorkspace,
   canAskQuestionSet,
   canForkSession,
+  canRevertSession,
   canInterruptRun,
   canSetRunOption,
   canSteerRun,
@@ -115,6 +122,7 @@ export type {
   WorkspaceOwnership,
 } from './schemas/descriptor.js';
 export type { ProviderRecoveryRecord } from './schemas/recovery.js';
+export type { RevertRequest, RevertResult, SessionCapability } from './schemas/session-ops.js';
 export type {
   AgentInteraction,
   InteractionSettlement,

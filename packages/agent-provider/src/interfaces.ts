@@ -4,6 +4,7 @@ import type { ProviderDescriptor, WorkspaceOwnership } from './schemas/descripto
 import type { ProviderEventInput } from './schemas/events.js';
 import type { InteractionResponse } from './schemas/interaction.js';
 import type { ProviderRecoveryRecord } from './schemas/recovery.js';
+import type { RevertRequest, RevertResult } from './schemas/session-ops.js';
 import type { ProviderRunTermination } from './schemas/termination.js';
 import type { TurnInput, RunSummary } from './schemas/turn.js';
 
@@ -72,6 +73,12 @@ export interface ProviderSession {
   /** Idempotent, including after a rejected attempt. */
   dispose(): Promise<void>;
   exportRecoveryRecord?(): Promise<ProviderRecoveryRecord>;
+  /**
+   * Takes the session's last `turns` turns out of its history (descriptor `session.revert`;
+   * docs/spi.md §8.2): the next run's model does not see them. Refused while a run is active
+   * and beyond the session's history; a `ProviderRejection` is definite: nothing was taken back.
+   */
+  revert?(request: RevertRequest): Promise<RevertResult>;
 }
 
 export interface AgentProvider {

@@ -11,6 +11,7 @@ import {
 } from './interaction.js';
 import { jsonObjectSchema, jsonValueSchema } from './json.js';
 import { providerRecoveryRecordSchema } from './recovery.js';
+import { revertRequestSchema, revertResultSchema } from './session-ops.js';
 import {
   agentInteractionSchema,
   interactionSettlementSchema,
@@ -37,6 +38,8 @@ export const PUBLIC_SCHEMAS = {
   'question-item': questionItemSchema,
   'question-set-request': questionSetRequestSchema,
   'question-set-response': questionSetResponseSchema,
+  'revert-request': revertRequestSchema,
+  'revert-result': revertResultSchema,
   'run-options': runOptionsSchema,
   'run-termination': runTerminationSchema,
   'turn-input': turnInputSchema,

@@ -3,6 +3,7 @@ import {
   type AgentInteraction,
   type InteractionResponse,
   type ProviderRecoveryRecord,
+  type RevertResult,
   type SessionCommand,
   type SessionState,
   type TurnInput,
@@ -17,6 +18,7 @@ import { settleAfterDispose, stopAfterFailure, type Grace } from './closing.js';
 import type { SessionLog } from './log.js';
 import { InteractionLifecycle } from './interactions.js';
 import { ProviderSessionPool } from './pool.js';
+import { checkedRevert, revertProvider, type RevertOptions } from './revert.js';
 import { RunDriver } from './run.js';
 import { readTurnOptions, runOptionsFor, type TurnRunOptions } from './turn-options.js';
 import { toTurnInput, turnInputs, type TurnInputs } from './turn-input.js';
@@ -269,6 +271,36 @@ export class SessionImpl implements RuntimeSession {
         throw new RuntimeError('unknown_run', 'no_active_run', 'the session has no active run');
       }
       return run.steer(turnInput);
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  revert(options: RevertOptions): Promise<RevertResult> {
+    try {
+      // taking turns back changes what the next turn sees: allowed where a submission is
+      this.require('submit_turn');
+      this.refuseAfterFailure();
+      const request = checkedRevert(options);
+      if (this.run !== undefined || this.admitting !== undefined) {
+        throw new RuntimeError(
+          'illegal_state_transition',
+          'session_busy',
+          'the session has an active run',
+          {
+            details: this.run === undefined ? {} : { activeRunId: this.run.runId },
+          },
+        );
+      }
+      const profile = options.profile ?? this.ctx.defaultProfile;
+      // held like an admission: no turn starts while the provider reverts
+      const reverting = revertProvider(this.pool, this.ctx.log, profile, request);
+      this.admitting = reverting;
+      const done = (): void => {
+        this.admitting = undefined;
+      };
+      reverting.then(done, done);
+      return reverting;
     } catch (error) {
       return rejection(error);
     }

@@ -37,12 +37,14 @@ export function patchSessions(provider: AgentProvider, patch: SessionPatch): Age
 
 function bindSession(session: ProviderSession): ProviderSession {
   const exportRecord = session.exportRecoveryRecord?.bind(session);
+  const revert = session.revert?.bind(session);
   return {
     startRun: (request) => session.startRun(request),
     respondToInteraction: (ref, response) => session.respondToInteraction(ref, response),
     dispose: () => session.dispose(),
     // Kept, so a wrapper breaks only what it means to break.
     ...(exportRecord === undefined ? {} : { exportRecoveryRecord: exportRecord }),
+    ...(revert === undefined ? {} : { revert }),
   };
 }
 
@@ -396,5 +398,12 @@ export function refusesRunModel(provider: AgentProvider): AgentProvider {
         : Promise.reject(
             new ProviderRejection(agentError('invalid_request', 'no model for a run here')),
           ),
+  }));
+}
+
+/** Reverts whatever it is asked, even while a run is active and beyond the history. */
+export function revertsAnything(provider: AgentProvider): AgentProvider {
+  return patchSessions(provider, () => ({
+    revert: (request) => Promise.resolve({ turns: request.turns, files: 'kept' }),
   }));
 }

@@ -22,6 +22,7 @@ import {
   unknownRefThrows,
   missingFork,
   forksForeignRecords,
+  revertsAnything,
   refusesRunModel,
   wrongRetryable,
   repeatedResponseHasEffect,
@@ -213,6 +214,11 @@ describe('every docs/spi.md §19.2 area has a check that can fail', () => {
       'session.fork',
       forksForeignRecords,
       'forkSession (another provider’s record) resolved; expected a ProviderRejection',
+    ],
+    [
+      'session.revert',
+      revertsAnything,
+      'revert (beyond the history) resolved; expected a ProviderRejection',
     ],
     [
       'run.options',

@@ -136,6 +136,7 @@ function counted(
       }
       return session.dispose();
     },
+    ...(session.revert ? { revert: (request) => session.revert!(request) } : {}),
     ...(session.exportRecoveryRecord
       ? {
           exportRecoveryRecord: () =>
@@ -182,6 +183,7 @@ export function scriptedHarness(options: ScriptedHarnessOptions = {}): Conforman
         scripts,
         supportsRunOptions: true,
         supportsFork: true,
+        supportsRevert: true,
         ...(options.interruptMode !== undefined ? { interruptMode: options.interruptMode } : {}),
       });
       const counters: Counters = { sessions: 0, responses: 0, failNextDispose: false };

@@ -9,6 +9,11 @@ import { canonicalJson, captureJson } from '../../json.js';
 import { checkResponseAgainstRequest } from '../../check-response.js';
 import type { InteractionResponse } from '../../schemas/interaction.js';
 import type { ProviderRecoveryRecord } from '../../schemas/recovery.js';
+import {
+  revertRequestSchema,
+  type RevertRequest,
+  type RevertResult,
+} from '../../schemas/session-ops.js';
 import { runOptionsSchema, turnInputSchema, type RunOptions } from '../../schemas/turn.js';
 import { WIRE_VERSION } from '../../wire.js';
 import { ScriptedRun, type ScriptedRunHost } from './run.js';
@@ -24,6 +29,7 @@ export interface ScriptedSessionHost {
   readonly supportsRecovery: boolean;
   readonly supportsSteer: boolean;
   readonly supportsRunOptions: boolean;
+  readonly supportsRevert: boolean;
   scriptFor(text: string): readonly ScriptStep[];
   recordStarted(run: ScriptedRun, sessionRef: string, text: string, options: RunOptions): void;
   recordInterrupted(run: ScriptedRun, reason: string | undefined): void;
@@ -44,6 +50,8 @@ export class ScriptedSession implements ProviderSession {
   readonly #applied = new Map<string, string>();
   #active: ScriptedRun | undefined;
   #disposed = false;
+  /** Turns in the session's history: runs started, less those reverted. */
+  #turns = 0;
 
   constructor(sessionRef: string, sink: ProviderEventSink, host: ScriptedSessionHost) {
     this.sessionRef = sessionRef;
@@ -96,6 +104,7 @@ export class ScriptedSession implements ProviderSession {
     });
     this.#runsByRef.set(request.runRef, run);
     this.#active = run;
+    this.#turns += 1;
     host.recordStarted(run, this.sessionRef, text, options.data);
     return Promise.resolve(run);
   }
@@ -140,6 +149,19 @@ export class ScriptedSession implements ProviderSession {
     }
     this.#host.recordDisposed(this.sessionRef);
     return Promise.resolve();
+  }
+
+  revert(request: RevertRequest): Promise<RevertResult> {
+    if (this.#disposed) return refuse('session_closed', 'the scripted session is closed');
+    const parsed = revertRequestSchema.safeParse(request);
+    if (!parsed.success) return refuse('invalid_request', 'the revert request is invalid');
+    if (this.#active !== undefined && !this.#active.done) {
+      return refuse('illegal_state_transition', 'a scripted run is active in this session');
+    }
+    const { turns } = parsed.data;
+    if (turns > this.#turns) return refuse('invalid_request', 'fewer turns than asked');
+    this.#turns -= turns;
+    return Promise.resolve({ turns, files: 'kept' });
   }
 
   exportRecoveryRecord(): Promise<ProviderRecoveryRecord> {

@@ -1,0 +1,36 @@
+/**
+ * A scripted app-server's thread history for `thread/turns/list` and `thread/revert`, as
+ * 0.171.0 answers them (newest first by default; `turn not found` for a turn not in the history).
+ */
+type Frame = Record<string, unknown>;
+
+export type HistoryAnswer = { result: unknown } | { error: { code: number; message: string } };
+
+export class FakeThreadHistory {
+  readonly #turnIds: string[] = [];
+
+  add(turnId: string): void {
+    this.#turnIds.push(turnId);
+  }
+
+  /** The answer to `method`, or undefined when it is not a history method. */
+  answer(method: string, params: Frame | undefined): HistoryAnswer | undefined {
+    if (method === 'thread/turns/list') {
+      const limit = typeof params?.['limit'] === 'number' ? params['limit'] : 25;
+      const newestFirst = [...this.#turnIds].reverse().slice(0, Math.max(1, limit));
+      return {
+        result: {
+          data: newestFirst.map((id) => ({ id, items: [], status: 'completed' })),
+          nextCursor: null,
+        },
+      };
+    }
+    if (method === 'thread/revert') {
+      const at = this.#turnIds.indexOf(String(params?.['beforeTurnId']));
+      if (at < 0) return { error: { code: -32600, message: 'turn not found' } };
+      this.#turnIds.splice(at);
+      return { result: { thread: { id: String(params?.['threadId']), turns: [] } } };
+    }
+    return undefined;
+  }
+}

@@ -22,6 +22,8 @@ export interface RevertDeps {
   readonly state: SessionState;
   readonly request: (method: string, params: unknown) => Promise<unknown>;
   readonly capabilities?: ReleaseCapabilities | undefined;
+  /** Holds the host's event loop open while codex is asked (an idle session does not). */
+  readonly keepAlive: (on: boolean) => void;
 }
 
 function refuseUnlessIdle(deps: RevertDeps): void {
@@ -95,9 +97,12 @@ export class ThreadReverter {
 
   revert(request: unknown): Promise<RevertResult> {
     if (this.#inFlight !== undefined) return Promise.reject(revertInProgress());
+    // a host awaiting only this revert must not see its event loop end under it (ADR-0009)
+    this.#deps.keepAlive(true);
     const attempt = revertTurns(this.#deps, request);
     const done = (): void => {
       this.#inFlight = undefined;
+      this.#deps.keepAlive(false);
     };
     this.#inFlight = attempt.then(done, done);
     return attempt;

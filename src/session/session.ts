@@ -173,6 +173,9 @@ export class CodexSession implements ProviderSession {
         state,
         request: (method, body) => params.connection.request(method, body),
         capabilities: params.capabilities,
+        keepAlive: (on) => {
+          params.connection.keepAlive(on);
+        },
       });
       this.#reverter = reverter;
       this.revert = (request) => reverter.revert(request);

@@ -95,7 +95,7 @@ describe('revert through the runtime against the real binary', () => {
     expect(userTexts(server.requests[2]?.body)).toEqual(['first question', 'third question']);
   });
 
-  it('is refused while a turn runs, with nothing recorded, and typed for a bad count', async () => {
+  it('is refused while a turn runs, with nothing recorded, typed for a bad count; the interrupted turn reverts after', async () => {
     const { server, session, stored } = await started();
     server.enqueue(textStep(['slow ', 'answer'], { stallAfterDeltas: 1 }));
     const turn = await session.submitTurn({ input: 'slow question' });
@@ -106,5 +106,7 @@ describe('revert through the runtime against the real binary', () => {
     await session.interrupt('test');
     expect((await turn.done).termination.outcome).toBe('interrupted');
     expect((await stored()).map((e) => e.payload.type)).not.toContain('session.revert_requested');
+    // once the run ended, the interrupted turn itself can be taken back
+    expect(await session.revert({ turns: 1 })).toEqual({ turns: 1, files: 'kept' });
   });
 });

@@ -79,6 +79,16 @@ export const CODEX_FEATURE_NEEDS = {
     `${TURNS}.itemsView=notLoaded`,
     `${TURNS}:result.data`,
   ],
+  // one page of turns, newest first, each with its summary items
+  'session.history': [
+    TURNS,
+    `${TURNS}.cursor`,
+    `${TURNS}.limit`,
+    `${TURNS}.sortDirection=desc`,
+    `${TURNS}.itemsView=summary`,
+    `${TURNS}:result.data`,
+    `${TURNS}:result.nextCursor`,
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CodexFeature = keyof typeof CODEX_FEATURE_NEEDS;

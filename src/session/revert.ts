@@ -23,7 +23,7 @@ export interface RevertDeps {
   readonly request: (method: string, params: unknown) => Promise<unknown>;
   readonly capabilities?: ReleaseCapabilities | undefined;
   /** Holds the host's event loop open while codex is asked (an idle session does not). */
-  readonly keepAlive: (on: boolean) => void;
+  readonly during: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 function refuseUnlessIdle(deps: RevertDeps): void {
@@ -98,11 +98,9 @@ export class ThreadReverter {
   revert(request: unknown): Promise<RevertResult> {
     if (this.#inFlight !== undefined) return Promise.reject(revertInProgress());
     // a host awaiting only this revert must not see its event loop end under it (ADR-0009)
-    this.#deps.keepAlive(true);
-    const attempt = revertTurns(this.#deps, request);
+    const attempt = this.#deps.during(() => revertTurns(this.#deps, request));
     const done = (): void => {
       this.#inFlight = undefined;
-      this.#deps.keepAlive(false);
     };
     this.#inFlight = attempt.then(done, done);
     return attempt;

@@ -16,12 +16,22 @@ export class FakeThreadHistory {
   /** The answer to `method`, or undefined when it is not a history method. */
   answer(method: string, params: Frame | undefined): HistoryAnswer | undefined {
     if (method === 'thread/turns/list') {
-      const limit = typeof params?.['limit'] === 'number' ? params['limit'] : 25;
-      const newestFirst = [...this.#turnIds].reverse().slice(0, Math.max(1, limit));
+      const limit = Math.max(1, typeof params?.['limit'] === 'number' ? params['limit'] : 25);
+      const from = Number(params?.['cursor'] ?? 0);
+      const newestFirst = [...this.#turnIds].reverse();
+      const page = newestFirst.slice(from, from + limit);
+      const more = from + limit < newestFirst.length;
       return {
         result: {
-          data: newestFirst.map((id) => ({ id, items: [], status: 'completed' })),
-          nextCursor: null,
+          data: page.map((id) => ({
+            id,
+            status: 'completed',
+            items: [
+              { type: 'userMessage', id: `${id}-u`, content: [{ type: 'text', text: 'earlier' }] },
+              { type: 'agentMessage', id: `${id}-a`, text: 'answered' },
+            ],
+          })),
+          nextCursor: more ? String(from + limit) : null,
         },
       };
     }

@@ -69,6 +69,11 @@ export function canForkSession(d: ProviderDescriptor): CapabilityCheck {
   });
 }
 
+export function canReadHistory(d: ProviderDescriptor): CapabilityCheck {
+  if (d.session.history) return OK;
+  return denied('provider does not read session history', { capability: 'session.history' });
+}
+
 export function canRevertSession(d: ProviderDescriptor): CapabilityCheck {
   if (d.session.revert) return OK;
   return denied('provider does not revert sessions', { capability: 'session.revert' });

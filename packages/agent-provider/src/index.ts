@@ -22,6 +22,11 @@ export {
 export { providerDescriptorSchema, workspaceOwnershipSchema } from './schemas/descriptor.js';
 export { providerRecoveryRecordSchema } from './schemas/recovery.js';
 export {
+  HISTORY_MAX_LIMIT,
+  HISTORY_TURN_MAX_EVENTS,
+  historyPageSchema,
+  historyRequestSchema,
+  historyTurnSchema,
   REVERT_MAX_TURNS,
   revertRequestSchema,
   revertResultSchema,
@@ -51,6 +56,7 @@ export {
   canAcceptWorkspace,
   canAskQuestionSet,
   canForkSession,
+  canReadHistory,
   canRevertSession,
   canInterruptRun,
   canSetRunOption,
@@ -122,7 +128,14 @@ export type {
   WorkspaceOwnership,
 } from './schemas/descriptor.js';
 export type { ProviderRecoveryRecord } from './schemas/recovery.js';
-export type { RevertRequest, RevertResult, SessionCapability } from './schemas/session-ops.js';
+export type {
+  HistoryPage,
+  HistoryRequest,
+  HistoryTurn,
+  RevertRequest,
+  RevertResult,
+  SessionCapability,
+} from './schemas/session-ops.js';
 export type {
   AgentInteraction,
   InteractionSettlement,

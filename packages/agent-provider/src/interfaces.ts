@@ -4,7 +4,12 @@ import type { ProviderDescriptor, WorkspaceOwnership } from './schemas/descripto
 import type { ProviderEventInput } from './schemas/events.js';
 import type { InteractionResponse } from './schemas/interaction.js';
 import type { ProviderRecoveryRecord } from './schemas/recovery.js';
-import type { RevertRequest, RevertResult } from './schemas/session-ops.js';
+import type {
+  HistoryPage,
+  HistoryRequest,
+  RevertRequest,
+  RevertResult,
+} from './schemas/session-ops.js';
 import type { ProviderRunTermination } from './schemas/termination.js';
 import type { TurnInput, RunSummary } from './schemas/turn.js';
 
@@ -79,6 +84,12 @@ export interface ProviderSession {
    * and beyond the session's history; a `ProviderRejection` is definite: nothing was taken back.
    */
   revert?(request: RevertRequest): Promise<RevertResult>;
+  /**
+   * One page of the session's past turns, newest first (descriptor `session.history`;
+   * docs/spi.md §6), in the shapes of live turns: memory is bounded by the page, never by the
+   * whole history. Pass the page's `nextCursor` for the page before.
+   */
+  history?(request: HistoryRequest): Promise<HistoryPage>;
 }
 
 export interface AgentProvider {

@@ -11,7 +11,12 @@ import {
 } from './interaction.js';
 import { jsonObjectSchema, jsonValueSchema } from './json.js';
 import { providerRecoveryRecordSchema } from './recovery.js';
-import { revertRequestSchema, revertResultSchema } from './session-ops.js';
+import {
+  historyPageSchema,
+  historyRequestSchema,
+  revertRequestSchema,
+  revertResultSchema,
+} from './session-ops.js';
 import {
   agentInteractionSchema,
   interactionSettlementSchema,
@@ -24,6 +29,8 @@ import { runOptionsSchema, turnInputSchema } from './turn.js';
 export const PUBLIC_SCHEMAS = {
   'agent-error': agentErrorSchema,
   'agent-interaction': agentInteractionSchema,
+  'history-page': historyPageSchema,
+  'history-request': historyRequestSchema,
   'interaction-request': interactionRequestSchema,
   'interaction-response': interactionResponseSchema,
   'interaction-settlement': interactionSettlementSchema,

@@ -23,6 +23,7 @@ import {
   missingFork,
   forksForeignRecords,
   revertsAnything,
+  historyWithoutCursor,
   refusesRunModel,
   wrongRetryable,
   repeatedResponseHasEffect,
@@ -219,6 +220,11 @@ describe('every docs/spi.md §19.2 area has a check that can fail', () => {
       'session.revert',
       revertsAnything,
       'revert (beyond the history) resolved; expected a ProviderRejection',
+    ],
+    [
+      'session.history',
+      historyWithoutCursor,
+      'history (limit 1) of two finished turns is not one turn and a cursor',
     ],
     [
       'run.options',

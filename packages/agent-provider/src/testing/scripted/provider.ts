@@ -83,6 +83,7 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
     supportsRecovery: options.supportsRecovery,
     supportsSteer: options.supportsSteer,
     supportsRevert: options.supportsRevert,
+    supportsHistory: options.supportsHistory,
     supportsRunOptions: options.supportsRunOptions,
     scriptFor: (text: string) => options.scripts[text] ?? options.defaultScript,
     recordStarted: (run: ScriptedRun, sessionRef: string, text: string, set: RunOptions) => {
@@ -149,6 +150,7 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
       Object.defineProperty(session, 'exportRecoveryRecord', { value: undefined });
     }
     if (!options.supportsRevert) Object.defineProperty(session, 'revert', { value: undefined });
+    if (!options.supportsHistory) Object.defineProperty(session, 'history', { value: undefined });
     return Promise.resolve(session);
   }
 

@@ -1,5 +1,5 @@
 /**
- * Revert through the runtime, on the real binary (`persistence: 'thread'`): `runtime.revert`
+ * Revert and history through the runtime, on the real binary (`persistence: 'thread'`): `runtime.revert`
  * records `session.revert_requested` durably before codex hears of it and `session.reverted`
  * after; the next turn's model request lacks the reverted turn; a revert while a turn runs is
  * refused `session_busy` with nothing recorded.

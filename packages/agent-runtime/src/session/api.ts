@@ -1,5 +1,6 @@
 import type {
   AgentInteraction,
+  HistoryPage,
   JsonObject,
   InteractionResponse,
   RevertResult,
@@ -8,6 +9,7 @@ import type {
   TurnInput,
 } from '@relvo-labs/agent-provider';
 import type { EventSubscription, SubscribeOptions } from '../subscription.js';
+import type { HistoryOptions } from './provider-history.js';
 import type { RevertOptions } from './revert.js';
 import type { TurnResult } from './turn-result.js';
 
@@ -63,6 +65,12 @@ export interface RuntimeSession {
    * active. What happens to the workspace's files is the result's `files`.
    */
   revert(options: RevertOptions): Promise<RevertResult>;
+  /**
+   * One page of a profile's provider session's own history, newest first, in the shapes of live
+   * turns (the provider must declare `session.history`): the past of a thread the log may not
+   * hold. A read, recorded nowhere; pass the page's `nextCursor` for the page before.
+   */
+  history(options?: HistoryOptions): Promise<HistoryPage>;
   /** Interrupts the active run. */
   interrupt(reason?: string): Promise<void>;
   /** Disposes every provider session of this session; retryable after a failed dispose. */

@@ -2,6 +2,7 @@ import {
   isCommandAllowed,
   type AgentInteraction,
   type InteractionResponse,
+  type HistoryPage,
   type ProviderRecoveryRecord,
   type RevertResult,
   type SessionCommand,
@@ -18,6 +19,7 @@ import { settleAfterDispose, stopAfterFailure, type Grace } from './closing.js';
 import type { SessionLog } from './log.js';
 import { InteractionLifecycle } from './interactions.js';
 import { ProviderSessionPool } from './pool.js';
+import { readProviderHistory, type HistoryOptions } from './provider-history.js';
 import { checkedRevert, revertProvider, type RevertOptions } from './revert.js';
 import { RunDriver } from './run.js';
 import { readTurnOptions, runOptionsFor, type TurnRunOptions } from './turn-options.js';
@@ -301,6 +303,17 @@ export class SessionImpl implements RuntimeSession {
       };
       reverting.then(done, done);
       return reverting;
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  history(options: HistoryOptions = {}): Promise<HistoryPage> {
+    try {
+      // a read of what the provider holds: any state but closed
+      if (this.current === 'closed' || this.current === 'failed')
+        throw notAllowed(this.current, 'submit_turn');
+      return readProviderHistory(this.pool, options.profile ?? this.ctx.defaultProfile, options);
     } catch (error) {
       return rejection(error);
     }

@@ -79,6 +79,15 @@ export const CODEX_FEATURE_NEEDS = {
     `${TURNS}.itemsView=notLoaded`,
     `${TURNS}:result.data`,
   ],
+  // an API-key login and logout, then the account state (readAccount's needs)
+  login: [
+    `${CODEX_CLIENT_METHOD.accountLoginStart}.type=apiKey`,
+    `${CODEX_CLIENT_METHOD.accountLoginStart}.apiKey`,
+    CODEX_CLIENT_METHOD.accountLogout,
+    ACCOUNT,
+    `${ACCOUNT}:result.account`,
+    `${ACCOUNT}:result.requiresOpenaiAuth`,
+  ],
   // one page of turns, newest first, each with its summary items
   'session.history': [
     TURNS,

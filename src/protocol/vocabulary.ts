@@ -25,6 +25,8 @@ export const CODEX_CLIENT_METHOD = {
   accountRateLimitsRead: 'account/rateLimits/read',
   threadRevert: 'thread/revert',
   threadTurnsList: 'thread/turns/list',
+  accountLoginStart: 'account/login/start',
+  accountLogout: 'account/logout',
 } as const;
 
 /** The notifications the adapter reads are decoded in `inbound.ts`, one schema per method. */

@@ -24,7 +24,7 @@ async function keyFromPipe(stdin: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk);
     size += buffer.length;
     if (size > MAX_KEY_BYTES) throw new CliExit(EXIT.usage, 'stdin is longer than an API key');
     chunks.push(buffer);
@@ -33,7 +33,7 @@ async function keyFromPipe(stdin: NodeJS.ReadableStream): Promise<string> {
 }
 
 async function readKey(stdin: NodeJS.ReadStream, out: Output): Promise<string> {
-  if (stdin.isTTY !== true) return keyFromPipe(stdin);
+  if (!stdin.isTTY) return keyFromPipe(stdin);
   out.note(
     'paste the API key (it is not shown); or pipe it: printenv OPENAI_API_KEY | relvo-codex login',
   );

@@ -24,7 +24,7 @@ async function keyFromPipe(stdin: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk);
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += buffer.length;
     if (size > MAX_KEY_BYTES) throw new CliExit(EXIT.usage, 'stdin is longer than an API key');
     chunks.push(buffer);

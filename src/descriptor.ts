@@ -84,6 +84,11 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
             forksFromRecoveryRecord: true,
           }
         : {},
+    // thread/revert and thread/turns/list work on persisted threads only (measured on 0.171.0)
+    session: {
+      revert: options.persistence === 'thread',
+      history: options.persistence === 'thread',
+    },
     extensions: {
       appServerVersion: CODEX_APP_SERVER_VERSION,
       supportedAppServerVersions: [...CODEX_SUPPORTED_APP_SERVER_VERSIONS],

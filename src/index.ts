@@ -3,6 +3,7 @@ export {
   type CodexAccountStatus,
   type ReadAccountInit,
 } from './account.js';
+export type { LoginInit, LogoutInit } from './login.js';
 export {
   codexModelListSchema,
   codexModelSchema,

@@ -28,6 +28,8 @@ const ELICIT = CODEX_BRIDGED_ELICITATION;
 const STEER = CODEX_CLIENT_METHOD.turnSteer;
 const MODELS = CODEX_CLIENT_METHOD.modelList;
 const ACCOUNT = CODEX_CLIENT_METHOD.accountRead;
+const REVERT = CODEX_CLIENT_METHOD.threadRevert;
+const TURNS = CODEX_CLIENT_METHOD.threadTurnsList;
 
 /**
  * Feature → its needs: the methods the feature sends, reads or answers and the fields the
@@ -67,6 +69,35 @@ export const CODEX_FEATURE_NEEDS = {
   readRateLimits: [CODEX_CLIENT_METHOD.accountRateLimitsRead],
   onRateLimits: [LIMITS, `${LIMITS}.rateLimits`],
   readAccount: [ACCOUNT, `${ACCOUNT}:result.account`, `${ACCOUNT}:result.requiresOpenaiAuth`],
+  // the turn to revert before is read newest first from the thread's own list
+  'session.revert': [
+    REVERT,
+    `${REVERT}.beforeTurnId`,
+    TURNS,
+    `${TURNS}.limit`,
+    `${TURNS}.sortDirection=desc`,
+    `${TURNS}.itemsView=notLoaded`,
+    `${TURNS}:result.data`,
+  ],
+  // an API-key login and logout, then the account state (readAccount's needs)
+  login: [
+    `${CODEX_CLIENT_METHOD.accountLoginStart}.type=apiKey`,
+    `${CODEX_CLIENT_METHOD.accountLoginStart}.apiKey`,
+    CODEX_CLIENT_METHOD.accountLogout,
+    ACCOUNT,
+    `${ACCOUNT}:result.account`,
+    `${ACCOUNT}:result.requiresOpenaiAuth`,
+  ],
+  // one page of turns, newest first, each with its summary items
+  'session.history': [
+    TURNS,
+    `${TURNS}.cursor`,
+    `${TURNS}.limit`,
+    `${TURNS}.sortDirection=desc`,
+    `${TURNS}.itemsView=summary`,
+    `${TURNS}:result.data`,
+    `${TURNS}:result.nextCursor`,
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CodexFeature = keyof typeof CODEX_FEATURE_NEEDS;

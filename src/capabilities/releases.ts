@@ -19,6 +19,9 @@ const CARRIES_1: readonly CodexFeature[] = [
   'readRateLimits',
   'onRateLimits',
   'readAccount',
+  'session.revert',
+  'login',
+  'session.history',
 ];
 
 export const CODEX_RELEASE_CAPABILITIES: Readonly<

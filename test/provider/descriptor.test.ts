@@ -56,6 +56,8 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       resumesFromRecoveryRecord: false,
       forksFromRecoveryRecord: false,
     },
+    // thread/revert needs a persisted thread
+    session: { revert: false, history: false },
     extensions: {
       appServerVersion: CODEX_APP_SERVER_VERSION,
       supportedAppServerVersions: [...CODEX_SUPPORTED_APP_SERVER_VERSIONS],

@@ -22,6 +22,17 @@ export {
 export { providerDescriptorSchema, workspaceOwnershipSchema } from './schemas/descriptor.js';
 export { providerRecoveryRecordSchema } from './schemas/recovery.js';
 export {
+  HISTORY_MAX_LIMIT,
+  HISTORY_TURN_MAX_EVENTS,
+  historyPageSchema,
+  historyRequestSchema,
+  historyTurnSchema,
+  REVERT_MAX_TURNS,
+  revertRequestSchema,
+  revertResultSchema,
+  sessionCapabilitySchema,
+} from './schemas/session-ops.js';
+export {
   interactionIdSchema,
   interactionSettlementSchema,
   providerRunTerminationSchema,
@@ -45,6 +56,8 @@ export {
   canAcceptWorkspace,
   canAskQuestionSet,
   canForkSession,
+  canReadHistory,
+  canRevertSession,
   canInterruptRun,
   canSetRunOption,
   canSteerRun,
@@ -115,6 +128,14 @@ export type {
   WorkspaceOwnership,
 } from './schemas/descriptor.js';
 export type { ProviderRecoveryRecord } from './schemas/recovery.js';
+export type {
+  HistoryPage,
+  HistoryRequest,
+  HistoryTurn,
+  RevertRequest,
+  RevertResult,
+  SessionCapability,
+} from './schemas/session-ops.js';
 export type {
   AgentInteraction,
   InteractionSettlement,

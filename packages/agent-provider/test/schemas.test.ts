@@ -62,6 +62,7 @@ describe('provider descriptor', () => {
         resumesFromRecoveryRecord: false,
         forksFromRecoveryRecord: false,
       },
+      session: { revert: false, history: false },
       extensions: {},
     });
   });

@@ -25,6 +25,10 @@ import {
 } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
 import { profileNameSchema, providerIdSchema } from './config.js';
+import {
+  sessionRevertedPayloadSchema,
+  sessionRevertRequestedPayloadSchema,
+} from './revert-events.js';
 
 /*
  * The full EventPayload union (docs/spi.md §10.4): the provider-emittable payloads the runtime
@@ -173,6 +177,8 @@ export const eventPayloadSchema = z.discriminatedUnion('type', [
   interactionAnsweredPayloadSchema,
   runSteeredPayloadSchema,
   runInterruptRequestedPayloadSchema,
+  sessionRevertRequestedPayloadSchema,
+  sessionRevertedPayloadSchema,
   messageDeltaPayloadSchema,
   toolActivityPayloadSchema,
   usagePayloadSchema,

@@ -8,6 +8,8 @@ export type {
   ReadEventsOptions,
 } from './runtime-api.js';
 export type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './session/session.js';
+export type { RevertOptions } from './session/revert.js';
+export type { HistoryOptions } from './session/provider-history.js';
 export type { TurnOutcome, TurnResult } from './session/turn-result.js';
 export type { ProviderFactory } from './registry.js';
 export {

@@ -10,6 +10,7 @@ import type { EventEnvelope } from './envelope.js';
 import type { IdFactory } from './ids.js';
 import type { ProviderFactory } from './registry.js';
 import type { AgentInteraction, InteractionResponse, TurnInput } from '@relvo-labs/agent-provider';
+import type { RevertOptions } from './session/revert.js';
 import type { RuntimeSession, SubmitTurnOptions } from './session/session.js';
 import type { EventStore, StoredSession } from './store/types.js';
 import type { EventSubscription, SubscribeOptions } from './subscription.js';
@@ -106,6 +107,11 @@ export interface AgentRuntime {
   /** A routed turn: follow it with `subscribe(sessionId)` (its `run.finished` names `runId`). */
   submitTurn(sessionId: string, options: SubmitTurnOptions): Promise<RoutedTurn>;
   closeSession(sessionId: string): Promise<void>;
+  /**
+   * Takes the session's last turns back (`RuntimeSession.revert`); the log's `session.reverted`
+   * says what happened to the workspace's files.
+   */
+  revert(sessionId: string, options: RevertOptions): Promise<void>;
   /** Interactions pending in the session's log, wherever it is owned, oldest first. */
   pendingInteractions(sessionId: string): Promise<readonly AgentInteraction[]>;
   /** Replays the stored history from `fromSequence`, then continues live. */

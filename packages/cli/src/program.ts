@@ -282,6 +282,24 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     );
   });
 
+  common(
+    program
+      .command('login')
+      .description(
+        'log your codex in with an API key read from stdin (never from the command line)',
+      ),
+  ).action(async (opts: CommonOptions) => {
+    const { runLogin } = await import('./commands/login.js');
+    setExit(await runLogin({ codex: opts.codex }, outputFor(io, opts), io.env, io.stdin));
+  });
+
+  common(program.command('logout').description("remove your codex's stored login")).action(
+    async (opts: CommonOptions) => {
+      const { runLogout } = await import('./commands/login.js');
+      setExit(await runLogout({ codex: opts.codex }, outputFor(io, opts), io.env));
+    },
+  );
+
   registerHistoryCommands(program, io.env, (opts) => outputFor(io, opts), setExit);
   registerAttachCommand(program, io, (opts) => outputFor(io, opts), setExit);
   for (const name of ['sessions', 'log', 'attach'])

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { approvalModeSchema } from './interaction.js';
 import { jsonObjectSchema } from './json.js';
+import { sessionCapabilitySchema } from './session-ops.js';
 
 /*
  * Every member defaults to its least capable value (docs/spi.md §4). Nested objects use
@@ -114,6 +115,7 @@ export const providerDescriptorSchema = z.strictObject({
   interaction: interactionCapabilitySchema.prefault({}),
   workspace: workspaceCapabilitySchema,
   recovery: recoveryCapabilitySchema.prefault({}),
+  session: sessionCapabilitySchema.prefault({}),
   extensions: jsonObjectSchema.default(() => ({})),
 });
 

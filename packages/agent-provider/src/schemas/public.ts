@@ -12,6 +12,12 @@ import {
 import { jsonObjectSchema, jsonValueSchema } from './json.js';
 import { providerRecoveryRecordSchema } from './recovery.js';
 import {
+  historyPageSchema,
+  historyRequestSchema,
+  revertRequestSchema,
+  revertResultSchema,
+} from './session-ops.js';
+import {
   agentInteractionSchema,
   interactionSettlementSchema,
   providerRunTerminationSchema,
@@ -23,6 +29,8 @@ import { runOptionsSchema, turnInputSchema } from './turn.js';
 export const PUBLIC_SCHEMAS = {
   'agent-error': agentErrorSchema,
   'agent-interaction': agentInteractionSchema,
+  'history-page': historyPageSchema,
+  'history-request': historyRequestSchema,
   'interaction-request': interactionRequestSchema,
   'interaction-response': interactionResponseSchema,
   'interaction-settlement': interactionSettlementSchema,
@@ -37,6 +45,8 @@ export const PUBLIC_SCHEMAS = {
   'question-item': questionItemSchema,
   'question-set-request': questionSetRequestSchema,
   'question-set-response': questionSetResponseSchema,
+  'revert-request': revertRequestSchema,
+  'revert-result': revertResultSchema,
   'run-options': runOptionsSchema,
   'run-termination': runTerminationSchema,
   'turn-input': turnInputSchema,

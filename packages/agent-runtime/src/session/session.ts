@@ -2,7 +2,9 @@ import {
   isCommandAllowed,
   type AgentInteraction,
   type InteractionResponse,
+  type HistoryPage,
   type ProviderRecoveryRecord,
+  type RevertResult,
   type SessionCommand,
   type SessionState,
   type TurnInput,
@@ -17,6 +19,8 @@ import { settleAfterDispose, stopAfterFailure, type Grace } from './closing.js';
 import type { SessionLog } from './log.js';
 import { InteractionLifecycle } from './interactions.js';
 import { ProviderSessionPool } from './pool.js';
+import { readProviderHistory, type HistoryOptions } from './provider-history.js';
+import { checkedRevert, revertProvider, type RevertOptions } from './revert.js';
 import { RunDriver } from './run.js';
 import { readTurnOptions, runOptionsFor, type TurnRunOptions } from './turn-options.js';
 import { toTurnInput, turnInputs, type TurnInputs } from './turn-input.js';
@@ -269,6 +273,47 @@ export class SessionImpl implements RuntimeSession {
         throw new RuntimeError('unknown_run', 'no_active_run', 'the session has no active run');
       }
       return run.steer(turnInput);
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  revert(options: RevertOptions): Promise<RevertResult> {
+    try {
+      // taking turns back changes what the next turn sees: allowed where a submission is
+      this.require('submit_turn');
+      this.refuseAfterFailure();
+      const request = checkedRevert(options);
+      if (this.run !== undefined || this.admitting !== undefined) {
+        throw new RuntimeError(
+          'illegal_state_transition',
+          'session_busy',
+          'the session has an active run',
+          {
+            details: this.run === undefined ? {} : { activeRunId: this.run.runId },
+          },
+        );
+      }
+      const profile = options.profile ?? this.ctx.defaultProfile;
+      // held like an admission: no turn starts while the provider reverts
+      const reverting = revertProvider(this.pool, this.ctx.log, profile, request);
+      this.admitting = reverting;
+      const done = (): void => {
+        this.admitting = undefined;
+      };
+      reverting.then(done, done);
+      return reverting;
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  history(options: HistoryOptions = {}): Promise<HistoryPage> {
+    try {
+      // a read of what the provider holds: any state but closed
+      if (this.current === 'closed' || this.current === 'failed')
+        throw notAllowed(this.current, 'submit_turn');
+      return readProviderHistory(this.pool, options.profile ?? this.ctx.defaultProfile, options);
     } catch (error) {
       return rejection(error);
     }

@@ -15,6 +15,7 @@ import { postgresLog } from '../host/event-store.js';
 import { placeSessions } from '../host/placement.js';
 import { codexFactory, openCodexRuntime } from '../host/runtime.js';
 import { resumeFromLog, withThreadPersistence } from '../host/resume.js';
+import { followUpOrUndo } from '../turn/undo.js';
 import { checkEventLogPath, startupErrorToExit } from '../host/startup-checks.js';
 import { EVENT_LOG_ENV } from '../paths.js';
 import type { CliIo } from '../program.js';
@@ -222,7 +223,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       }
       if (end.termination.outcome !== 'interrupted' || terminal === undefined) break;
       // interrupted, the session stays: the person may go on, or press Ctrl-C again to quit
-      const next = await followUp(terminal, ctrlC);
+      const next = await followUpOrUndo(() => followUp(terminal, ctrlC), session, out);
       if (next === undefined) break;
       if (next === 'quit') {
         active.quit();
@@ -285,7 +286,7 @@ async function followUp(
     const text = await input(
       {
         message:
-          'turn interrupted; the session is still open. Continue with (Enter to end, Ctrl-C to quit):',
+          'turn interrupted; the session is still open. Continue with (/undo takes it back, Enter to end, Ctrl-C to quit):',
       },
       { input: terminal.input, output: terminal.output, clearPromptOnDone: false },
     );

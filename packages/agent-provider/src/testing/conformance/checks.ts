@@ -7,6 +7,8 @@ import { interactionChecks } from './checks-interactions.js';
 import { runChecks } from './checks-run.js';
 import { sessionChecks } from './checks-session.js';
 import { continueChecks } from './checks-continue.js';
+import { historyChecks } from './checks-history.js';
+import { revertChecks } from './checks-revert.js';
 import { steerChecks } from './checks-steer.js';
 import { CheckContext, CheckFailure } from './context.js';
 import { createPlan, type CheckDefinition } from './plan.js';
@@ -19,6 +21,8 @@ export const CONFORMANCE_CHECKS: readonly CheckDefinition[] = [
   ...runChecks,
   ...steerChecks,
   ...continueChecks,
+  ...revertChecks,
+  ...historyChecks,
   ...eventChecks.filter((c) => c.area === 'events'),
   ...interactionChecks,
   ...eventChecks.filter((c) => c.area !== 'events'),

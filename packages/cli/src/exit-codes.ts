@@ -79,6 +79,17 @@ export const COMMAND_EXIT_CODES: Readonly<Record<string, readonly (readonly [num
       [143, 'detached by SIGTERM'],
       [129, 'detached by SIGHUP'],
     ],
+    login: [
+      [0, 'codex is logged in with the key'],
+      [1, 'codex did not log in'],
+      [2, `${USAGE}; no API key on stdin`],
+      [130, 'cancelled by Ctrl-C while reading the key'],
+    ],
+    logout: [
+      [0, 'codex is logged out'],
+      [1, 'codex did not log out'],
+      [2, USAGE],
+    ],
   };
 
 /** The `Exit codes:` block of one command's help. */

@@ -65,6 +65,8 @@ const REACH: Readonly<Record<string, readonly string[]>> = {
   'log 1': ['log', 'ses_x', '--event-log', badLog],
   'log 2': ['log'],
   'attach 2': ['attach', 'ses_nope', '--event-log', emptyLog],
+  'login 2': ['login', '--frobnicate'],
+  'logout 2': ['logout', '--frobnicate'],
 };
 
 /** Codes that need a real codex turn, a signal or a terminal: the test that reaches each. */
@@ -92,6 +94,11 @@ const ELSEWHERE: Readonly<Record<string, string>> = {
   'attach 130': 'Ctrl-C while attached: attach.test.ts',
   'attach 143': 'SIGTERM while attached: attach.test.ts',
   'attach 129': 'SIGHUP while attached: attach.test.ts',
+  'login 0': 'the real codex with an isolated CODEX_HOME: login-command.test.ts',
+  'login 1': 'codex refusing a login needs a codex that refuses; not reached yet',
+  'login 130': 'Ctrl-C while the key is read; not reached yet',
+  'logout 0': 'the real codex with an isolated CODEX_HOME: login-command.test.ts',
+  'logout 1': 'codex refusing a logout needs a codex that refuses; not reached yet',
 };
 
 function listedCodes(help: string): number[] {

@@ -68,6 +68,16 @@ export class SessionImpl implements RuntimeSession {
   private readonly interactions: InteractionLifecycle;
   private run: RunDriver | undefined;
   private admitting: Promise<unknown> | undefined;
+
+  /** While `work` is pending no other turn or revert is admitted. */
+  private holding<T>(work: Promise<T>): Promise<T> {
+    this.admitting = work;
+    const done = (): void => {
+      if (this.admitting === work) this.admitting = undefined;
+    };
+    work.then(done, done);
+    return work;
+  }
   private closingAttempt: Promise<void> | undefined;
   constructor(private readonly ctx: SessionContext) {
     const { id: sessionId, log, clock, ids } = ctx;
@@ -136,13 +146,7 @@ export class SessionImpl implements RuntimeSession {
       const inputs = turnInputs(options.input);
       const runOptions = readTurnOptions(options);
       const profile = options.profile ?? this.ctx.defaultProfile;
-      const admission = this.admit(inputs, profile, runOptions);
-      this.admitting = admission;
-      const admitted = (): void => {
-        this.admitting = undefined;
-      };
-      admission.then(admitted, admitted);
-      return admission;
+      return this.holding(this.admit(inputs, profile, runOptions));
     } catch (error) {
       return rejection(error);
     }
@@ -296,13 +300,7 @@ export class SessionImpl implements RuntimeSession {
       }
       const profile = options.profile ?? this.ctx.defaultProfile;
       // held like an admission: no turn starts while the provider reverts
-      const reverting = revertProvider(this.pool, this.ctx.log, profile, request);
-      this.admitting = reverting;
-      const done = (): void => {
-        this.admitting = undefined;
-      };
-      reverting.then(done, done);
-      return reverting;
+      return this.holding(revertProvider(this.pool, this.ctx.log, profile, request));
     } catch (error) {
       return rejection(error);
     }

@@ -38,6 +38,8 @@ export interface RunOptions {
   readonly model: string | undefined;
   /** `--effort`: the reasoning effort of every turn. */
   readonly effort?: string | undefined;
+  /** `--summary`: the reasoning summary of every turn. */
+  readonly summary?: 'auto' | 'concise' | 'detailed' | 'none' | undefined;
   readonly profile: string | undefined;
   /** `--config FILE`; false for `--no-config`. */
   readonly config: string | false | undefined;
@@ -53,8 +55,14 @@ export interface RunOptions {
   readonly codex: string | undefined;
   /** `--resume <session>`: continue that session of the event log instead of opening one. */
   readonly resume?: string | undefined;
+  /** `--fork <session>`: a new session continuing from that one of the event log. */
+  readonly fork?: string | undefined;
   /** `--timeout DURATION`: a bound on the whole run (exit 124). */
   readonly timeout?: string | undefined;
+  /** `-o FILE`: the final agent message is written there too. */
+  readonly outputLastMessage?: string | undefined;
+  /** `--output-schema FILE`: a JSON Schema the final answer must match. */
+  readonly outputSchema?: string | undefined;
 }
 
 export async function runRun(options: RunOptions, out: Output, io: CliIo): Promise<number> {

@@ -8,6 +8,8 @@ export const EXIT = {
   usage: 2,
   /** No codex found, or its version is outside the reviewed window. */
   codex: 3,
+  /** `run --output-schema`: the final answer is not JSON that matches the schema. */
+  schemaMismatch: 4,
   /** The person interrupted the turn (Ctrl-C); with `run`, the second Ctrl-C disposes the session. */
   interrupted: 130,
   /** `run --timeout` was reached: the turn was interrupted, the session closed. */
@@ -23,6 +25,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    usage error (bad option, unreadable or invalid config file, unknown profile, a bad
        --cwd or event log, ./relvo.config.json not named with --config)
   3    codex not found, or its version is outside the reviewed window
+  4    run --output-schema: the final answer is not JSON that matches the schema
   124  run: --timeout reached; the turn is interrupted, the session closed
   130  interrupted by Ctrl-C (run: the first Ctrl-C interrupts the turn, the second quits;
        attach: detached, the session left running)

@@ -3,6 +3,7 @@
  * turn's effort can always be undone), checked before the turn against the levels codex's
  * catalog gives the model; and the header naming the model codex chose when nothing set one.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SCRIPTED_MODEL, scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
 import { cliEnv, runCli, survivorsAfter } from './support/cli.js';
@@ -76,6 +77,23 @@ describe('relvo-codex run: --effort and the model in the header', { timeout: 120
     expect(line).toMatch(/^relvo-codex: --effort \S+: model \S+ offers .*; pick one of those/);
     for (const e of m.efforts) expect(line).toContain(e);
     expect(s.server.requests).toHaveLength(0);
+    expect(await survivorsAfter(result.mark)).toEqual([]);
+  });
+  it("a profile's run.effort on a profile that configures no thread effort is set for the thread too", async () => {
+    const s = await setup();
+    const config = JSON.parse(readFileSync(s.configFile, 'utf8')) as {
+      profiles: Record<string, Record<string, unknown>>;
+    };
+    config.profiles['scripted'] = { ...config.profiles['scripted'], run: { effort: 'high' } };
+    writeFileSync(s.configFile, JSON.stringify(config));
+    s.server.enqueue(textStep('ok', usage));
+    const result = await runCli(['run', 'hi', '--cwd', s.iso.workspace, ...s.args], {
+      env: s.env,
+    });
+    expect(result.stderr).not.toContain('could not be undone');
+    expect(result.code).toBe(0);
+    const reasoning = bodyOf(s, 0)?.['reasoning'] as { effort?: unknown } | undefined;
+    expect(reasoning?.effort).toBe('high');
     expect(await survivorsAfter(result.mark)).toEqual([]);
   });
 });

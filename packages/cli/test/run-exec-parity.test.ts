@@ -36,7 +36,7 @@ interface Body {
   readonly text?: { readonly format?: { readonly type?: unknown } };
 }
 const bodyOf = (s: { server: { requests: readonly { body: unknown }[] } }, i: number): Body =>
-  (s.server.requests[i]?.body ?? {}) as Body;
+  (s.server.requests[i]?.body ?? {});
 
 // each test starts the CLI from its sources and a real codex, on a shared machine
 describe('relvo-codex run, as codex exec has it', { timeout: 120_000 }, () => {
@@ -130,6 +130,7 @@ describe('relvo-codex run, as codex exec has it', { timeout: 120_000 }, () => {
 
   it('--fork: a new session on a fork of the thread, recorded with its parent; a session without a thread is refused', async () => {
     const s = await setup();
+    const forkArgs = ['--config', s.configFile, '--event-log', s.eventLog];
     s.server.enqueue(textStep('first answer', usage), textStep('forked answer', usage));
     const first = await runCli(['run', 'FIRST-PROMPT', '--json', ...s.runArgs], { env: s.env });
     expect(first.code).toBe(0);
@@ -138,7 +139,7 @@ describe('relvo-codex run, as codex exec has it', { timeout: 120_000 }, () => {
     expect(parent).toMatch(/^ses_/);
 
     const fork = await runCli(
-      ['run', 'SECOND-PROMPT', '--fork', parent!.slice(0, 12), ...s.runArgs],
+      ['run', 'SECOND-PROMPT', '--fork', parent!.slice(0, 12), ...forkArgs],
       {
         env: s.env,
       },
@@ -158,7 +159,7 @@ describe('relvo-codex run, as codex exec has it', { timeout: 120_000 }, () => {
     expect(await survivorsAfter(fork.mark)).toEqual([]);
 
     const conflicting = await runCli(
-      ['run', 'x', '--fork', parent!, '--resume', parent!, ...s.runArgs],
+      ['run', 'x', '--fork', parent!, '--resume', parent!, ...forkArgs],
       {
         env: s.env,
       },
@@ -173,7 +174,10 @@ describe('relvo-codex run, as codex exec has it', { timeout: 120_000 }, () => {
     expect(first.code).toBe(0);
     const parent = (JSON.parse(first.stdout.split('\n')[0] ?? '{}') as { sessionId?: string })
       .sessionId;
-    const fork = await runCli(['run', 'again', '--fork', parent!, ...s.runArgs], { env: s.env });
+    const fork = await runCli(
+      ['run', 'again', '--fork', parent!, '--config', s.configFile, '--event-log', s.eventLog],
+      { env: s.env },
+    );
     expect(fork.code).toBe(2);
     expect(fork.stderr).toMatch(
       /cannot be forked: it ran without a saved codex thread .*; fork a session that ran a turn with an event log/,

@@ -76,6 +76,8 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   if (firstPrompt.trim() === '') throw new CliExit(EXIT.usage, 'run: the prompt is empty');
   const cwd = process.cwd();
   const { outputSchema, outputs } = runOutputsFor(options, cwd);
+  // with --output-schema stdout carries the validated JSON only, not the streamed text
+  const textOut = outputSchema === undefined ? out : withoutText(out);
   const chosen = chooseConfig({
     configFile: options.config,
     profile: options.profile,
@@ -166,8 +168,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     driver = new SessionDriver({
       session,
       fromSequence,
-      // with --output-schema stdout carries the validated JSON only, not the streamed text
-      out: outputSchema === undefined ? out : withoutText(out),
+      out: textOut,
       answerer: createAnswerer('ask', terminal),
       onPromptCtrlC: () => {
         ctrlC.press();
@@ -224,7 +225,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
         break;
       }
       if (!out.json) {
-        out.text('\n');
+        textOut.text('\n');
         printTurnSummary(out, end.termination, end.stats, timingsOf(end.stats, startedAt));
       }
       const advice = failureAdvice(end.termination, codex.path);

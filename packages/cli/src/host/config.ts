@@ -151,10 +151,14 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
     ...(choice.summary === undefined ? {} : { summary: choice.summary }),
     ...(choice.outputSchema === undefined ? {} : { outputSchema: choice.outputSchema }),
   };
+  // --effort, else the profile's run.effort: configured for a codex thread too (withEffort)
+  const threadEffort =
+    chosen.provider === 'codex' ? (choice.effort ?? chosen.run?.effort) : undefined;
   if (
     choice.sandbox !== undefined ||
     choice.approvals !== undefined ||
     choice.model !== undefined ||
+    threadEffort !== undefined ||
     Object.keys(perTurn).length > 0
   ) {
     const providerOptions = {
@@ -162,7 +166,7 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
       ...(choice.model === undefined ? {} : { model: choice.model }),
       ...(choice.sandbox === undefined ? {} : { sandboxMode: choice.sandbox }),
       ...(choice.approvals === undefined ? {} : { approvals: choice.approvals }),
-      ...(choice.effort === undefined ? {} : { extraArgs: withEffort(chosen, choice.effort) }),
+      ...(threadEffort === undefined ? {} : { extraArgs: withEffort(chosen, threadEffort) }),
     };
     // a profile's sessionOptions win over its providerOptions; the command line wins over both,
     // and over the profile's per-turn `run.model` too, which would otherwise win over all

@@ -19,6 +19,7 @@ import { ctrlCFor, StartupAborted, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver, type TurnEnd } from '../turn/driver.js';
 import { SteerInput } from '../turn/steer-input.js';
 import { printRunHeader } from '../turn/header.js';
+import { checkEffort } from '../turn/preflight.js';
 import { runOutputsFor } from '../turn/run-outputs.js';
 import { StartupProgress } from '../turn/progress.js';
 import { resolvePrompt } from '../turn/prompt-input.js';
@@ -104,6 +105,8 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   }
   if (!ephemeral && shared === undefined) checkEventLogPath(eventLog);
   const codex = await requireReviewedCodex(options.codex, io.env);
+  // a level the model does not offer is refused before anything is shown or opened
+  await checkEffort(chosen, codex, workspace);
   const terminal = terminalStreams(io);
 
   const profile = chosen.config.profiles[chosen.profile];

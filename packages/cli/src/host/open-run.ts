@@ -1,13 +1,12 @@
 /**
  * The runtime and the session a `run` drives: a new session, a resumed one (`--resume`) or a
- * fork (`--fork`), after codex was asked what would otherwise fail the turn late (its login, the
- * model's efforts). Every refusal becomes a one-line CliExit; a signal meanwhile ends the start.
+ * fork (`--fork`), after codex was asked whether it is logged in (a turn would only retry). Every refusal becomes a one-line CliExit; a signal meanwhile ends the start.
  */
 import type { AgentRuntime, RuntimeSession } from '@relvo-labs/agent-runtime';
 import type { LocatedCodex } from '../codex/locate.js';
 import { EVENT_LOG_ENV } from '../paths.js';
 import { StartupAborted, type SessionCtrlC } from '../turn/ctrl-c.js';
-import { checkEffort, requireLogin } from '../turn/preflight.js';
+import { requireLogin } from '../turn/preflight.js';
 import type { ChosenConfig } from './config.js';
 import type { PostgresLog } from './event-store.js';
 import { forkFromLog, resumeFromLog, withThreadPersistence } from './resume.js';
@@ -56,13 +55,8 @@ export async function openRunSession(
     });
     onRuntime(runtime);
     ctrlC.checkpoint();
-    // each asks a codex of its own: a signal must not wait for their answers
-    await ctrlC.unlessAbandoned(
-      Promise.all([
-        requireLogin(chosen, codex, workspace),
-        checkEffort(chosen, codex, workspace),
-      ]).then(() => undefined),
-    );
+    // the login check starts a codex of its own: a signal must not wait for its answer
+    await ctrlC.unlessAbandoned(requireLogin(chosen, codex, workspace));
     ctrlC.checkpoint();
     if (plan.resume !== undefined) return await resumeFromLog(runtime, plan.resume, eventLog);
     if (plan.fork !== undefined) return await forkFromLog(runtime, plan.fork, eventLog);

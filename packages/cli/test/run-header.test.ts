@@ -65,19 +65,24 @@ describe('--model against a profile that sets its turns’ model', () => {
   });
 });
 
+/** An Output whose two streams write into `seen.text`. */
+function capture(seen: { text: string }) {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      seen.text += chunk.toString();
+      done();
+    },
+  }) as unknown as NodeJS.WriteStream;
+  return createOutput({ json: false, color: false, env: {}, stdout: sink, stderr: sink });
+}
+
 describe('the codex line when nothing names the model', () => {
   it('waits for the model codex reports for the thread, and prints it once', () => {
-    let text = '';
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        text += chunk.toString();
-        done();
-      },
-    }) as unknown as NodeJS.WriteStream;
-    const out = createOutput({ json: false, color: false, env: {}, stdout: sink, stderr: sink });
+    const seen = { text: '' };
+    const out = capture(seen);
     const pending = printRunHeader(out, { name: 'p', source: 'built-in', value: base }, '/w');
     expect(pending).toBeDefined();
-    expect(text).not.toContain('model');
+    expect(seen.text).not.toContain('model');
     let cleared = 0;
     const clear = () => {
       cleared++;
@@ -90,17 +95,19 @@ describe('the codex line when nothing names the model', () => {
       detail: { kind: 'thread_settings', model: 'gpt-reported' },
     };
     expect(pending!(settings, clear)).toBe(true);
-    expect(text).toContain('model gpt-reported (codex’s default) · sandbox workspace-write');
+    expect(seen.text).toContain('model gpt-reported (codex’s default) · sandbox workspace-write');
     expect(pending!(settings, clear)).toBe(false);
     expect(cleared).toBe(1);
-    expect(text.match(/gpt-reported/g)).toHaveLength(1);
+    expect(seen.text.match(/gpt-reported/g)).toHaveLength(1);
   });
 
   it('a named model is printed at once and nothing waits', () => {
-    const out = createOutput({ json: false, color: false, env: {} });
+    const seen = { text: '' };
+    const out = capture(seen);
     const named = { ...base, providerOptions: { ...base.providerOptions, model: 'gpt-p' } };
     expect(
-      printRunHeader(out, { name: 'p', source: 'built-in', value: named as RuntimeProfile }, '/w'),
+      printRunHeader(out, { name: 'p', source: 'built-in', value: named }, '/w'),
     ).toBeUndefined();
+    expect(seen.text).toContain('model gpt-p · sandbox');
   });
 });

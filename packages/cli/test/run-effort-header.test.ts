@@ -1,7 +1,8 @@
 /**
  * `run --effort` against the real codex and a scripted model: configured for the thread (so a
  * turn's effort can always be undone), checked before the turn against the levels codex's
- * catalog gives the model; and the header naming the model codex chose when nothing set one.
+ * catalog gives the model (the one named, else the one codex answers for a thread of the
+ * profile); and the header naming the model codex chose when nothing set one.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,6 +26,20 @@ async function setup(codexExtra: readonly string[] = []) {
 }
 
 const usage = { usage: scriptedUsage(1, 1, 0, 0) };
+
+interface CatalogModel {
+  readonly id: string;
+  readonly efforts: readonly string[];
+}
+
+/** The pinned codex's own catalog, as `relvo-codex models --json --all` lists it. */
+async function catalogModels(s: Awaited<ReturnType<typeof setup>>): Promise<CatalogModel[]> {
+  const list = await runCli(['models', '--json', '--all'], {
+    env: { ...s.env, ...homeEnv(s.iso) },
+  });
+  expect(list.code).toBe(0);
+  return (JSON.parse(list.stdout) as { models: CatalogModel[] }).models;
+}
 const bodyOf = (s: { server: { requests: readonly { body?: unknown }[] } }, i: number) =>
   s.server.requests[i]?.body as Record<string, unknown> | undefined;
 
@@ -56,12 +71,7 @@ describe('relvo-codex run: --effort and the model in the header', { timeout: 120
 
   it('an --effort the model does not offer is one line listing its levels, exit 2, nothing sent', async () => {
     const s = await setup();
-    const list = await runCli(['models', '--json', '--all'], {
-      env: { ...s.env, ...homeEnv(s.iso) },
-    });
-    expect(list.code).toBe(0);
-    const models = (JSON.parse(list.stdout) as { models: { id: string; efforts: string[] }[] })
-      .models;
+    const models = await catalogModels(s);
     const levels = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];
     const pick = models
       .map((m) => ({ m, missing: levels.find((l) => !m.efforts.includes(l)) }))
@@ -94,6 +104,20 @@ describe('relvo-codex run: --effort and the model in the header', { timeout: 120
     expect(result.code).toBe(0);
     const reasoning = bodyOf(s, 0)?.['reasoning'] as { effort?: unknown } | undefined;
     expect(reasoning?.effort).toBe('high');
+    expect(await survivorsAfter(result.mark)).toEqual([]);
+  });
+
+  it('no model named: the one codex answers for the thread is the one checked', async () => {
+    const model = (await catalogModels(await setup()))[0];
+    expect(model).toBeDefined();
+    // codex's own config chooses the model; relvo names none
+    const s = await setup([`model="${model!.id}"`]);
+    const result = await runCli(['run', 'hi', '--effort', 'nonesuch', ...s.runArgs], {
+      env: s.env,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--effort nonesuch: model ${model!.id} offers `);
+    expect(s.server.requests).toHaveLength(0);
     expect(await survivorsAfter(result.mark)).toEqual([]);
   });
 });

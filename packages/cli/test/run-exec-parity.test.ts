@@ -36,7 +36,7 @@ interface Body {
   readonly text?: { readonly format?: { readonly type?: unknown } };
 }
 const bodyOf = (s: { server: { requests: readonly { body: unknown }[] } }, i: number): Body =>
-  (s.server.requests[i]?.body ?? {});
+  s.server.requests[i]?.body ?? {};
 
 // each test starts the CLI from its sources and a real codex, on a shared machine
 describe('relvo-codex run, as codex exec has it', { timeout: 120_000 }, () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
+import { openingStep } from '../src/demo/script.js';
 import { cliEnv, runCli, survivorsAfter } from './support/cli.js';
 import { scriptedRunSetup } from './support/scripted-config.js';
 
@@ -41,14 +42,16 @@ const bodyOf = (s: { server: { requests: readonly { body: unknown }[] } }, i: nu
 // each test starts the CLI from its sources and a real codex, on a shared machine
 describe('relvo-codex run, as codex exec has it', { timeout: 120_000 }, () => {
   it('-o writes the final agent message to the file; -C is the workspace codex works in', async () => {
-    const s = await setup();
-    s.server.enqueue(textStep('THE LAST MESSAGE', usage));
+    const s = await setup({ toolActivity: 'redacted' });
+    // a message, a command (denied: no terminal to ask in), then the final message
+    s.server.enqueue(openingStep(0), textStep('THE LAST MESSAGE', usage));
     const file = join(s.dir, 'last.txt');
     const args = ['--config', s.configFile, '--event-log', s.eventLog];
     const result = await runCli(['run', 'hi', '-C', s.iso.workspace, '-o', file, ...args], {
       env: s.env,
     });
     expect(result.code).toBe(0);
+    expect(result.stderr).toContain('denied');
     expect(readFileSync(file, 'utf8')).toBe('THE LAST MESSAGE');
     expect(result.stderr).toContain(`workspace ${s.iso.workspace}`);
     // codex tells the model where it works: the folder -C named
@@ -60,7 +63,8 @@ describe('relvo-codex run, as codex exec has it', { timeout: 120_000 }, () => {
     });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("'-C, --cd <dir>' cannot be used with option '--cwd <dir>'");
-    expect(s.server.requests).toHaveLength(1);
+    // the two requests of the first run only
+    expect(s.server.requests).toHaveLength(2);
   });
 
   it('--output-schema: the validated JSON alone on stdout; an answer that does not match exits 4', async () => {

@@ -31,6 +31,7 @@ import {
   workspaceDigest,
   type CodexRecoveryOpaque,
 } from './session/recovery.js';
+import { threadSettings } from './session/diagnostics.js';
 import { CodexSession } from './session/session.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { codexRejection } from './shared/codex-error.js';
@@ -166,7 +167,7 @@ export async function openSession(
   } catch (error) {
     throw await abandoned.tearDownAfterFailedHandshake(connection, error);
   }
-  return new CodexSession({
+  const session = new CodexSession({
     threadId: thread.threadId,
     // a resumed thread answers a run's options it still holds as its own: the record knows better
     threadDefaults: (!forking ? recovery?.settings?.defaults : undefined) ?? thread.defaults,
@@ -211,4 +212,10 @@ export async function openSession(
       ? { onRateLimits: rateLimitsObserver(options.onRateLimits) }
       : {}),
   });
+  try {
+    sink.emit(threadSettings(thread.defaults));
+  } catch {
+    // a host sink that throws must not undo an opened session
+  }
+  return session;
 }

@@ -22,8 +22,13 @@ import {
   type ConsoleLimits,
 } from './limits.js';
 import { renderPage } from './page.js';
+import { LiveList } from './live-list.js';
+import { streamLive } from './live-stream.js';
 import { SessionBook } from './sessions.js';
 import { streamSession } from './stream.js';
+
+/** How often the list streams read the leases again when the log says nothing (ms). */
+export const DEFAULT_LIST_RECHECK_MS = 5_000;
 
 export interface ConsoleOptions extends ConsoleLimits {
   readonly runtime: AgentRuntime;
@@ -37,6 +42,11 @@ export interface ConsoleOptions extends ConsoleLimits {
   readonly workspace?: string;
   /** How long a page address's one-time code works. Default 60 s. */
   readonly codeTtlMs?: number;
+  /**
+   * How often the list stream reads the list again though the log did not change: an owner
+   * that ends writes nothing, its lease just lapses. Default 5 s.
+   */
+  readonly listRecheckMs?: number;
   /** The clock codes expire on (ms since the epoch). Default Date.now. */
   readonly now?: () => number;
 }
@@ -63,6 +73,7 @@ export interface ConsoleServer {
 export const consoleOptionsSchema = consoleLimitsSchema.extend({
   codeTtlMs: z.number().int().min(1_000).max(3_600_000).optional(),
   host: z.string().min(1).max(253).optional(),
+  listRecheckMs: z.number().int().min(50).max(600_000).optional(),
   port: z.number().int().min(0).max(65_535).optional(),
   token: z
     .string()
@@ -80,6 +91,7 @@ const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = {
 
 const exchangeBodySchema = z.strictObject({ code: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/) });
 
+const SESSION_ID = /^ses_[A-Za-z0-9_-]{1,120}$/;
 const SESSION_ROUTE = /^\/api\/sessions\/(ses_[A-Za-z0-9_-]{1,120})(\/[a-z]+)?$/;
 const ANSWER_ROUTE =
   /^\/api\/sessions\/(ses_[A-Za-z0-9_-]{1,120})\/interactions\/(int_[A-Za-z0-9_-]{1,120})$/;
@@ -106,6 +118,12 @@ function positive(value: string | null, fallback: number, max: number): number {
   return n;
 }
 
+/** The sequence after a reconnecting reader's Last-Event-ID, or null. */
+function resumeFrom(req: IncomingMessage): string | null {
+  const last = req.headers['last-event-id'];
+  return typeof last === 'string' ? String(positive(last, 1, 2 ** 52) + 1) : null;
+}
+
 function hostsFor(host: string, port: number): string[] {
   const named = host.includes(':') ? `[${host}]` : host;
   const hosts = [`${named}:${port}`];
@@ -122,6 +140,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   const token = checked.token ?? randomToken();
   const book = new SessionBook(runtime);
   const api = new ConsoleApi(runtime, book, checked.workspace);
+  const live = new LiveList(runtime, book, checked.listRecheckMs ?? DEFAULT_LIST_RECHECK_MS);
   const page = renderPage();
   const refusals: Record<string, number> = {};
   const streams = new Set<() => void>();
@@ -143,7 +162,16 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     else if (method === 'POST' && path === '/api/sessions') {
       reply = await api.openSession(await readJsonBody(req));
     } else if (method === 'GET' && path === '/api/inbox') reply = await api.inbox();
-    else if (answer !== null && method === 'POST') {
+    else if (method === 'GET' && path === '/api/stream') {
+      const followed = url.searchParams.get('session');
+      if (followed !== null && !SESSION_ID.test(followed)) {
+        throw new HttpRefusal(400, 'query_invalid');
+      }
+      const from = positive(url.searchParams.get('from') ?? resumeFrom(req), 1, 2 ** 52);
+      const request = { from, ...(followed === null ? {} : { sessionId: followed }) };
+      await streamLive(runtime, live, request, res, streams);
+      return;
+    } else if (answer !== null && method === 'POST') {
       reply = await api.answer(answer[1] as string, answer[2] as string, await readJsonBody(req));
     } else if (session !== null) {
       const id = session[1] as string;
@@ -153,9 +181,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
         const from = positive(url.searchParams.get('from'), 1, Number.MAX_SAFE_INTEGER);
         reply = await api.events(id, from, positive(url.searchParams.get('limit'), 1000, 1000));
       } else if (method === 'GET' && tail === '/stream') {
-        const last = req.headers['last-event-id'];
-        const resume = typeof last === 'string' ? String(positive(last, 1, 2 ** 52) + 1) : null;
-        const from = positive(url.searchParams.get('from') ?? resume, 1, 2 ** 52);
+        const from = positive(url.searchParams.get('from') ?? resumeFrom(req), 1, 2 ** 52);
         await streamSession(runtime, id, from, res, streams);
         return;
       } else if (method === 'POST' && tail === '/turns') {

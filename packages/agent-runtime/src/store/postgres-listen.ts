@@ -11,6 +11,8 @@ const RETRY_MS = 1_000;
 
 export class AppendWatcher {
   readonly #watchers = new Map<string, Set<() => void>>();
+  /** Woken by every notification, whichever session it names. */
+  readonly #everything = new Set<() => void>();
   #client: Promise<PoolClient> | undefined;
   // A client may report several errors, or one after close() gave it back; release it once.
   readonly #released = new WeakSet<PoolClient>();
@@ -34,6 +36,21 @@ export class AppendWatcher {
       const s = this.#watchers.get(sessionId);
       s?.delete(onAppend);
       if (s?.size === 0) this.#watchers.delete(sessionId);
+    };
+    try {
+      await this.#listening();
+    } catch (error) {
+      unwatch();
+      throw error;
+    }
+    return unwatch;
+  }
+
+  /** Resolves once listening: any append committed after that wakes `onChange`. */
+  async watchAll(onChange: () => void): Promise<() => void> {
+    this.#everything.add(onChange);
+    const unwatch = (): void => {
+      this.#everything.delete(onChange);
     };
     try {
       await this.#listening();
@@ -71,6 +88,7 @@ export class AppendWatcher {
     if (n.channel !== this.channel || n.payload === undefined) return;
     const sessionId = n.payload.slice(0, n.payload.lastIndexOf(' '));
     for (const fn of [...(this.#watchers.get(sessionId) ?? [])]) fn();
+    for (const fn of [...this.#everything]) fn();
   }
 
   #dropped(client: PoolClient, error: Error): void {
@@ -81,7 +99,7 @@ export class AppendWatcher {
     if (this.#closed) return;
     const again = (): void => {
       this.#retry = undefined;
-      if (this.#closed || this.#watchers.size === 0) return;
+      if (this.#closed || (this.#watchers.size === 0 && this.#everything.size === 0)) return;
       this.#listening().then(
         () => {
           this.#wakeAll();
@@ -97,6 +115,7 @@ export class AppendWatcher {
 
   #wakeAll(): void {
     for (const set of [...this.#watchers.values()]) for (const fn of [...set]) fn();
+    for (const fn of [...this.#everything]) fn();
   }
 
   async close(): Promise<void> {
@@ -106,6 +125,7 @@ export class AppendWatcher {
     this.#client = undefined;
     this.#wakeAll();
     this.#watchers.clear();
+    this.#everything.clear();
     if (client === undefined) return;
     try {
       const c = await client;

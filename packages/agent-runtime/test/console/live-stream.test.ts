@@ -13,6 +13,7 @@ import { createAgentRuntime, openSqliteEventStore } from '@relvo-labs/agent-runt
 import { startConsole, type ConsoleServer } from '@relvo-labs/agent-runtime/console';
 import { createManualProvider } from '../manual-provider.js';
 import { RuntimeChild } from '../runtime-child.js';
+import { streamEventSchemas } from '../../src/console/schemas.js';
 import { onCleanup, tempDir, until } from '../support.js';
 
 const WRITER = fileURLToPath(new URL('../fixtures/console-writer-child.ts', import.meta.url));
@@ -20,6 +21,8 @@ const WRITER = fileURLToPath(new URL('../fixtures/console-writer-child.ts', impo
 interface Event {
   readonly event: string;
   readonly data: Record<string, unknown>;
+  /** The data parses with the event's schema (schemas.ts, which docs/console.md describes). */
+  readonly valid: boolean;
 }
 
 /** Reads an SSE response into `events` until the test ends. */
@@ -35,22 +38,25 @@ async function openStream(server: ConsoleServer, query = ''): Promise<Event[]> {
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const events: Event[] = [];
-  const reader = (res.body as ReadableStream<Uint8Array>)
-    .pipeThrough(new TextDecoderStream())
-    .getReader();
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
   void (async () => {
     let buf = '';
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
-      buf += value;
+      buf += decoder.decode(value, { stream: true });
       for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
         const block = buf.slice(0, i);
         buf = buf.slice(i + 2);
         const event = /^event: (.*)$/m.exec(block)?.[1];
         const data = /^data: (.*)$/m.exec(block)?.[1];
         if (event !== undefined && data !== undefined) {
-          events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+          const parsed = JSON.parse(data) as Record<string, unknown>;
+          // every event is the shape docs/console.md gives (from the schemas the server uses)
+          const schema = streamEventSchemas[event as keyof typeof streamEventSchemas];
+          const valid = schema.safeParse(parsed).success;
+          events.push({ event, data: parsed, valid });
         }
       }
     }
@@ -98,7 +104,10 @@ describe('the page stream: list and inbox as the log changes', () => {
 
     writer.send(`open  Fix the\tflaky \u2028 build \u202e${'x'.repeat(120)}`);
     const id = (await writer.line((l) => l.startsWith('SESSION '), 'opened')).slice(8);
-    await until(() => lastRows(events).some((r) => r.sessionId === id), 'the new row', 10_000);
+    // the row comes with the session, its title with the first turn
+    const titled = (): boolean =>
+      lastRows(events).some((r) => r.sessionId === id && r['title'] !== undefined);
+    await until(titled, 'the new row with its title', 10_000);
     const row = lastRows(events).find((r) => r.sessionId === id) as Row;
     const title = row['title'] as string;
     expect(title.startsWith('Fix the flaky build <U+202E>xxx')).toBe(true);
@@ -131,6 +140,7 @@ describe('the page stream: list and inbox as the log changes', () => {
     const sent = events.length;
     await new Promise((r) => setTimeout(r, 600));
     expect(events.length).toBe(sent);
+    expect(events.filter((e) => !e.valid)).toEqual([]);
   });
 
   it('an owner that died shows stalled once its lease lapsed, found by the recheck', async () => {
@@ -157,6 +167,7 @@ describe('the page stream: list and inbox as the log changes', () => {
     expect(events[0]?.event).toBe('sessions');
     await runtime.closeSession(session.id);
     await until(() => events.some((e) => e.event === 'end'), 'the end of its log', 10_000);
+    expect(events.filter((e) => !e.valid)).toEqual([]);
     // the stream stays: the list still follows the log
     await until(
       () => lastRows(events).find((r) => r.sessionId === session.id)?.['liveState'] === 'closed',

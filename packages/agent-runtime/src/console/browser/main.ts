@@ -27,7 +27,7 @@ function summary(): void {
     current === undefined
       ? ''
       : clean(
-          `${liveText(current.liveState, current.waitingFor)} · owner: ${ownerText(current.owner)} · ${String(current.turns)} turns · ${String(current.usage.inputTokens)} in / ${String(current.usage.outputTokens)} out tokens`,
+          `${liveText(current.liveState, current.waitingFor)} · owner: ${ownerText(current.owner)} · ${String(current.turns)} turn${current.turns === 1 ? '' : 's'} · ${String(current.usage.inputTokens)} in / ${String(current.usage.outputTokens)} out tokens`,
         );
   const title = current?.title ?? state.selected;
   byId('detail-title').textContent = clean(title);

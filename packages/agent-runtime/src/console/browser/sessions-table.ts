@@ -72,12 +72,14 @@ function titleCell(s: Row, select: (id: string) => void): HTMLElement {
     select(s.sessionId);
   });
   const profile = s.profiles.join(', ') || s.defaultProfile;
-  const meta = el(
-    'div',
-    'meta',
-    `${s.sessionId.slice(0, 12)}… · ${profile} · ${s.providers.join(', ') || '–'} · ${lastTurnText(s)} · opened `,
+  const meta = el('div', 'meta');
+  const id = el('span', 'sid', `${s.sessionId.slice(0, 12)}…`);
+  id.title = s.sessionId;
+  meta.append(
+    id,
+    ` · ${clean(profile)} · ${clean(s.providers.join(', ') || '–')} · ${clean(lastTurnText(s))} · opened `,
+    timeElement(s.openedAt),
   );
-  meta.append(timeElement(s.openedAt));
   td.append(open, meta);
   return td;
 }

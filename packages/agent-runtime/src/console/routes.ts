@@ -117,7 +117,7 @@ const ROUTE_LIST = [
     query: ['from', 'limit'],
     reply: eventsReplySchema,
     status: 200,
-    refusals: ['query_invalid', 'unknown_session', 'cursor_out_of_range'],
+    refusals: ['query_invalid', 'unknown_session'],
   }),
   route('GET /api/sessions/:id/stream', {
     method: 'GET',

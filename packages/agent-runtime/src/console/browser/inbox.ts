@@ -78,15 +78,14 @@ function card(item: Pending, answered: () => void): HTMLElement {
   return node;
 }
 
-let shownKey = '';
-
 /** Redraws the inbox; a card still pending is kept as it is (what was typed into it survives). */
 export function drawInbox(pending: readonly Pending[], answered: () => void): void {
-  const key = pending.map((item) => item.interactionId).join(',');
-  if (key === shownKey) return;
-  shownKey = key;
   const root = byId('inbox');
   const before = cards();
+  const key = pending.map((item) => item.interactionId).join(',');
+  const shown = before.map((c) => c.dataset.interaction ?? '').join(',');
+  // unchanged: nothing is moved (moving a focused card would take the focus away)
+  if (key === shown && (key !== '' || root.querySelector(':scope > p') !== null)) return;
   const focused = before.findIndex((c) => c.contains(document.activeElement));
   const kept = new Map(before.map((c) => [c.dataset.interaction ?? '', c]));
   const next = pending.map((item) => kept.get(item.interactionId) ?? card(item, answered));

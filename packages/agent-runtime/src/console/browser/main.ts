@@ -5,7 +5,7 @@
  * server nothing on a timer.
  */
 import { api, openAnotherTab, readCredential, showLogin, useToken } from './api.js';
-import { byId, clean, inputById, setStatus, str } from './dom.js';
+import { byId, clean, el, inputById, setStatus, str } from './dom.js';
 import { drawInbox, inboxKeys, type Pending } from './inbox.js';
 import { liveText, ownerText, refusalText } from './labels.js';
 import { LiveStream } from './live.js';
@@ -84,7 +84,11 @@ async function command(path: string, done: string, body?: unknown): Promise<void
 function filterControl(): void {
   const control = byId('state-filter');
   if (!(control instanceof HTMLSelectElement)) return;
-  for (const [value, label] of FILTERS) control.add(new Option(label, value));
+  for (const [value, label] of FILTERS) {
+    const option = el('option', '', label);
+    option.value = value;
+    control.append(option);
+  }
   control.value = FILTERS.some(([v]) => v === state.filter) ? state.filter : 'all';
   control.addEventListener('change', () => {
     state.filter = control.value;

@@ -16,11 +16,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createAgentRuntime, openSqliteEventStore } from '@relvo-labs/agent-runtime';
 import { startConsole } from '@relvo-labs/agent-runtime/console';
-import { createManualProvider } from '../../agent-runtime/test/manual-provider.js';
 import { RuntimeChild } from '../../agent-runtime/test/runtime-child.js';
-import { onCleanup, tempDir } from '../../agent-runtime/test/support.js';
+import { onCleanup, sqliteManualRuntime, tempDir } from '../../agent-runtime/test/support.js';
 import { chromiumAvailable, launchChromium } from './support/browser.js';
 import { REPO_ROOT } from './support/cli.js';
 
@@ -77,13 +75,7 @@ describe.runIf(chromiumAvailable())('the console page is live, not polled (Chrom
   it("shows another process's sessions and approval as they happen, over one stream", async () => {
     const dir = tempDir();
     const path = join(dir, 'events.sqlite');
-    const manual = createManualProvider();
-    const runtime = await createAgentRuntime({
-      providers: { manual: () => manual.provider },
-      config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
-      store: openSqliteEventStore({ path, pollMs: 10 }),
-    });
-    onCleanup(() => runtime.shutdown());
+    const runtime = await sqliteManualRuntime(path);
     const writer = new RuntimeChild(WRITER, [path, dir, '5000']);
     await writer.line((l) => l === 'READY', 'the writer');
     const served = await startConsole({ runtime });

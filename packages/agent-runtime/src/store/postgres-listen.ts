@@ -25,7 +25,7 @@ export class AppendWatcher {
   ) {}
 
   /** Resolves once listening: an append committed after that wakes `onAppend`. */
-  async watch(sessionId: string, onAppend: () => void): Promise<() => void> {
+  watch(sessionId: string, onAppend: () => void): Promise<() => void> {
     let set = this.#watchers.get(sessionId);
     if (set === undefined) {
       set = new Set();
@@ -37,21 +37,19 @@ export class AppendWatcher {
       s?.delete(onAppend);
       if (s?.size === 0) this.#watchers.delete(sessionId);
     };
-    try {
-      await this.#listening();
-    } catch (error) {
-      unwatch();
-      throw error;
-    }
-    return unwatch;
+    return this.#onceListening(unwatch);
   }
 
   /** Resolves once listening: any append committed after that wakes `onChange`. */
-  async watchAll(onChange: () => void): Promise<() => void> {
+  watchAll(onChange: () => void): Promise<() => void> {
     this.#everything.add(onChange);
-    const unwatch = (): void => {
+    return this.#onceListening(() => {
       this.#everything.delete(onChange);
-    };
+    });
+  }
+
+  /** `unwatch` once the connection listens; undone (and the failure thrown) when it cannot. */
+  async #onceListening(unwatch: () => void): Promise<() => void> {
     try {
       await this.#listening();
     } catch (error) {

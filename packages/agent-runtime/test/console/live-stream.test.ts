@@ -9,12 +9,10 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createAgentRuntime, openSqliteEventStore } from '@relvo-labs/agent-runtime';
 import { startConsole, type ConsoleServer } from '@relvo-labs/agent-runtime/console';
-import { createManualProvider } from '../manual-provider.js';
 import { RuntimeChild } from '../runtime-child.js';
 import { streamEventSchemas } from '../../src/console/schemas.js';
-import { onCleanup, tempDir, until } from '../support.js';
+import { onCleanup, sqliteManualRuntime, tempDir, until } from '../support.js';
 
 const WRITER = fileURLToPath(new URL('../fixtures/console-writer-child.ts', import.meta.url));
 
@@ -80,13 +78,7 @@ function lastPending(events: readonly Event[]): Record<string, unknown>[] {
 async function setup(leaseMs: number, recheckMs = 600_000) {
   const dir = tempDir();
   const path = join(dir, 'events.sqlite');
-  const manual = createManualProvider();
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => manual.provider },
-    config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
-    store: openSqliteEventStore({ path, leaseMs, pollMs: 10 }),
-  });
-  onCleanup(() => runtime.shutdown());
+  const runtime = await sqliteManualRuntime(path, leaseMs);
   const writer = new RuntimeChild(WRITER, [path, dir, String(leaseMs)]);
   await writer.line((l) => l === 'READY', 'the writer');
   const server = await startConsole({ runtime, listRecheckMs: recheckMs });

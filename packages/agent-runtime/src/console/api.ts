@@ -9,16 +9,8 @@ import { interactionResponseSchema } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
 import { isRuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
 import { HttpRefusal } from './http.js';
+import { openSessionBodySchema, turnBodySchema } from './schemas.js';
 import type { SessionBook } from './sessions.js';
-
-export const openSessionBodySchema = z.strictObject({
-  profile: z.string().min(1).max(200).optional(),
-});
-
-export const turnBodySchema = z.strictObject({
-  input: z.string().min(1).max(100_000),
-  profile: z.string().min(1).max(200).optional(),
-});
 
 const NOT_FOUND = new Set(['unknown_session', 'unknown_interaction', 'unknown_profile']);
 const CONFLICT = new Set([

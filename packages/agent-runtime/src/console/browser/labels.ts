@@ -36,7 +36,12 @@ export function ownerText(owner: string): string {
   return OWNER[owner] ?? token(owner);
 }
 
-export function liveText(state: string): string {
+/** A waiting session says what it waits for: an approval, or a person's answer. */
+export function liveText(state: string, waitingFor?: string): string {
+  if (state === 'waiting' && waitingFor === 'approval') return 'waiting for approval';
+  if (state === 'stalled' && waitingFor !== undefined) {
+    return `stalled, ${waitingFor === 'approval' ? 'approval' : 'question'} open, no owner`;
+  }
   return LIVE[state] ?? token(state);
 }
 

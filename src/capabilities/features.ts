@@ -79,6 +79,12 @@ export const CODEX_FEATURE_NEEDS = {
     `${TURNS}.itemsView=notLoaded`,
     `${TURNS}:result.data`,
   ],
+  // the thread's own config, on every way a session opens a thread
+  mcpServers: [
+    `${CODEX_CLIENT_METHOD.threadStart}.config`,
+    `${CODEX_CLIENT_METHOD.threadResume}.config`,
+    `${CODEX_CLIENT_METHOD.threadFork}.config`,
+  ],
   // an API-key login and logout, then the account state (readAccount's needs)
   login: [
     `${CODEX_CLIENT_METHOD.accountLoginStart}.type=apiKey`,

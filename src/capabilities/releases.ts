@@ -20,6 +20,7 @@ const CARRIES_1: readonly CodexFeature[] = [
   'onRateLimits',
   'readAccount',
   'session.revert',
+  'mcpServers',
   'login',
   'session.history',
 ];

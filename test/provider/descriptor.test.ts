@@ -76,6 +76,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       toolActivity: 'none',
       runExtensions: { namespace: 'codex', plan: false, diff: 'none', reasoningSummary: false },
       persistence: 'ephemeral',
+      mcpServers: [],
       bridgedServerRequests: [
         ...(approvals ? ['item/commandExecution/requestApproval'] : []),
         ...(questions ? ['item/tool/requestUserInput'] : []),

@@ -94,6 +94,16 @@ export const CODEX_FEATURE_NEEDS = {
     `${ACCOUNT}:result.account`,
     `${ACCOUNT}:result.requiresOpenaiAuth`,
   ],
+  // the browser login: its address, its end, its cancel
+  chatgptLogin: [
+    `${CODEX_CLIENT_METHOD.accountLoginStart}.type=chatgpt`,
+    CODEX_CLIENT_METHOD.accountLoginCancel,
+    `${CODEX_CLIENT_METHOD.accountLoginCancel}.loginId`,
+    // read only as the signal that the login ended: whether it succeeded is read back
+    'account/login/completed',
+    ACCOUNT,
+    `${ACCOUNT}:result.account`,
+  ],
   // one page of turns, newest first, each with its summary items
   'session.history': [
     TURNS,

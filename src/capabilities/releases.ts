@@ -22,6 +22,7 @@ const CARRIES_1: readonly CodexFeature[] = [
   'session.revert',
   'mcpServers',
   'login',
+  'chatgptLogin',
   'session.history',
 ];
 

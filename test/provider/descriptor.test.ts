@@ -132,6 +132,14 @@ describe('descriptor contents (docs/behaviour.md §8)', () => {
     await session.dispose();
   });
 
+  it('persistence thread declares revert and history; ephemeral neither', () => {
+    expect(createCodexProvider({ persistence: 'thread' }).describe().session).toEqual({
+      revert: true,
+      history: true,
+    });
+    expect(createCodexProvider().describe().session).toEqual({ revert: false, history: false });
+  });
+
   it('unknown provider options are refused at construction', () => {
     expect(() => createCodexProvider({ shell: true } as never)).toThrow();
   });

@@ -80,7 +80,7 @@ export interface ProviderSession {
   exportRecoveryRecord?(): Promise<ProviderRecoveryRecord>;
   /**
    * Takes the session's last `turns` turns out of its history (descriptor `session.revert`;
-   * docs/spi.md §8.2): the next run's model does not see them. Refused while a run is active
+   * docs/spi.md §6): the next run's model does not see them. Refused while a run is active
    * and beyond the session's history; a `ProviderRejection` is definite: nothing was taken back.
    */
   revert?(request: RevertRequest): Promise<RevertResult>;

@@ -1,5 +1,5 @@
 /**
- * The check for taking a session's turns back (descriptor `session.revert`; docs/spi.md §8.2).
+ * The check for taking a session's turns back (descriptor `session.revert`; docs/spi.md §6).
  */
 import type { ProviderSession } from '../../interfaces.js';
 import { revertResultSchema } from '../../schemas/session-ops.js';

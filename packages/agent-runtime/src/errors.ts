@@ -91,6 +91,7 @@ export const RUNTIME_ERROR_REASONS = [
   'command_outcome_unknown',
   'command_invalid',
   'store_no_locks',
+  'store_driver_missing',
 ] as const;
 export type RuntimeErrorReason = (typeof RUNTIME_ERROR_REASONS)[number];
 
@@ -179,6 +180,8 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   command_invalid: false,
   // the filesystem under a SQLite log does not lock: several processes would corrupt it
   store_no_locks: false,
+  // the host installs the driver; asking again without it cannot succeed
+  store_driver_missing: false,
 };
 
 /** Whether a refusal with this reason may succeed when retried unchanged. */

@@ -51,5 +51,9 @@ export type { IdFactory, IdPrefix } from './ids.js';
 export type { EventStore, ReadOptions, StoredSession } from './store/types.js';
 export { createMemoryEventStore } from './store/memory.js';
 export { openSqliteEventStore, type SqliteEventStoreOptions } from './store/sqlite.js';
-export { openPostgresEventStore, type PostgresEventStoreOptions } from './store/postgres.js';
+export {
+  openPostgresEventStore,
+  type HostPgPool,
+  type PostgresEventStoreOptions,
+} from './store/postgres.js';
 export type { EventSubscription, SubscribeOptions } from './subscription.js';

@@ -3,7 +3,7 @@
  * one module per subcommand.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { CliExit, EXIT, EXIT_CODES_HELP, exitCodesHelp } from './exit-codes.js';
 import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
 import { runDoctorChecks } from './commands/doctor.js';
 import { doctorExitCode, printDoctorReport } from './commands/doctor-report.js';
@@ -47,11 +47,13 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     )
     .version(VERSION_TEXT)
     .addHelpText('after', `\n${PROGRAM_EXAMPLES}\n\n${EXIT_CODES_HELP}`)
-    .showHelpAfterError('(run with --help for usage)')
+    .option('--verbose', 'errors also show schema paths and reason tokens')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // main() writes parse errors as one `relvo-codex:` line
+      outputError: () => undefined,
     });
 
   const common = (cmd: Command): Command =>
@@ -61,7 +63,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         `codex executable to use (default: $${CODEX_EXECUTABLE_ENV}, else the pinned one)`,
       )
       .option('--no-color', 'no colour and no spinner (NO_COLOR is respected too)')
-      .addHelpText('after', `\n${EXIT_CODES_HELP}`);
+      .addHelpText('after', `\n${exitCodesHelp(cmd.name())}`);
 
   common(
     program
@@ -300,8 +302,36 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
 
   registerHistoryCommands(program, io.env, (opts) => outputFor(io, opts), setExit);
   registerAttachCommand(program, io, (opts) => outputFor(io, opts), setExit);
+  for (const name of ['sessions', 'log', 'attach'])
+    program.commands
+      .find((c) => c.name() === name)
+      ?.addHelpText('after', `\n${exitCodesHelp(name)}`);
 
   return program;
+}
+
+/** The arguments before `--`: a prompt after it is never read as an option. */
+function optionArgs(argv: readonly string[]): readonly string[] {
+  const args = argv.slice(2);
+  const end = args.indexOf('--');
+  return end === -1 ? args : args.slice(0, end);
+}
+
+/** Commander's parse error (`error: unknown option …\n(Did you mean …?)`) as one line. */
+function usageLine(error: CommanderError, args: readonly string[], program: Command): string {
+  const [what = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
+  const hint = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim())?.[1];
+  const command = program.commands.find((c) => args.includes(c.name()))?.name();
+  const help = `relvo-codex${command === undefined ? '' : ` ${command}`} --help`;
+  return `${what.replace(/\.$/, '')}; ${hint === undefined ? `${help} shows the usage` : `did you mean ${hint}? (${help} shows the usage)`}`;
+}
+
+/** Pairs of options that contradict each other, refused before anything runs. */
+function contradiction(args: readonly string[]): string | undefined {
+  const has = (name: string): boolean => args.some((a) => a === name || a.startsWith(`${name}=`));
+  if (has('--config') && has('--no-config'))
+    return '--config and --no-config contradict each other; give one of them';
+  return undefined;
 }
 
 /** Parse and run; resolves with the exit code, never throws. */
@@ -310,17 +340,25 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const program = buildProgram(io, (c) => {
     code = c;
   });
+  const args = optionArgs(argv);
+  const verbose = args.includes('--verbose');
   try {
+    const refused = contradiction(args);
+    if (refused !== undefined) throw new CliExit(EXIT.usage, refused);
     await program.parseAsync([...argv]);
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end through here with exit code 0
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (error.exitCode === 0) return EXIT.ok;
+      io.stderr.write(`relvo-codex: ${neutraliseLine(usageLine(error, args, program))}\n`);
+      return EXIT.usage;
     }
     if (error instanceof CliExit) {
       // messages may quote paths and provider text: shown, never obeyed
       io.stderr.write(`relvo-codex: ${neutraliseLine(error.message)}\n`);
+      if (verbose && error.detail !== undefined)
+        io.stderr.write(`relvo-codex: (details) ${neutraliseLine(error.detail)}\n`);
       return error.code;
     }
     io.stderr.write(

@@ -77,7 +77,8 @@ describe('relvo-codex run (real codex, scripted model via a host config profile)
 
   it('provider options the codex provider refuses: exit 2 naming the profile, before any turn', async () => {
     const s = await setup({ bogus: true });
-    const result = await runCli(['run', 'hi', ...s.runArgs], { env: s.env });
+    // --verbose adds the reason token the plain message leaves out
+    const result = await runCli(['run', 'hi', '--verbose', ...s.runArgs], { env: s.env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('scripted');
     expect(result.stderr).toContain('provider_options_refused');

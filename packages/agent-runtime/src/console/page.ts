@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { PAGE_SCRIPT } from './page-script.js';
+import { TIMELINE_STYLE } from './timeline-style.js';
 
 const STYLE = `
 :root { color-scheme: light; --line: #d7dbe0; --muted: #5f6b7a; --accent: #2457c5; }
@@ -62,7 +63,7 @@ textarea, input { font: inherit; width: 100%; padding: 6px; border: 1px solid #9
 fieldset.question { border: 1px solid var(--line); border-radius: 4px; margin: 4px 0; padding: 4px 8px; }
 label.choice { display: block; }
 label.choice input { width: auto; margin-right: 6px; }
-`;
+${TIMELINE_STYLE}`;
 
 function sha256(text: string): string {
   return `'sha256-${createHash('sha256').update(text).digest('base64')}'`;

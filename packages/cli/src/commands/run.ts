@@ -144,7 +144,12 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
         if (options.resume !== undefined)
           return await resumeFromLog(runtime, options.resume, eventLog);
         return {
-          session: await runtime.openSession({ workspace, profile: chosen.profile }),
+          // the config it ran with, so that a resume without it can say which file it needs
+          session: await runtime.openSession({
+            workspace,
+            profile: chosen.profile,
+            metadata: { config: chosen.source },
+          }),
           fromSequence: 1,
         };
       } catch (error) {

@@ -5,7 +5,7 @@
  * format is the runtime's (`loadRuntimeConfig`); `--sandbox` and `--approvals` override the
  * chosen codex profile's provider options for this run only.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runOptionsSchema } from '@relvo-labs/agent-provider';
 import {
@@ -68,13 +68,53 @@ export interface ConfigChoice {
   readonly cwd: string;
 }
 
-function describeRuntimeError(error: unknown): string {
-  if (isRuntimeError(error)) {
-    const details = error.error.details ?? {};
-    const where = [details.profile, details.path].filter((x) => typeof x === 'string').join(' ');
-    return `${error.error.message}${where === '' ? '' : ` (${where})`}`;
+/** A config file that could not be loaded, said plainly; the runtime's wording is `--verbose`. */
+function loadFailure(error: unknown, file: string): CliExit {
+  if (!isRuntimeError(error))
+    return new CliExit(EXIT.usage, `config file ${file} could not be loaded; check it`);
+  const detail = `${error.error.message} [${error.reason}]`;
+  const errno = error.error.details?.errno;
+  if (error.reason === 'config_unreadable') {
+    const what =
+      errno === 'ENOENT'
+        ? 'does not exist'
+        : errno === 'EISDIR'
+          ? 'is a folder'
+          : `cannot be read (${typeof errno === 'string' ? errno : 'unknown'})`;
+    return new CliExit(
+      EXIT.usage,
+      `config file ${file} ${what}; name a readable file with --config, or leave --config out to use the built-in profiles`,
+      detail,
+    );
   }
-  return error instanceof Error ? error.message : 'unknown error';
+  if (error.reason === 'unknown_profile') {
+    return new CliExit(
+      EXIT.usage,
+      `config file ${file}: defaultProfile names no profile; set it to one of: ${knownProfiles(file)}`,
+      detail,
+    );
+  }
+  // the file is the person's own: the key to fix is what to do
+  return new CliExit(
+    EXIT.usage,
+    `config file ${file}: ${error.error.message.replace(/^host config( file)?: ?/, '')}; fix it`,
+    detail,
+  );
+}
+
+/** The profiles a file names, for a message (the file parsed once more, without checks). */
+function knownProfiles(file: string): string {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const profiles =
+      typeof parsed === 'object' && parsed !== null && 'profiles' in parsed
+        ? parsed.profiles
+        : undefined;
+    const names = typeof profiles === 'object' && profiles !== null ? Object.keys(profiles) : [];
+    return names.length === 0 ? '(it has none)' : names.slice(0, 20).join(', ');
+  } catch {
+    return '(unreadable)';
+  }
 }
 
 /** Refuses a `./relvo.config.json` nobody pointed us at: it could choose what runs. */
@@ -110,7 +150,7 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
   try {
     config = file === undefined ? parseRuntimeConfig(BUILT_IN_CONFIG) : loadRuntimeConfig(file);
   } catch (error) {
-    throw new CliExit(EXIT.usage, `config ${file ?? 'built-in'}: ${describeRuntimeError(error)}`);
+    throw loadFailure(error, file ?? 'built-in');
   }
   const profile = choice.profile ?? config.defaultProfile;
   // own keys only: `--profile __proto__` must not find Object.prototype
@@ -122,6 +162,11 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
     );
   }
   refuseUnknownProviders(config, file);
+  if (choice.model?.trim() === '')
+    throw new CliExit(
+      EXIT.usage,
+      '--model must not be empty; give a model name (relvo-codex models lists them)',
+    );
   if (
     choice.effort !== undefined &&
     !runOptionsSchema.shape.effort.safeParse(choice.effort).success

@@ -12,7 +12,7 @@ import {
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
 import { CliExit, EXIT } from '../exit-codes.js';
-import { findSession } from './log-reader.js';
+import { findSession, readSession } from './log-reader.js';
 
 /**
  * With an event log, codex profiles persist their thread (unless a profile says otherwise), so
@@ -70,6 +70,22 @@ function refusalLine(error: unknown, id: string): string {
   }
 }
 
+/** A resume whose profile is not in this config: which profile, and the config it ran with. */
+async function configNeeded(runtime: AgentRuntime, id: string, profile: unknown): Promise<string> {
+  const opened = (await readSession(runtime.store, id).catch(() => []))[0]?.payload;
+  const recorded = opened?.type === 'session.opened' ? opened.metadata?.config : undefined;
+  const name = typeof profile === 'string' ? `profile "${profile}"` : 'its profile';
+  const file =
+    typeof recorded === 'string' && recorded !== 'built-in'
+      ? `run again with --config ${recorded}, the file it was started with`
+      : 'run again with the --config it was started with';
+  const here =
+    typeof profile === 'string' && Object.hasOwn(runtime.config.profiles, profile)
+      ? 'no longer names codex with a saved thread in this config'
+      : 'is not in this config';
+  return `session ${id} cannot be resumed: ${name} ${here}; ${file}`;
+}
+
 /** The session `wanted` names (an id or a unique prefix), resumed, and where its new events start. */
 export async function resumeFromLog(
   runtime: AgentRuntime,
@@ -81,6 +97,13 @@ export async function resumeFromLog(
   try {
     session = await runtime.resumeSession(summary.sessionId);
   } catch (error) {
+    if (isRuntimeError(error) && error.reason === 'resume_provider_mismatch') {
+      throw new CliExit(
+        EXIT.usage,
+        await configNeeded(runtime, summary.sessionId, error.error.details?.profile),
+        `${error.error.message} [${error.reason}]`,
+      );
+    }
     const usage = isRuntimeError(error) && error.reason === 'session_not_resumable';
     throw new CliExit(usage ? EXIT.usage : EXIT.failed, refusalLine(error, summary.sessionId));
   }

@@ -23,6 +23,7 @@ export const turnBodySchema = z.strictObject({
 const NOT_FOUND = new Set(['unknown_session', 'unknown_interaction', 'unknown_profile']);
 const CONFLICT = new Set([
   'session_busy',
+  'revert_unsupported',
   'session_not_ready',
   'session_closed',
   'runtime_shut_down',
@@ -127,6 +128,12 @@ export class ConsoleApi {
   async interrupt(sessionId: string): Promise<ApiReply> {
     await this.#runtime.interrupt(sessionId, 'interrupted from the console');
     return { status: 202, body: { interrupted: true } };
+  }
+
+  /** Undo last turn: the session's last turn taken out of the conversation (files stay). */
+  async revert(sessionId: string): Promise<ApiReply> {
+    await this.#runtime.revert(sessionId, { turns: 1 });
+    return { status: 202, body: { reverted: 1 } };
   }
 
   /**

@@ -161,6 +161,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       } else if (method === 'POST' && tail === '/turns') {
         reply = await api.submitTurn(id, await readJsonBody(req));
       } else if (method === 'POST' && tail === '/interrupt') reply = await api.interrupt(id);
+      else if (method === 'POST' && tail === '/revert') reply = await api.revert(id);
     }
     if (reply === undefined) throw new HttpRefusal(404, 'not_found');
     sendJson(res, reply.status, reply.body);

@@ -14,6 +14,7 @@ import { textInput } from '../support/provider-harness.js';
 import {
   openRealCodex,
   recordingSink,
+  resumeAfterDispose,
   waitForEvent,
   type RealCodex,
 } from '../support/real-codex.js';
@@ -100,13 +101,7 @@ describe('revert against the real binary', () => {
     codex.server.enqueue(textStep('first answer'), textStep('second answer'), textStep('again'));
     await turn(codex, 'first question', 'p1');
     await turn(codex, 'second question', 'p2');
-    const record = await codex.session.exportRecoveryRecord!();
-    await codex.session.dispose();
-    const resumed = await codex.provider.resumeSession!(record, {
-      options: {},
-      workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
-      sink: recordingSink(),
-    });
+    const resumed = await resumeAfterDispose(codex);
     try {
       expect(await resumed.revert!({ turns: 1 })).toEqual({ turns: 1, files: 'kept' });
       const run = await resumed.startRun({

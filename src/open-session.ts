@@ -5,6 +5,7 @@
  * from `provider.ts`, which assembles the provider and answers the session-less questions; a
  * failed handshake hands its connection to the provider's abandoned ledger.
  */
+import { codexMcpConfig } from './mcp-servers.js';
 import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { isAbsolute } from 'node:path';
@@ -160,6 +161,9 @@ export async function openSession(
         capabilityGate: (version) => new ReleaseCapabilities(version).refusal(features),
         ...(model !== undefined ? { model } : {}),
         ephemeral: options.persistence !== 'thread',
+        ...(options.mcpServers === undefined || options.mcpServers.length === 0
+          ? {}
+          : { config: codexMcpConfig(options.mcpServers) }),
         ...(recorded === undefined ? {} : forking ? { fork: recorded } : { resume: recorded }),
       },
       startup,

@@ -15,6 +15,7 @@ import type { SessionBook } from './sessions.js';
 const NOT_FOUND = new Set(['unknown_session', 'unknown_interaction', 'unknown_profile']);
 const CONFLICT = new Set([
   'session_busy',
+  'revert_unsupported',
   'session_not_ready',
   'session_closed',
   'runtime_shut_down',
@@ -119,6 +120,12 @@ export class ConsoleApi {
   async interrupt(sessionId: string): Promise<ApiReply> {
     await this.#runtime.interrupt(sessionId, 'interrupted from the console');
     return { status: 202, body: { interrupted: true } };
+  }
+
+  /** Undo last turn: the session's last turn taken out of the conversation (files stay). */
+  async revert(sessionId: string): Promise<ApiReply> {
+    await this.#runtime.revert(sessionId, { turns: 1 });
+    return { status: 202, body: { reverted: 1 } };
   }
 
   /**

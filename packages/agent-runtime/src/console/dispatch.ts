@@ -92,6 +92,7 @@ export function handlers(p: Parts): Record<Exclude<RouteKey, PageRoutes>, Handle
     'POST /api/sessions/:id/turns': async (r) =>
       p.api.submitTurn(param(r, 0), await readJsonBody(r.req)),
     'POST /api/sessions/:id/interrupt': (r) => p.api.interrupt(param(r, 0)),
+    'POST /api/sessions/:id/revert': (r) => p.api.revert(param(r, 0)),
     'POST /api/sessions/:id/interactions/:interactionId': async (r) =>
       p.api.answer(param(r, 0), param(r, 1), await readJsonBody(r.req)),
   };

@@ -129,7 +129,7 @@ export function renderPage(): RenderedPage {
 <div id="detail-summary" class="muted"></div>
 <div id="timeline"></div>
 <div id="composer"><label for="prompt" class="visually-hidden">Prompt</label><textarea id="prompt" placeholder="Ask the agent…"></textarea>
-<div class="actions"><button id="send" class="primary">Send</button><button id="interrupt">Interrupt</button></div></div>
+<div class="actions"><button id="send" class="primary">Send</button><button id="interrupt">Interrupt</button><button id="undo">Undo last turn</button></div></div>
 <div id="notice" class="muted" role="status"></div>
 </section>
 </main>

@@ -13,6 +13,7 @@ import {
   exchangeBodySchema,
   inboxReplySchema,
   interruptReplySchema,
+  revertReplySchema,
   openSessionBodySchema,
   openedReplySchema,
   sessionReplySchema,
@@ -144,6 +145,20 @@ const ROUTE_LIST = [
     reply: interruptReplySchema,
     status: 202,
     refusals: ['unknown_session', 'no_active_run', 'session_unowned'],
+  }),
+  route('POST /api/sessions/:id/revert', {
+    method: 'POST',
+    path: '/api/sessions/:id/revert',
+    guard: 'token',
+    reply: revertReplySchema,
+    status: 202,
+    refusals: [
+      'unknown_session',
+      'session_busy',
+      'session_closed',
+      'revert_unsupported',
+      'session_unowned',
+    ],
   }),
   route('POST /api/sessions/:id/interactions/:interactionId', {
     method: 'POST',

@@ -92,6 +92,7 @@ export const turnReplySchema = z.strictObject({
   providerId: z.string(),
 });
 export const interruptReplySchema = z.strictObject({ interrupted: z.literal(true) });
+export const revertReplySchema = z.strictObject({ reverted: z.literal(1) });
 export const answerReplySchema = z.strictObject({ answered: z.string() });
 
 /** The events of the streams: `data` of each, by event name. */

@@ -23,6 +23,7 @@ const REFUSAL: Readonly<Record<string, string>> = {
   interaction_settled: 'this was already answered',
   session_closed: 'the session is closed',
   session_busy: 'the session is running a turn',
+  revert_unsupported: 'this session cannot undo (its provider keeps no saved thread)',
   no_active_run: 'nothing is running',
   unknown_session: 'no such session',
   unknown_interaction: 'no such question in this session',

@@ -105,6 +105,10 @@ byId('send').addEventListener('click', () => {
   void command('/turns', 'turn started', { input });
 });
 byId('interrupt').addEventListener('click', () => void command('/interrupt', 'interrupted'));
+byId('undo').addEventListener(
+  'click',
+  () => void command('/revert', 'the last turn is taken back; files stay as they are'),
+);
 byId('new-tab').addEventListener('click', () => void openAnotherTab());
 byId('new-session').addEventListener('click', () => {
   void api('POST', '/api/sessions', {}).then((res) => {

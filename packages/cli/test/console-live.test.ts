@@ -10,7 +10,6 @@
  * picture of the page.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,35 +18,16 @@ import type { Page } from 'playwright-core';
 import { startConsole } from '@relvo-labs/agent-runtime/console';
 import { RuntimeChild } from '../../agent-runtime/test/runtime-child.js';
 import { onCleanup, sqliteManualRuntime, tempDir } from '../../agent-runtime/test/support.js';
-import { chromiumAvailable, launchChromium } from './support/browser.js';
+import { axeViolations, chromiumAvailable, launchChromium, serious } from './support/browser.js';
 import { REPO_ROOT } from './support/cli.js';
 
 const WRITER = fileURLToPath(
   new URL('../../agent-runtime/test/fixtures/console-writer-child.ts', import.meta.url),
 );
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS =
   process.env.RELVO_CONSOLE_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs/img') : undefined;
 
 const TITLES = ['Fix the flaky build on main', 'Write the release notes', 'Tidy up the README'];
-
-interface Violation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly nodes: number;
-}
-
-async function axeViolations(page: Page): Promise<Violation[]> {
-  // evaluated over the protocol: the page's CSP (script by hash) stays as it is
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<unknown> } }).axe;
-    const result = (await axe.run(document)) as {
-      violations: { id: string; impact: string | null; nodes: unknown[] }[];
-    };
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-}
 
 function row(page: Page, id: string) {
   return page.locator(`tr.session-row[data-session="${id}"]`);
@@ -152,7 +132,7 @@ describe.runIf(chromiumAvailable())('the console page is live, not polled (Chrom
     ]);
 
     const violations = await axeViolations(page);
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    expect(serious(violations)).toEqual([]);
     await shot(page);
 
     // the focus order a screen reader follows: the inbox's card, then the filter, then the table

@@ -74,7 +74,7 @@ describe.runIf(chromiumAvailable())('the console page is live, not polled (Chrom
     // the other process works; the page follows without asking
     const ids: string[] = [];
     for (const title of TITLES) {
-      writer.send(`open ${title}`);
+      writer.send(`open ${JSON.stringify(title)}`);
       await writer.line((l) => l.startsWith('SESSION ') && !ids.includes(l.slice(8)), 'opened');
       ids.push((writer.lines.filter((l) => l.startsWith('SESSION ')).at(-1) ?? '').slice(8));
     }

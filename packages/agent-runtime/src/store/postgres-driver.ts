@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { RuntimeError } from '../errors.js';
+import { isModuleNotFound } from '../optional-module.js';
 
 type PgDriver = typeof import('pg');
 let driver: PgDriver | undefined;
@@ -26,12 +27,4 @@ export function loadPgDriver(load: (id: string) => unknown): PgDriver {
 export function pgDriver(): PgDriver {
   driver ??= loadPgDriver(createRequire(import.meta.url));
   return driver;
-}
-
-function isModuleNotFound(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    'code' in error &&
-    (error.code === 'MODULE_NOT_FOUND' || error.code === 'ERR_MODULE_NOT_FOUND')
-  );
 }

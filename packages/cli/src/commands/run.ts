@@ -128,6 +128,7 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
       try {
         runtime = await openCodexRuntime({
           codex,
+          env: io.env,
           eventLog: ephemeral
             ? { memory: true }
             : shared === undefined

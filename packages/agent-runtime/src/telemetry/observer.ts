@@ -147,7 +147,10 @@ export class RuntimeTelemetry implements BatchObserver {
     // a session resumed or taken over here: its span starts with its first turn in this process
     const session =
       this.#sessions.get(envelope.sessionId) ??
-      this.#startSession(envelope, payload.profile, { [ATTR.resumed]: true });
+      this.#startSession(envelope, payload.profile, {
+        [ATTR.resumed]: true,
+        [ATTR.profile]: payload.profile,
+      });
     const atMs = epochMs(envelope.occurredAt);
     session.turn?.settleUnknown(atMs);
     const attributes: Attributes = {
@@ -181,10 +184,9 @@ export class RuntimeTelemetry implements BatchObserver {
     const atMs = epochMs(envelope.occurredAt);
     session.turn?.settleUnknown(atMs);
     session.span.setAttribute(ATTR.closeReason, payload.reason);
-    if (payload.error !== undefined) {
-      session.span.setAttribute(ATTR.errorType, payload.error.code);
+    if (payload.error !== undefined) session.span.setAttribute(ATTR.errorType, payload.error.code);
+    if (payload.reason === 'failed')
       session.span.setStatus({ code: this.api.SpanStatusCode.ERROR });
-    }
     session.span.end(atMs);
     this.#metrics.liveSessions.add(-1);
   }

@@ -4,12 +4,9 @@
  * that touches every kind of span (content recorded) emits no name outside them.
  */
 import { readFileSync } from 'node:fs';
-import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
-import { createAgentRuntime } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { ATTR, METRIC, SPAN, SPAN_EVENT } from '../src/telemetry/names.js';
-import { otelSink } from './otel-sink.js';
-import { onCleanup, tempDir, TWO_SCRIPTED_PROFILES } from './support.js';
+import { approvedTurn, sinkFor } from './telemetry-turn.js';
 
 const DOC = readFileSync(new URL('../../../docs/observability.md', import.meta.url), 'utf8');
 
@@ -33,45 +30,13 @@ describe('docs/observability.md and the names the code emits', () => {
     expect(sorted(firstColumn('## Metrics'))).toEqual(sorted(Object.values(METRIC)));
   });
 
-  it('a turn with a tool call, an answered approval and usage emits only documented names', async () => {
-    const sink = otelSink();
-    onCleanup(() => sink.shutdown());
-    const scripted = createScriptedProvider({
-      defaultScript: [
-        { type: 'tool', toolName: 'shell', phase: 'invoked', detail: { activityId: 't1' } },
-        {
-          type: 'ask',
-          ref: 'a',
-          request: {
-            kind: 'approval',
-            subject: { category: 'command', summary: 'ls' },
-            allowedModes: ['once'],
-            riskHint: 'low',
-          },
-        },
-        { type: 'tool', toolName: 'shell', phase: 'failed', detail: { activityId: 't1' } },
-        { type: 'usage', usage: { inputTokens: 3, outputTokens: 1 } },
-        { type: 'succeed' },
-      ],
+  it('a turn with a tool call, an answered approval and usage (content on) emits only documented names', async () => {
+    const sink = sinkFor();
+    await approvedTurn({
+      tracerProvider: sink.tracerProvider,
+      meterProvider: sink.meterProvider,
+      recordContent: true,
     });
-    const runtime = await createAgentRuntime({
-      providers: { scripted: () => scripted.provider },
-      config: TWO_SCRIPTED_PROFILES,
-      telemetry: {
-        tracerProvider: sink.tracerProvider,
-        meterProvider: sink.meterProvider,
-        recordContent: true,
-      },
-    });
-    onCleanup(() => runtime.shutdown());
-    const session = await runtime.openSession({ workspace: tempDir() });
-    const turn = await session.submitTurn({ input: 'go' });
-    scripted.controller.drain();
-    const [pending] = session.pendingInteractions();
-    await session.respond(pending!.interactionId, { kind: 'approval', decision: 'denied' });
-    scripted.controller.drain();
-    await turn.done;
-    await session.close();
 
     const spans = sink.spans();
     const documentedSpans = new Set<string>(Object.values(SPAN));

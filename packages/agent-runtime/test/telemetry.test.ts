@@ -5,8 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { metrics, trace } from '@opentelemetry/api';
-import { createScriptedProvider, type ScriptStepInput } from '@relvo-labs/agent-provider/testing';
+import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
 import {
   createAgentRuntime,
   isRuntimeError,
@@ -14,57 +13,9 @@ import {
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { openTelemetry } from '../src/telemetry/setup.js';
-import { attributeStrings, otelSink, parentOf, points, type OtelSink } from './otel-sink.js';
-import { onCleanup, tempDir, TWO_SCRIPTED_PROFILES } from './support.js';
-
-const PROMPT = 'please run the canary-prompt-7f3';
-const SCRIPT: ScriptStepInput[] = [
-  { type: 'tool', toolName: 'shell', phase: 'invoked', detail: { activityId: 'tool-1' } },
-  {
-    type: 'ask',
-    ref: 'a1',
-    request: {
-      kind: 'approval',
-      subject: { category: 'command', summary: 'touch canary-subject-91' },
-      allowedModes: ['once'],
-      riskHint: 'medium',
-    },
-  },
-  { type: 'tool', toolName: 'shell', phase: 'succeeded', detail: { activityId: 'tool-1' } },
-  { type: 'delta', text: 'canary-output-22' },
-  { type: 'usage', usage: { inputTokens: 120, outputTokens: 7, totalTokens: 127 } },
-  { type: 'succeed' },
-];
-
-function sinkFor(): OtelSink {
-  const sink = otelSink();
-  onCleanup(() => sink.shutdown());
-  return sink;
-}
-
-async function approvedTurn(telemetry: RuntimeTelemetryOptions | undefined) {
-  const scripted = createScriptedProvider({ scripts: { [PROMPT]: SCRIPT } });
-  const runtime = await createAgentRuntime({
-    providers: { scripted: () => scripted.provider },
-    config: TWO_SCRIPTED_PROFILES,
-    ...(telemetry === undefined ? {} : { telemetry }),
-  });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
-  const workspace = tempDir('relvo-otel-ws-');
-  const session = await runtime.openSession({ workspace });
-  const turn = await session.submitTurn({ input: PROMPT });
-  scripted.controller.drain();
-  const [pending] = session.pendingInteractions();
-  await session.respond(pending!.interactionId, {
-    kind: 'approval',
-    decision: 'approved',
-    mode: 'once',
-  });
-  scripted.controller.drain();
-  expect((await turn.done).turnState).toBe('completed');
-  await session.close();
-  return { runtime, session, turn, workspace };
-}
+import { attributeStrings, parentOf, points } from './otel-sink.js';
+import { tempDir, TWO_SCRIPTED_PROFILES } from './support.js';
+import { approvedTurn, PROMPT, registerGlobally, sinkFor } from './telemetry-turn.js';
 
 describe('runtime telemetry', () => {
   it('a session span with its turn under it, and the tool call and approval wait under the turn', async () => {
@@ -179,12 +130,7 @@ describe('runtime telemetry', () => {
 
   it('telemetry: {} uses the globally registered providers', async () => {
     const sink = sinkFor();
-    trace.setGlobalTracerProvider(sink.tracerProvider);
-    metrics.setGlobalMeterProvider(sink.meterProvider);
-    onCleanup(() => {
-      trace.disable();
-      metrics.disable();
-    });
+    registerGlobally(sink);
     await approvedTurn({});
     expect(sink.spans().map((s) => s.name)).toContain('relvo.turn');
     expect(points((await sink.metrics()).get('relvo.turns'))).toHaveLength(1);
@@ -192,12 +138,7 @@ describe('runtime telemetry', () => {
 
   it('without the option nothing is emitted, even with an SDK registered globally, and the API is never loaded', async () => {
     const sink = sinkFor();
-    trace.setGlobalTracerProvider(sink.tracerProvider);
-    metrics.setGlobalMeterProvider(sink.meterProvider);
-    onCleanup(() => {
-      trace.disable();
-      metrics.disable();
-    });
+    registerGlobally(sink);
     await approvedTurn(undefined);
     expect(sink.spans()).toEqual([]);
     expect((await sink.metrics()).size).toBe(0);

@@ -4,24 +4,24 @@
  */
 import { createRequire } from 'node:module';
 import { RuntimeError } from '../errors.js';
-import { isModuleNotFound } from '../optional-module.js';
+import { loadOptional } from '../optional-module.js';
 
 type PgDriver = typeof import('pg');
 let driver: PgDriver | undefined;
 
 /** Loads `pg` through `load` (a seam for tests of a host without it); typed when absent. */
 export function loadPgDriver(load: (id: string) => unknown): PgDriver {
-  try {
-    return load('pg') as PgDriver;
-  } catch (error) {
-    if (!isModuleNotFound(error)) throw error;
-    throw new RuntimeError(
-      'store_unavailable',
-      'store_driver_missing',
-      "a PostgreSQL event store needs the 'pg' driver, which is not installed; run: npm install pg@^8",
-      { details: { driver: 'pg' }, cause: error },
-    );
-  }
+  return loadOptional(
+    load,
+    'pg',
+    (cause) =>
+      new RuntimeError(
+        'store_unavailable',
+        'store_driver_missing',
+        "a PostgreSQL event store needs the 'pg' driver, which is not installed; run: npm install pg@^8",
+        { details: { driver: 'pg' }, cause },
+      ),
+  ) as PgDriver;
 }
 
 export function pgDriver(): PgDriver {

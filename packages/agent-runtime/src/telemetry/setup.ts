@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
 import { RuntimeError } from '../errors.js';
-import { isModuleNotFound } from '../optional-module.js';
+import { loadOptional } from '../optional-module.js';
 import { RuntimeTelemetry } from './observer.js';
 import type { OtelApi } from './values.js';
 
@@ -34,17 +34,17 @@ export interface RuntimeTelemetryOptions {
 
 /** Loads `@opentelemetry/api` through `load` (a seam for tests of a host without it). */
 export function loadOtelApi(load: (id: string) => unknown): OtelApi {
-  try {
-    return load('@opentelemetry/api') as OtelApi;
-  } catch (error) {
-    if (!isModuleNotFound(error)) throw error;
-    throw new RuntimeError(
-      'invalid_request',
-      'telemetry_api_missing',
-      "runtime telemetry needs '@opentelemetry/api', which is not installed; run: npm install @opentelemetry/api@^1.9",
-      { details: { package: '@opentelemetry/api' }, cause: error },
-    );
-  }
+  return loadOptional(
+    load,
+    '@opentelemetry/api',
+    (cause) =>
+      new RuntimeError(
+        'invalid_request',
+        'telemetry_api_missing',
+        "runtime telemetry needs '@opentelemetry/api', which is not installed; run: npm install @opentelemetry/api@^1.9",
+        { details: { package: '@opentelemetry/api' }, cause },
+      ),
+  ) as OtelApi;
 }
 
 /**

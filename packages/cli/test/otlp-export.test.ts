@@ -9,7 +9,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { execCommandStep, scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
 import { CliExit, EXIT } from '../src/exit-codes.js';
 import { startOtlpExport } from '../src/host/otlp.js';
-import { cliEnv, runCli, survivorsAfter } from './support/cli.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliEnv, runCli, startCli, survivorsAfter, until } from './support/cli.js';
 import { scriptedRunSetup } from './support/scripted-config.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -136,6 +139,47 @@ describe('relvo-codex run exports OTLP when the OTEL_* variables ask', () => {
     }
     expect(await survivorsAfter(mark)).toEqual([]);
   });
+});
+
+describe('relvo-codex serve exports OTLP too', () => {
+  it('a session opened through the console and closed by SIGTERM reaches the receiver before exit', async () => {
+    const receiver = await otlpReceiver();
+    const dir = mkdtempSync(join(tmpdir(), 'relvo-otlp-serve-'));
+    cleanups.push(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const token = 'otlp-serve-console-token-0123456789';
+    const cli = startCli(['serve', '--no-config', '--cwd', dir, '--ephemeral'], {
+      env: {
+        RELVO_CODEX_CONSOLE_TOKEN: token,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_SERVICE_NAME: 'relvo-otlp-serve',
+      },
+    });
+    let sessionId: string | undefined;
+    try {
+      await until(() => cli.stdout().includes('http://'), 'serve to print its address', 60_000);
+      const base = /http:\/\/127\.0\.0\.1:\d+\//.exec(cli.stdout())?.[0] as string;
+      const opened = await fetch(`${base}api/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(opened.status).toBe(201);
+      sessionId = ((await opened.json()) as { sessionId: string }).sessionId;
+    } finally {
+      process.kill(cli.pid, 'SIGTERM');
+    }
+    const result = await cli.result;
+    expect(result.code).toBe(0);
+    // shutdown closed the session, then the CLI flushed: the session's span and the gauge's return
+    const [session] = spansOf(receiver.received).filter((x) => x.name === 'relvo.session');
+    expect(attr(session, 'relvo.session.id')).toEqual({ stringValue: sessionId });
+    expect(attr(session, 'relvo.session.close_reason')).toEqual({ stringValue: 'requested' });
+    expect(metricNames(receiver.received)).toContain('relvo.sessions.live');
+    expect(receiver.received.map((r) => r.body).join('\n')).not.toContain(dir);
+    expect(await survivorsAfter(result.mark)).toEqual([]);
+  }, 90_000);
 });
 
 describe('which OTEL_* variables switch export on, and their refusals', () => {

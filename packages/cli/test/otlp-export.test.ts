@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { execCommandStep, scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
 import { CliExit, EXIT } from '../src/exit-codes.js';
-import { startOtlpExport } from '../src/host/otlp.js';
+import { CODEX_MEMORY_METRIC, startOtlpExport } from '../src/host/otlp.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +85,32 @@ function metricNames(received: readonly Received[]): string[] {
     });
 }
 
+/** Every value the receiver got for a gauge (OTLP JSON: `asInt` as a string or number). */
+function gaugeValues(received: readonly Received[], name: string): number[] {
+  return received
+    .filter((r) => r.path === '/v1/metrics')
+    .flatMap((r) => {
+      const body = JSON.parse(r.body) as {
+        resourceMetrics: {
+          scopeMetrics: {
+            metrics: {
+              name: string;
+              gauge?: { dataPoints: { asInt?: string | number; asDouble?: number }[] };
+            }[];
+          }[];
+        }[];
+      };
+      return body.resourceMetrics.flatMap((rm) =>
+        rm.scopeMetrics.flatMap((sm) =>
+          sm.metrics
+            .filter((m) => m.name === name)
+            .flatMap((m) => m.gauge?.dataPoints ?? [])
+            .map((p) => Number(p.asInt ?? p.asDouble ?? 0)),
+        ),
+      );
+    });
+}
+
 const attr = (span: OtlpSpan | undefined, key: string): unknown =>
   span?.attributes?.find((a) => a.key === key)?.value;
 
@@ -96,6 +122,8 @@ describe('relvo-codex run exports OTLP when the OTEL_* variables ask', () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_SERVICE_NAME: 'relvo-otlp-test',
+        // collections while the turn runs, so that codex's memory is read while it is alive
+        OTEL_METRIC_EXPORT_INTERVAL: '100',
       },
     });
     const s = await scriptedRunSetup(env);
@@ -132,6 +160,10 @@ describe('relvo-codex run exports OTLP when the OTEL_* variables ask', () => {
         'relvo.interaction.wait.duration',
         'relvo.store.append.duration',
       ]),
+    );
+    // codex's resident memory, read while it ran: some collection saw more than nothing
+    expect(Math.max(...gaugeValues(receiver.received, CODEX_MEMORY_METRIC))).toBeGreaterThan(
+      1024 * 1024,
     );
     const everything = receiver.received.map((r) => r.body).join('\n');
     for (const canary of ['canary-prompt', 'canary-command', s.iso.workspace]) {

@@ -7,6 +7,10 @@
 import type { RuntimeTelemetryOptions } from '@relvo-labs/agent-runtime';
 import { CliExit, EXIT } from '../exit-codes.js';
 import { CLI_VERSION } from '../version.js';
+import { codexResidentBytes } from './codex-memory.js';
+
+/** The CLI's own metric (docs/observability.md, "The CLI's own metric"). */
+export const CODEX_MEMORY_METRIC = 'relvo.codex.memory';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -154,6 +158,17 @@ export async function startOtlpExport(
     });
     const provider = new sdk.MeterProvider({ resource, readers: [reader] });
     telemetry.meterProvider = provider;
+    // the one figure the runtime cannot see: the SPI hides a provider's processes from it
+    provider
+      .getMeter('@relvo-labs/relvo-codex', CLI_VERSION)
+      .createObservableGauge(CODEX_MEMORY_METRIC, {
+        unit: 'By',
+        description: "Resident memory of this process's codex app-servers (Linux)",
+      })
+      .addCallback((result) => {
+        const bytes = codexResidentBytes();
+        if (bytes !== undefined) result.observe(bytes);
+      });
     stops.push(() => provider.shutdown());
   }
   // a signal that is off falls to the runtime's default, the global provider: the CLI registers

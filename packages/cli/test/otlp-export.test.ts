@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { execCommandStep, scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
 import { CliExit, EXIT } from '../src/exit-codes.js';
 import { CODEX_MEMORY_METRIC, startOtlpExport } from '../src/host/otlp.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliEnv, runCli, startCli, survivorsAfter, until } from './support/cli.js';
@@ -245,6 +245,12 @@ describe('which OTEL_* variables switch export on, and their refusals', () => {
       ),
     ).toBeUndefined();
     expect(loaded).toEqual([]);
+  });
+
+  it("docs/observability.md lists the CLI's own metric under its heading", () => {
+    const doc = readFileSync(new URL('../../../docs/observability.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf("### The CLI's own metric"));
+    expect(section.split('\n## ')[0]).toContain(`| \`${CODEX_MEMORY_METRIC}\` |`);
   });
 
   it('missing optional packages: one line naming what to install, a usage exit', async () => {

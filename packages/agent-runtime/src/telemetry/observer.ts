@@ -3,14 +3,7 @@
  * one-direction flow subscribers see (provider → intake → log → store → here). It never
  * writes back and never throws into the writer. Installed only when the host asked for it.
  */
-import type {
-  Attributes,
-  Meter,
-  MeterProvider,
-  Span,
-  Tracer,
-  TracerProvider,
-} from '@opentelemetry/api';
+import type { Attributes, MeterProvider, Span, Tracer, TracerProvider } from '@opentelemetry/api';
 import type { EventEnvelope, PayloadOf } from '../envelope.js';
 import type { BatchObserver } from '../session/writer.js';
 import { createInstruments, type Instruments } from './instruments.js';
@@ -21,7 +14,6 @@ import { bounded, epochMs, type OtelApi } from './values.js';
 interface SessionTrace {
   readonly span: Span;
   readonly context: ReturnType<OtelApi['trace']['setSpan']>;
-  readonly profile: string;
   turn: TurnTrace | undefined;
 }
 
@@ -31,7 +23,6 @@ function textOf(input: PayloadOf<'turn.started'>['input']): string {
 
 export class RuntimeTelemetry implements BatchObserver {
   readonly #tracer: Tracer;
-  readonly #meter: Meter;
   readonly #metrics: Instruments;
   readonly #sessions = new Map<string, SessionTrace>();
 
@@ -42,8 +33,7 @@ export class RuntimeTelemetry implements BatchObserver {
     private readonly content: boolean,
   ) {
     this.#tracer = tracers.getTracer(TELEMETRY_SCOPE);
-    this.#meter = meters.getMeter(TELEMETRY_SCOPE);
-    this.#metrics = createInstruments(this.#meter);
+    this.#metrics = createInstruments(meters.getMeter(TELEMETRY_SCOPE));
   }
 
   committed(batch: readonly EventEnvelope[], appendSeconds: number): void {
@@ -111,7 +101,7 @@ export class RuntimeTelemetry implements BatchObserver {
     return this.#sessions.get(envelope.sessionId)?.turn;
   }
 
-  #startSession(envelope: EventEnvelope, profile: string, attributes: Attributes): SessionTrace {
+  #startSession(envelope: EventEnvelope, attributes: Attributes): SessionTrace {
     const api = this.api;
     attributes[ATTR.sessionId] = envelope.sessionId;
     // a trace of its own: the writer's async context is whoever first woke it, not the session
@@ -124,7 +114,6 @@ export class RuntimeTelemetry implements BatchObserver {
     const trace: SessionTrace = {
       span,
       context: api.trace.setSpan(api.ROOT_CONTEXT, span),
-      profile,
       turn: undefined,
     };
     this.#sessions.set(envelope.sessionId, trace);
@@ -140,14 +129,14 @@ export class RuntimeTelemetry implements BatchObserver {
     };
     if (payload.forkedFrom !== undefined) attributes[ATTR.forkedFrom] = payload.forkedFrom;
     if (this.content) attributes[ATTR.workspaceRoot] = bounded(payload.workspace.root);
-    this.#startSession(envelope, payload.defaultProfile, attributes);
+    this.#startSession(envelope, attributes);
   }
 
   #startTurn(envelope: EventEnvelope, payload: PayloadOf<'turn.started'>): void {
     // a session resumed or taken over here: its span starts with its first turn in this process
     const session =
       this.#sessions.get(envelope.sessionId) ??
-      this.#startSession(envelope, payload.profile, {
+      this.#startSession(envelope, {
         [ATTR.resumed]: true,
         [ATTR.profile]: payload.profile,
       });

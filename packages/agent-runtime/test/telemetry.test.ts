@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { SpanStatusCode } from '@opentelemetry/api';
 import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
 import {
   createAgentRuntime,
@@ -14,7 +15,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { openTelemetry } from '../src/telemetry/setup.js';
 import { attributeStrings, parentOf, points } from './otel-sink.js';
-import { tempDir, TWO_SCRIPTED_PROFILES } from './support.js';
+import { onCleanup, tempDir, TWO_SCRIPTED_PROFILES } from './support.js';
 import { approvedTurn, PROMPT, registerGlobally, sinkFor } from './telemetry-turn.js';
 
 describe('runtime telemetry', () => {
@@ -126,6 +127,41 @@ describe('runtime telemetry', () => {
       'touch canary-subject-91',
     );
     expect(attrs('execute_tool shell')['relvo.tool.detail']).toBe('{"activityId":"tool-1"}');
+  });
+
+  it('a failed turn: the span is an ERROR with error.type, and the metrics say failed', async () => {
+    const sink = sinkFor();
+    const scripted = createScriptedProvider({
+      defaultScript: [{ type: 'fail', message: 'the scripted run fails' }],
+    });
+    const runtime = await createAgentRuntime({
+      providers: { scripted: () => scripted.provider },
+      config: TWO_SCRIPTED_PROFILES,
+      telemetry: { tracerProvider: sink.tracerProvider, meterProvider: sink.meterProvider },
+    });
+    onCleanup(() => runtime.shutdown());
+    const session = await runtime.openSession({ workspace: tempDir() });
+    const turn = await session.submitTurn({ input: 'x' });
+    scripted.controller.drain();
+    const result = await turn.done;
+    expect(result.turnState).toBe('failed');
+    const code = result.termination.outcome === 'failed' ? result.termination.error.code : '';
+    const turnSpan = sink.spans().find((s) => s.name === 'relvo.turn')!;
+    expect(turnSpan.status.code).toBe(SpanStatusCode.ERROR);
+    expect(turnSpan.attributes).toMatchObject({
+      'relvo.turn.outcome': 'failed',
+      'error.type': code,
+    });
+    const m = await sink.metrics();
+    expect(points(m.get('relvo.turns'))).toEqual([
+      { attributes: { 'relvo.turn.outcome': 'failed', 'relvo.profile': 'alpha' }, value: 1 },
+    ]);
+    expect(points(m.get('gen_ai.client.operation.duration'))[0]?.attributes).toEqual({
+      'gen_ai.operation.name': 'invoke_agent',
+      'error.type': code,
+    });
+    // the session is still open: one live session
+    expect(points(m.get('relvo.sessions.live'))).toEqual([{ attributes: {}, value: 1 }]);
   });
 
   it('telemetry: {} uses the globally registered providers', async () => {

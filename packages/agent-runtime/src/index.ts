@@ -57,3 +57,8 @@ export {
   type PostgresEventStoreOptions,
 } from './store/postgres.js';
 export type { EventSubscription, SubscribeOptions } from './subscription.js';
+export type {
+  RuntimeTelemetryOptions,
+  TelemetryMeterProvider,
+  TelemetryTracerProvider,
+} from './telemetry/setup.js';

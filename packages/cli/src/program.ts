@@ -211,7 +211,9 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       ),
   ).action(async (opts: CommonOptions) => {
     const { runLogin } = await import('./commands/login.js');
-    setExit(await runLogin({ codex: opts.codex }, outputFor(io, opts), io.env, io.stdin));
+    setExit(
+      await runLogin({ codex: opts.codex }, outputFor(io, opts), io.env, io.stdin, io.stderr),
+    );
   });
 
   common(program.command('logout').description("remove your codex's stored login")).action(

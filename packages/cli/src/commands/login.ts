@@ -32,13 +32,19 @@ async function keyFromPipe(stdin: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').trim();
 }
 
-async function readKey(stdin: NodeJS.ReadStream, out: Output): Promise<string> {
+async function readKey(
+  stdin: NodeJS.ReadStream,
+  prompts: NodeJS.WriteStream,
+  out: Output,
+): Promise<string> {
   if (!stdin.isTTY) return keyFromPipe(stdin);
   out.note(
     'paste the API key (it is not shown); or pipe it: printenv OPENAI_API_KEY | relvo-codex login',
   );
   try {
-    return (await password({ message: 'API key:', mask: false })).trim();
+    // the command's own streams: the prompt on stderr, stdout kept for the result
+    const context = { input: stdin, output: prompts, clearPromptOnDone: true };
+    return (await password({ message: 'API key:', mask: false }, context)).trim();
   } catch {
     throw new CliExit(EXIT.interrupted, 'login cancelled');
   }
@@ -49,9 +55,10 @@ export async function runLogin(
   out: Output,
   env: NodeJS.ProcessEnv,
   stdin: NodeJS.ReadStream,
+  prompts: NodeJS.WriteStream,
 ): Promise<ExitCode> {
   const codex = await requireReviewedCodex(options.codex, env);
-  const apiKey = await readKey(stdin, out);
+  const apiKey = await readKey(stdin, prompts, out);
   if (apiKey === '') throw new CliExit(EXIT.usage, 'no API key on stdin');
   const provider = accountProvider(codex.path, env, LOGIN_TIMEOUT_MS);
   let after;

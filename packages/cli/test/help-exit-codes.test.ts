@@ -182,8 +182,31 @@ describe(
   'each command’s help lists its own exit codes, and they are true',
   { timeout: 60_000 },
   () => {
-    it('finds the commands in the program', () => {
+    it('finds the commands in the program; the README and docs/cli.md name each one', () => {
       expect(commands.length).toBeGreaterThanOrEqual(8);
+      const layout = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('| `packages/cli` |'));
+      const intro = readFileSync(join(REPO_ROOT, 'docs/cli.md'), 'utf8').split('\n\n')[1] ?? '';
+      const words = [
+        'zero',
+        'one',
+        'two',
+        'three',
+        'four',
+        'five',
+        'six',
+        'seven',
+        'eight',
+        'nine',
+      ];
+      expect(intro).toMatch(
+        new RegExp(`\\b${[...words, 'ten', 'eleven', 'twelve'][commands.length] ?? '?'} commands`),
+      );
+      for (const name of commands) {
+        expect(layout, `README layout: ${name}`).toContain(`\`${name}\``);
+        expect(intro, `docs/cli.md: ${name}`).toContain(`\`${name}\``);
+      }
     });
 
     it.each(commands)(

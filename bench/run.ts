@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- SECTION… --pairs N --trials N --density 8,32,128 --host-sessions 16,64]`:
  * every benchmark, printed as Markdown tables (the form docs/performance.md and docs/scaling.md
- * quote). Sections: codec, path, heap, runtime, commands, overhead, prewarm, demo, density, host. Without a
+ * quote). Sections: codec, path, heap, runtime, commands, overhead, prewarm, demo, density, host,
+ * history (`--history-turns N`). Without a
  * section, all run. Ratios are measured side by side in one run.
  */
 import { cpus, loadavg } from 'node:os';
@@ -11,6 +12,7 @@ import { largeFrames, longLineSurvival, readlineSeparatorCheck, throughput } fro
 import { gigabyteStream, hugeLine } from './codec-memory.js';
 import { demoRows, demoStart } from './demo.js';
 import { density } from './density.js';
+import { historyBench } from './history.js';
 import { hostDensity } from './host-density.js';
 import { overhead, procPassCost, summarise } from './overhead.js';
 import { prewarmOpen, prewarmRows } from './prewarm.js';
@@ -29,6 +31,7 @@ const SECTIONS = [
   'demo',
   'density',
   'host',
+  'history',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -41,6 +44,7 @@ const { values, positionals } = parseArgs({
     sessions: { type: 'string', default: '1000' },
     trials: { type: 'string', default: '10' },
     commands: { type: 'string', default: '100' },
+    'history-turns': { type: 'string', default: '1000' },
   },
 });
 for (const p of positionals) {
@@ -204,6 +208,25 @@ if (chosen.has('overhead')) {
   const pass = procPassCost();
   say(
     `\none pass over /proc (what dispose adds to prove nothing owned is left; an idle session's teardown takes 1, the pass at the leader's exit (ADR-0004 amendment), or more when a process vanished mid-pass or something owned was alive): ${f2(pass.medianMs)} ms median for ${pass.processes} processes`,
+  );
+}
+
+if (chosen.has('history')) {
+  const h = await historyBench(Number(values['history-turns']));
+  say(
+    `\n## Reading a thread's past: history against a full resume\nreal binary, a persisted thread of ${String(h.rows[0]?.turns ?? 0)} turns (~1 KB answers, built in ${f1(h.buildMs / 1000)} s); each contestant in a fresh app-server on the same CODEX_HOME; host heap after a GC, replies still held\n`,
+  );
+  say(
+    markdownTable(
+      h.rows.map((r) => ({
+        contestant: r.contestant,
+        'turns read': r.turns,
+        'codex RSS MB': f1(r.codexRssMb),
+        'reply KB': Number.isNaN(r.replyKb) ? '—' : f1(r.replyKb),
+        'host heap MB': f1(r.hostHeapMb),
+        ms: f1(r.ms),
+      })),
+    ),
   );
 }
 

@@ -49,7 +49,7 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       structuredOutput: true,
       // turn/start model, effort, summary; the thread's defaults are sent back after (ADR-0041)
       options: { model: true, effort: true, summary: true },
-      // thread/inject_items, stable in every reviewed release (ADR-0056)
+      // thread/inject_items, stable in every reviewed release (ADR-0062)
       injectContext: true,
     },
     interaction: {
@@ -72,7 +72,7 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
               sensitive: questions,
             }
           : {},
-      // thread/start.dynamicTools is experimental: host tools need the host's opt-in (ADR-0056)
+      // thread/start.dynamicTools is experimental: host tools need the host's opt-in (ADR-0062)
       toolCall: { supported: options.experimentalApi },
       settlementTimeoutMs: null,
     },
@@ -88,6 +88,11 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
             forksFromRecoveryRecord: true,
           }
         : {},
+    // thread/revert and thread/turns/list work on persisted threads only (measured on 0.171.0)
+    session: {
+      revert: options.persistence === 'thread',
+      history: options.persistence === 'thread',
+    },
     extensions: {
       appServerVersion: CODEX_APP_SERVER_VERSION,
       supportedAppServerVersions: [...CODEX_SUPPORTED_APP_SERVER_VERSIONS],
@@ -115,6 +120,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
         reasoningSummary: options.events.reasoningSummary,
       },
       persistence: options.persistence,
+      // the names only: a server's command, URL and env stay out of the descriptor
+      mcpServers: (options.mcpServers ?? []).map((s) => s.name),
       bridgedServerRequests: bridged,
       // a patch leaving the workspace is refused unless the host asked to see it (ADR-0015)
       ...(fileChanges ? { outsideWorkspaceChanges: options.outsideWorkspaceChanges } : {}),

@@ -3,6 +3,8 @@ export {
   type CodexAccountStatus,
   type ReadAccountInit,
 } from './account.js';
+export type { LoginInit, LogoutInit } from './login.js';
+export type { ChatgptLoginEnd, ChatgptLoginInit, CodexChatgptLogin } from './chatgpt-login.js';
 export {
   codexModelListSchema,
   codexModelSchema,

@@ -5,6 +5,7 @@
  * from `provider.ts`, which assembles the provider and answers the session-less questions; a
  * failed handshake hands its connection to the provider's abandoned ledger.
  */
+import { codexMcpConfig } from './mcp-servers.js';
 import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { isAbsolute } from 'node:path';
@@ -32,6 +33,7 @@ import {
   workspaceDigest,
   type CodexRecoveryOpaque,
 } from './session/recovery.js';
+import { threadSettings } from './session/diagnostics.js';
 import { CodexSession } from './session/session.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { codexRejection } from './shared/codex-error.js';
@@ -189,6 +191,9 @@ export async function openSession(
         // a resumed or forked thread keeps the tools it was started with (measured on 0.171.0)
         ...(hostTools !== undefined ? { dynamicTools: hostTools.dynamicTools() } : {}),
         ephemeral: options.persistence !== 'thread',
+        ...(options.mcpServers === undefined || options.mcpServers.length === 0
+          ? {}
+          : { config: codexMcpConfig(options.mcpServers) }),
         ...(recorded === undefined ? {} : forking ? { fork: recorded } : { resume: recorded }),
       },
       startup,
@@ -196,7 +201,7 @@ export async function openSession(
   } catch (error) {
     throw await abandoned.tearDownAfterFailedHandshake(connection, error);
   }
-  return new CodexSession({
+  const session = new CodexSession({
     threadId: thread.threadId,
     // a resumed thread answers a run's options it still holds as its own: the record knows better
     threadDefaults: (!forking ? recovery?.settings?.defaults : undefined) ?? thread.defaults,
@@ -242,4 +247,10 @@ export async function openSession(
       ? { onRateLimits: rateLimitsObserver(options.onRateLimits) }
       : {}),
   });
+  try {
+    sink.emit(threadSettings(thread.defaults));
+  } catch {
+    // a host sink that throws must not undo an opened session
+  }
+  return session;
 }

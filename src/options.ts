@@ -14,6 +14,7 @@ import { TOOL_ACTIVITY_MODES } from './session/tool-activity.js';
 import { COMMAND_ENVIRONMENTS } from './transport/environment.js';
 import type { CodexTransportFactory } from './transport/types.js';
 import type { CodexRateLimitsListener } from './rate-limits.js';
+import { mcpServersSchema } from './mcp-servers.js';
 
 export const CODEX_BRIDGE_MODES = ['none', 'bridge'] as const;
 export const ELICITATION_URL_MODES = ['withhold', 'show'] as const;
@@ -91,7 +92,7 @@ export const codexProviderOptionsSchema = z.strictObject({
   /**
    * Opt into codex's experimental API (`initialize.capabilities.experimentalApi`), which host
    * tools need: `thread/start.dynamicTools` is experimental in every reviewed release. Off, a
-   * session declaring tools is refused `capability_unsupported` (ADR-0056).
+   * session declaring tools is refused `capability_unsupported` (ADR-0062).
    */
   experimentalApi: z.boolean().default(false),
   /** `thread`: persisted threads, exportRecoveryRecord and resumeSession (ADR-0016). */
@@ -124,6 +125,8 @@ export const codexProviderOptionsSchema = z.strictObject({
    * (`account/rateLimits/updated`, during turns); account-wide, so tied to no session or run.
    */
   onRateLimits: rateLimitsListenerSchema.optional(),
+  /** MCP servers every session gets, as codex's own config (src/mcp-servers.ts). */
+  mcpServers: mcpServersSchema.optional(),
 });
 
 export type CodexProviderOptions = z.input<typeof codexProviderOptionsSchema>;

@@ -18,6 +18,12 @@ import {
   type ListModelsInit,
 } from './models.js';
 import type { CodexProbe } from './probe.js';
+import { loginWithApiKey, logoutOfCodex, type LoginInit, type LogoutInit } from './login.js';
+import {
+  startChatgptLogin,
+  type ChatgptLoginInit,
+  type CodexChatgptLogin,
+} from './chatgpt-login.js';
 import {
   readCodexRateLimits,
   type CodexRateLimitsRead,
@@ -63,6 +69,19 @@ export interface CodexProvider extends AgentProvider {
    * cannot be started or is outside the reviewed window.
    */
   readAccount(init?: ReadAccountInit): Promise<CodexAccountStatus>;
+  /**
+   * Logs codex in with an API key (`account/login/start`, stored in codex's CODEX_HOME) on a
+   * connection of its own and resolves with the account state codex reports after. The key is
+   * never logged or echoed; codex does not check it (a wrong key fails the first turn).
+   */
+  login(init: LoginInit): Promise<CodexAccountStatus>;
+  /** Logs codex out (`account/logout`: its stored login is removed); the account state after. */
+  logout(init?: LogoutInit): Promise<CodexAccountStatus>;
+  /**
+   * Starts codex's ChatGPT browser login: resolves with the address to open once codex gave it;
+   * the login's connection stays open until `done` (codex ended it, `cancel()`, or `timeoutMs`).
+   */
+  startChatgptLogin(init?: ChatgptLoginInit): Promise<CodexChatgptLogin>;
   /**
    * The models codex offers (`model/list`, its bundled catalog: no login needed), on a
    * connection of its own; pages followed up to a cap, each model reduced to `CodexModel`.
@@ -131,6 +150,9 @@ const create = (input: CodexProviderOptions = {}): CodexProvider => {
       return openSession(init, options, factory, spawning, abandoned);
     },
     readAccount: (init = {}) => readCodexAccount(probeOf(init.cwd)),
+    login: (init) => loginWithApiKey(probeOf, init),
+    logout: (init = {}) => logoutOfCodex(probeOf, init),
+    startChatgptLogin: (init = {}) => startChatgptLogin(probeOf, init),
     listModels: async (init = {}) => {
       const parsed = parseOptions(listModelsInitSchema, init, 'invalid listModels options');
       if (!parsed.ok) throw parsed.rejection;

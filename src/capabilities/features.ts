@@ -31,6 +31,8 @@ const MODELS = CODEX_CLIENT_METHOD.modelList;
 const ACCOUNT = CODEX_CLIENT_METHOD.accountRead;
 const TOOL = CODEX_BRIDGED_TOOL_CALL;
 const INJECT = CODEX_CLIENT_METHOD.threadInjectItems;
+const REVERT = CODEX_CLIENT_METHOD.threadRevert;
+const TURNS = CODEX_CLIENT_METHOD.threadTurnsList;
 
 /**
  * Feature → its needs: the methods the feature sends, reads or answers and the fields the
@@ -71,7 +73,7 @@ export const CODEX_FEATURE_NEEDS = {
   onRateLimits: [LIMITS, `${LIMITS}.rateLimits`],
   readAccount: [ACCOUNT, `${ACCOUNT}:result.account`, `${ACCOUNT}:result.requiresOpenaiAuth`],
   // the stable half: `thread/start.dynamicTools` is experimental, outside the review's schema
-  // (ADR-0056 lists the releases whose experimental schema declares it)
+  // (ADR-0062 lists the releases whose experimental schema declares it)
   hostTools: [
     TOOL,
     `${TOOL}.callId`,
@@ -81,6 +83,51 @@ export const CODEX_FEATURE_NEEDS = {
     `${TOOL}:result.success`,
   ],
   injectContext: [INJECT, `${INJECT}.threadId`, `${INJECT}.items`],
+  // the turn to revert before is read newest first from the thread's own list
+  'session.revert': [
+    REVERT,
+    `${REVERT}.beforeTurnId`,
+    TURNS,
+    `${TURNS}.limit`,
+    `${TURNS}.sortDirection=desc`,
+    `${TURNS}.itemsView=notLoaded`,
+    `${TURNS}:result.data`,
+  ],
+  // the thread's own config, on every way a session opens a thread
+  mcpServers: [
+    `${CODEX_CLIENT_METHOD.threadStart}.config`,
+    `${CODEX_CLIENT_METHOD.threadResume}.config`,
+    `${CODEX_CLIENT_METHOD.threadFork}.config`,
+  ],
+  // an API-key login and logout, then the account state (readAccount's needs)
+  login: [
+    `${CODEX_CLIENT_METHOD.accountLoginStart}.type=apiKey`,
+    `${CODEX_CLIENT_METHOD.accountLoginStart}.apiKey`,
+    CODEX_CLIENT_METHOD.accountLogout,
+    ACCOUNT,
+    `${ACCOUNT}:result.account`,
+    `${ACCOUNT}:result.requiresOpenaiAuth`,
+  ],
+  // the browser login: its address, its end, its cancel
+  chatgptLogin: [
+    `${CODEX_CLIENT_METHOD.accountLoginStart}.type=chatgpt`,
+    CODEX_CLIENT_METHOD.accountLoginCancel,
+    `${CODEX_CLIENT_METHOD.accountLoginCancel}.loginId`,
+    // read only as the signal that the login ended: whether it succeeded is read back
+    'account/login/completed',
+    ACCOUNT,
+    `${ACCOUNT}:result.account`,
+  ],
+  // one page of turns, newest first, each with its summary items
+  'session.history': [
+    TURNS,
+    `${TURNS}.cursor`,
+    `${TURNS}.limit`,
+    `${TURNS}.sortDirection=desc`,
+    `${TURNS}.itemsView=summary`,
+    `${TURNS}:result.data`,
+    `${TURNS}:result.nextCursor`,
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CodexFeature = keyof typeof CODEX_FEATURE_NEEDS;

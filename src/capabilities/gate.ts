@@ -13,7 +13,7 @@ import { CODEX_RELEASE_CAPABILITIES } from './releases.js';
 /** The options that decide which features every session of a provider uses. */
 export type FeatureOptions = Pick<
   ResolvedCodexProviderOptions,
-  'events' | 'permissions' | 'mcpElicitations' | 'elicitationUrls' | 'onRateLimits'
+  'events' | 'permissions' | 'mcpElicitations' | 'elicitationUrls' | 'onRateLimits' | 'mcpServers'
 > & {
   /** The session declares host tools. */
   readonly hostTools?: boolean;
@@ -33,6 +33,7 @@ export function requestedFeatures(options: FeatureOptions): CodexFeature[] {
   }
   if (options.onRateLimits !== undefined) out.push('onRateLimits');
   if (options.hostTools === true) out.push('hostTools');
+  if (options.mcpServers !== undefined && options.mcpServers.length > 0) out.push('mcpServers');
   return out;
 }
 

@@ -21,6 +21,11 @@ const CARRIES_1: readonly CodexFeature[] = [
   'readAccount',
   'hostTools',
   'injectContext',
+  'session.revert',
+  'mcpServers',
+  'login',
+  'chatgptLogin',
+  'session.history',
 ];
 
 export const CODEX_RELEASE_CAPABILITIES: Readonly<

@@ -24,6 +24,11 @@ export const CODEX_CLIENT_METHOD = {
   modelList: 'model/list',
   accountRateLimitsRead: 'account/rateLimits/read',
   threadInjectItems: 'thread/inject_items',
+  threadRevert: 'thread/revert',
+  threadTurnsList: 'thread/turns/list',
+  accountLoginStart: 'account/login/start',
+  accountLogout: 'account/logout',
+  accountLoginCancel: 'account/login/cancel',
 } as const;
 
 /** The notifications the adapter reads are decoded in `inbound.ts`, one schema per method. */
@@ -187,6 +192,8 @@ export const REQUEST_PROVIDER_CODES = [
   'invalid_options', 'invalid_input', 'input_too_large', 'run_ref_missing', 'run_ref_conflict',
   'sink_missing', 'write_failed', 'invalid_output_schema', 'invalid_run_option',
   'run_option_not_restorable', 'run_option_default_unread',
+  // a revert (src/session/revert.ts)
+  'run_active', 'revert_beyond_history',
 ] as const;
 export type RequestProviderCode = (typeof REQUEST_PROVIDER_CODES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * What a failed `turn/interrupt` or `turn/steer` call means to a host: a refusal proves nothing
+ * What a failed `turn/interrupt`, `turn/steer` or `thread/revert` call means to a host: a refusal proves nothing
  * was applied and is thrown as it is; anything else may still apply, and becomes an unknown
  * outcome with a bounded cause token and none of codex's prose.
  */
@@ -11,7 +11,7 @@ import { codexError } from '../shared/codex-error.js';
 
 /** A refusal proves nothing was applied; anything else may still apply (docs/spi.md §15). */
 export function callFailure(
-  what: 'interrupt' | 'steer' | 'context injection',
+  what: 'interrupt' | 'steer' | 'context injection' | 'revert',
   error: unknown,
 ): never {
   if (isProviderRejection(error)) throw error;

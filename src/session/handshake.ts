@@ -2,7 +2,7 @@
  * initialize → version gate → initialized → thread/start (or thread/resume for a recovery
  * record). Any failure is thrown; the caller owns the teardown of the half-open connection.
  */
-import type { ProviderRejection } from '@relvo-labs/agent-provider';
+import type { JsonObject, ProviderRejection } from '@relvo-labs/agent-provider';
 import { CODEX_CLIENT_TITLE } from '../constants.js';
 import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/vocabulary.js';
 import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
@@ -42,6 +42,8 @@ export interface HandshakeParams {
   readonly resume?: RecordedThread;
   /** Fork this persisted thread into a new one instead of starting one (ADR-0041). */
   readonly fork?: RecordedThread;
+  /** codex config for the thread (`config`), sent on start, resume and fork alike. */
+  readonly config?: JsonObject;
 }
 
 export interface RecordedThread {
@@ -82,7 +84,7 @@ export async function initializeConnection(
         title: CODEX_CLIENT_TITLE,
         version: params.clientVersion,
       },
-      // the experimental API only on the host's explicit opt-in (ADR-0056); never attestation
+      // the experimental API only on the host's explicit opt-in (ADR-0062); never attestation
       capabilities: params.experimentalApi === true ? { experimentalApi: true } : null,
     });
   } catch (error) {
@@ -132,6 +134,7 @@ export async function handshake(
     approvalPolicy: params.approvalPolicy,
     sandbox: params.sandbox,
     ...(params.model !== undefined ? { model: params.model } : {}),
+    ...(params.config !== undefined ? { config: params.config } : {}),
   };
   if (params.resume !== undefined) {
     const thread = await continueThread(connection, settings, params.resume, codexHomeDigest);

@@ -1,5 +1,5 @@
 /**
- * `injectContext` (docs/behaviour.md §7.1d): the host's text items become `thread/inject_items`
+ * `injectContext` (docs/behaviour.md §7.1f): the host's text items become `thread/inject_items`
  * messages the model sees from its next request on. Codex answers `{}` and sends no notification;
  * it accepts them while a turn runs too (measured on 0.171.0: the items join the turn's next
  * model request), so an active run does not refuse them here either.

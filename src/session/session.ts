@@ -14,6 +14,10 @@ import type {
   ProviderRun,
   ProviderRunRequest,
   ProviderSession,
+  HistoryPage,
+  HistoryRequest,
+  RevertRequest,
+  RevertResult,
   RunSummary,
 } from '@relvo-labs/agent-provider';
 import { CODEX_DISPOSED_REASON } from '../constants.js';
@@ -40,6 +44,9 @@ import {
   type TurnSettingsParams,
 } from './run-options.js';
 import { buildRecoveryRecord } from './recovery.js';
+import { readHistory } from './history.js';
+import { LoopHold } from './loop-hold.js';
+import { revertInProgress, ThreadReverter } from './revert.js';
 import { InboundRouter, type RateLimitsUpdateHandler } from './router.js';
 import { SessionState } from './state.js';
 import type { StallPolicy } from './stall.js';
@@ -92,14 +99,21 @@ export class CodexSession implements ProviderSession {
   readonly #disposal = new RetryableAttempt({ once: true });
   /** Present only with `persistence: 'thread'` (`'exportRecoveryRecord' in session` is the test). */
   declare exportRecoveryRecord?: () => Promise<ProviderRecoveryRecord>;
+  /** Present only with `persistence: 'thread'`: codex reverts and lists persisted threads only. */
+  declare revert?: (request: RevertRequest) => Promise<RevertResult>;
+  declare history?: (request: HistoryRequest) => Promise<HistoryPage>;
+  #reverter: ThreadReverter | undefined;
 
   constructor(params: CodexSessionParams) {
     const recovery = params.recovery;
+    const hold = new LoopHold((on) => {
+      params.connection.keepAlive(on);
+    });
     const state = new SessionState({
       threadId: params.threadId,
       sink: params.sink,
       keepAlive: (on) => {
-        params.connection.keepAlive(on);
+        hold.run(on);
       },
       replayedTurnId: recovery?.replayedTurnId,
       threadTotal: params.threadTotal,
@@ -167,6 +181,24 @@ export class CodexSession implements ProviderSession {
             settings: settings.snapshot(),
           }),
         );
+      const reverter = new ThreadReverter({
+        state,
+        request: (method, body) => params.connection.request(method, body),
+        capabilities: params.capabilities,
+        during: (work) => hold.during(work),
+      });
+      this.#reverter = reverter;
+      this.revert = (request) => reverter.revert(request);
+      this.history = (request) =>
+        readHistory(
+          {
+            state,
+            request: (method, body) => params.connection.request(method, body),
+            capabilities: params.capabilities,
+            during: (work) => hold.during(work),
+          },
+          request,
+        );
     }
     // an idle session does not hold the host's event loop open (ADR-0009)
     params.connection.keepAlive(false);
@@ -182,6 +214,7 @@ export class CodexSession implements ProviderSession {
   }
 
   startRun(request: ProviderRunRequest): Promise<ProviderRun> {
+    if (this.#reverter?.busy === true) return Promise.reject(revertInProgress());
     try {
       return this.#admission.admit(request);
     } catch {

@@ -128,6 +128,11 @@ export class SessionState {
     this.#threadTotal = total;
   }
 
+  /** A revert took the thread's last turns back: its last turn is now `turnId` (or none). */
+  noteReverted(turnId: string | undefined): void {
+    this.#lastTurnId = turnId;
+  }
+
   beginDisposal(): void {
     this.#disposing = true;
   }

@@ -44,6 +44,8 @@ export interface FunctionCallStep {
   readonly itemId?: string;
   readonly responseId?: string;
   readonly usage?: ScriptedUsage | null;
+  /** Wait before the response starts (the server's `sleep`: a test can hold the model here). */
+  readonly delayMs?: number;
 }
 
 export interface HttpErrorStep {
@@ -171,7 +173,8 @@ function functionCallPlan(step: FunctionCallStep): SsePlan {
       completed(responseId, step.usage),
     ],
     ending: 'end',
-    delayMs: 0,
+    delayMs: step.delayMs ?? 0,
+    delayedTypes: new Set(['response.created']),
   };
 }
 

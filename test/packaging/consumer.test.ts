@@ -157,15 +157,23 @@ describe('consumer check: packed tarballs in a scratch project', () => {
         join(scratch, 'node_modules', '@relvo-labs', 'agent-provider-codex', 'package.json'),
         'utf8',
       ),
-    ) as { dependencies: Record<string, string> };
+    ) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
     // codex itself is never a runtime dependency
     expect(Object.keys(installed.dependencies).sort()).toEqual([
       '@relvo-labs/agent-provider',
       // validates a run's structured output against its outputSchema (ADR-0041)
       'ajv',
       'pidusage',
-      'zod',
     ]);
+    // the host's zod is the one the schemas and errors are made with
+    expect(Object.keys(installed.peerDependencies)).toEqual(['zod']);
+  });
+
+  it('the host has one copy of zod, shared by both packages', () => {
+    const copies = npmIn(scratch, ['ls', 'zod', '--all', '--parseable'])
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    expect(copies).toHaveLength(1);
   });
 
   it('every relative link in a published README points at a file in the same tarball', () => {

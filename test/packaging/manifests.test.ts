@@ -1,7 +1,7 @@
 /**
  * What each package.json promises a consumer, read without packing: the dependencies a tarball
- * carries resolve from a registry (no path into this repository), the packages of this repository
- * pin each other's exact versions, and every bin is a file a clone has before any build (npm links
+ * carries resolve from a registry (no path into this repository), libraries take caret ranges (a
+ * host can deduplicate them) while the CLI, an application, pins exact versions, and every bin is a file a clone has before any build (npm links
  * a bin at install time only if its file exists then).
  */
 import { execFileSync } from 'node:child_process';
@@ -17,6 +17,7 @@ interface Manifest {
   readonly dependencies?: Record<string, string>;
   readonly peerDependencies?: Record<string, string>;
   readonly optionalDependencies?: Record<string, string>;
+  readonly engines?: { readonly node?: string };
 }
 
 const PACKAGE_DIRS = ['.', 'packages/agent-provider', 'packages/agent-runtime', 'packages/cli'];
@@ -37,6 +38,7 @@ function shippedRanges(m: Manifest): [string, string][] {
 describe('package manifests, as a consumer installs them', () => {
   const manifests = PACKAGE_DIRS.map((dir) => [dir, manifestOf(dir)] as const);
   const local = new Map(manifests.map(([, m]) => [m.name, m.version]));
+  const local_ = (name: string): string | undefined => local.get(name);
 
   it('every package of this repository is listed', () => {
     const workspaces = (manifestOf('.') as Manifest & { workspaces: string[] }).workspaces;
@@ -53,14 +55,72 @@ describe('package manifests, as a consumer installs them', () => {
   );
 
   it.each(manifests)(
-    '%s: a package of this repository is pinned at its exact version',
+    '%s: libraries take caret ranges from the tested version, the CLI exact versions',
     (dir, m) => {
-      for (const [name, range] of shippedRanges(m)) {
-        const version = local.get(name);
-        if (version !== undefined) expect(range, `${dir}: ${name}`).toBe(version);
+      const application = m.bin !== undefined && dir === 'packages/cli';
+      for (const [name, range] of Object.entries(m.dependencies ?? {})) {
+        const local = local_(name);
+        if (application) {
+          expect(range, `${dir}: ${name}`).toMatch(/^\d+\.\d+\.\d+$/);
+          if (local !== undefined) expect(range, `${dir}: ${name}`).toBe(local);
+        } else {
+          expect(range, `${dir}: ${name}`).toMatch(/^\^\d+\.\d+\.\d+$/);
+          if (local !== undefined) expect(range, `${dir}: ${name}`).toBe(`^${local}`);
+        }
       }
     },
   );
+
+  it('zod is a peer of each library (one copy in a host), pg an optional peer of the runtime', () => {
+    for (const dir of ['.', 'packages/agent-provider', 'packages/agent-runtime']) {
+      const m = manifestOf(dir) as Manifest & {
+        peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      };
+      expect(m.peerDependencies?.zod, dir).toMatch(/^\^4\./);
+      expect(m.dependencies?.zod, dir).toBeUndefined();
+    }
+    const runtime = manifestOf('packages/agent-runtime') as Manifest & {
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
+    expect(runtime.peerDependencies?.pg).toMatch(/^\^8\./);
+    expect(runtime.peerDependenciesMeta?.pg?.optional).toBe(true);
+    expect(runtime.dependencies?.pg).toBeUndefined();
+  });
+
+  it('engines name exactly the Node majors CI runs, the same in all four', () => {
+    const ci = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8');
+    const full = /^FULL_NODE=(\d+)$/m.exec(ci)?.[1];
+    const smoke = /^SMOKE_NODES=\(([\d ]+)\)$/m.exec(ci)?.[1]?.split(' ') ?? [];
+    const tested = [full ?? 'none', ...smoke].map(Number).sort((a, b) => a - b);
+    expect(tested.length).toBeGreaterThanOrEqual(4);
+    for (const [dir, m] of manifests) {
+      const ranges = (m.engines?.node ?? '').split(' || ');
+      // each range a caret on one major: the majors the CI matrix runs, nothing open-ended
+      const majors = ranges.map((r) => Number(/^\^(\d+)\.\d+\.\d+$/.exec(r)?.[1]));
+      expect(majors, `${dir}: engines.node`).toEqual(tested);
+    }
+  });
+
+  it('@opentelemetry/api is an optional peer of the runtime; the CLI pins the OTLP export packages as optional', () => {
+    const runtime = manifestOf('packages/agent-runtime') as Manifest & {
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
+    expect(runtime.peerDependencies?.['@opentelemetry/api']).toMatch(/^\^1\./);
+    expect(runtime.peerDependenciesMeta?.['@opentelemetry/api']?.optional).toBe(true);
+    expect(runtime.dependencies?.['@opentelemetry/api']).toBeUndefined();
+    const cli = manifestOf('packages/cli');
+    const optional = Object.entries(cli.optionalDependencies ?? {});
+    expect(optional.map(([name]) => name)).toContain('@opentelemetry/exporter-trace-otlp-http');
+    for (const [name, range] of optional) expect(range, name).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('the SPI package is versioned after the wire it speaks', () => {
+    const spi = manifestOf('packages/agent-provider');
+    const wire = readFileSync(join(REPO_ROOT, 'packages/agent-provider/src/wire.ts'), 'utf8');
+    const major = /WIRE_VERSION\s*=\s*'(\d+\.\d+)'/.exec(wire)?.[1];
+    expect(major).toBeDefined();
+    expect(spi.version.startsWith(`${major ?? 'none'}.`)).toBe(true);
+  });
 
   it.each(manifests)('%s: every bin is a file of the clone, not build output', (dir, m) => {
     for (const [command, target] of Object.entries(m.bin ?? {})) {

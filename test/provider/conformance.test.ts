@@ -26,11 +26,13 @@ describeProviderConformance(
 describe('codex conformance report', () => {
   // Pass/fail is reported per check by describeProviderConformance above; this asserts that the
   // harness drives every capability the descriptor declares, so nothing is left unexercised.
-  it('exercises every check but fork, which needs persistence (none other skipped)', async () => {
+  it('exercises every check but fork, revert and history, which need persistence (none other skipped)', async () => {
     const report = await runProviderConformance(codexHarness());
     expect(report.providerId).toBe('codex');
     expect(report.checks.filter((c) => c.status === 'skipped').map((c) => c.id)).toEqual([
       'session.fork',
+      'session.revert',
+      'session.history',
     ]);
     expect(report.checks.length).toBeGreaterThanOrEqual(27);
   });
@@ -40,7 +42,7 @@ describe('codex conformance report', () => {
     expect(report.checks.filter((c) => c.status !== 'passed')).toEqual([]);
     // per-run options and fork are exercised, not merely declared
     expect(report.checks.map((c) => c.id)).toEqual(
-      expect.arrayContaining(['run.options', 'session.fork']),
+      expect.arrayContaining(['run.options', 'session.fork', 'session.revert', 'session.history']),
     );
     expect(report.checks.length).toBeGreaterThanOrEqual(27);
   });

@@ -14,6 +14,7 @@ import {
   type CodexTransport,
 } from '../../src/index.js';
 import { createFakeTransport, type FakeTransport } from './fake-transport.js';
+import { FakeThreadHistory } from './fake-thread-history.js';
 import { colorQuestion, realApprovalParams } from './interaction-frames.js';
 import { BASELINE, recordedUserAgentOf } from './releases.js';
 
@@ -44,6 +45,7 @@ interface Connection {
   readonly turns: Map<string, Turn>;
   /** Server requests still awaiting a reply, by id. */
   readonly serverRequests: Map<number, Turn>;
+  readonly history: FakeThreadHistory;
 }
 
 function tokenUsage(threadId: string, turnId: string): Frame {
@@ -120,6 +122,7 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
           nextServerRequestId: 0,
           turns: new Map(),
           serverRequests: new Map(),
+          history: new FakeThreadHistory(),
         });
         effects.sessions += 1;
         return {
@@ -253,6 +256,7 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
                 done: false,
               };
               c.turns.set(turn.id, turn);
+              c.history.add(turn.id);
               effects.runs += 1;
               reply({ turn: turnObject(turn.id, 'inProgress') });
               play(c, turn);
@@ -266,6 +270,9 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
                   id: frame.id,
                   error: { code: -32600, message: 'no active turn to steer' },
                 });
+            } else if (method.startsWith('thread/') && method !== 'thread/resume') {
+              const answer = c.history.answer(method, frame.params as Frame | undefined);
+              if (answer !== undefined) c.fake.push({ id: frame.id, ...answer });
             } else if (method === 'turn/interrupt') {
               effects.interrupts += 1;
               reply({});

@@ -69,6 +69,16 @@ export function canForkSession(d: ProviderDescriptor): CapabilityCheck {
   });
 }
 
+export function canReadHistory(d: ProviderDescriptor): CapabilityCheck {
+  if (d.session.history) return OK;
+  return denied('provider does not read session history', { capability: 'session.history' });
+}
+
+export function canRevertSession(d: ProviderDescriptor): CapabilityCheck {
+  if (d.session.revert) return OK;
+  return denied('provider does not revert sessions', { capability: 'session.revert' });
+}
+
 /** Whether the provider honours the per-run option `key` (`run.options`). */
 export function canSetRunOption(
   d: ProviderDescriptor,

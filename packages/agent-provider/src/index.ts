@@ -33,6 +33,17 @@ export { CONTEXT_ITEMS_MAX, contextItemSchema, contextItemsSchema } from './sche
 export { canDeclareHostTools, canInjectContext } from './host-capabilities.js';
 export { providerRecoveryRecordSchema } from './schemas/recovery.js';
 export {
+  HISTORY_MAX_LIMIT,
+  HISTORY_TURN_MAX_EVENTS,
+  historyPageSchema,
+  historyRequestSchema,
+  historyTurnSchema,
+  REVERT_MAX_TURNS,
+  revertRequestSchema,
+  revertResultSchema,
+  sessionCapabilitySchema,
+} from './schemas/session-ops.js';
+export {
   interactionIdSchema,
   interactionSettlementSchema,
   providerRunTerminationSchema,
@@ -56,6 +67,8 @@ export {
   canAcceptWorkspace,
   canAskQuestionSet,
   canForkSession,
+  canReadHistory,
+  canRevertSession,
   canInterruptRun,
   canSetRunOption,
   canSteerRun,
@@ -134,6 +147,14 @@ export type {
   ToolOutput,
 } from './schemas/host-tools.js';
 export type { ContextItem } from './schemas/context.js';
+export type {
+  HistoryPage,
+  HistoryRequest,
+  HistoryTurn,
+  RevertRequest,
+  RevertResult,
+  SessionCapability,
+} from './schemas/session-ops.js';
 export type {
   AgentInteraction,
   InteractionSettlement,

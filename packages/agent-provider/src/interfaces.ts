@@ -6,6 +6,12 @@ import type { ProviderEventInput } from './schemas/events.js';
 import type { HostToolDefinition } from './schemas/host-tools.js';
 import type { InteractionResponse } from './schemas/interaction.js';
 import type { ProviderRecoveryRecord } from './schemas/recovery.js';
+import type {
+  HistoryPage,
+  HistoryRequest,
+  RevertRequest,
+  RevertResult,
+} from './schemas/session-ops.js';
 import type { ProviderRunTermination } from './schemas/termination.js';
 import type { TurnInput, RunSummary } from './schemas/turn.js';
 
@@ -84,6 +90,18 @@ export interface ProviderSession {
   /** Idempotent, including after a rejected attempt. */
   dispose(): Promise<void>;
   exportRecoveryRecord?(): Promise<ProviderRecoveryRecord>;
+  /**
+   * Takes the session's last `turns` turns out of its history (descriptor `session.revert`;
+   * docs/spi.md §6): the next run's model does not see them. Refused while a run is active
+   * and beyond the session's history; a `ProviderRejection` is definite: nothing was taken back.
+   */
+  revert?(request: RevertRequest): Promise<RevertResult>;
+  /**
+   * One page of the session's past turns, newest first (descriptor `session.history`;
+   * docs/spi.md §6), in the shapes of live turns: memory is bounded by the page, never by the
+   * whole history. Pass the page's `nextCursor` for the page before.
+   */
+  history?(request: HistoryRequest): Promise<HistoryPage>;
 }
 
 export interface AgentProvider {

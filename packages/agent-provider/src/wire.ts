@@ -1,4 +1,4 @@
-/** Wire version constants (docs/spi.md §1). Independent of any npm package version. */
+/** Wire version constants (docs/spi.md §1). The SPI package's version follows it (0.7.x). */
 
 export const WIRE_VERSION = '0.7' as const;
 export type WireVersion = typeof WIRE_VERSION;

@@ -64,6 +64,7 @@ describe('provider descriptor', () => {
         resumesFromRecoveryRecord: false,
         forksFromRecoveryRecord: false,
       },
+      session: { revert: false, history: false },
       extensions: {},
     });
   });

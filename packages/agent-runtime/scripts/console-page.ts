@@ -10,6 +10,10 @@ import { build } from 'esbuild';
 
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
 const ENTRY = fileURLToPath(new URL('../src/console/browser/main.ts', import.meta.url));
+/** The first line of the bundle: what it includes of others, and where their licences are. */
+export const NOTICE =
+  '/* Includes the lexer of marked (MIT License): see THIRD-PARTY-NOTICES.md in @relvo-labs/agent-runtime. */';
+
 export const BUNDLE_MODULE = fileURLToPath(
   new URL('../src/console/page-script.ts', import.meta.url),
 );
@@ -27,6 +31,8 @@ export async function consolePageModule(): Promise<string> {
     target: 'es2022',
     charset: 'ascii',
     legalComments: 'none',
+    // marked's notice goes with the package (THIRD-PARTY-NOTICES.md); the script names it
+    banner: { js: NOTICE },
     logLevel: 'silent',
   });
   const code = out.outputFiles[0]?.text ?? '';

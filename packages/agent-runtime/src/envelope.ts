@@ -26,6 +26,10 @@ import {
 } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
 import { profileNameSchema, providerIdSchema } from './config.js';
+import {
+  sessionRevertedPayloadSchema,
+  sessionRevertRequestedPayloadSchema,
+} from './revert-events.js';
 
 /*
  * The full EventPayload union (docs/spi.md §10.4): the provider-emittable payloads the runtime
@@ -182,6 +186,8 @@ export const eventPayloadSchema = z.discriminatedUnion('type', [
   runSteeredPayloadSchema,
   runInterruptRequestedPayloadSchema,
   contextInjectedPayloadSchema,
+  sessionRevertRequestedPayloadSchema,
+  sessionRevertedPayloadSchema,
   messageDeltaPayloadSchema,
   toolActivityPayloadSchema,
   usagePayloadSchema,

@@ -50,6 +50,8 @@ export const RUNTIME_ERROR_REASONS = [
   'turn_option_unknown',
   'turn_option_invalid',
   'fork_unsupported',
+  'revert_unsupported',
+  'history_unsupported',
   'session_not_ready',
   'session_closed',
   'runtime_shut_down',
@@ -92,6 +94,8 @@ export const RUNTIME_ERROR_REASONS = [
   'command_outcome_unknown',
   'command_invalid',
   'store_no_locks',
+  'store_driver_missing',
+  'telemetry_api_missing',
 ] as const;
 export type RuntimeErrorReason = (typeof RUNTIME_ERROR_REASONS)[number];
 
@@ -127,6 +131,8 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   turn_option_unknown: false,
   turn_option_invalid: false,
   fork_unsupported: false,
+  revert_unsupported: false,
+  history_unsupported: false,
   session_not_ready: false,
   session_closed: false,
   runtime_shut_down: false,
@@ -181,6 +187,10 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   command_invalid: false,
   // the filesystem under a SQLite log does not lock: several processes would corrupt it
   store_no_locks: false,
+  // the host installs the driver; asking again without it cannot succeed
+  store_driver_missing: false,
+  // the same for the OpenTelemetry API a host asked the runtime to emit through
+  telemetry_api_missing: false,
 };
 
 /** Whether a refusal with this reason may succeed when retried unchanged. */

@@ -8,6 +8,8 @@ export type {
   ReadEventsOptions,
 } from './runtime-api.js';
 export type { RuntimeSession, SubmitTurnOptions, TurnHandle } from './session/session.js';
+export type { RevertOptions } from './session/revert.js';
+export type { HistoryOptions } from './session/provider-history.js';
 export type { TurnOutcome, TurnResult } from './session/turn-result.js';
 export type {
   HostToolCallContext,
@@ -54,5 +56,14 @@ export type { IdFactory, IdPrefix } from './ids.js';
 export type { EventStore, ReadOptions, StoredSession } from './store/types.js';
 export { createMemoryEventStore } from './store/memory.js';
 export { openSqliteEventStore, type SqliteEventStoreOptions } from './store/sqlite.js';
-export { openPostgresEventStore, type PostgresEventStoreOptions } from './store/postgres.js';
+export {
+  openPostgresEventStore,
+  type HostPgPool,
+  type PostgresEventStoreOptions,
+} from './store/postgres.js';
 export type { EventSubscription, SubscribeOptions } from './subscription.js';
+export type {
+  RuntimeTelemetryOptions,
+  TelemetryMeterProvider,
+  TelemetryTracerProvider,
+} from './telemetry/setup.js';

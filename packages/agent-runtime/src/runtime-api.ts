@@ -10,9 +10,11 @@ import type { EventEnvelope } from './envelope.js';
 import type { IdFactory } from './ids.js';
 import type { ProviderFactory } from './registry.js';
 import type { AgentInteraction, InteractionResponse, TurnInput } from '@relvo-labs/agent-provider';
+import type { RevertOptions } from './session/revert.js';
 import type { RuntimeSession, SubmitTurnOptions } from './session/session.js';
 import type { HostToolFunctions } from './session/host-functions.js';
 import type { EventStore, StoredSession } from './store/types.js';
+import type { RuntimeTelemetryOptions } from './telemetry/setup.js';
 import type { EventSubscription, SubscribeOptions } from './subscription.js';
 import type { WorkspaceInput } from './workspace.js';
 
@@ -38,6 +40,12 @@ export interface AgentRuntimeOptions {
    * it (docs/host-guide.md, host tools); a tool without one waits for the host's answer.
    */
   readonly toolFunctions?: HostToolFunctions;
+  /**
+   * OpenTelemetry spans and metrics (docs/observability.md; needs `@opentelemetry/api`, an
+   * optional peer). Absent: nothing is loaded or emitted. `{}`: the globally registered
+   * providers. Prompt text and paths only under `recordContent: true`.
+   */
+  readonly telemetry?: RuntimeTelemetryOptions;
 }
 
 export type SessionOwnership = 'this_runtime' | 'elsewhere';
@@ -112,6 +120,11 @@ export interface AgentRuntime {
   /** A routed turn: follow it with `subscribe(sessionId)` (its `run.finished` names `runId`). */
   submitTurn(sessionId: string, options: SubmitTurnOptions): Promise<RoutedTurn>;
   closeSession(sessionId: string): Promise<void>;
+  /**
+   * Takes the session's last turns back (`RuntimeSession.revert`); the log's `session.reverted`
+   * says what happened to the workspace's files.
+   */
+  revert(sessionId: string, options: RevertOptions): Promise<void>;
   /** Interactions pending in the session's log, wherever it is owned, oldest first. */
   pendingInteractions(sessionId: string): Promise<readonly AgentInteraction[]>;
   /** Replays the stored history from `fromSequence`, then continues live. */

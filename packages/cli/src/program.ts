@@ -3,14 +3,15 @@
  * one module per subcommand.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { CliExit, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { CliExit, EXIT, EXIT_CODES_HELP, exitCodesHelp } from './exit-codes.js';
 import { CODEX_EXECUTABLE_ENV } from './codex/locate.js';
 import { runDoctorChecks } from './commands/doctor.js';
 import { doctorExitCode, printDoctorReport } from './commands/doctor-report.js';
 import { registerAttachCommand } from './commands/attach.js';
 import { registerHistoryCommands } from './commands/history.js';
+import { addRunOptions, runOptionsOf, type RunFlags } from './commands/run-command.js';
 import { neutraliseLine } from './ui/neutralise.js';
-import { createOutput, type Output } from './ui/output.js';
+import { COLOR_MODES, createOutput, type ColorMode, type Output } from './ui/output.js';
 import { PROGRAM_EXAMPLES, RUN_EXAMPLES, SERVE_EXAMPLES, VERSION_TEXT } from './help.js';
 
 export interface CliIo {
@@ -22,7 +23,8 @@ export interface CliIo {
 
 interface CommonOptions {
   readonly codex?: string;
-  readonly color: boolean;
+  /** `--color WHEN`; false with `--no-color`; undefined: auto. */
+  readonly color?: boolean | ColorMode;
 }
 
 function outputFor(io: CliIo, opts: CommonOptions & { json?: boolean }): Output {
@@ -35,8 +37,6 @@ function outputFor(io: CliIo, opts: CommonOptions & { json?: boolean }): Output 
   });
 }
 
-const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
-
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const program = new Command('relvo-codex')
     .description(
@@ -47,11 +47,13 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     )
     .version(VERSION_TEXT)
     .addHelpText('after', `\n${PROGRAM_EXAMPLES}\n\n${EXIT_CODES_HELP}`)
-    .showHelpAfterError('(run with --help for usage)')
+    .option('--verbose', 'errors also show schema paths and reason tokens')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // main() writes parse errors as one `relvo-codex:` line
+      outputError: () => undefined,
     });
 
   const common = (cmd: Command): Command =>
@@ -60,8 +62,14 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         '--codex <path>',
         `codex executable to use (default: $${CODEX_EXECUTABLE_ENV}, else the pinned one)`,
       )
-      .option('--no-color', 'no colour and no spinner (NO_COLOR is respected too)')
-      .addHelpText('after', `\n${EXIT_CODES_HELP}`);
+      .addOption(
+        new Option(
+          '--color <when>',
+          'colour: auto (on a terminal, unless NO_COLOR is set), always (a pipe too), never',
+        ).choices(COLOR_MODES),
+      )
+      .option('--no-color', 'the same as --color never: no colour and no spinner')
+      .addHelpText('after', `\n${exitCodesHelp(cmd.name())}`);
 
   common(
     program
@@ -95,100 +103,15 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   );
 
   common(
-    program
-      .command('run')
-      .description('a real codex turn with your own codex login and model, through the runtime')
-      .argument('[prompt]', 'what to ask codex; `-` (or none, with a pipe): read it from stdin')
-      .option(
-        '-m, --model <model>',
-        'the model codex uses (default: the profile’s, else codex’s own)',
-      )
-      .option(
-        '--effort <level>',
-        'the reasoning effort of each turn, e.g. low, medium or high (default: the model’s own)',
-      )
-      .option('--profile <name>', 'host config profile to use')
-      .option('--config <file>', 'host config file (default: the built-in profiles)')
-      .option('--no-config', 'ignore ./relvo.config.json and use the built-in profiles')
-      .option('--cwd <dir>', 'workspace directory (default: the current directory)')
-      .addOption(new Option('--sandbox <mode>', 'codex sandbox mode').choices(SANDBOX_MODES))
-      .addOption(
-        new Option(
-          '--approvals <mode>',
-          'bridge: answer approvals here; none: codex never asks',
-        ).choices(['bridge', 'none']),
-      )
-      .option(
-        '--event-log <file>',
-        'SQLite event log (default: $RELVO_CODEX_EVENT_LOG or ~/.local/state/relvo-codex/events.sqlite)',
-      )
-      .addOption(
-        new Option(
-          '--event-store <url>',
-          'the event log on a PostgreSQL database several hosts share (postgres://user@host/db; put the password in PGPASSWORD, not the URL)',
-        ).conflicts('eventLog'),
-      )
-      .addOption(
-        new Option(
-          '--ephemeral',
-          'keep no event log at all (config: "host": { "ephemeral": true })',
-        ).conflicts(['eventLog', 'eventStore']),
-      )
-      .addOption(
-        new Option(
-          '--resume <session>',
-          'continue a session a run left open (killed, crashed) on its codex thread; `relvo-codex sessions` lists the resumable ones',
-        ).conflicts(['ephemeral', 'profile', 'cwd']),
-      )
-      .option('--json', 'write runtime event envelopes to stdout, one per line')
-      .option('--timeout <duration>', 'give up after this long, e.g. 90s, 5m (exit 124)')
-      .addHelpText('after', `\n${RUN_EXAMPLES}`),
-  ).action(
-    async (
-      prompt: string | undefined,
-      opts: CommonOptions & {
-        model?: string;
-        effort?: string;
-        profile?: string;
-        config?: string | false;
-        cwd?: string;
-        sandbox?: (typeof SANDBOX_MODES)[number];
-        approvals?: 'bridge' | 'none';
-        eventLog?: string;
-        eventStore?: string;
-        ephemeral?: boolean;
-        resume?: string;
-        json?: boolean;
-        timeout?: string;
-      },
-    ) => {
-      const { runRun } = await import('./commands/run.js');
-      const out = outputFor(io, opts);
-      setExit(
-        await runRun(
-          {
-            prompt,
-            model: opts.model,
-            effort: opts.effort,
-            profile: opts.profile,
-            config: opts.config,
-            cwd: opts.cwd,
-            sandbox: opts.sandbox,
-            approvals: opts.approvals,
-            eventLog: opts.eventLog,
-            eventStore: opts.eventStore,
-            ephemeral: opts.ephemeral === true,
-            json: opts.json === true,
-            codex: opts.codex,
-            resume: opts.resume,
-            timeout: opts.timeout,
-          },
-          out,
-          io,
-        ),
-      );
-    },
-  );
+    addRunOptions(
+      program
+        .command('run')
+        .description('a real codex turn with your own codex login and model, through the runtime'),
+    ).addHelpText('after', `\n${RUN_EXAMPLES}`),
+  ).action(async (prompt: string | undefined, opts: CommonOptions & RunFlags) => {
+    const { runRun } = await import('./commands/run.js');
+    setExit(await runRun(runOptionsOf(prompt, opts), outputFor(io, opts), io));
+  });
 
   common(
     program
@@ -280,10 +203,58 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     );
   });
 
+  common(
+    program
+      .command('login')
+      .description(
+        'log your codex in with an API key read from stdin (never from the command line)',
+      ),
+  ).action(async (opts: CommonOptions) => {
+    const { runLogin } = await import('./commands/login.js');
+    setExit(
+      await runLogin({ codex: opts.codex }, outputFor(io, opts), io.env, io.stdin, io.stderr),
+    );
+  });
+
+  common(program.command('logout').description("remove your codex's stored login")).action(
+    async (opts: CommonOptions) => {
+      const { runLogout } = await import('./commands/login.js');
+      setExit(await runLogout({ codex: opts.codex }, outputFor(io, opts), io.env));
+    },
+  );
+
   registerHistoryCommands(program, io.env, (opts) => outputFor(io, opts), setExit);
   registerAttachCommand(program, io, (opts) => outputFor(io, opts), setExit);
+  for (const name of ['sessions', 'log', 'attach'])
+    program.commands
+      .find((c) => c.name() === name)
+      ?.addHelpText('after', `\n${exitCodesHelp(name)}`);
 
   return program;
+}
+
+/** The arguments before `--`: a prompt after it is never read as an option. */
+function optionArgs(argv: readonly string[]): readonly string[] {
+  const args = argv.slice(2);
+  const end = args.indexOf('--');
+  return end === -1 ? args : args.slice(0, end);
+}
+
+/** Commander's parse error (`error: unknown option …\n(Did you mean …?)`) as one line. */
+function usageLine(error: CommanderError, args: readonly string[], program: Command): string {
+  const [what = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
+  const hint = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim())?.[1];
+  const command = program.commands.find((c) => args.includes(c.name()))?.name();
+  const help = `relvo-codex${command === undefined ? '' : ` ${command}`} --help`;
+  return `${what.replace(/\.$/, '')}; ${hint === undefined ? `${help} shows the usage` : `did you mean ${hint}? (${help} shows the usage)`}`;
+}
+
+/** Pairs of options that contradict each other, refused before anything runs. */
+function contradiction(args: readonly string[]): string | undefined {
+  const has = (name: string): boolean => args.some((a) => a === name || a.startsWith(`${name}=`));
+  if (has('--config') && has('--no-config'))
+    return '--config and --no-config contradict each other; give one of them';
+  return undefined;
 }
 
 /** Parse and run; resolves with the exit code, never throws. */
@@ -292,17 +263,25 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const program = buildProgram(io, (c) => {
     code = c;
   });
+  const args = optionArgs(argv);
+  const verbose = args.includes('--verbose');
   try {
+    const refused = contradiction(args);
+    if (refused !== undefined) throw new CliExit(EXIT.usage, refused);
     await program.parseAsync([...argv]);
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end through here with exit code 0
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (error.exitCode === 0) return EXIT.ok;
+      io.stderr.write(`relvo-codex: ${neutraliseLine(usageLine(error, args, program))}\n`);
+      return EXIT.usage;
     }
     if (error instanceof CliExit) {
       // messages may quote paths and provider text: shown, never obeyed
       io.stderr.write(`relvo-codex: ${neutraliseLine(error.message)}\n`);
+      if (verbose && error.detail !== undefined)
+        io.stderr.write(`relvo-codex: (details) ${neutraliseLine(error.detail)}\n`);
       return error.code;
     }
     io.stderr.write(

@@ -5,6 +5,7 @@
  * detaches and leaves the session running, owned where it was.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -135,17 +136,26 @@ describe('relvo-codex attach', { timeout: 90_000 }, () => {
     expect(await survivorsAfter(mark)).toEqual([]);
   });
 
-  it('without a terminal it only follows; Ctrl-C detaches with 130 and the session runs on', async () => {
+  it('without a terminal it only follows; Ctrl-C, SIGTERM and SIGHUP detach (130, 143, 129) and the session runs on', async () => {
     const owner = await ownerAtApproval();
     const before = await events(owner.runtime, owner.session.id);
-    const cli = startCli(['attach', owner.session.id, '--event-log', owner.log]);
-    await until(() => cli.stderr().includes('attached to'), 'attached', 60_000);
-    expect(cli.stdout()).toContain('before the command');
-    expect(cli.stderr()).toContain('no terminal to ask in');
-    process.kill(cli.pid, 'SIGINT');
-    const r = await cli.result;
-    expect(r.code, r.stderr).toBe(130);
-    expect(r.stderr).toContain('detached from');
+    // Ctrl-C, SIGTERM and SIGHUP each detach, with their own code
+    const marks: string[] = [];
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+      ['SIGHUP', 129],
+    ] as const) {
+      const cli = startCli(['attach', owner.session.id, '--event-log', owner.log]);
+      await until(() => cli.stderr().includes('attached to'), 'attached', 60_000);
+      expect(cli.stdout()).toContain('before the command');
+      expect(cli.stderr()).toContain('no terminal to ask in');
+      process.kill(cli.pid, signal);
+      const r = await cli.result;
+      expect(r.code, `${signal}: ${r.stderr}`).toBe(code);
+      expect(r.stderr).toContain('detached from');
+      marks.push(r.mark);
+    }
     // nothing was written to the session: no interrupt, no close, the approval still pending
     expect(await events(owner.runtime, owner.session.id)).toEqual(before);
     expect(owner.session.pendingInteractions()).toHaveLength(1);
@@ -158,6 +168,40 @@ describe('relvo-codex attach', { timeout: 90_000 }, () => {
     });
     await owner.done;
     expect(await events(owner.runtime, owner.session.id)).toContain('run.finished');
-    expect(await survivorsAfter(r.mark)).toEqual([]);
+    for (const mark of marks) expect(await survivorsAfter(mark)).toEqual([]);
+  });
+
+  it('a damaged row in the log while attached ends the follow: one line, exit 1, no wait', async () => {
+    const owner = await ownerAtApproval();
+    const cli = startCli(['attach', owner.session.id, '--event-log', owner.log]);
+    await until(() => cli.stderr().includes('attached to'), 'attached', 60_000);
+    // the session's next row, written by something that is not the store: not JSON at all
+    const db = new Database(owner.log);
+    try {
+      db.transaction(() => {
+        const last = (
+          db
+            .prepare('SELECT last_sequence AS n FROM sessions WHERE session_id = ?')
+            .get(owner.session.id) as { n: number }
+        ).n;
+        db.prepare(
+          'INSERT INTO event_rows (session_id, first_sequence, last_sequence, envelopes) VALUES (?, ?, ?, ?)',
+        ).run(owner.session.id, last + 1, last + 1, 'damaged');
+        db.prepare('UPDATE sessions SET last_sequence = ? WHERE session_id = ?').run(
+          last + 1,
+          owner.session.id,
+        );
+      })();
+    } finally {
+      db.close();
+    }
+    const broken = await cli.result;
+    // taken out again, so the owner that shares the file shuts down cleanly
+    const fix = new Database(owner.log);
+    fix.prepare('DELETE FROM event_rows WHERE envelopes = ?').run('damaged');
+    fix.close();
+    expect(broken.code, broken.stderr).toBe(1);
+    expect(broken.stderr).toContain("the session's event stream ended");
+    expect(await survivorsAfter(broken.mark)).toEqual([]);
   });
 });

@@ -52,6 +52,40 @@ describe('relvo-codex usage and exit codes', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('errors are one relvo-codex: line with what to do; internals only with --verbose', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relvo-cli-err-'));
+    dirs.push(dir);
+    const missing = join(dir, 'missing.json');
+    const cases: [readonly string[], string][] = [
+      [
+        ['run', 'hi', '-m', '', '--no-config'],
+        'relvo-codex: --model must not be empty; give a model name (relvo-codex models lists them)\n',
+      ],
+      [
+        ['run', 'hi', '--config', missing],
+        `relvo-codex: config file ${missing} does not exist; name a readable file with --config, or leave --config out to use the built-in profiles\n`,
+      ],
+      [
+        ['run', 'hi', '--config', missing, '--no-config'],
+        'relvo-codex: --config and --no-config contradict each other; give one of them\n',
+      ],
+      [
+        ['rnu', 'hi'],
+        "relvo-codex: unknown command 'rnu'; did you mean run? (relvo-codex --help shows the usage)\n",
+      ],
+    ];
+    for (const [args, line] of cases) {
+      const result = await runCli(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toBe(line);
+    }
+    const verbose = await runCli(['run', 'hi', '--config', missing, '--verbose']);
+    expect(verbose.code).toBe(2);
+    expect(verbose.stderr.split('\n')[1]).toMatch(
+      /^relvo-codex: \(details\) .*\[config_unreadable\]$/,
+    );
+  });
+
   it('run with an invalid host config file → exit 2 naming the key path, before any codex starts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'relvo-cli-cfg-'));
     dirs.push(dir);

@@ -123,7 +123,6 @@ describe.runIf(chromiumAvailable())(
       expect(await page.locator('#timeline .interaction .outcome').innerText()).toBe('approved');
       expect(readFileSync(join(s.iso.workspace, DEMO_FILE), 'utf8').trim()).toBe(DEMO_FILE_TEXT);
       await page.locator('tr.session-row.selected', { hasText: 'completed' }).waitFor();
-      await shot(page, 'console-timeline.png');
 
       // a reload replays the same timeline from the log
       const before = await timelineText(page);

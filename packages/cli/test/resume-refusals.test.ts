@@ -20,7 +20,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function runtimeWithClosedSession(): Promise<{ runtime: AgentRuntime; id: string }> {
+async function runtimeWithClosedSession(
+  metadata?: Record<string, string>,
+): Promise<{ runtime: AgentRuntime; id: string }> {
   const scripted = createScriptedProvider();
   const runtime = await createAgentRuntime({
     providers: { scripted: () => scripted.provider },
@@ -32,7 +34,7 @@ async function runtimeWithClosedSession(): Promise<{ runtime: AgentRuntime; id: 
   cleanups.push(() => {
     rmSync(workspace, { recursive: true, force: true });
   });
-  const session = await runtime.openSession({ workspace });
+  const session = await runtime.openSession({ workspace, ...(metadata && { metadata }) });
   await session.close();
   return { runtime, id: session.id };
 }
@@ -57,6 +59,20 @@ describe('run --resume refusals', () => {
     );
   });
 
+  it('a profile this config lacks: names the profile and the config file it ran with, exit 2', async () => {
+    const { runtime, id } = await runtimeWithClosedSession({ config: '/home/p/relvo.config.json' });
+    const refusal = new RuntimeError('invalid_request', 'resume_provider_mismatch', 'x', {
+      details: { profile: 'mine' },
+    });
+    const stub: AgentRuntime = { ...runtime, resumeSession: () => Promise.reject(refusal) };
+    const exit = await exitOf(resumeFromLog(stub, id, '/log'));
+    expect(exit.code).toBe(EXIT.usage);
+    expect(exit.message).toBe(
+      `session ${id} cannot be resumed: profile "mine" is not in this config; run again with --config /home/p/relvo.config.json, the file it was started with`,
+    );
+    expect(exit.detail).toContain('[resume_provider_mismatch]');
+  });
+
   const homeRefusal = new RuntimeError('invalid_request', 'resume_refused', 'refused', {
     providerCode: 'recovery_codex_home_mismatch',
     cause: new ProviderRejection(agentError('invalid_request', 'upstream words')),
@@ -65,10 +81,6 @@ describe('run --resume refusals', () => {
     [
       new RuntimeError('workspace_unavailable', 'resume_workspace_mismatch', 'x'),
       'its workspace folder is gone or was moved; restore it at the same path',
-    ],
-    [
-      new RuntimeError('invalid_request', 'resume_provider_mismatch', 'x'),
-      'its profile no longer names codex with a saved thread in this config; run with the config it was started with',
     ],
     [
       homeRefusal,

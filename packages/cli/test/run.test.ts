@@ -77,7 +77,8 @@ describe('relvo-codex run (real codex, scripted model via a host config profile)
 
   it('provider options the codex provider refuses: exit 2 naming the profile, before any turn', async () => {
     const s = await setup({ bogus: true });
-    const result = await runCli(['run', 'hi', ...s.runArgs], { env: s.env });
+    // --verbose adds the reason token the plain message leaves out
+    const result = await runCli(['run', 'hi', '--verbose', ...s.runArgs], { env: s.env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('scripted');
     expect(result.stderr).toContain('provider_options_refused');
@@ -85,20 +86,26 @@ describe('relvo-codex run (real codex, scripted model via a host config profile)
     expect(await survivorsAfter(result.mark)).toEqual([]);
   });
 
-  it('SIGTERM during a slow turn disposes the session and exits 143; nothing is left', async () => {
-    const s = await setup();
-    s.server.enqueue(
-      textStep(
-        Array.from({ length: 300 }, (_, i) => `t${i} `),
-        { delayMs: 200 },
-      ),
-    );
-    const cli = startCli(['run', 'slow', ...s.runArgs], { env: s.env });
-    await until(() => cli.stdout().includes('t2 '), 'streamed text', 60_000);
-    process.kill(cli.pid, 'SIGTERM');
-    const result = await cli.result;
-    expect(result.code).toBe(143);
-    expect(result.stderr).toContain('quitting: disposing the session');
-    expect(await survivorsAfter(result.mark)).toEqual([]);
-  });
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)(
+    '%s during a slow turn disposes the session and exits %i; nothing is left',
+    async (signal, code) => {
+      const s = await setup();
+      s.server.enqueue(
+        textStep(
+          Array.from({ length: 300 }, (_, i) => `t${i} `),
+          { delayMs: 200 },
+        ),
+      );
+      const cli = startCli(['run', 'slow', ...s.runArgs], { env: s.env });
+      await until(() => cli.stdout().includes('t2 '), 'streamed text', 60_000);
+      process.kill(cli.pid, signal);
+      const result = await cli.result;
+      expect(result.code).toBe(code);
+      expect(result.stderr).toContain('quitting: disposing the session');
+      expect(await survivorsAfter(result.mark)).toEqual([]);
+    },
+  );
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
 import { SessionCtrlC, StartupAborted } from '../src/turn/ctrl-c.js';
-import { cliEnv, markedProcesses, survivorsAfter, until } from './support/cli.js';
+import { cliEnv, markedCli, survivorsAfter, until } from './support/cli.js';
 import { openCliTerminal } from './support/cli-terminal.js';
 import { heldCodex } from './support/held-codex.js';
 import { scriptedRunSetup } from './support/scripted-config.js';
@@ -37,7 +37,7 @@ async function send(term: Terminal, mark: string, sig: Sig): Promise<void> {
     await term.sendKeys('C-c');
     return;
   }
-  const cli = markedProcesses(mark).find((p) => p.comm === 'node');
+  const cli = markedCli(mark);
   if (cli === undefined) throw new Error('the relvo-codex process was not found');
   process.kill(cli.pid, sig);
 }

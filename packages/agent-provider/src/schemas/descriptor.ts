@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HOST_TOOL_BOUNDS } from './host-tools.js';
 import { approvalModeSchema } from './interaction.js';
 import { jsonObjectSchema } from './json.js';
+import { sessionCapabilitySchema } from './session-ops.js';
 
 /*
  * Every member defaults to its least capable value (docs/spi.md §4). Nested objects use
@@ -124,6 +125,7 @@ export const providerDescriptorSchema = z.strictObject({
   interaction: interactionCapabilitySchema.prefault({}),
   workspace: workspaceCapabilitySchema,
   recovery: recoveryCapabilitySchema.prefault({}),
+  session: sessionCapabilitySchema.prefault({}),
   extensions: jsonObjectSchema.default(() => ({})),
 });
 

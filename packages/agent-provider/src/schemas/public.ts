@@ -14,6 +14,12 @@ import { hostToolsSchema } from './host-tools.js';
 import { jsonObjectSchema, jsonValueSchema } from './json.js';
 import { providerRecoveryRecordSchema } from './recovery.js';
 import {
+  historyPageSchema,
+  historyRequestSchema,
+  revertRequestSchema,
+  revertResultSchema,
+} from './session-ops.js';
+import {
   agentInteractionSchema,
   interactionSettlementSchema,
   providerRunTerminationSchema,
@@ -27,6 +33,8 @@ export const PUBLIC_SCHEMAS = {
   'agent-interaction': agentInteractionSchema,
   'context-items': contextItemsSchema,
   'host-tools': hostToolsSchema,
+  'history-page': historyPageSchema,
+  'history-request': historyRequestSchema,
   'interaction-request': interactionRequestSchema,
   'interaction-response': interactionResponseSchema,
   'interaction-settlement': interactionSettlementSchema,
@@ -41,6 +49,8 @@ export const PUBLIC_SCHEMAS = {
   'question-item': questionItemSchema,
   'question-set-request': questionSetRequestSchema,
   'question-set-response': questionSetResponseSchema,
+  'revert-request': revertRequestSchema,
+  'revert-result': revertResultSchema,
   'run-options': runOptionsSchema,
   'run-termination': runTerminationSchema,
   'turn-input': turnInputSchema,

@@ -37,12 +37,16 @@ export function patchSessions(provider: AgentProvider, patch: SessionPatch): Age
 
 function bindSession(session: ProviderSession): ProviderSession {
   const exportRecord = session.exportRecoveryRecord?.bind(session);
+  const revert = session.revert?.bind(session);
+  const history = session.history?.bind(session);
   return {
     startRun: (request) => session.startRun(request),
     respondToInteraction: (ref, response) => session.respondToInteraction(ref, response),
     dispose: () => session.dispose(),
     // Kept, so a wrapper breaks only what it means to break.
     ...(exportRecord === undefined ? {} : { exportRecoveryRecord: exportRecord }),
+    ...(revert === undefined ? {} : { revert }),
+    ...(history === undefined ? {} : { history }),
   };
 }
 
@@ -396,5 +400,23 @@ export function refusesRunModel(provider: AgentProvider): AgentProvider {
         : Promise.reject(
             new ProviderRejection(agentError('invalid_request', 'no model for a run here')),
           ),
+  }));
+}
+
+/** Reverts whatever it is asked, even while a run is active and beyond the history. */
+export function revertsAnything(provider: AgentProvider): AgentProvider {
+  return patchSessions(provider, () => ({
+    revert: (request) => Promise.resolve({ turns: request.turns, files: 'kept' }),
+  }));
+}
+
+/** Lists one page whatever the limit, and never a cursor. */
+export function historyWithoutCursor(provider: AgentProvider): AgentProvider {
+  return patchSessions(provider, (session) => ({
+    history: async (request) => {
+      const page = await (session.history?.({ ...request, limit: 100 }) ??
+        Promise.resolve({ turns: [] }));
+      return { turns: page.turns };
+    },
   }));
 }

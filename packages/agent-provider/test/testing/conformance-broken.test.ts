@@ -22,6 +22,8 @@ import {
   unknownRefThrows,
   missingFork,
   forksForeignRecords,
+  revertsAnything,
+  historyWithoutCursor,
   refusesRunModel,
   wrongRetryable,
   repeatedResponseHasEffect,
@@ -213,6 +215,16 @@ describe('every docs/spi.md §19.2 area has a check that can fail', () => {
       'session.fork',
       forksForeignRecords,
       'forkSession (another provider’s record) resolved; expected a ProviderRejection',
+    ],
+    [
+      'session.revert',
+      revertsAnything,
+      'revert (beyond the history) resolved; expected a ProviderRejection',
+    ],
+    [
+      'session.history',
+      historyWithoutCursor,
+      'history (limit 1) of two finished turns is not one turn and a cursor',
     ],
     [
       'run.options',

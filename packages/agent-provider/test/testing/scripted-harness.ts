@@ -136,6 +136,8 @@ function counted(
       }
       return session.dispose();
     },
+    ...(session.revert ? { revert: (request) => session.revert!(request) } : {}),
+    ...(session.history ? { history: (request) => session.history!(request) } : {}),
     ...(session.exportRecoveryRecord
       ? {
           exportRecoveryRecord: () =>
@@ -182,6 +184,8 @@ export function scriptedHarness(options: ScriptedHarnessOptions = {}): Conforman
         scripts,
         supportsRunOptions: true,
         supportsFork: true,
+        supportsRevert: true,
+        supportsHistory: true,
         ...(options.interruptMode !== undefined ? { interruptMode: options.interruptMode } : {}),
       });
       const counters: Counters = { sessions: 0, responses: 0, failNextDispose: false };

@@ -8,6 +8,7 @@ import {
   interactionResponseSchema,
   jsonObjectSchema,
   RUN_SUMMARIES,
+  REVERT_MAX_TURNS,
   turnInputSchema,
   type AgentError,
   type JsonObject,
@@ -41,6 +42,11 @@ export const commandBodySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('steer'), input: inputSchema }),
   z.strictObject({ kind: z.literal('submit_turn'), options: submitOptionsSchema }),
   z.strictObject({ kind: z.literal('close') }),
+  z.strictObject({
+    kind: z.literal('revert'),
+    turns: z.number().int().min(1).max(REVERT_MAX_TURNS),
+    profile: z.string().max(256).optional(),
+  }),
 ]);
 export type CommandBody = z.infer<typeof commandBodySchema>;
 export type CommandKind = CommandBody['kind'];

@@ -6,6 +6,7 @@ import type { AgentInteraction, InteractionResponse, TurnInput } from '@relvo-la
 import { RuntimeError } from '../errors.js';
 import { readSessionHistory } from '../history.js';
 import type { AgentRuntime, RoutedTurn, SessionOwnership } from '../runtime-api.js';
+import type { RevertOptions } from '../session/revert.js';
 import type { RuntimeSession, SubmitTurnOptions } from '../session/session.js';
 import type { EventStore } from '../store/types.js';
 import { commandBodySchema, type CommandBody } from './body.js';
@@ -18,6 +19,7 @@ type RoutedMethods = Pick<
   | 'steer'
   | 'submitTurn'
   | 'closeSession'
+  | 'revert'
   | 'pendingInteractions'
   | 'sessionOwners'
 >;
@@ -67,6 +69,14 @@ export function routedMethods(
     },
     async closeSession(sessionId: string) {
       await send(sessionId, { kind: 'close' });
+    },
+    async revert(sessionId: string, options: RevertOptions) {
+      const { turns, profile } = options;
+      await send(sessionId, {
+        kind: 'revert',
+        turns,
+        ...(profile === undefined ? {} : { profile }),
+      });
     },
     async pendingInteractions(sessionId: string): Promise<readonly AgentInteraction[]> {
       const session = live(sessionId);

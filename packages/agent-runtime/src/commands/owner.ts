@@ -67,6 +67,12 @@ export async function carryOut(
     case 'close':
       await session.close();
       return undefined;
+    case 'revert':
+      await session.revert({
+        turns: body.turns,
+        ...(body.profile === undefined ? {} : { profile: body.profile }),
+      });
+      return undefined;
   }
 }
 

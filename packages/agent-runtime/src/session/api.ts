@@ -1,13 +1,17 @@
 import type {
   ContextItem,
   AgentInteraction,
+  HistoryPage,
   JsonObject,
   InteractionResponse,
+  RevertResult,
   RunSummary,
   SessionState,
   TurnInput,
 } from '@relvo-labs/agent-provider';
 import type { EventSubscription, SubscribeOptions } from '../subscription.js';
+import type { HistoryOptions } from './provider-history.js';
+import type { RevertOptions } from './revert.js';
 import type { TurnResult } from './turn-result.js';
 
 /* What a host holds of a runtime session (public types of the package entry). */
@@ -64,6 +68,18 @@ export interface RuntimeSession {
     items: readonly ContextItem[],
     options?: { readonly profile?: string },
   ): Promise<void>;
+  /**
+   * Takes the last `turns` turns of a profile's provider session back (the provider must declare
+   * `session.revert`): recorded in the log before the provider hears of it, refused while a run is
+   * active. What happens to the workspace's files is the result's `files`.
+   */
+  revert(options: RevertOptions): Promise<RevertResult>;
+  /**
+   * One page of a profile's provider session's own history, newest first, in the shapes of live
+   * turns (the provider must declare `session.history`): the past of a thread the log may not
+   * hold. A read, recorded nowhere; pass the page's `nextCursor` for the page before.
+   */
+  history(options?: HistoryOptions): Promise<HistoryPage>;
   /** Interrupts the active run. */
   interrupt(reason?: string): Promise<void>;
   /** Disposes every provider session of this session; retryable after a failed dispose. */

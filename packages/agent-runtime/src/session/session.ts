@@ -3,7 +3,9 @@ import {
   type ContextItem,
   type AgentInteraction,
   type InteractionResponse,
+  type HistoryPage,
   type ProviderRecoveryRecord,
+  type RevertResult,
   type SessionCommand,
   type SessionState,
   type TurnInput,
@@ -18,6 +20,8 @@ import { settleAfterDispose, stopAfterFailure, type Grace } from './closing.js';
 import type { SessionLog } from './log.js';
 import { InteractionLifecycle } from './interactions.js';
 import { ProviderSessionPool } from './pool.js';
+import { readProviderHistory, type HistoryOptions } from './provider-history.js';
+import { checkedRevert, revertProvider, type RevertOptions } from './revert.js';
 import { RunDriver } from './run.js';
 import { readTurnOptions, runOptionsFor, type TurnRunOptions } from './turn-options.js';
 import { toTurnInput, turnInputs, type TurnInputs } from './turn-input.js';
@@ -69,6 +73,16 @@ export class SessionImpl implements RuntimeSession {
   private readonly interactions: InteractionLifecycle;
   private run: RunDriver | undefined;
   private admitting: Promise<unknown> | undefined;
+
+  /** While `work` is pending no other turn or revert is admitted. */
+  private holding<T>(work: Promise<T>): Promise<T> {
+    this.admitting = work;
+    const done = (): void => {
+      if (this.admitting === work) this.admitting = undefined;
+    };
+    work.then(done, done);
+    return work;
+  }
   private closingAttempt: Promise<void> | undefined;
   constructor(private readonly ctx: SessionContext) {
     const { id: sessionId, log, clock, ids } = ctx;
@@ -144,13 +158,7 @@ export class SessionImpl implements RuntimeSession {
       const inputs = turnInputs(options.input);
       const runOptions = readTurnOptions(options);
       const profile = options.profile ?? this.ctx.defaultProfile;
-      const admission = this.admit(inputs, profile, runOptions);
-      this.admitting = admission;
-      const admitted = (): void => {
-        this.admitting = undefined;
-      };
-      admission.then(admitted, admitted);
-      return admission;
+      return this.holding(this.admit(inputs, profile, runOptions));
     } catch (error) {
       return rejection(error);
     }
@@ -293,6 +301,41 @@ export class SessionImpl implements RuntimeSession {
       this.refuseAfterFailure();
       const profile = options?.profile ?? this.ctx.defaultProfile;
       return injectContext(this.pool, this.ctx.log, items, profile);
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  revert(options: RevertOptions): Promise<RevertResult> {
+    try {
+      // taking turns back changes what the next turn sees: allowed where a submission is
+      this.require('submit_turn');
+      this.refuseAfterFailure();
+      const request = checkedRevert(options);
+      if (this.run !== undefined || this.admitting !== undefined) {
+        throw new RuntimeError(
+          'illegal_state_transition',
+          'session_busy',
+          'the session has an active run',
+          {
+            details: this.run === undefined ? {} : { activeRunId: this.run.runId },
+          },
+        );
+      }
+      const profile = options.profile ?? this.ctx.defaultProfile;
+      // held like an admission: no turn starts while the provider reverts
+      return this.holding(revertProvider(this.pool, this.ctx.log, profile, request));
+    } catch (error) {
+      return rejection(error);
+    }
+  }
+
+  history(options: HistoryOptions = {}): Promise<HistoryPage> {
+    try {
+      // a read of what the provider holds: any state but closed
+      if (this.current === 'closed' || this.current === 'failed')
+        throw notAllowed(this.current, 'submit_turn');
+      return readProviderHistory(this.pool, options.profile ?? this.ctx.defaultProfile, options);
     } catch (error) {
       return rejection(error);
     }

@@ -1,10 +1,17 @@
-import type { Pool } from 'pg';
+/**
+ * A `pg.Pool` the host created, described by the part the store uses, so that the runtime's
+ * types never need `pg`'s (an optional peer): any pg 8 `Pool` fits.
+ */
+export interface HostPgPool {
+  connect(): Promise<unknown>;
+  end(): Promise<void>;
+}
 
 export interface PostgresEventStoreOptions {
   /** `postgres://…`; never logged nor repeated in an error. Exactly one of this and `pool`. */
   readonly connectionString?: string;
   /** A pool the host owns (`new pg.Pool(…)`): the store uses it and never ends it. */
-  readonly pool?: Pool;
+  readonly pool?: HostPgPool;
   /** The PostgreSQL schema the store's tables live in (created when absent). Default `relvo`. */
   readonly schema?: string;
   /**

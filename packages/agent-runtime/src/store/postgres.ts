@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { Pool, PoolClient } from 'pg';
 import type { EventEnvelope } from '../envelope.js';
 import { isRuntimeError, RuntimeError } from '../errors.js';
 import { checkOptions, postgresEventStoreOptionsSchema } from '../options.js';
 import { parseRecordKey, readRecordKeyFile } from '../record-key.js';
+import { pgDriver } from './postgres-driver.js';
 import { pgStoreError } from './postgres-errors.js';
 import { LeaseHeartbeat, type LeaseLostListener } from './lease-heartbeat.js';
 import { probeAndRenew } from './postgres-heartbeat.js';
@@ -36,15 +36,6 @@ function closedError(): RuntimeError {
  * `synchronous_commit`) before they resolve, and a NOTIFY sent at commit wakes subscribers in
  * every runtime. Throws synchronously only on invalid options.
  */
-type PgDriver = typeof import('pg');
-let driver: PgDriver | undefined;
-
-/** `pg` is loaded with the first PostgreSQL store: an embedded host never pays its start-up. */
-function pgDriver(): PgDriver {
-  driver ??= createRequire(import.meta.url)('pg') as PgDriver;
-  return driver;
-}
-
 export function openPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
   checkOptions(postgresEventStoreOptionsSchema, options, 'openPostgresEventStore options');
   return new PostgresEventStore(options);
@@ -72,7 +63,8 @@ class PostgresEventStore implements EventStore {
     const leaseMs = options.leaseMs ?? 30_000;
     this.#ownsPool = options.pool === undefined;
     this.#pool =
-      options.pool ??
+      // the host's own pg.Pool, seen through the part of its type the options declare
+      (options.pool as Pool | undefined) ??
       new (pgDriver().Pool)({
         connectionString: options.connectionString,
         max: options.maxConnections ?? 10,
@@ -297,6 +289,15 @@ class PostgresEventStore implements EventStore {
     }
   }
 
+  async watchLog(onChange: () => void): Promise<() => void> {
+    await this.#open();
+    try {
+      return await this.#watcher.watchAll(onChange);
+    } catch (error) {
+      throw pgStoreError(error);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -309,4 +310,4 @@ class PostgresEventStore implements EventStore {
   }
 }
 
-export type { PostgresEventStoreOptions };
+export type { HostPgPool, PostgresEventStoreOptions } from './postgres-options.js';

@@ -3,8 +3,10 @@
  * committed bundle is what esbuild makes of today's sources, and the page inlines it whole.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_MODULE, consolePageModule } from '../../scripts/console-page.js';
+import { BUNDLE_MODULE, consolePageModule, NOTICE } from '../../scripts/console-page.js';
 import { PAGE_SCRIPT } from '../../src/console/page-script.js';
 import { renderPage } from '../../src/console/page.js';
 
@@ -21,5 +23,22 @@ describe('the console page bundle', () => {
     // the trade of a one-time code, never a token read from the address
     expect(PAGE_SCRIPT).toContain('/api/exchange');
     expect(PAGE_SCRIPT).not.toContain('#token=');
+  });
+
+  it("names what it bundles of others; the package ships marked's licence as marked ships it", () => {
+    expect(PAGE_SCRIPT.startsWith(`${NOTICE}\n`)).toBe(true);
+    const resolve = (path: string) => fileURLToPath(import.meta.resolve(path));
+    const marked = JSON.parse(readFileSync(resolve('marked/package.json'), 'utf8')) as {
+      version: string;
+    };
+    const notices = readFileSync(new URL('../../THIRD-PARTY-NOTICES.md', import.meta.url), 'utf8');
+    expect(notices).toContain(`**marked** ${marked.version}`);
+    expect(notices).toContain(
+      readFileSync(join(dirname(resolve('marked/package.json')), 'LICENSE'), 'utf8'),
+    );
+    const manifest = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as { files: string[] };
+    expect(manifest.files).toContain('THIRD-PARTY-NOTICES.md');
   });
 });

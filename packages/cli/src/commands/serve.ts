@@ -39,7 +39,10 @@ function portOf(value: string | undefined): number {
   if (value === undefined) return 0;
   const port = Number(value);
   if (!/^\d{1,5}$/.test(value) || port > 65_535) {
-    throw new CliExit(EXIT.usage, 'serve: --port must be a number from 0 to 65535');
+    throw new CliExit(
+      EXIT.usage,
+      'serve: --port must be a number from 0 to 65535; give one, or leave it out for a free port',
+    );
   }
   return port;
 }
@@ -110,6 +113,7 @@ export async function runServe(options: ServeOptions, out: Output, io: CliIo): P
     try {
       runtime = await openCodexRuntime({
         codex,
+        env: io.env,
         eventLog: ephemeral
           ? { memory: true }
           : shared === undefined

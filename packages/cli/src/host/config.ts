@@ -5,9 +5,9 @@
  * format is the runtime's (`loadRuntimeConfig`); `--sandbox` and `--approvals` override the
  * chosen codex profile's provider options for this run only.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runOptionsSchema } from '@relvo-labs/agent-provider';
+import { runOptionsSchema, type JsonObject } from '@relvo-labs/agent-provider';
 import {
   isRuntimeError,
   loadRuntimeConfig,
@@ -65,16 +65,60 @@ export interface ConfigChoice {
   readonly model?: string | undefined;
   /** `--effort`: the reasoning effort of every turn of this run (the profile's `run.effort`). */
   readonly effort?: string | undefined;
+  /** `--summary`: the reasoning summary of every turn of this run (the profile's `run.summary`). */
+  readonly summary?: string | undefined;
+  /** `--output-schema`: the JSON Schema every turn's answer must match (`run.outputSchema`). */
+  readonly outputSchema?: JsonObject | undefined;
   readonly cwd: string;
 }
 
-function describeRuntimeError(error: unknown): string {
-  if (isRuntimeError(error)) {
-    const details = error.error.details ?? {};
-    const where = [details.profile, details.path].filter((x) => typeof x === 'string').join(' ');
-    return `${error.error.message}${where === '' ? '' : ` (${where})`}`;
+/** A config file that could not be loaded, said plainly; the runtime's wording is `--verbose`. */
+function loadFailure(error: unknown, file: string): CliExit {
+  if (!isRuntimeError(error))
+    return new CliExit(EXIT.usage, `config file ${file} could not be loaded; check it`);
+  const detail = `${error.error.message} [${error.reason}]`;
+  const errno = error.error.details?.errno;
+  if (error.reason === 'config_unreadable') {
+    const what =
+      errno === 'ENOENT'
+        ? 'does not exist'
+        : errno === 'EISDIR'
+          ? 'is a folder'
+          : `cannot be read (${typeof errno === 'string' ? errno : 'unknown'})`;
+    return new CliExit(
+      EXIT.usage,
+      `config file ${file} ${what}; name a readable file with --config, or leave --config out to use the built-in profiles`,
+      detail,
+    );
   }
-  return error instanceof Error ? error.message : 'unknown error';
+  if (error.reason === 'unknown_profile') {
+    return new CliExit(
+      EXIT.usage,
+      `config file ${file}: defaultProfile names no profile; set it to one of: ${knownProfiles(file)}`,
+      detail,
+    );
+  }
+  // the file is the person's own: the key to fix is what to do
+  return new CliExit(
+    EXIT.usage,
+    `config file ${file}: ${error.error.message.replace(/^host config( file)?: ?/, '')}; fix it`,
+    detail,
+  );
+}
+
+/** The profiles a file names, for a message (the file parsed once more, without checks). */
+function knownProfiles(file: string): string {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const profiles =
+      typeof parsed === 'object' && parsed !== null && 'profiles' in parsed
+        ? parsed.profiles
+        : undefined;
+    const names = typeof profiles === 'object' && profiles !== null ? Object.keys(profiles) : [];
+    return names.length === 0 ? '(it has none)' : names.slice(0, 20).join(', ');
+  } catch {
+    return '(unreadable)';
+  }
 }
 
 /** Refuses a `./relvo.config.json` nobody pointed us at: it could choose what runs. */
@@ -102,6 +146,17 @@ function refuseUnknownProviders(config: RuntimeConfig, file: string | undefined)
   }
 }
 
+/**
+ * codex answers a thread's effort only when one is configured, and a per-turn effort is refused
+ * on a thread without one (it could not be undone); every turn of a run has the same effort, so
+ * it is configured for the thread too (`-c model_reasoning_effort`, after the profile's own).
+ */
+function withEffort(profile: RuntimeConfig['profiles'][string], effort: string): string[] {
+  const own: unknown = profile.providerOptions.extraArgs;
+  const before = Array.isArray(own) ? own.filter((a): a is string => typeof a === 'string') : [];
+  return [...before, '-c', `model_reasoning_effort="${effort}"`];
+}
+
 export function chooseConfig(choice: ConfigChoice): ChosenConfig {
   if (choice.configFile === undefined) refuseImplicitConfig(choice.cwd);
   const file =
@@ -110,7 +165,7 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
   try {
     config = file === undefined ? parseRuntimeConfig(BUILT_IN_CONFIG) : loadRuntimeConfig(file);
   } catch (error) {
-    throw new CliExit(EXIT.usage, `config ${file ?? 'built-in'}: ${describeRuntimeError(error)}`);
+    throw loadFailure(error, file ?? 'built-in');
   }
   const profile = choice.profile ?? config.defaultProfile;
   // own keys only: `--profile __proto__` must not find Object.prototype
@@ -122,6 +177,11 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
     );
   }
   refuseUnknownProviders(config, file);
+  if (choice.model?.trim() === '')
+    throw new CliExit(
+      EXIT.usage,
+      '--model must not be empty; give a model name (relvo-codex models lists them)',
+    );
   if (
     choice.effort !== undefined &&
     !runOptionsSchema.shape.effort.safeParse(choice.effort).success
@@ -131,17 +191,27 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
       "--effort takes a lower-case level such as low, medium or high (`relvo-codex models` lists each model's)",
     );
   }
+  const perTurn = {
+    ...(choice.effort === undefined ? {} : { effort: choice.effort }),
+    ...(choice.summary === undefined ? {} : { summary: choice.summary }),
+    ...(choice.outputSchema === undefined ? {} : { outputSchema: choice.outputSchema }),
+  };
+  // --effort, else the profile's run.effort: configured for a codex thread too (withEffort)
+  const threadEffort =
+    chosen.provider === 'codex' ? (choice.effort ?? chosen.run?.effort) : undefined;
   if (
     choice.sandbox !== undefined ||
     choice.approvals !== undefined ||
     choice.model !== undefined ||
-    choice.effort !== undefined
+    threadEffort !== undefined ||
+    Object.keys(perTurn).length > 0
   ) {
     const providerOptions = {
       ...chosen.providerOptions,
       ...(choice.model === undefined ? {} : { model: choice.model }),
       ...(choice.sandbox === undefined ? {} : { sandboxMode: choice.sandbox }),
       ...(choice.approvals === undefined ? {} : { approvals: choice.approvals }),
+      ...(threadEffort === undefined ? {} : { extraArgs: withEffort(chosen, threadEffort) }),
     };
     // a profile's sessionOptions win over its providerOptions; the command line wins over both,
     // and over the profile's per-turn `run.model` too, which would otherwise win over all
@@ -149,13 +219,9 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
     const runModel =
       choice.model !== undefined && chosen.run?.model !== undefined ? { model: choice.model } : {};
     const run =
-      choice.effort === undefined && runModel.model === undefined
+      Object.keys(perTurn).length === 0 && runModel.model === undefined
         ? undefined
-        : {
-            ...chosen.run,
-            ...runModel,
-            ...(choice.effort === undefined ? {} : { effort: choice.effort }),
-          };
+        : { ...chosen.run, ...runModel, ...perTurn };
     if (choice.model !== undefined && 'model' in sessionOptions)
       sessionOptions.model = choice.model;
     if (choice.sandbox !== undefined && 'sandboxMode' in sessionOptions)

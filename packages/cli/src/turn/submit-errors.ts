@@ -36,8 +36,20 @@ export function submitErrorToExit(error: unknown): CliExit {
   if (isRuntimeError(error)) {
     const details = error.error.details ?? {};
     const where = [details.profile, details.path].filter((x) => typeof x === 'string').join(' ');
-    const message = `${error.error.message}${where === '' ? '' : ` (${where})`} [${error.reason}]`;
-    return new CliExit(isUsageRefusal(error) ? EXIT.usage : EXIT.failed, message);
+    const detail = `${error.error.message}${where === '' ? '' : ` (${where})`} [${error.reason}]`;
+    if (isUsageRefusal(error)) {
+      const profile = typeof details.profile === 'string' ? ` "${details.profile}"` : '';
+      return new CliExit(
+        EXIT.usage,
+        `the host config's profile${profile} was refused; fix it in the config file (--verbose shows which key)`,
+        detail,
+      );
+    }
+    return new CliExit(
+      EXIT.failed,
+      `${error.error.message}; run again with --verbose for details`,
+      detail,
+    );
   }
   return new CliExit(
     EXIT.failed,

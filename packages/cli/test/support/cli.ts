@@ -141,6 +141,15 @@ export function markedProcesses(mark: string): { pid: number; comm: string }[] {
   return processesWithEnv(`${CLI_MARK_VAR}=${mark}`).map(({ pid, comm }) => ({ pid, comm }));
 }
 
+/**
+ * The CLI's own process of this run: found by its entry module in argv, since the command name
+ * of a Node process differs between releases (`node` on 20, the main thread's name on 24).
+ */
+export function markedCli(mark: string): { pid: number } | undefined {
+  const cli = processesWithEnv(`${CLI_MARK_VAR}=${mark}`).find((p) => p.argv.includes(CLI_SOURCE));
+  return cli === undefined ? undefined : { pid: cli.pid };
+}
+
 /** Waits (bounded) until no process of this run is alive; returns what is still alive. */
 export async function survivorsAfter(mark: string, graceMs = 5_000): Promise<string[]> {
   const deadline = Date.now() + graceMs;

@@ -7,6 +7,8 @@ import { interactionChecks } from './checks-interactions.js';
 import { runChecks } from './checks-run.js';
 import { sessionChecks } from './checks-session.js';
 import { continueChecks } from './checks-continue.js';
+import { historyChecks } from './checks-history.js';
+import { revertChecks } from './checks-revert.js';
 import { steerChecks } from './checks-steer.js';
 import { hostChecks } from './checks-host.js';
 import { CheckContext, CheckFailure } from './context.js';
@@ -21,6 +23,8 @@ export const CONFORMANCE_CHECKS: readonly CheckDefinition[] = [
   ...steerChecks,
   ...hostChecks,
   ...continueChecks,
+  ...revertChecks,
+  ...historyChecks,
   ...eventChecks.filter((c) => c.area === 'events'),
   ...interactionChecks,
   ...eventChecks.filter((c) => c.area !== 'events'),

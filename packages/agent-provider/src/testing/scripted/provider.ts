@@ -83,6 +83,8 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
     interruptMode: options.interruptMode,
     supportsRecovery: options.supportsRecovery,
     supportsSteer: options.supportsSteer,
+    supportsRevert: options.supportsRevert,
+    supportsHistory: options.supportsHistory,
     supportsRunOptions: options.supportsRunOptions,
     scriptFor: (text: string) => options.scripts[text] ?? options.defaultScript,
     recordStarted: (run: ScriptedRun, sessionRef: string, text: string, set: RunOptions) => {
@@ -151,6 +153,8 @@ export function createScriptedProvider(input: ScriptedProviderOptions = {}): Scr
       // Recovery not declared: the optional method is absent, not merely unused.
       Object.defineProperty(session, 'exportRecoveryRecord', { value: undefined });
     }
+    if (!options.supportsRevert) Object.defineProperty(session, 'revert', { value: undefined });
+    if (!options.supportsHistory) Object.defineProperty(session, 'history', { value: undefined });
     return Promise.resolve(session);
   }
 

@@ -38,6 +38,7 @@ export class ScriptedRun implements ProviderRun {
   #index = 0;
   #resolve: (t: ProviderRunTermination) => void = () => undefined;
   #done = false;
+  #outcome: ProviderRunTermination['outcome'] | undefined;
   #waiting: PendingAsk | undefined;
   /** Set by a cooperative interrupt; applied on the next drain. */
   #interruptRequested = false;
@@ -208,9 +209,15 @@ export class ScriptedRun implements ProviderRun {
     }
   }
 
+  /** How the session's history lists this run: its outcome, or `running` until it settles. */
+  outcomeForHistory(): 'succeeded' | 'failed' | 'interrupted' | 'running' {
+    return this.#outcome ?? 'running';
+  }
+
   #settle(termination: ProviderRunTermination): void {
     if (this.#done) return;
     this.#done = true;
+    this.#outcome = termination.outcome;
     this.#waiting = undefined;
     this.#host.onSettled(this);
     this.#resolve(termination);

@@ -9,6 +9,14 @@ import { canonicalJson, captureJson } from '../../json.js';
 import { checkResponseAgainstRequest } from '../../check-response.js';
 import type { InteractionResponse } from '../../schemas/interaction.js';
 import type { ProviderRecoveryRecord } from '../../schemas/recovery.js';
+import {
+  historyRequestSchema,
+  revertRequestSchema,
+  type HistoryPage,
+  type HistoryRequest,
+  type RevertRequest,
+  type RevertResult,
+} from '../../schemas/session-ops.js';
 import { runOptionsSchema, turnInputSchema, type RunOptions } from '../../schemas/turn.js';
 import { WIRE_VERSION } from '../../wire.js';
 import { ScriptedRun, type ScriptedRunHost } from './run.js';
@@ -24,6 +32,8 @@ export interface ScriptedSessionHost {
   readonly supportsRecovery: boolean;
   readonly supportsSteer: boolean;
   readonly supportsRunOptions: boolean;
+  readonly supportsRevert: boolean;
+  readonly supportsHistory: boolean;
   scriptFor(text: string): readonly ScriptStep[];
   recordStarted(run: ScriptedRun, sessionRef: string, text: string, options: RunOptions): void;
   recordInterrupted(run: ScriptedRun, reason: string | undefined): void;
@@ -44,6 +54,8 @@ export class ScriptedSession implements ProviderSession {
   readonly #applied = new Map<string, string>();
   #active: ScriptedRun | undefined;
   #disposed = false;
+  /** The session's history, oldest first: each turn's text and its run (reverts drop the last). */
+  readonly #history: { readonly text: string; readonly run: ScriptedRun }[] = [];
 
   constructor(sessionRef: string, sink: ProviderEventSink, host: ScriptedSessionHost) {
     this.sessionRef = sessionRef;
@@ -96,6 +108,7 @@ export class ScriptedSession implements ProviderSession {
     });
     this.#runsByRef.set(request.runRef, run);
     this.#active = run;
+    this.#history.push({ text, run });
     host.recordStarted(run, this.sessionRef, text, options.data);
     return Promise.resolve(run);
   }
@@ -140,6 +153,37 @@ export class ScriptedSession implements ProviderSession {
     }
     this.#host.recordDisposed(this.sessionRef);
     return Promise.resolve();
+  }
+
+  revert(request: RevertRequest): Promise<RevertResult> {
+    if (this.#disposed) return refuse('session_closed', 'the scripted session is closed');
+    const parsed = revertRequestSchema.safeParse(request);
+    if (!parsed.success) return refuse('invalid_request', 'the revert request is invalid');
+    if (this.#active !== undefined && !this.#active.done) {
+      return refuse('illegal_state_transition', 'a scripted run is active in this session');
+    }
+    const { turns } = parsed.data;
+    if (turns > this.#history.length) return refuse('invalid_request', 'fewer turns than asked');
+    this.#history.splice(this.#history.length - turns);
+    return Promise.resolve({ turns, files: 'kept' });
+  }
+
+  /** The cursor is the count of newer turns already listed. */
+  history(request: HistoryRequest): Promise<HistoryPage> {
+    if (this.#disposed) return refuse('session_closed', 'the scripted session is closed');
+    const parsed = historyRequestSchema.safeParse(request);
+    const from = Number(parsed.data?.cursor ?? '0');
+    if (!parsed.success || !Number.isSafeInteger(from) || from < 0)
+      return refuse('invalid_request', 'the history request is invalid');
+    const newestFirst = [...this.#history].reverse();
+    const limit = parsed.data.limit ?? 25;
+    const turns = newestFirst.slice(from, from + limit).map(({ text, run }) => ({
+      ...(text === '' ? {} : { input: { parts: [{ type: 'text' as const, text }] } }),
+      events: [],
+      outcome: run.outcomeForHistory(),
+    }));
+    const next = from + limit < newestFirst.length ? { nextCursor: String(from + limit) } : {};
+    return Promise.resolve({ turns, ...next });
   }
 
   exportRecoveryRecord(): Promise<ProviderRecoveryRecord> {

@@ -64,11 +64,15 @@ export const scriptedProviderOptionsSchema = z.strictObject({
   supportsRunOptions: z.boolean().default(false),
   /** Declares `forkSession` (with recovery): a new session from an exported record. */
   supportsFork: z.boolean().default(false),
+  /** Declares `session.revert`: the last finished turns are taken back (counted only). */
+  supportsRevert: z.boolean().default(false),
+  /** Declares `session.history`: the session's turns, newest first, inputs and outcomes only. */
+  supportsHistory: z.boolean().default(false),
 });
 export type ScriptedProviderOptions = z.input<typeof scriptedProviderOptionsSchema>;
 export type ResolvedScriptedProviderOptions = z.output<typeof scriptedProviderOptionsSchema>;
 
-export const SCRIPTED_PROVIDER_VERSION = '0.5.0';
+export const SCRIPTED_PROVIDER_VERSION = '0.7.0';
 
 export function scriptedDescriptor(options: ResolvedScriptedProviderOptions): ProviderDescriptor {
   const mode = options.interruptMode;
@@ -112,5 +116,6 @@ export function scriptedDescriptor(options: ResolvedScriptedProviderOptions): Pr
           forksFromRecoveryRecord: options.supportsFork,
         }
       : {},
+    session: { revert: options.supportsRevert, history: options.supportsHistory },
   });
 }

@@ -79,7 +79,7 @@ describe('built packages', () => {
       });`;
     const out = JSON.parse(node(REPO_ROOT, ['-e', script])) as Record<string, unknown>;
     expect(out).toEqual({
-      wire: ['0.7', '0.7'],
+      wire: ['0.8', '0.8'],
       codes: [23, 23],
       provider: ['function', 'function'],
       version: [CODEX_APP_SERVER_VERSION, CODEX_APP_SERVER_VERSION],

@@ -36,7 +36,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
   return {
     providerId: 'codex',
     providerVersion: '0.1.0',
-    wireVersion: '0.7',
+    wireVersion: '0.8',
     run: {
       interrupt: { mode: 'cooperative', deliversPartialOutput: true, sessionRemainsUsable: true },
       streaming: { messageDeltas: true, toolActivity: false, incrementalUsage: true },

@@ -1,6 +1,6 @@
-/** Wire version constants (docs/spi.md §1). The SPI package's version follows it (0.7.x). */
+/** Wire version constants (docs/spi.md §1). The SPI package's version follows it (0.8.x). */
 
-export const WIRE_VERSION = '0.7' as const;
+export const WIRE_VERSION = '0.8' as const;
 export type WireVersion = typeof WIRE_VERSION;
 
 export const WIRE_STABILITY = 'unstable' as const;

@@ -23,8 +23,8 @@ const define = (patch: Partial<DefineProviderDescriptorInput> = {}) =>
 
 describe('defineProviderDescriptor', () => {
   it('fills wireVersion with WIRE_VERSION and keeps a given one', () => {
-    expect(define().wireVersion).toBe('0.7');
-    expect(WIRE_VERSION).toBe('0.7');
+    expect(define().wireVersion).toBe('0.8');
+    expect(WIRE_VERSION).toBe('0.8');
     expect(define({ wireVersion: '0.4' }).wireVersion).toBe('0.4');
   });
 
@@ -44,7 +44,7 @@ describe('checkWireCompatibility', () => {
       expect(check.error.code).toBe('provider_contract_violation');
       expect(check.error.details).toEqual({
         providerWireVersion: version,
-        runtimeWireVersion: '0.7',
+        runtimeWireVersion: '0.8',
       });
     }
   });

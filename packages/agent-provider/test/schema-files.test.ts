@@ -53,7 +53,7 @@ describe('JSON Schema agrees with zod on samples', () => {
       {
         providerId: 'a',
         providerVersion: '1',
-        wireVersion: '0.7',
+        wireVersion: '0.8',
         displayName: 'A',
         workspace: { requires: 'none' },
       },
@@ -63,7 +63,7 @@ describe('JSON Schema agrees with zod on samples', () => {
       {
         providerId: 'a',
         providerVersion: '1',
-        wireVersion: '0.7',
+        wireVersion: '0.8',
         displayName: 'A',
         workspace: {},
       },
@@ -73,7 +73,7 @@ describe('JSON Schema agrees with zod on samples', () => {
       {
         providerId: 'a',
         providerVersion: '1',
-        wireVersion: '0.7',
+        wireVersion: '0.8',
         displayName: 'A',
         workspace: { requires: 'none' },
         recovery: { resumesFromRecoveryRecord: true },

@@ -22,7 +22,7 @@ import { agentInteractionSchema } from '../src/schemas/termination.js';
 const base = {
   providerId: 'demo',
   providerVersion: '1.0.0',
-  wireVersion: '0.7',
+  wireVersion: '0.8',
   displayName: 'Demo',
 };
 const minimal = { ...base, workspace: { requires: 'directory' } };
@@ -442,7 +442,7 @@ describe('termination, recovery, error and settlement', () => {
   });
 
   it('recovery record requires JSON opaque data', () => {
-    const rec = { providerId: 'demo', providerVersion: '1', wireVersion: '0.7', opaque: { a: 1 } };
+    const rec = { providerId: 'demo', providerVersion: '1', wireVersion: '0.8', opaque: { a: 1 } };
     expect(providerRecoveryRecordSchema.safeParse(rec).success).toBe(true);
     expect(providerRecoveryRecordSchema.safeParse({ ...rec, opaque: null }).success).toBe(true);
     expect(providerRecoveryRecordSchema.safeParse({ ...rec, opaque: undefined }).success).toBe(

@@ -1,4 +1,4 @@
-// Public entry of @relvo-labs/agent-runtime (wire 0.7). Layer 3 of ADR-0001: it depends on the
+// Public entry of @relvo-labs/agent-runtime (wire 0.8). Layer 3 of ADR-0001: it depends on the
 // SPI package only and never imports a concrete provider.
 export { createAgentRuntime } from './runtime.js';
 export type {

@@ -123,7 +123,7 @@ describe('durable sessions (a provider that exports and resumes recovery records
     durable.exportOverride = {
       providerId: 'manual',
       providerVersion: '0.0.1',
-      wireVersion: '0.7',
+      wireVersion: '0.8',
       opaque: { thread: 'fixed' },
     };
     const runtime = await runtimeOn(join(tempDir(), 'events.db'), durable);
@@ -151,7 +151,7 @@ describe('durable sessions (a provider that exports and resumes recovery records
   it.each([
     [
       'record_too_large',
-      { providerId: 'manual', providerVersion: '1', wireVersion: '0.7', opaque: 'x'.repeat(5000) },
+      { providerId: 'manual', providerVersion: '1', wireVersion: '0.8', opaque: 'x'.repeat(5000) },
     ],
     ['record_invalid', { providerId: 'manual', opaque: {} }],
     [
@@ -159,7 +159,7 @@ describe('durable sessions (a provider that exports and resumes recovery records
       {
         providerId: 'manual',
         providerVersion: '1',
-        wireVersion: '0.7',
+        wireVersion: '0.8',
         opaque: 'sk-test-secret-value',
       },
     ],

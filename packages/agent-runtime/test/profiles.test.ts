@@ -267,7 +267,7 @@ describe('host config', () => {
     expect(wire.reason).toBe('wire_incompatible');
     expect(wire.code).toBe('provider_contract_violation');
     expect(wire.error.details).toMatchObject({ profile: 'w', providerWireVersion: '0.4' });
-    expect(WIRE_VERSION).toBe('0.7');
+    expect(WIRE_VERSION).toBe('0.8');
     expect((await refusal(session.submitTurn({ input: 'x', profile: 'b' }))).reason).toBe(
       'descriptor_invalid',
     );

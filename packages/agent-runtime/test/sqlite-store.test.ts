@@ -44,6 +44,7 @@ function writeOldSchema(
   version: number,
   events: readonly EventEnvelope[],
   summary: StoredSession,
+  storedWire?: string,
 ): void {
   const db = new Database(path);
   migrate(db, 0, version);
@@ -53,7 +54,7 @@ function writeOldSchema(
   );
   for (const e of events) {
     const row = [e.sessionId, e.sequence, e.eventId, e.runId ?? null, e.occurredAt];
-    insert.run(...row, e.wireVersion, e.payload.type, JSON.stringify(e.payload));
+    insert.run(...row, storedWire ?? e.wireVersion, e.payload.type, JSON.stringify(e.payload));
   }
   db.prepare(
     `INSERT INTO sessions (session_id, state, default_profile, opened_at, updated_at, last_sequence)
@@ -303,7 +304,8 @@ describe('SQLite event store', () => {
     // deltas as the old schemas stored them (whole payload objects) read back the same
     expect(before.some((e) => e.payload.type === 'run.message_delta')).toBe(true);
     const path = join(tempDir(), 'events.db');
-    writeOldSchema(path, from, before, summary as StoredSession);
+    // rows written by a runtime of the wire before: read as this wire, payloads judged by its schema
+    writeOldSchema(path, from, before, summary as StoredSession, '0.7');
 
     const migrated = await sqliteRuntime(path);
     expect(await history(migrated.runtime, session.id)).toEqual(before);

@@ -66,7 +66,7 @@ describe('a database whose folder is removed while it is open', () => {
       sessionId: 'ses_1',
       sequence,
       occurredAt: '2026-12-02T00:00:00.000Z',
-      wireVersion: '0.7',
+      wireVersion: '0.8',
       payload:
         sequence === 1
           ? {

@@ -298,7 +298,7 @@ describe('createScriptedProvider', () => {
     controller.drain();
     expect(await session.exportRecoveryRecord?.()).toEqual({
       providerId: 'scripted',
-      providerVersion: '0.7.0',
+      providerVersion: '0.8.0',
       wireVersion: WIRE_VERSION,
       opaque: { sessionRef: 'scripted-session-1', runCount: 1 },
     });

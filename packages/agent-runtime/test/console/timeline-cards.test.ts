@@ -129,7 +129,7 @@ describe('internal records', () => {
         record: {
           providerId: 'codex',
           providerVersion: '0.171.0',
-          wireVersion: '0.7',
+          wireVersion: '0.8',
           opaque: { threadId: 'thread-canary-0001' },
         },
         mac: 'a'.repeat(64),

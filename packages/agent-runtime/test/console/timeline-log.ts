@@ -29,7 +29,7 @@ export class Log {
       ...(runId === null ? {} : { runId }),
       sequence,
       occurredAt: new Date(Date.UTC(2026, 11, 5, 8, 0, sequence)).toISOString(),
-      wireVersion: '0.7',
+      wireVersion: '0.8',
       payload,
     });
     this.envelopes.push(envelope);

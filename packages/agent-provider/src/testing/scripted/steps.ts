@@ -72,7 +72,7 @@ export const scriptedProviderOptionsSchema = z.strictObject({
 export type ScriptedProviderOptions = z.input<typeof scriptedProviderOptionsSchema>;
 export type ResolvedScriptedProviderOptions = z.output<typeof scriptedProviderOptionsSchema>;
 
-export const SCRIPTED_PROVIDER_VERSION = '0.7.0';
+export const SCRIPTED_PROVIDER_VERSION = '0.8.0';
 
 export function scriptedDescriptor(options: ResolvedScriptedProviderOptions): ProviderDescriptor {
   const mode = options.interruptMode;

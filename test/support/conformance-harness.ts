@@ -270,6 +270,9 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
                   id: frame.id,
                   error: { code: -32600, message: 'no active turn to steer' },
                 });
+            } else if (method === 'thread/inject_items') {
+              // 0.171.0 answers `{}` (the inject_items transcript)
+              reply({});
             } else if (method.startsWith('thread/') && method !== 'thread/resume') {
               const answer = c.history.answer(method, frame.params as Frame | undefined);
               if (answer !== undefined) c.fake.push({ id: frame.id, ...answer });

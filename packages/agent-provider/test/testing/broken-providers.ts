@@ -420,3 +420,18 @@ export function historyWithoutCursor(provider: AgentProvider): AgentProvider {
     },
   }));
 }
+
+/** Declares injected context and refuses every item, well-formed or not. */
+export function refusesEveryInjection(provider: AgentProvider): AgentProvider {
+  const patched = patchSessions(provider, () => ({
+    injectContext: () =>
+      Promise.reject(new ProviderRejection(agentError('invalid_request', 'no context taken'))),
+  }));
+  return {
+    ...patched,
+    describe: () => {
+      const d = provider.describe();
+      return { ...d, run: { ...d.run, injectContext: true } };
+    },
+  };
+}

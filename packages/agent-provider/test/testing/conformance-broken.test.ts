@@ -23,6 +23,7 @@ import {
   missingFork,
   forksForeignRecords,
   revertsAnything,
+  refusesEveryInjection,
   historyWithoutCursor,
   refusesRunModel,
   wrongRetryable,
@@ -149,6 +150,11 @@ describe('the conformance kit catches broken providers', () => {
       })),
     );
     expect(failure(r, 'run.steer')).toBe('run.steer is declared but the run has no steer');
+  });
+
+  it('a declared injectContext that refuses well-formed items', async () => {
+    const r = await report(refusesEveryInjection);
+    expect(failure(r, 'session.injectContext')).toMatch(/^injectContext with valid items/);
   });
 
   it('a refusal thrown synchronously', async () => {

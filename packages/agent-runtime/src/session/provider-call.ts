@@ -3,8 +3,8 @@ import { providerRefusal, RuntimeError } from '../errors.js';
 
 /**
  * What a provider call that threw means to the host: a definite refusal stays a typed refusal;
- * anything else is an unknown outcome the host may retry with the same request (a steer is
- * the exception: a retry could add its input twice, so the host decides).
+ * anything else is an unknown outcome the host may retry with the same request (a steer or an
+ * injection is the exception: a retry could add its input twice, so the host decides).
  */
 export function providerCallError(
   error: unknown,
@@ -16,7 +16,9 @@ export function providerCallError(
   return new RuntimeError(
     'provider_unavailable',
     'provider_unknown_outcome',
-    `the ${what} outcome is unknown; retry it`,
+    what === 'steer' || what === 'context injection'
+      ? `the ${what} outcome is unknown`
+      : `the ${what} outcome is unknown; retry it`,
     { cause: error },
   );
 }

@@ -60,7 +60,7 @@ export const hostChecks: readonly CheckDefinition[] = [
     id: 'session.injectContext',
     area: 'session',
     title:
-      'injectContext: present when declared, malformed items refused invalid_request; when undeclared absent or refused capability_unsupported',
+      'injectContext: present when declared, valid items taken and malformed ones refused invalid_request; when undeclared absent or refused capability_unsupported',
     applies: () => APPLIES,
     async run(ctx, plan) {
       const { session } = await ctx.openSession();
@@ -76,6 +76,15 @@ export const hostChecks: readonly CheckDefinition[] = [
         await ctx.call('injectContext', () => inject(malformed)),
         declared ? ['invalid_request'] : ['capability_unsupported', 'invalid_request'],
       );
+      if (declared) {
+        const items = [
+          { type: 'text' as const, role: 'developer' as const, text: ctx.marker('context') },
+        ];
+        ctx.ok(
+          'injectContext with valid items',
+          await ctx.call('injectContext with valid items', () => inject(items)),
+        );
+      }
     },
   },
 ];

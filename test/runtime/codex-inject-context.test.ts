@@ -1,0 +1,140 @@
+/**
+ * `session.injectContext` through the runtime on the REAL codex (scripted model on 127.0.0.1):
+ * the items are in the log (`context.injected`) and in the model's next request, after the
+ * earlier turn and before the new input; while a run streams the runtime hands them on as codex
+ * takes them (codex does not refuse an injection mid-turn: the same turn asks the model again).
+ */
+import {
+  createAgentRuntime,
+  type AgentRuntime,
+  type EventEnvelope,
+  type RuntimeSession,
+} from '@relvo-labs/agent-runtime';
+import type { ContextItem } from '@relvo-labs/agent-provider';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCodexProvider } from '../../src/index.js';
+import {
+  codexConfigArgs,
+  createIsolatedCodexHome,
+  requestInputItems,
+  requireCodexBinary,
+  ScriptedModelServer,
+  textStep,
+} from '../../src/testing/index.js';
+import { testEnv } from '../support/processes.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function harness(): Promise<{
+  runtime: AgentRuntime;
+  server: ScriptedModelServer;
+  session: RuntimeSession;
+}> {
+  const binary = requireCodexBinary({ kind: 'native' });
+  const iso = createIsolatedCodexHome('relvo-runtime-inject-');
+  cleanups.push(() => {
+    iso.dispose();
+  });
+  const server = await ScriptedModelServer.start();
+  cleanups.push(() => server.close());
+  const runtime = await createAgentRuntime({
+    providers: { codex: createCodexProvider },
+    config: {
+      defaultProfile: 'codex',
+      profiles: {
+        codex: {
+          provider: 'codex',
+          providerOptions: {
+            executable: binary.path,
+            extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
+            env: iso.env(testEnv()),
+            requestTimeoutMs: 20_000,
+          },
+        },
+      },
+    },
+  });
+  cleanups.push(() => runtime.shutdown());
+  const session = await runtime.openSession({ workspace: iso.workspace });
+  return { runtime, server, session };
+}
+
+async function stored(runtime: AgentRuntime, sessionId: string): Promise<EventEnvelope[]> {
+  return [...(await runtime.readEvents(sessionId, { limit: 10_000 }))];
+}
+
+/** Until the log holds an event of `type` (bounded: never waits without an end). */
+async function untilStored(runtime: AgentRuntime, sessionId: string, type: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await stored(runtime, sessionId)).some((e) => e.payload.type === type)) {
+    if (Date.now() > deadline) throw new Error(`no ${type} within 15 s`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const NOTES: ContextItem[] = [
+  { type: 'text', role: 'developer', text: 'RUNTIME NOTE: gold plan' },
+  { type: 'text', role: 'user', text: 'RUNTIME USER NOTE' },
+];
+
+describe('session.injectContext on the real codex', () => {
+  it("is logged, then reaches the model's next request after the earlier turn", async () => {
+    const h = await harness();
+    h.server.enqueue(textStep(['first']), textStep(['second']));
+    const first = await h.session.submitTurn({ input: 'first question' });
+    expect((await first.done).turnState).toBe('completed');
+    await h.session.injectContext(NOTES);
+    const second = await h.session.submitTurn({ input: 'second question' });
+    expect((await second.done).turnState).toBe('completed');
+
+    const events = await stored(h.runtime, h.session.id);
+    const injected = events.filter((e) => e.payload.type === 'context.injected');
+    expect(injected.map((e) => e.payload)).toEqual([
+      { type: 'context.injected', profile: 'codex', items: NOTES },
+    ]);
+    // recorded between the turns, outside any run
+    const at = (type: string, nth = 0): number =>
+      events.filter((e) => e.payload.type === type)[nth]?.sequence ?? -1;
+    expect(injected[0]?.runId).toBeUndefined();
+    expect(injected[0]?.sequence).toBeGreaterThan(at('turn.settled', 0));
+    expect(injected[0]?.sequence).toBeLessThan(at('turn.started', 1));
+
+    const request = h.server.requests[1];
+    if (request === undefined) throw new Error('no second model request');
+    const texts = requestInputItems(request)
+      .filter((i) => i.type === 'message')
+      .map((i) => `${String(i.role)}:${JSON.stringify(i.content)}`);
+    const index = (needle: string): number => texts.findIndex((t) => t.includes(needle));
+    expect(index('first question')).toBeGreaterThan(-1);
+    expect(index('RUNTIME NOTE: gold plan')).toBeGreaterThan(index('first question'));
+    expect(texts[index('RUNTIME NOTE: gold plan')]).toMatch(/^developer:/);
+    expect(index('RUNTIME USER NOTE')).toBe(index('RUNTIME NOTE: gold plan') + 1);
+    expect(index('second question')).toBeGreaterThan(index('RUNTIME USER NOTE'));
+    expect(JSON.stringify(h.server.requests[0]?.body)).not.toContain('RUNTIME NOTE');
+  });
+
+  it('while a run streams it is taken, not refused: the same turn asks the model again with it', async () => {
+    const h = await harness();
+    h.server.enqueue(
+      textStep(
+        Array.from({ length: 30 }, (_, i) => `w${String(i)} `),
+        { delayMs: 40 },
+      ),
+      textStep(['after the note']),
+    );
+    const turn = await h.session.submitTurn({ input: 'count' });
+    await untilStored(h.runtime, h.session.id, 'run.message_delta');
+    await h.session.injectContext([{ type: 'text', role: 'user', text: 'MID-RUN NOTE' }]);
+    expect((await turn.done).turnState).toBe('completed');
+    expect(h.server.requests).toHaveLength(2);
+    expect(JSON.stringify(h.server.requests[0]?.body)).not.toContain('MID-RUN NOTE');
+    expect(JSON.stringify(h.server.requests[1]?.body)).toContain('MID-RUN NOTE');
+    const events = await stored(h.runtime, h.session.id);
+    const injected = events.find((e) => e.payload.type === 'context.injected');
+    const finished = events.find((e) => e.payload.type === 'run.finished');
+    expect(injected?.sequence).toBeLessThan(finished?.sequence ?? 0);
+  });
+});

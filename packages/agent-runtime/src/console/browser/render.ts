@@ -230,6 +230,14 @@ export class TimelineView {
         );
         return node;
       }
+      case 'context.injected': {
+        // the host's own text for the model, outside a turn: each item with its role
+        const node = el('div', 'entry you context');
+        node.append(el('span', 'label', `context added for ${str(p['profile'])}`));
+        for (const item of Array.isArray(p['items']) ? p['items'].filter(isRecord) : [])
+          node.append(el('div', 'text', `${str(item['role'])}: ${str(item['text'])}`));
+        return node;
+      }
       case 'interaction.requested': {
         const item: PendingItem = {
           interactionId: str(p['interactionId']),

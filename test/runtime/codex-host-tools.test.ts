@@ -9,21 +9,18 @@ import {
   type AgentRuntime,
   type EventEnvelope,
   type HostToolFunction,
-  type RuntimeConfigInput,
 } from '@relvo-labs/agent-runtime';
 import type { JsonValue } from '@relvo-labs/agent-provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCodexProvider } from '../../src/index.js';
 import {
-  codexConfigArgs,
   createIsolatedCodexHome,
   functionCallOutput,
   functionCallStep,
-  requireCodexBinary,
   ScriptedModelServer,
   textStep,
 } from '../../src/testing/index.js';
-import { testEnv } from '../support/processes.js';
+import { codexRuntime } from '../support/codex-runtime.js';
 import { LOOKUP_TICKET as LOOKUP } from '../../scripts/lib/scenarios-host.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -36,36 +33,13 @@ async function harness(lookup: HostToolFunction): Promise<{
   server: ScriptedModelServer;
   open: () => ReturnType<AgentRuntime['openSession']>;
 }> {
-  const binary = requireCodexBinary({ kind: 'native' });
-  const iso = createIsolatedCodexHome('relvo-runtime-tools-');
-  cleanups.push(() => {
-    iso.dispose();
-  });
-  const server = await ScriptedModelServer.start();
-  cleanups.push(() => server.close());
-  const config: RuntimeConfigInput = {
-    defaultProfile: 'codex-tools',
-    profiles: {
-      'codex-tools': {
-        provider: 'codex',
-        providerOptions: {
-          executable: binary.path,
-          extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-          env: iso.env(testEnv()),
-          requestTimeoutMs: 20_000,
-          experimentalApi: true,
-        },
-        tools: [LOOKUP],
-      },
-    },
-  };
-  const runtime = await createAgentRuntime({
-    providers: { codex: createCodexProvider },
-    config,
+  const { runtime, server, workspace } = await codexRuntime(cleanups, {
+    prefix: 'relvo-runtime-tools-',
+    providerOptions: { experimentalApi: true },
+    profile: { tools: [LOOKUP] },
     toolFunctions: { lookup_ticket: lookup },
   });
-  cleanups.push(() => runtime.shutdown());
-  return { runtime, server, open: () => runtime.openSession({ workspace: iso.workspace }) };
+  return { runtime, server, open: () => runtime.openSession({ workspace }) };
 }
 
 async function stored(runtime: AgentRuntime, sessionId: string): Promise<EventEnvelope[]> {

@@ -5,23 +5,14 @@
  * takes them (codex does not refuse an injection mid-turn: the same turn asks the model again).
  */
 import {
-  createAgentRuntime,
   type AgentRuntime,
   type EventEnvelope,
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
 import type { ContextItem } from '@relvo-labs/agent-provider';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCodexProvider } from '../../src/index.js';
-import {
-  codexConfigArgs,
-  createIsolatedCodexHome,
-  requestInputItems,
-  requireCodexBinary,
-  ScriptedModelServer,
-  textStep,
-} from '../../src/testing/index.js';
-import { testEnv } from '../support/processes.js';
+import { requestInputItems, ScriptedModelServer, textStep } from '../../src/testing/index.js';
+import { codexRuntime } from '../support/codex-runtime.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -33,33 +24,10 @@ async function harness(): Promise<{
   server: ScriptedModelServer;
   session: RuntimeSession;
 }> {
-  const binary = requireCodexBinary({ kind: 'native' });
-  const iso = createIsolatedCodexHome('relvo-runtime-inject-');
-  cleanups.push(() => {
-    iso.dispose();
+  const { runtime, server, workspace } = await codexRuntime(cleanups, {
+    prefix: 'relvo-runtime-inject-',
   });
-  const server = await ScriptedModelServer.start();
-  cleanups.push(() => server.close());
-  const runtime = await createAgentRuntime({
-    providers: { codex: createCodexProvider },
-    config: {
-      defaultProfile: 'codex',
-      profiles: {
-        codex: {
-          provider: 'codex',
-          providerOptions: {
-            executable: binary.path,
-            extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-            env: iso.env(testEnv()),
-            requestTimeoutMs: 20_000,
-          },
-        },
-      },
-    },
-  });
-  cleanups.push(() => runtime.shutdown());
-  const session = await runtime.openSession({ workspace: iso.workspace });
-  return { runtime, server, session };
+  return { runtime, server, session: await runtime.openSession({ workspace }) };
 }
 
 async function stored(runtime: AgentRuntime, sessionId: string): Promise<EventEnvelope[]> {

@@ -115,6 +115,8 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
         reasoningSummary: options.events.reasoningSummary,
       },
       persistence: options.persistence,
+      // the names only: a server's command, URL and env stay out of the descriptor
+      mcpServers: (options.mcpServers ?? []).map((s) => s.name),
       bridgedServerRequests: bridged,
       // a patch leaving the workspace is refused unless the host asked to see it (ADR-0015)
       ...(fileChanges ? { outsideWorkspaceChanges: options.outsideWorkspaceChanges } : {}),

@@ -4,6 +4,7 @@ export {
   type ReadAccountInit,
 } from './account.js';
 export type { LoginInit, LogoutInit } from './login.js';
+export type { ChatgptLoginEnd, ChatgptLoginInit, CodexChatgptLogin } from './chatgpt-login.js';
 export {
   codexModelListSchema,
   codexModelSchema,

@@ -5,6 +5,7 @@
  * from `provider.ts`, which assembles the provider and answers the session-less questions; a
  * failed handshake hands its connection to the provider's abandoned ledger.
  */
+import { codexMcpConfig } from './mcp-servers.js';
 import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { isAbsolute } from 'node:path';
@@ -31,6 +32,7 @@ import {
   workspaceDigest,
   type CodexRecoveryOpaque,
 } from './session/recovery.js';
+import { threadSettings } from './session/diagnostics.js';
 import { CodexSession } from './session/session.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { codexRejection } from './shared/codex-error.js';
@@ -159,6 +161,9 @@ export async function openSession(
         capabilityGate: (version) => new ReleaseCapabilities(version).refusal(features),
         ...(model !== undefined ? { model } : {}),
         ephemeral: options.persistence !== 'thread',
+        ...(options.mcpServers === undefined || options.mcpServers.length === 0
+          ? {}
+          : { config: codexMcpConfig(options.mcpServers) }),
         ...(recorded === undefined ? {} : forking ? { fork: recorded } : { resume: recorded }),
       },
       startup,
@@ -166,7 +171,7 @@ export async function openSession(
   } catch (error) {
     throw await abandoned.tearDownAfterFailedHandshake(connection, error);
   }
-  return new CodexSession({
+  const session = new CodexSession({
     threadId: thread.threadId,
     // a resumed thread answers a run's options it still holds as its own: the record knows better
     threadDefaults: (!forking ? recovery?.settings?.defaults : undefined) ?? thread.defaults,
@@ -211,4 +216,10 @@ export async function openSession(
       ? { onRateLimits: rateLimitsObserver(options.onRateLimits) }
       : {}),
   });
+  try {
+    sink.emit(threadSettings(thread.defaults));
+  } catch {
+    // a host sink that throws must not undo an opened session
+  }
+  return session;
 }

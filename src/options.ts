@@ -14,6 +14,7 @@ import { TOOL_ACTIVITY_MODES } from './session/tool-activity.js';
 import { COMMAND_ENVIRONMENTS } from './transport/environment.js';
 import type { CodexTransportFactory } from './transport/types.js';
 import type { CodexRateLimitsListener } from './rate-limits.js';
+import { mcpServersSchema } from './mcp-servers.js';
 
 export const CODEX_BRIDGE_MODES = ['none', 'bridge'] as const;
 export const ELICITATION_URL_MODES = ['withhold', 'show'] as const;
@@ -118,6 +119,8 @@ export const codexProviderOptionsSchema = z.strictObject({
    * (`account/rateLimits/updated`, during turns); account-wide, so tied to no session or run.
    */
   onRateLimits: rateLimitsListenerSchema.optional(),
+  /** MCP servers every session gets, as codex's own config (src/mcp-servers.ts). */
+  mcpServers: mcpServersSchema.optional(),
 });
 
 export type CodexProviderOptions = z.input<typeof codexProviderOptionsSchema>;

@@ -20,6 +20,11 @@ import {
 import type { CodexProbe } from './probe.js';
 import { loginWithApiKey, logoutOfCodex, type LoginInit, type LogoutInit } from './login.js';
 import {
+  startChatgptLogin,
+  type ChatgptLoginInit,
+  type CodexChatgptLogin,
+} from './chatgpt-login.js';
+import {
   readCodexRateLimits,
   type CodexRateLimitsRead,
   type ReadRateLimitsInit,
@@ -72,6 +77,11 @@ export interface CodexProvider extends AgentProvider {
   login(init: LoginInit): Promise<CodexAccountStatus>;
   /** Logs codex out (`account/logout`: its stored login is removed); the account state after. */
   logout(init?: LogoutInit): Promise<CodexAccountStatus>;
+  /**
+   * Starts codex's ChatGPT browser login: resolves with the address to open once codex gave it;
+   * the login's connection stays open until `done` (codex ended it, `cancel()`, or `timeoutMs`).
+   */
+  startChatgptLogin(init?: ChatgptLoginInit): Promise<CodexChatgptLogin>;
   /**
    * The models codex offers (`model/list`, its bundled catalog: no login needed), on a
    * connection of its own; pages followed up to a cap, each model reduced to `CodexModel`.
@@ -142,6 +152,7 @@ const create = (input: CodexProviderOptions = {}): CodexProvider => {
     readAccount: (init = {}) => readCodexAccount(probeOf(init.cwd)),
     login: (init) => loginWithApiKey(probeOf, init),
     logout: (init = {}) => logoutOfCodex(probeOf, init),
+    startChatgptLogin: (init = {}) => startChatgptLogin(probeOf, init),
     listModels: async (init = {}) => {
       const parsed = parseOptions(listModelsInitSchema, init, 'invalid listModels options');
       if (!parsed.ok) throw parsed.rejection;

@@ -79,6 +79,12 @@ export const CODEX_FEATURE_NEEDS = {
     `${TURNS}.itemsView=notLoaded`,
     `${TURNS}:result.data`,
   ],
+  // the thread's own config, on every way a session opens a thread
+  mcpServers: [
+    `${CODEX_CLIENT_METHOD.threadStart}.config`,
+    `${CODEX_CLIENT_METHOD.threadResume}.config`,
+    `${CODEX_CLIENT_METHOD.threadFork}.config`,
+  ],
   // an API-key login and logout, then the account state (readAccount's needs)
   login: [
     `${CODEX_CLIENT_METHOD.accountLoginStart}.type=apiKey`,
@@ -87,6 +93,16 @@ export const CODEX_FEATURE_NEEDS = {
     ACCOUNT,
     `${ACCOUNT}:result.account`,
     `${ACCOUNT}:result.requiresOpenaiAuth`,
+  ],
+  // the browser login: its address, its end, its cancel
+  chatgptLogin: [
+    `${CODEX_CLIENT_METHOD.accountLoginStart}.type=chatgpt`,
+    CODEX_CLIENT_METHOD.accountLoginCancel,
+    `${CODEX_CLIENT_METHOD.accountLoginCancel}.loginId`,
+    // read only as the signal that the login ended: whether it succeeded is read back
+    'account/login/completed',
+    ACCOUNT,
+    `${ACCOUNT}:result.account`,
   ],
   // one page of turns, newest first, each with its summary items
   'session.history': [

@@ -13,7 +13,7 @@ import { CODEX_RELEASE_CAPABILITIES } from './releases.js';
 /** The options that decide which features every session of a provider uses. */
 export type FeatureOptions = Pick<
   ResolvedCodexProviderOptions,
-  'events' | 'permissions' | 'mcpElicitations' | 'elicitationUrls' | 'onRateLimits'
+  'events' | 'permissions' | 'mcpElicitations' | 'elicitationUrls' | 'onRateLimits' | 'mcpServers'
 >;
 
 /** The features a provider's options turn on for each of its sessions, in table order. */
@@ -29,6 +29,7 @@ export function requestedFeatures(options: FeatureOptions): CodexFeature[] {
     if (options.elicitationUrls === 'show') out.push('elicitationUrls');
   }
   if (options.onRateLimits !== undefined) out.push('onRateLimits');
+  if (options.mcpServers !== undefined && options.mcpServers.length > 0) out.push('mcpServers');
   return out;
 }
 

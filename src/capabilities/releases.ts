@@ -20,7 +20,9 @@ const CARRIES_1: readonly CodexFeature[] = [
   'onRateLimits',
   'readAccount',
   'session.revert',
+  'mcpServers',
   'login',
+  'chatgptLogin',
   'session.history',
 ];
 

@@ -27,6 +27,7 @@ export const CODEX_CLIENT_METHOD = {
   threadTurnsList: 'thread/turns/list',
   accountLoginStart: 'account/login/start',
   accountLogout: 'account/logout',
+  accountLoginCancel: 'account/login/cancel',
 } as const;
 
 /** The notifications the adapter reads are decoded in `inbound.ts`, one schema per method. */

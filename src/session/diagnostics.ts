@@ -68,3 +68,23 @@ export function fromRegistry(d: RegistryDiagnostic): ProviderEventInput {
     d.token !== undefined ? { code: d.code, token: d.token } : { code: d.code },
   );
 }
+
+/** A model slug or an effort as the catalog spells them; anything else is left out, not copied. */
+const SETTING_TOKEN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$/;
+
+/**
+ * What codex answered for the thread it started, resumed or forked: the model it uses (also
+ * when nothing configured one) and the effort, when codex reports one. Hosts name the model
+ * from it; codex reports it nowhere else before the model is asked.
+ */
+export function threadSettings(defaults: {
+  readonly model?: string | undefined;
+  readonly effort?: string | undefined;
+}): ProviderEventInput {
+  const detail: Record<string, string> = {};
+  if (defaults.model !== undefined && SETTING_TOKEN.test(defaults.model))
+    detail.model = defaults.model;
+  if (defaults.effort !== undefined && SETTING_TOKEN.test(defaults.effort))
+    detail.effort = defaults.effort;
+  return diagnostic('info', 'codex thread settings', { kind: 'thread_settings', ...detail });
+}

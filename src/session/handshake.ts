@@ -2,7 +2,7 @@
  * initialize → version gate → initialized → thread/start (or thread/resume for a recovery
  * record). Any failure is thrown; the caller owns the teardown of the half-open connection.
  */
-import type { ProviderRejection } from '@relvo-labs/agent-provider';
+import type { JsonObject, ProviderRejection } from '@relvo-labs/agent-provider';
 import { CODEX_CLIENT_TITLE } from '../constants.js';
 import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/vocabulary.js';
 import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
@@ -38,6 +38,8 @@ export interface HandshakeParams {
   readonly resume?: RecordedThread;
   /** Fork this persisted thread into a new one instead of starting one (ADR-0041). */
   readonly fork?: RecordedThread;
+  /** codex config for the thread (`config`), sent on start, resume and fork alike. */
+  readonly config?: JsonObject;
 }
 
 export interface RecordedThread {
@@ -128,6 +130,7 @@ export async function handshake(
     approvalPolicy: params.approvalPolicy,
     sandbox: params.sandbox,
     ...(params.model !== undefined ? { model: params.model } : {}),
+    ...(params.config !== undefined ? { config: params.config } : {}),
   };
   if (params.resume !== undefined) {
     const thread = await continueThread(connection, settings, params.resume, codexHomeDigest);

@@ -8,7 +8,12 @@ import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { textStep } from '../../src/testing/index.js';
 import { SCRIPTED_MODEL } from '../../src/testing/codex-config.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, type RealCodex } from '../support/real-codex.js';
+import {
+  openRealCodex,
+  recordingSink,
+  resumeAfterDispose,
+  type RealCodex,
+} from '../support/real-codex.js';
 
 interface Sent {
   readonly model: unknown;
@@ -72,14 +77,8 @@ describe('per-run model, effort and summary on the real binary', () => {
     );
     codex.server.enqueue(textStep('one'), textStep('two'));
     await run(codex, 'own', { model: 'other-model', effort: 'high' });
-    const record = await codex.session.exportRecoveryRecord!();
-    await codex.session.dispose();
     // codex answers the resume with other-model / high as the thread's own (measured)
-    const resumed = await codex.provider.resumeSession!(record, {
-      options: {},
-      workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
-      sink: recordingSink(),
-    });
+    const resumed = await resumeAfterDispose(codex);
     try {
       const next = await resumed.startRun({
         input: textInput('back'),

@@ -17,6 +17,7 @@ interface Manifest {
   readonly dependencies?: Record<string, string>;
   readonly peerDependencies?: Record<string, string>;
   readonly optionalDependencies?: Record<string, string>;
+  readonly engines?: { readonly node?: string };
 }
 
 const PACKAGE_DIRS = ['.', 'packages/agent-provider', 'packages/agent-runtime', 'packages/cli'];
@@ -84,6 +85,20 @@ describe('package manifests, as a consumer installs them', () => {
     expect(runtime.peerDependencies?.pg).toMatch(/^\^8\./);
     expect(runtime.peerDependenciesMeta?.pg?.optional).toBe(true);
     expect(runtime.dependencies?.pg).toBeUndefined();
+  });
+
+  it('engines name exactly the Node majors CI runs, the same in all four', () => {
+    const ci = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8');
+    const full = /^FULL_NODE=(\d+)$/m.exec(ci)?.[1];
+    const smoke = /^SMOKE_NODES=\(([\d ]+)\)$/m.exec(ci)?.[1]?.split(' ') ?? [];
+    const tested = [full ?? 'none', ...smoke].map(Number).sort((a, b) => a - b);
+    expect(tested.length).toBeGreaterThanOrEqual(4);
+    for (const [dir, m] of manifests) {
+      const ranges = (m.engines?.node ?? '').split(' || ');
+      // each range a caret on one major: the majors the CI matrix runs, nothing open-ended
+      const majors = ranges.map((r) => Number(/^\^(\d+)\.\d+\.\d+$/.exec(r)?.[1]));
+      expect(majors, `${dir}: engines.node`).toEqual(tested);
+    }
   });
 
   it('the SPI package is versioned after the wire it speaks', () => {

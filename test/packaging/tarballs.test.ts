@@ -1,8 +1,11 @@
 /**
- * All four packages as a host installs them: `npm pack` of each, installed together into an empty
- * project outside the repository (better-sqlite3 compiles from source there, as on a host that
- * cannot download its prebuilt binary), then the installed CLI's demo and a host program that
- * runs one turn through the installed runtime and provider. Needs `npm run build` first.
+ * All four packages as a host installs them: `npm pack` of each, installed into an empty project
+ * outside the repository (better-sqlite3 compiles from source there, as on a host that cannot
+ * download its prebuilt binary). First a host without pg, holding the newest zod 4 itself, with
+ * the SPI, the adapter and the runtime: strict TypeScript compiles against their types, memory
+ * and SQLite stores run a turn and PostgreSQL is refused with `store_driver_missing`. Then pg 8
+ * (newest) and the CLI join it: one copy of zod and of pg in the tree, the installed CLI's demo
+ * and a host turn through the real codex. Needs `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmIn, packInto } from '../support/packing.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { testEnv } from '../support/processes.js';
+import { CODEX_HOST, compileStrict, NO_PG_HOST, PG_HOST } from './tarball-hosts.js';
 
 const PACKAGES = [
   ['@relvo-labs/agent-provider', join(REPO_ROOT, 'packages', 'agent-provider')],
@@ -19,45 +23,15 @@ const PACKAGES = [
   ['@relvo-labs/agent-runtime', join(REPO_ROOT, 'packages', 'agent-runtime')],
   ['@relvo-labs/relvo-codex', join(REPO_ROOT, 'packages', 'cli')],
 ] as const;
+const CLI = '@relvo-labs/relvo-codex';
 
 /**
  * Compiling better-sqlite3 dominates: a minute or two on an idle machine; with 2 cores shared by
  * a dozen builds it was measured at over 14 minutes.
  */
 const INSTALL_TIMEOUT_MS = 1_200_000;
-
-const HOST = `import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
-import { codexConfigArgs, createIsolatedCodexHome, locateCodexBinary, ScriptedModelServer, textStep } from '@relvo-labs/agent-provider-codex/testing';
-import { createAgentRuntime, openSqliteEventStore } from '@relvo-labs/agent-runtime';
-const codex = locateCodexBinary({ kind: 'native' });
-if (!codex.found) throw new Error('no codex installed: ' + codex.reason);
-const iso = createIsolatedCodexHome('relvo-tarball-host-');
-const server = await ScriptedModelServer.start();
-server.enqueue(textStep(['from ', 'the tarballs']));
-const runtime = await createAgentRuntime({
-  providers: { codex: createCodexProvider },
-  config: { defaultProfile: 'p', profiles: { p: { provider: 'codex', providerOptions: {
-    executable: codex.path, extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }), env: iso.env(process.env) } } } },
-  store: openSqliteEventStore({ path: process.argv[2] }),
-});
-const session = await runtime.openSession({ workspace: iso.workspace });
-const types = [];
-let text = '';
-const reading = (async () => {
-  for await (const envelope of session.subscribe({ fromSequence: 1 })) {
-    types.push(envelope.payload.type);
-    if (envelope.payload.type === 'run.message_delta') text += envelope.payload.text;
-  }
-})();
-const turn = await session.submitTurn({ input: 'hi' });
-const { turnState } = await turn.done;
-await session.close();
-await reading;
-await runtime.shutdown();
-await server.close();
-iso.dispose();
-process.stdout.write(JSON.stringify({ turnState, text, closed: types.at(-1) }));
-`;
+/** `--prefer-offline`: what `npm ci` cached is reused, the registry asked only for what is not. */
+const INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund'];
 
 function requireBuilt(dir: string): void {
   if (!existsSync(join(dir, 'dist'))) {
@@ -67,6 +41,7 @@ function requireBuilt(dir: string): void {
 
 describe('the four tarballs installed into an empty project', () => {
   let scratch = '';
+  const tarballs = new Map<string, string>();
   const installed = (name: string): string => join(scratch, 'node_modules', ...name.split('/'));
   const env = (): NodeJS.ProcessEnv => {
     const base = testEnv();
@@ -75,11 +50,22 @@ describe('the four tarballs installed into an empty project', () => {
     Reflect.deleteProperty(base, 'CODEX_EXECUTABLE');
     return { ...base, PATH: `${dirname(process.execPath)}:${base['PATH'] ?? ''}` };
   };
+  const run = (file: string, args: string[]): string => {
+    const result = spawnSync(process.execPath, [file, ...args], {
+      cwd: scratch,
+      env: env(),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (result.status !== 0)
+      throw new Error(`${file} exited ${String(result.status)}:\n${result.stderr}`);
+    return result.stdout;
+  };
 
   beforeAll(() => {
     for (const [, dir] of PACKAGES) requireBuilt(dir);
     scratch = mkdtempSync(join(tmpdir(), 'relvo-tarballs-'));
-    const tarballs = PACKAGES.map(([, dir]) => packInto(dir, scratch).tarball);
+    for (const [name, dir] of PACKAGES) tarballs.set(name, packInto(dir, scratch).tarball);
     // a host approves better-sqlite3's install script, as this repository does
     writeFileSync(
       join(scratch, 'package.json'),
@@ -90,7 +76,10 @@ describe('the four tarballs installed into an empty project', () => {
         allowScripts: { 'better-sqlite3': true },
       }),
     );
-    npmIn(scratch, ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs], {
+    const libraries = PACKAGES.filter(([name]) => name !== CLI).map(
+      ([name]) => tarballs.get(name) ?? '',
+    );
+    npmIn(scratch, [...INSTALL, 'zod@4', ...libraries], {
       timeoutMs: INSTALL_TIMEOUT_MS,
     });
   }, INSTALL_TIMEOUT_MS + 60_000);
@@ -99,66 +88,97 @@ describe('the four tarballs installed into an empty project', () => {
     if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('each installed manifest depends on registry versions, its siblings at their own version', () => {
-    const versions = new Map(
-      PACKAGES.map(([name]) => {
-        const m = JSON.parse(readFileSync(join(installed(name), 'package.json'), 'utf8')) as {
-          version: string;
-          dependencies?: Record<string, string>;
-        };
-        return [name, m] as const;
-      }),
-    );
-    for (const [name, manifest] of versions) {
-      for (const [dep, range] of Object.entries(manifest.dependencies ?? {})) {
-        const local = versions.get(dep as (typeof PACKAGES)[number][0]);
-        // a library takes a caret range of its sibling, the CLI (an application) the exact one
-        if (local !== undefined)
-          expect([local.version, `^${local.version}`], `${name}: ${dep}`).toContain(range);
-        expect(range, `${name}: ${dep}`).not.toMatch(/^(file|link|workspace):/);
-      }
-    }
+  it('without pg: strict TypeScript compiles against the types; memory and SQLite run, PostgreSQL is refused with what to install', () => {
+    expect(existsSync(installed('pg'))).toBe(false);
+    compileStrict(scratch, { 'no-pg.ts': NO_PG_HOST });
+    const out = JSON.parse(run('out/no-pg.js', [join(scratch, 'no-pg.sqlite')])) as Record<
+      string,
+      unknown
+    >;
+    // the same turn, the same log, in memory and in SQLite
+    const turn = { turnState: 'completed', events: expect.any(Number) as number };
+    expect(out).toMatchObject({ memory: turn, sqlite: turn, codex: 'codex' });
+    expect(out['sqlite']).toEqual(out['memory']);
+    expect(out['postgres']).toEqual({
+      code: 'store_unavailable',
+      reason: 'store_driver_missing',
+      message: expect.stringMatching(/npm install pg@\^8\b/) as string,
+    });
+    expect(existsSync(join(scratch, 'no-pg.sqlite'))).toBe(true);
   });
 
-  it('relvo-codex demo --yes runs one real codex turn from the installed CLI', () => {
-    const result = spawnSync(
-      join(scratch, 'node_modules', '.bin', 'relvo-codex'),
-      ['demo', '--yes'],
-      {
-        cwd: scratch,
-        env: env(),
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: 120_000,
-      },
-    );
-    if (result.status !== 0) {
-      throw new Error(`demo exited ${String(result.status)}:\n${result.stderr}`);
-    }
-    expect(result.stderr).toMatch(/the command ran/);
-    expect(result.stderr).toMatch(/turn\s+succeeded/);
-    expect(result.stdout).toContain('That was one real codex turn.');
-  }, 150_000);
+  describe('pg 8 and the CLI join the host', () => {
+    beforeAll(() => {
+      npmIn(scratch, [...INSTALL, 'pg@8', '@types/pg@8', tarballs.get(CLI) ?? ''], {
+        timeoutMs: INSTALL_TIMEOUT_MS,
+      });
+    }, INSTALL_TIMEOUT_MS + 60_000);
 
-  it('a host program runs a turn through the installed runtime, provider and SQLite log', () => {
-    writeFileSync(join(scratch, 'host.mjs'), HOST);
-    const log = join(scratch, 'events.sqlite');
-    const result = spawnSync(process.execPath, ['host.mjs', log], {
-      cwd: scratch,
-      env: env(),
-      encoding: 'utf8',
-      timeout: 120_000,
+    it("one copy of zod and one of pg: every package shares the host's", () => {
+      // exits non-zero on a missing or invalid peer
+      const copies = npmIn(scratch, ['ls', '--all', '--parseable', 'zod', 'pg'])
+        .trim()
+        .split('\n')
+        .sort();
+      expect(copies).toEqual([installed('pg'), installed('zod')]);
     });
-    if (result.status !== 0) {
-      throw new Error(`host.mjs exited ${String(result.status)}:\n${result.stderr}`);
-    }
-    expect(JSON.parse(result.stdout)).toEqual({
-      turnState: 'completed',
-      text: 'from the tarballs',
-      closed: 'session.closed',
+
+    it('a strict TypeScript host hands the runtime its own pg.Pool', () => {
+      compileStrict(scratch, { 'pg-host.ts': PG_HOST });
+      expect(JSON.parse(run('out/pg-host.js', []))).toEqual({ kind: 'postgres' });
     });
-    expect(existsSync(log)).toBe(true);
-  }, 150_000);
+
+    it('the libraries take caret ranges of each other, the CLI exact versions', () => {
+      const manifests = new Map<string, { version: string; dependencies?: Record<string, string> }>(
+        PACKAGES.map(([name]) => {
+          const m = JSON.parse(readFileSync(join(installed(name), 'package.json'), 'utf8')) as {
+            version: string;
+            dependencies?: Record<string, string>;
+          };
+          return [name, m] as const;
+        }),
+      );
+      for (const [name, manifest] of manifests) {
+        for (const [dep, range] of Object.entries(manifest.dependencies ?? {})) {
+          const local = manifests.get(dep)?.version;
+          if (local !== undefined)
+            expect(range, `${name}: ${dep}`).toBe(name === CLI ? local : `^${local}`);
+          expect(range, `${name}: ${dep}`).not.toMatch(/^(file|link|workspace):/);
+        }
+      }
+    });
+
+    it('relvo-codex demo --yes runs one real codex turn from the installed CLI', () => {
+      const result = spawnSync(
+        join(scratch, 'node_modules', '.bin', 'relvo-codex'),
+        ['demo', '--yes'],
+        {
+          cwd: scratch,
+          env: env(),
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: 120_000,
+        },
+      );
+      if (result.status !== 0) {
+        throw new Error(`demo exited ${String(result.status)}:\n${result.stderr}`);
+      }
+      expect(result.stderr).toMatch(/the command ran/);
+      expect(result.stderr).toMatch(/turn\s+succeeded/);
+      expect(result.stdout).toContain('That was one real codex turn.');
+    }, 150_000);
+
+    it('a host program runs a turn through the installed runtime, provider and SQLite log', () => {
+      writeFileSync(join(scratch, 'host.mjs'), CODEX_HOST);
+      const log = join(scratch, 'events.sqlite');
+      expect(JSON.parse(run('host.mjs', [log]))).toEqual({
+        turnState: 'completed',
+        text: 'from the tarballs',
+        closed: 'session.closed',
+      });
+      expect(existsSync(log)).toBe(true);
+    }, 150_000);
+  });
 });
 
 describe('the published CLI', () => {

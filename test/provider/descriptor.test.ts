@@ -76,6 +76,7 @@ function expected(approvals: boolean, questions: boolean, sandbox: string) {
       toolActivity: 'none',
       runExtensions: { namespace: 'codex', plan: false, diff: 'none', reasoningSummary: false },
       persistence: 'ephemeral',
+      mcpServers: [],
       bridgedServerRequests: [
         ...(approvals ? ['item/commandExecution/requestApproval'] : []),
         ...(questions ? ['item/tool/requestUserInput'] : []),
@@ -129,6 +130,14 @@ describe('descriptor contents (docs/behaviour.md §8)', () => {
     expect('exportRecoveryRecord' in session).toBe(false);
     expect('resumeSession' in h.provider).toBe(false);
     await session.dispose();
+  });
+
+  it('persistence thread declares revert and history; ephemeral neither', () => {
+    expect(createCodexProvider({ persistence: 'thread' }).describe().session).toEqual({
+      revert: true,
+      history: true,
+    });
+    expect(createCodexProvider().describe().session).toEqual({ revert: false, history: false });
   });
 
   it('unknown provider options are refused at construction', () => {

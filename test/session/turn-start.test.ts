@@ -199,7 +199,9 @@ describe('connection end mid-run', () => {
       reason: 'codex provider session disposed',
     });
     await h.transport.drained();
-    expect(h.sessionSink.ofType('diagnostic')).toEqual([]);
+    // the thread's settings are reported at open; nothing else, and no fence
+    const diagnostics = h.sessionSink.ofType('diagnostic');
+    expect(diagnostics.map((d) => d.detail?.['kind'])).toEqual(['thread_settings']);
   });
 
   it('a run ended by EOF frees the session only to be refused: the stream is gone', async () => {

@@ -86,6 +86,21 @@ export async function openRealCodex(
   return { provider, server, iso, sessionSink, session };
 }
 
+/**
+ * The session's thread resumed in a new app-server, as a host does after its process ended: the
+ * recovery record exported, the session disposed, `resumeSession` on the same workspace. The
+ * caller disposes what it gets.
+ */
+export async function resumeAfterDispose(codex: RealCodex): Promise<CodexProviderSession> {
+  const record = await codex.session.exportRecoveryRecord!();
+  await codex.session.dispose();
+  return codex.provider.resumeSession!(record, {
+    options: {},
+    workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
+    sink: recordingSink(),
+  });
+}
+
 /** Resolves with the first event that matches, or fails after a bounded number of polls. */
 export async function waitForEvent(
   sink: RecordingSink,

@@ -146,6 +146,22 @@ export async function manualRuntime(): Promise<ManualRuntime> {
   return { manual, runtime, session, events: () => history(runtime, session.id) };
 }
 
+/** A runtime on the hand-driven provider (profile `m`) over the SQLite file at `path`. */
+export async function sqliteManualRuntime(path: string, leaseMs?: number): Promise<AgentRuntime> {
+  const manual = createManualProvider();
+  const runtime = await createAgentRuntime({
+    providers: { manual: () => manual.provider },
+    config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
+    store: openSqliteEventStore({
+      path,
+      pollMs: 10,
+      ...(leaseMs === undefined ? {} : { leaseMs }),
+    }),
+  });
+  onCleanup(() => runtime.shutdown());
+  return runtime;
+}
+
 /** The RuntimeError `fn` throws synchronously. */
 export function thrownRuntimeError(fn: () => unknown): RuntimeError {
   try {

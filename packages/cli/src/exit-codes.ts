@@ -8,6 +8,8 @@ export const EXIT = {
   usage: 2,
   /** No codex found, or its version is outside the reviewed window. */
   codex: 3,
+  /** `run --output-schema`: the final answer is not JSON that matches the schema. */
+  schemaMismatch: 4,
   /** The person interrupted the turn (Ctrl-C); with `run`, the second Ctrl-C disposes the session. */
   interrupted: 130,
   /** `run --timeout` was reached: the turn was interrupted, the session closed. */
@@ -38,6 +40,7 @@ export const COMMAND_EXIT_CODES: Readonly<Record<string, readonly (readonly [num
       [1, 'the turn failed, or codex could not start'],
       [2, HOST],
       [3, CODEX],
+      [4, '--output-schema: the final answer is not JSON that matches the schema'],
       [124, '--timeout reached; the turn is interrupted, the session closed'],
       [130, 'Ctrl-C: the first interrupts the turn, the second quits'],
       [141, "stdout's reader went away (e.g. `| head`); the turn is interrupted"],
@@ -103,7 +106,7 @@ export function exitCodesHelp(command: string): string {
 /** The program's own help: the codes every command shares, and where the rest are. */
 export const EXIT_CODES_HELP = `Exit codes: each command's --help lists its own
   0    success · 1 failure · 2 usage error · 3 no reviewed codex
-  run also 124 (--timeout), 141 (stdout closed); run, demo, attach 130 (Ctrl-C), 143, 129 (signals)
+  run also 4 (--output-schema mismatch), 124 (--timeout), 141 (stdout closed); run, demo, attach 130 (Ctrl-C), 143, 129 (signals)
   errors are one line, relvo-codex: <what>; <what to do> (--verbose adds schema paths and reasons)`;
 
 /** An error that ends the command with a given exit code and a one-line message. */

@@ -9,8 +9,9 @@ import { runDoctorChecks } from './commands/doctor.js';
 import { doctorExitCode, printDoctorReport } from './commands/doctor-report.js';
 import { registerAttachCommand } from './commands/attach.js';
 import { registerHistoryCommands } from './commands/history.js';
+import { addRunOptions, runOptionsOf, type RunFlags } from './commands/run-command.js';
 import { neutraliseLine } from './ui/neutralise.js';
-import { createOutput, type Output } from './ui/output.js';
+import { COLOR_MODES, createOutput, type ColorMode, type Output } from './ui/output.js';
 import { PROGRAM_EXAMPLES, RUN_EXAMPLES, SERVE_EXAMPLES, VERSION_TEXT } from './help.js';
 
 export interface CliIo {
@@ -22,7 +23,8 @@ export interface CliIo {
 
 interface CommonOptions {
   readonly codex?: string;
-  readonly color: boolean;
+  /** `--color WHEN`; false with `--no-color`; undefined: auto. */
+  readonly color?: boolean | ColorMode;
 }
 
 function outputFor(io: CliIo, opts: CommonOptions & { json?: boolean }): Output {
@@ -34,8 +36,6 @@ function outputFor(io: CliIo, opts: CommonOptions & { json?: boolean }): Output 
     stderr: io.stderr,
   });
 }
-
-const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
 
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const program = new Command('relvo-codex')
@@ -62,7 +62,13 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         '--codex <path>',
         `codex executable to use (default: $${CODEX_EXECUTABLE_ENV}, else the pinned one)`,
       )
-      .option('--no-color', 'no colour and no spinner (NO_COLOR is respected too)')
+      .addOption(
+        new Option(
+          '--color <when>',
+          'colour: auto (on a terminal, unless NO_COLOR is set), always (a pipe too), never',
+        ).choices(COLOR_MODES),
+      )
+      .option('--no-color', 'the same as --color never: no colour and no spinner')
       .addHelpText('after', `\n${exitCodesHelp(cmd.name())}`);
 
   common(
@@ -97,100 +103,15 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   );
 
   common(
-    program
-      .command('run')
-      .description('a real codex turn with your own codex login and model, through the runtime')
-      .argument('[prompt]', 'what to ask codex; `-` (or none, with a pipe): read it from stdin')
-      .option(
-        '-m, --model <model>',
-        'the model codex uses (default: the profile’s, else codex’s own)',
-      )
-      .option(
-        '--effort <level>',
-        'the reasoning effort of each turn, e.g. low, medium or high (default: the model’s own)',
-      )
-      .option('--profile <name>', 'host config profile to use')
-      .option('--config <file>', 'host config file (default: the built-in profiles)')
-      .option('--no-config', 'ignore ./relvo.config.json and use the built-in profiles')
-      .option('--cwd <dir>', 'workspace directory (default: the current directory)')
-      .addOption(new Option('--sandbox <mode>', 'codex sandbox mode').choices(SANDBOX_MODES))
-      .addOption(
-        new Option(
-          '--approvals <mode>',
-          'bridge: answer approvals here; none: codex never asks',
-        ).choices(['bridge', 'none']),
-      )
-      .option(
-        '--event-log <file>',
-        'SQLite event log (default: $RELVO_CODEX_EVENT_LOG or ~/.local/state/relvo-codex/events.sqlite)',
-      )
-      .addOption(
-        new Option(
-          '--event-store <url>',
-          'the event log on a PostgreSQL database several hosts share (postgres://user@host/db; put the password in PGPASSWORD, not the URL)',
-        ).conflicts('eventLog'),
-      )
-      .addOption(
-        new Option(
-          '--ephemeral',
-          'keep no event log at all (config: "host": { "ephemeral": true })',
-        ).conflicts(['eventLog', 'eventStore']),
-      )
-      .addOption(
-        new Option(
-          '--resume <session>',
-          'continue a session a run left open (killed, crashed) on its codex thread; `relvo-codex sessions` lists the resumable ones',
-        ).conflicts(['ephemeral', 'profile', 'cwd']),
-      )
-      .option('--json', 'write runtime event envelopes to stdout, one per line')
-      .option('--timeout <duration>', 'give up after this long, e.g. 90s, 5m (exit 124)')
-      .addHelpText('after', `\n${RUN_EXAMPLES}`),
-  ).action(
-    async (
-      prompt: string | undefined,
-      opts: CommonOptions & {
-        model?: string;
-        effort?: string;
-        profile?: string;
-        config?: string | false;
-        cwd?: string;
-        sandbox?: (typeof SANDBOX_MODES)[number];
-        approvals?: 'bridge' | 'none';
-        eventLog?: string;
-        eventStore?: string;
-        ephemeral?: boolean;
-        resume?: string;
-        json?: boolean;
-        timeout?: string;
-      },
-    ) => {
-      const { runRun } = await import('./commands/run.js');
-      const out = outputFor(io, opts);
-      setExit(
-        await runRun(
-          {
-            prompt,
-            model: opts.model,
-            effort: opts.effort,
-            profile: opts.profile,
-            config: opts.config,
-            cwd: opts.cwd,
-            sandbox: opts.sandbox,
-            approvals: opts.approvals,
-            eventLog: opts.eventLog,
-            eventStore: opts.eventStore,
-            ephemeral: opts.ephemeral === true,
-            json: opts.json === true,
-            codex: opts.codex,
-            resume: opts.resume,
-            timeout: opts.timeout,
-          },
-          out,
-          io,
-        ),
-      );
-    },
-  );
+    addRunOptions(
+      program
+        .command('run')
+        .description('a real codex turn with your own codex login and model, through the runtime'),
+    ).addHelpText('after', `\n${RUN_EXAMPLES}`),
+  ).action(async (prompt: string | undefined, opts: CommonOptions & RunFlags) => {
+    const { runRun } = await import('./commands/run.js');
+    setExit(await runRun(runOptionsOf(prompt, opts), outputFor(io, opts), io));
+  });
 
   common(
     program

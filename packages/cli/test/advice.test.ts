@@ -24,6 +24,12 @@ describe('failureAdvice', () => {
     ).toContain('`codex login`');
   });
 
+  it('an effort codex could not put back: give it with --effort, or configure the thread', () => {
+    expect(failureAdvice(failed('run_option_not_restorable'), '/c')).toMatch(
+      /--effort .*model_reasoning_effort/,
+    );
+  });
+
   it('nothing to advise on success, an interrupt, or a code a person cannot fix', () => {
     expect(failureAdvice({ outcome: 'succeeded', at: AT }, '/c')).toBeUndefined();
     expect(failureAdvice({ outcome: 'interrupted', at: AT }, '/c')).toBeUndefined();

@@ -45,8 +45,10 @@ describe.skipIf(!runs)('the console acts on a session another process owns (Chro
 
     const mine = session.id;
     expect(await rowShows(page, mine, 'this_runtime', 'running')).toMatch(/running\s+this process/);
+    // the session on another host with an approval pending says so (it once read "finished ·
+    // ready · running")
     expect(await rowShows(page, theirs, 'elsewhere', 'waiting')).toMatch(
-      /waiting for an answer\s+another process/,
+      /waiting for approval\s+another process/,
     );
     await page.click(`tr.session-row[data-session="${theirs}"]`);
     const card = page.locator(

@@ -16,7 +16,7 @@ import {
   reasoningStep,
   updatePlanStep,
 } from '@relvo-labs/agent-provider-codex/testing';
-import { chromiumAvailable, launchChromium } from './support/browser.js';
+import { axeViolations, chromiumAvailable, launchChromium, serious } from './support/browser.js';
 import { cliEnv, REPO_ROOT, survivorsAfter, until } from './support/cli.js';
 import { openConsole, serveConsole } from './support/console.js';
 import { heldModel, scriptedRunSetup } from './support/scripted-config.js';
@@ -223,6 +223,8 @@ describe.runIf(chromiumAvailable())('the console timeline of a real codex turn',
     await page.click('.internal-toggle');
     expect((await structure(page)).internalShown).toBe(drawn.internal);
     await page.click('.internal-toggle');
+    // the timeline of a real turn, cards and diffs included, reads without a serious violation
+    expect(serious(await axeViolations(page))).toEqual([]);
     await shot(page, 'console-timeline.png', s.iso.workspace);
 
     // the same structure again from the log alone

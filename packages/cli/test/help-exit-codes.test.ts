@@ -78,6 +78,7 @@ const ELSEWHERE: Readonly<Record<string, string>> = {
   'demo 129': 'a signal to a running process: signals.test.ts',
   'run 0': 'a real codex turn against the scripted model: run.test.ts',
   'run 1': 'a failed codex turn: run-options.test.ts (--effort refused by codex)',
+  'run 4': 'an answer that does not match --output-schema: run-exec-parity.test.ts',
   'run 124': '--timeout in a terminal: terminal-waits.test.ts',
   'run 130': 'Ctrl-C in a terminal: signals.test.ts',
   'run 141': 'a reader that goes away: terminal-pipes.test.ts',

@@ -5,11 +5,13 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import type { RuntimeProfile } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { chooseConfig } from '../src/host/config.js';
-import { policyOf } from '../src/turn/header.js';
+import { printRunHeader, policyOf } from '../src/turn/header.js';
+import { createOutput } from '../src/ui/output.js';
 
 const base: RuntimeProfile = {
   provider: 'codex',
@@ -60,5 +62,52 @@ describe('--model against a profile that sets its turns’ model', () => {
     expect(chosen.config.profiles['p']?.run).toMatchObject({ model: 'gpt-cli', effort: 'low' });
     expect(policyOf(chosen.config.profiles['p']!)?.model).toBe('gpt-cli');
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+/** An Output whose two streams write into `seen.text`. */
+function capture(seen: { text: string }) {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      seen.text += chunk.toString();
+      done();
+    },
+  }) as unknown as NodeJS.WriteStream;
+  return createOutput({ json: false, color: false, env: {}, stdout: sink, stderr: sink });
+}
+
+describe('the codex line when nothing names the model', () => {
+  it('waits for the model codex reports for the thread, and prints it once', () => {
+    const seen = { text: '' };
+    const out = capture(seen);
+    const pending = printRunHeader(out, { name: 'p', source: 'built-in', value: base }, '/w');
+    expect(pending).toBeDefined();
+    expect(seen.text).not.toContain('model');
+    let cleared = 0;
+    const clear = () => {
+      cleared++;
+    };
+    expect(pending!({ type: 'diagnostic', detail: { kind: 'other' } }, clear)).toBe(false);
+    const settings = {
+      type: 'diagnostic',
+      level: 'info',
+      message: 'codex thread settings',
+      detail: { kind: 'thread_settings', model: 'gpt-reported' },
+    };
+    expect(pending!(settings, clear)).toBe(true);
+    expect(seen.text).toContain('model gpt-reported (codex’s default) · sandbox workspace-write');
+    expect(pending!(settings, clear)).toBe(false);
+    expect(cleared).toBe(1);
+    expect(seen.text.match(/gpt-reported/g)).toHaveLength(1);
+  });
+
+  it('a named model is printed at once and nothing waits', () => {
+    const seen = { text: '' };
+    const out = capture(seen);
+    const named = { ...base, providerOptions: { ...base.providerOptions, model: 'gpt-p' } };
+    expect(
+      printRunHeader(out, { name: 'p', source: 'built-in', value: named }, '/w'),
+    ).toBeUndefined();
+    expect(seen.text).toContain('model gpt-p · sandbox');
   });
 });

@@ -80,15 +80,6 @@ describe('relvo-codex run: prompt, model and header', { timeout: 120_000 }, () =
     expect(await survivorsAfter(result.mark)).toEqual([]);
   });
 
-  it('--effort on a model codex knows no default effort for: the turn is refused, nothing sent', async () => {
-    const s = await setup();
-    const result = await runCli(['run', 'hi', '--effort', 'high', ...s.runArgs], { env: s.env });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain("the thread's default effort is not known");
-    expect(s.server.requests).toHaveLength(0);
-    expect(await survivorsAfter(result.mark)).toEqual([]);
-  });
-
   it('an --effort that is not a level is a usage error before anything starts', async () => {
     const s = await setup();
     const result = await runCli(['run', 'hi', '--effort', 'Very High', ...s.runArgs], {

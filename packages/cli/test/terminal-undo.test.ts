@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestInputItems, textStep } from '@relvo-labs/agent-provider-codex/testing';
-import { cliArgv, cliEnv, REPO_ROOT, survivorsAfter } from './support/cli.js';
+import { cliArgv, cliEnv, REPO_ROOT, runCli, survivorsAfter } from './support/cli.js';
 import { scriptedRunSetup } from './support/scripted-config.js';
 import { openTerminal } from './support/tmux.js';
 
@@ -54,5 +54,13 @@ describe('undo in a terminal (tmux)', { timeout: 150_000 }, () => {
     expect(sent).toContain('fresh question');
     expect(sent).not.toContain('UNDONE-QUESTION');
     expect(sent).not.toContain('tick1 ');
+    // the log's timeline shows the undo where it happened
+    const session = /session (ses_[0-9a-f]+)/.exec(undone)?.[1] ?? '';
+    const eventLog = setup.runArgs[setup.runArgs.indexOf('--event-log') + 1] ?? '';
+    const log = await runCli(['log', session, '--event-log', eventLog, '--no-color'], { env });
+    expect(log.code).toBe(0);
+    expect(log.stdout).toMatch(
+      /undone: the last turn taken back \(files kept\)[\s\S]*fresh question/,
+    );
   });
 });

@@ -1,4 +1,5 @@
 // A stdio MCP server (the MCP SDK) whose tools ask the client through elicitation. argv: <log>.
+// `plain` answers `pong` without asking.
 // Each tools/list and each elicitation result is appended to the log as one JSON line, so a
 // test can see when codex has listed the tools and what codex answered the server.
 'use strict';
@@ -75,7 +76,8 @@ server.setRequestHandler(ListToolsRequestSchema, async () => {
 
 server.setRequestHandler(CallToolRequestSchema, async (req) => {
   const name = req.params.name;
-  log({ called: name });
+  // whether the env a host configured for this server reached it (its value is a test marker)
+  log({ called: name, envProbe: process.env.RELVO_MCP_PROBE ?? null });
   const form = FORMS[name];
   if (form === undefined) return { content: [{ type: 'text', text: 'pong' }] };
   try {

@@ -9,20 +9,13 @@ import { interactionResponseSchema } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
 import { isRuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
 import { HttpRefusal } from './http.js';
+import { openSessionBodySchema, turnBodySchema } from './schemas.js';
 import type { SessionBook } from './sessions.js';
-
-export const openSessionBodySchema = z.strictObject({
-  profile: z.string().min(1).max(200).optional(),
-});
-
-export const turnBodySchema = z.strictObject({
-  input: z.string().min(1).max(100_000),
-  profile: z.string().min(1).max(200).optional(),
-});
 
 const NOT_FOUND = new Set(['unknown_session', 'unknown_interaction', 'unknown_profile']);
 const CONFLICT = new Set([
   'session_busy',
+  'revert_unsupported',
   'session_not_ready',
   'session_closed',
   'runtime_shut_down',
@@ -127,6 +120,12 @@ export class ConsoleApi {
   async interrupt(sessionId: string): Promise<ApiReply> {
     await this.#runtime.interrupt(sessionId, 'interrupted from the console');
     return { status: 202, body: { interrupted: true } };
+  }
+
+  /** Undo last turn: the session's last turn taken out of the conversation (files stay). */
+  async revert(sessionId: string): Promise<ApiReply> {
+    await this.#runtime.revert(sessionId, { turns: 1 });
+    return { status: 202, body: { reverted: 1 } };
   }
 
   /**

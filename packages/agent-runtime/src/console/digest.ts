@@ -4,6 +4,10 @@
  * Pure and incremental: `apply` takes the envelopes in sequence order, one at a time.
  */
 import type { EventEnvelope, PayloadOf } from '@relvo-labs/agent-runtime';
+import { neutralise } from './unsafe.js';
+
+/** A title's length in characters: a table cell's worth of the first prompt. */
+export const TITLE_MAX = 80;
 
 export interface UsageTotals {
   inputTokens: number;
@@ -30,6 +34,8 @@ export interface TurnTimings {
 }
 
 export interface SessionDigestView {
+  /** The first prompt's text, whitespace folded, unsafe characters made visible, cut. */
+  readonly title?: string;
   readonly turns: number;
   readonly turnStates: Readonly<Record<string, number>>;
   readonly profiles: readonly string[];
@@ -43,9 +49,25 @@ export interface SessionDigestView {
 }
 
 type Usage = PayloadOf<'run.usage'>['usage'];
+type TurnInput = PayloadOf<'turn.started'>['input'];
+
+/** The prompt as one line: text parts, others by their type; undefined when it says nothing. */
+export function titleOf(input: TurnInput): string | undefined {
+  const text = input.parts
+    .map((part) => (part.type === 'text' ? part.text : `[${part.type}]`))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text === '') return undefined;
+  // cut by grapheme, so neither a surrogate pair nor a combined character is split
+  const parts = Array.from(new Intl.Segmenter().segment(text), (g) => g.segment);
+  const cut = parts.length > TITLE_MAX ? `${parts.slice(0, TITLE_MAX - 1).join('')}…` : text;
+  return neutralise(cut);
+}
 
 export class SessionDigest {
   #reached = 0;
+  #title: string | undefined;
   #turns = 0;
   readonly #turnStates = new Map<string, number>();
   readonly #profiles = new Set<string>();
@@ -70,6 +92,7 @@ export class SessionDigest {
     switch (p.type) {
       case 'turn.started':
         this.#turns += 1;
+        this.#title ??= titleOf(p.input);
         this.#profiles.add(p.profile);
         this.#providers.add(p.providerId);
         this.#lastTurn = { turnId: p.turnId, startedAt: envelope.occurredAt };
@@ -141,6 +164,7 @@ export class SessionDigest {
       usage.totalTokens += u.totalTokens ?? 0;
     }
     return {
+      ...(this.#title === undefined ? {} : { title: this.#title }),
       turns: this.#turns,
       turnStates: Object.fromEntries(this.#turnStates),
       profiles: [...this.#profiles],

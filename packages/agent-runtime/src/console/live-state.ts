@@ -21,6 +21,18 @@ export type SessionOwner = (typeof SESSION_OWNERS)[number];
 export const LIVE_STATES = ['running', 'waiting', 'idle', 'stalled', 'closed', 'failed'] as const;
 export type LiveState = (typeof LIVE_STATES)[number];
 
+/** What a waiting session waits for, by its oldest pending interaction. */
+export const WAITING_FOR = ['approval', 'answer'] as const;
+export type WaitingFor = (typeof WAITING_FOR)[number];
+
+export function waitingFor(
+  view: Pick<SessionDigestView, 'pendingInteractions'>,
+): WaitingFor | undefined {
+  const oldest = view.pendingInteractions[0];
+  if (oldest === undefined) return undefined;
+  return oldest.request.kind === 'approval' ? 'approval' : 'answer';
+}
+
 export function liveStateOf(
   stored: Pick<StoredSession, 'state'>,
   owner: SessionOwner,

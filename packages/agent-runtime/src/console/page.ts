@@ -16,13 +16,37 @@ body { margin: 0; font: 14px/1.45 system-ui, sans-serif; color: #1d232b; backgro
 header { display: flex; align-items: center; gap: 12px; padding: 10px 16px; background: #1d232b; color: #fff; }
 header h1 { font-size: 16px; margin: 0; font-weight: 600; }
 header .status { margin-left: auto; font-size: 12px; color: #c9d1db; }
-main { display: grid; grid-template-columns: minmax(320px, 42%) 1fr; gap: 12px; padding: 12px; }
+main { display: grid; grid-template-columns: minmax(360px, 42%) minmax(0, 1fr); gap: 12px; padding: 12px; }
+.side { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; min-width: 0; }
 h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 8px; }
-table { width: 100%; border-collapse: collapse; font-size: 12px; }
-th, td { text-align: left; padding: 4px 5px; border-bottom: 1px solid var(--line); white-space: nowrap; }
+table { width: 100%; border-collapse: collapse; font-size: 12px; table-layout: fixed; }
+th, td { text-align: left; padding: 4px 5px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th:nth-child(2) { width: 9.5rem; } th:nth-child(3) { width: 3.8rem; } th:nth-child(4) { width: 5.6rem; }
+.num { text-align: right; }
 tr.session-row { cursor: pointer; }
 tr.session-row.selected { background: #e8efff; }
+.row-title { display: block; width: 100%; border: 0; padding: 0; background: none; text-align: left; font-weight: 600; color: #1d232b; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.row-title.untitled { font-weight: 400; font-style: italic; color: var(--muted); }
+td .meta, td .owner { color: var(--muted); font-size: 11px; overflow-wrap: anywhere; }
+.section-head { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; margin-bottom: 8px; }
+.section-head h2 { margin: 0; }
+.section-head #new-session { margin-left: auto; }
+label.filter { font-size: 12px; color: var(--muted); }
+select { font: inherit; font-size: 12px; padding: 2px 4px; border: 1px solid #767f8c; border-radius: 4px; background: #fff; color: #1d232b; }
+kbd { font: 11px ui-monospace, Menlo, Consolas, monospace; border: 1px solid #9aa5b4; border-radius: 3px; padding: 0 3px; background: #fff; }
+.keys { margin: 0 0 6px; }
+#inbox > [data-interaction]:focus { outline: 3px solid var(--accent); outline-offset: 1px; }
+:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (max-width: 1100px) { main { grid-template-columns: minmax(0, 1fr); } }
+@media (max-width: 640px) {
+  #sessions-table thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  #sessions-table, #sessions-table tbody, #sessions-table tr, #sessions-table td { display: block; width: 100%; }
+  #sessions-table tr.session-row { border-bottom: 1px solid var(--line); padding: 4px 0; }
+  #sessions-table td { border: 0; padding: 2px 5px; text-align: left; }
+  #sessions-table td.num::before { content: "tokens "; color: var(--muted); }
+}
 .badge { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 11px; background: #e6e8eb; }
 .badge.state-running, .badge.state-waiting { background: #d5f5dd; color: #135d27; }
 .badge.state-waiting { background: #fff1cc; color: #7a5300; }
@@ -39,7 +63,7 @@ tr.session-row.selected { background: #e8efff; }
 .entry.generic pre { margin: 4px 0 0; white-space: pre-wrap; }
 .interaction { border: 1px solid #e0b44c; background: #fffaf0; padding: 8px; border-radius: 4px; margin-bottom: 6px; }
 .interaction .outcome { font-weight: 600; margin-left: 6px; }
-#detail-title { text-transform: none; letter-spacing: 0; }
+#detail-title { text-transform: none; letter-spacing: 0; color: #1d232b; font-weight: 400; }
 .table-wrap { overflow-x: auto; }
 .interaction.settled-card { border-color: var(--line); background: #f7f8fa; }
 .interaction .refused, #notice.refused { color: #a4251a; font-weight: 600; }
@@ -89,19 +113,23 @@ export function renderPage(): RenderedPage {
 <div id="login" class="hidden"><section><h2>Token</h2>
 <p class="muted" id="login-why"></p>
 <p class="muted">Open a fresh address from the console (each works once, for a short while), or paste the console's token.</p>
-<input id="token-input" type="password" autocomplete="off"><div class="actions"><button id="token-save" class="primary">Use token</button></div></section></div>
+<label for="token-input" class="visually-hidden">Token</label><input id="token-input" type="password" autocomplete="off"><div class="actions"><button id="token-save" class="primary">Use token</button></div></section></div>
 <main id="app">
-<div>
-<section><h2>Inbox</h2><div id="inbox"><p class="muted">Nothing waits for an answer.</p></div></section>
-<section><h2>Sessions <button id="new-session">New session</button></h2>
-<div class="table-wrap"><table><thead><tr><th>session</th><th>state</th><th>owner</th><th>profile</th><th>provider</th><th>turns</th><th>tokens</th><th>last turn</th><th>opened</th></tr></thead>
+<div class="side">
+<section aria-labelledby="inbox-heading"><h2 id="inbox-heading" tabindex="-1">Inbox</h2>
+<p class="muted keys" id="inbox-keys">Keys on a focused card: <kbd>a</kbd> approve · <kbd>s</kbd> approve for the session · <kbd>d</kbd> deny · <kbd>Ctrl</kbd>+<kbd>Enter</kbd> send an answer · <kbd>j</kbd>/<kbd>k</kbd> next/previous card · <kbd>i</kbd> (anywhere) first card</p>
+<div id="inbox" aria-describedby="inbox-keys"><p class="muted">Nothing waits for an answer.</p></div></section>
+<section aria-labelledby="sessions-heading"><div class="section-head"><h2 id="sessions-heading">Sessions</h2>
+<label class="filter">Show <select id="state-filter"></select></label><span id="sessions-shown" class="muted"></span>
+<button id="new-session">New session</button></div>
+<div class="table-wrap"><table id="sessions-table"><thead><tr><th scope="col">session</th><th scope="col">state · owner</th><th scope="col" class="num">tokens</th><th scope="col">active</th></tr></thead>
 <tbody id="sessions"></tbody></table></div></section>
 </div>
-<section id="detail"><h2>Timeline <span id="detail-title" class="mono"></span></h2>
+<section id="detail" aria-labelledby="detail-heading"><h2 id="detail-heading">Timeline <span id="detail-title"></span></h2>
 <div id="detail-summary" class="muted"></div>
 <div id="timeline"></div>
-<div id="composer"><textarea id="prompt" placeholder="Ask the agent…"></textarea>
-<div class="actions"><button id="send" class="primary">Send</button><button id="interrupt">Interrupt</button></div></div>
+<div id="composer"><label for="prompt" class="visually-hidden">Prompt</label><textarea id="prompt" placeholder="Ask the agent…"></textarea>
+<div class="actions"><button id="send" class="primary">Send</button><button id="interrupt">Interrupt</button><button id="undo">Undo last turn</button></div></div>
 <div id="notice" class="muted" role="status"></div>
 </section>
 </main>

@@ -10,10 +10,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { RuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
-import { ConsoleApi, refusalOf, type ApiReply } from './api.js';
+import { ConsoleApi, refusalOf } from './api.js';
 import { DEFAULT_CODE_TTL_MS, OneTimeCodes } from './codes.js';
 import { RequestGuard, randomToken, type Refusal } from './guard.js';
-import { COMMON_HEADERS, HttpRefusal, readJsonBody, sendJson, sendRefusal } from './http.js';
+import { handlers } from './dispatch.js';
+import { COMMON_HEADERS, HttpRefusal, sendJson, sendRefusal } from './http.js';
 import {
   applyDefaults,
   capConnections,
@@ -22,8 +23,12 @@ import {
   type ConsoleLimits,
 } from './limits.js';
 import { renderPage } from './page.js';
+import { LiveList } from './live-list.js';
+import { matchRoute } from './routes.js';
 import { SessionBook } from './sessions.js';
-import { streamSession } from './stream.js';
+
+/** How often the list streams read the leases again when the log says nothing (ms). */
+export const DEFAULT_LIST_RECHECK_MS = 5_000;
 
 export interface ConsoleOptions extends ConsoleLimits {
   readonly runtime: AgentRuntime;
@@ -37,6 +42,11 @@ export interface ConsoleOptions extends ConsoleLimits {
   readonly workspace?: string;
   /** How long a page address's one-time code works. Default 60 s. */
   readonly codeTtlMs?: number;
+  /**
+   * How often the list stream reads the list again though the log did not change: an owner
+   * that ends writes nothing, its lease just lapses. Default 5 s.
+   */
+  readonly listRecheckMs?: number;
   /** The clock codes expire on (ms since the epoch). Default Date.now. */
   readonly now?: () => number;
 }
@@ -63,6 +73,7 @@ export interface ConsoleServer {
 export const consoleOptionsSchema = consoleLimitsSchema.extend({
   codeTtlMs: z.number().int().min(1_000).max(3_600_000).optional(),
   host: z.string().min(1).max(253).optional(),
+  listRecheckMs: z.number().int().min(50).max(600_000).optional(),
   port: z.number().int().min(0).max(65_535).optional(),
   token: z
     .string()
@@ -78,12 +89,6 @@ const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = {
   token_invalid: 401,
 };
 
-const exchangeBodySchema = z.strictObject({ code: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/) });
-
-const SESSION_ROUTE = /^\/api\/sessions\/(ses_[A-Za-z0-9_-]{1,120})(\/[a-z]+)?$/;
-const ANSWER_ROUTE =
-  /^\/api\/sessions\/(ses_[A-Za-z0-9_-]{1,120})\/interactions\/(int_[A-Za-z0-9_-]{1,120})$/;
-
 /** The options, or `option_invalid` naming each refused key (never its value). */
 function checkConsoleOptions(value: object): z.infer<typeof consoleOptionsSchema> {
   const parsed = consoleOptionsSchema.safeParse(value);
@@ -97,13 +102,6 @@ function checkConsoleOptions(value: object): z.infer<typeof consoleOptionsSchema
     `startConsole options: ${keys.join(', ')} refused`,
     { details: { path: keys[0] ?? '(root)' } },
   );
-}
-
-function positive(value: string | null, fallback: number, max: number): number {
-  if (value === null) return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new HttpRefusal(400, 'query_invalid');
-  return n;
 }
 
 function hostsFor(host: string, port: number): string[] {
@@ -122,6 +120,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   const token = checked.token ?? randomToken();
   const book = new SessionBook(runtime);
   const api = new ConsoleApi(runtime, book, checked.workspace);
+  const live = new LiveList(runtime, book, checked.listRecheckMs ?? DEFAULT_LIST_RECHECK_MS);
   const page = renderPage();
   const refusals: Record<string, number> = {};
   const streams = new Set<() => void>();
@@ -131,69 +130,38 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     sendRefusal(res, status, reason);
   };
 
-  const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
-    const method = req.method ?? 'GET';
-    const path = url.pathname;
-    let reply: ApiReply | undefined;
-    const session = SESSION_ROUTE.exec(path);
-    const answer = ANSWER_ROUTE.exec(path);
-    if (method === 'POST' && path === '/api/codes')
-      reply = { status: 201, body: { code: codes.issue() } };
-    else if (method === 'GET' && path === '/api/sessions') reply = await api.sessions();
-    else if (method === 'POST' && path === '/api/sessions') {
-      reply = await api.openSession(await readJsonBody(req));
-    } else if (method === 'GET' && path === '/api/inbox') reply = await api.inbox();
-    else if (answer !== null && method === 'POST') {
-      reply = await api.answer(answer[1] as string, answer[2] as string, await readJsonBody(req));
-    } else if (session !== null) {
-      const id = session[1] as string;
-      const tail = session[2];
-      if (method === 'GET' && tail === undefined) reply = await api.session(id);
-      else if (method === 'GET' && tail === '/events') {
-        const from = positive(url.searchParams.get('from'), 1, Number.MAX_SAFE_INTEGER);
-        reply = await api.events(id, from, positive(url.searchParams.get('limit'), 1000, 1000));
-      } else if (method === 'GET' && tail === '/stream') {
-        const last = req.headers['last-event-id'];
-        const resume = typeof last === 'string' ? String(positive(last, 1, 2 ** 52) + 1) : null;
-        const from = positive(url.searchParams.get('from') ?? resume, 1, 2 ** 52);
-        await streamSession(runtime, id, from, res, streams);
-        return;
-      } else if (method === 'POST' && tail === '/turns') {
-        reply = await api.submitTurn(id, await readJsonBody(req));
-      } else if (method === 'POST' && tail === '/interrupt') reply = await api.interrupt(id);
-    }
-    if (reply === undefined) throw new HttpRefusal(404, 'not_found');
-    sendJson(res, reply.status, reply.body);
-  };
-
-  /** A code from the page's address, traded once for the token (host and origin checked). */
-  const exchange = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const parsed = exchangeBodySchema.safeParse(await readJsonBody(req));
-    const refused = parsed.success ? codes.redeem(parsed.data.code) : 'code_invalid';
-    if (refused !== undefined) throw new HttpRefusal(401, refused);
-    sendJson(res, 200, { token });
-  };
+  const routes = handlers({ runtime, api, live, codes, token, streams });
 
   const handle = (guard: RequestGuard, req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://console.invalid');
-    const shell = req.method === 'GET' && (url.pathname === '/' || url.pathname === '/favicon.ico');
-    const trade = req.method === 'POST' && url.pathname === '/api/exchange';
+    const found = matchRoute(req.method ?? 'GET', url.pathname);
     // the shell holds no data and the exchange carries a code, not the token: host and origin
-    // are checked, the token is the page's to send
-    const refused = shell || trade ? guard.checkOrigin(req.headers) : guard.check(req.headers);
+    // are checked, the token is the page's to send; an unknown route is guarded as the API is
+    const guarded = found?.spec.guard ?? 'token';
+    const refused = guarded === 'token' ? guard.check(req.headers) : guard.checkOrigin(req.headers);
     if (refused !== undefined) {
       refuse(res, REFUSAL_STATUS[refused], refused);
-    } else if (shell) {
-      const icon = url.pathname === '/favicon.ico';
+      return;
+    }
+    if (found?.spec.guard === 'page') {
+      const icon = found.key === 'GET /favicon.ico';
       res.writeHead(icon ? 204 : 200, { ...COMMON_HEADERS, ...(icon ? {} : page.headers) });
       res.end(icon ? undefined : page.html);
-    } else {
-      (trade ? exchange(req, res) : route(req, res, url)).catch((error: unknown) => {
-        const r = refusalOf(error);
-        if (res.headersSent) res.destroy();
-        else refuse(res, r.status, r.reason);
-      });
+      return;
     }
+    const run = async (): Promise<void> => {
+      const key = found?.key;
+      if (key === undefined || key === 'GET /' || key === 'GET /favicon.ico') {
+        throw new HttpRefusal(404, 'not_found');
+      }
+      const reply = await routes[key]({ req, res, url, params: found?.params ?? [] });
+      if (reply !== undefined) sendJson(res, reply.status, reply.body);
+    };
+    run().catch((error: unknown) => {
+      const r = refusalOf(error);
+      if (res.headersSent) res.destroy();
+      else refuse(res, r.status, r.reason);
+    });
   };
 
   const server: Server = createServer(serverOptions(limits));

@@ -6,7 +6,13 @@
  */
 import { isRuntimeError, type AgentRuntime, type StoredSession } from '@relvo-labs/agent-runtime';
 import { SessionDigest, type PendingInteraction, type SessionDigestView } from './digest.js';
-import { liveStateOf, type LiveState, type SessionOwner } from './live-state.js';
+import {
+  liveStateOf,
+  waitingFor,
+  type LiveState,
+  type SessionOwner,
+  type WaitingFor,
+} from './live-state.js';
 
 const PAGE = 1000;
 
@@ -14,6 +20,8 @@ export interface SessionRow extends StoredSession, SessionDigestView {
   /** Who holds its lease now: this process, another process or host, or nobody. */
   readonly owner: SessionOwner;
   readonly liveState: LiveState;
+  /** With `waiting` (or `stalled` with one still open): what the oldest pending interaction asks. */
+  readonly waitingFor?: WaitingFor;
   /** The newest run the log shows open. */
   readonly activeRunId?: string;
   /** Its stored log is damaged: the digest holds what was read before the damage. */
@@ -64,12 +72,15 @@ export class SessionBook {
     const view = d.view();
     const owner = owners.get(stored.sessionId) ?? 'none';
     const activeRunId = view.openRunIds.at(-1);
+    const liveState = liveStateOf(stored, owner, view);
+    const waits = liveState === 'waiting' || liveState === 'stalled' ? waitingFor(view) : undefined;
     return {
       ...stored,
       ...view,
       ...(damaged ? { damaged: 'log_corrupt' as const } : {}),
       owner,
-      liveState: liveStateOf(stored, owner, view),
+      liveState,
+      ...(waits === undefined ? {} : { waitingFor: waits }),
       ...(activeRunId === undefined ? {} : { activeRunId }),
     };
   }
@@ -95,7 +106,11 @@ export class SessionBook {
    * carried out by that owner (routed), or by this process taking an unowned session over.
    */
   async inbox(): Promise<InboxItem[]> {
-    const rows = await this.list();
+    return this.inboxOf(await this.list());
+  }
+
+  /** The inbox of rows already listed. */
+  inboxOf(rows: readonly SessionRow[]): InboxItem[] {
     return rows
       .filter((r) => r.liveState !== 'closed' && r.liveState !== 'failed')
       .flatMap((r) => r.pendingInteractions.map((p) => ({ ...p, owner: r.owner })))

@@ -17,6 +17,8 @@ interface MemorySession {
  */
 export function createMemoryEventStore(): EventStore {
   const sessions = new Map<string, MemorySession>();
+  // only this process writes it: its own appends are all there is to watch
+  const watchers = new Set<() => void>();
   let claimed = false;
   let closed = false;
   // the log dies with the process, and so does its key
@@ -64,6 +66,10 @@ export function createMemoryEventStore(): EventStore {
           session.events.push(envelope);
         }
         for (const [id, summary] of next) (sessions.get(id) as MemorySession).summary = summary;
+        if (watchers.size > 0)
+          queueMicrotask(() => {
+            for (const fn of [...watchers]) fn();
+          });
         return Promise.resolve();
       } catch (error) {
         return rejection(error);
@@ -85,8 +91,15 @@ export function createMemoryEventStore(): EventStore {
     listSessions() {
       return Promise.resolve([...sessions.values()].map((s) => s.summary));
     },
+    watchLog(onChange) {
+      watchers.add(onChange);
+      return Promise.resolve(() => {
+        watchers.delete(onChange);
+      });
+    },
     close() {
       closed = true;
+      watchers.clear();
       claimed = false;
       return Promise.resolve();
     },

@@ -11,6 +11,8 @@ const RETRY_MS = 1_000;
 
 export class AppendWatcher {
   readonly #watchers = new Map<string, Set<() => void>>();
+  /** Woken by every notification, whichever session it names. */
+  readonly #everything = new Set<() => void>();
   #client: Promise<PoolClient> | undefined;
   // A client may report several errors, or one after close() gave it back; release it once.
   readonly #released = new WeakSet<PoolClient>();
@@ -23,7 +25,7 @@ export class AppendWatcher {
   ) {}
 
   /** Resolves once listening: an append committed after that wakes `onAppend`. */
-  async watch(sessionId: string, onAppend: () => void): Promise<() => void> {
+  watch(sessionId: string, onAppend: () => void): Promise<() => void> {
     let set = this.#watchers.get(sessionId);
     if (set === undefined) {
       set = new Set();
@@ -35,6 +37,19 @@ export class AppendWatcher {
       s?.delete(onAppend);
       if (s?.size === 0) this.#watchers.delete(sessionId);
     };
+    return this.#onceListening(unwatch);
+  }
+
+  /** Resolves once listening: any append committed after that wakes `onChange`. */
+  watchAll(onChange: () => void): Promise<() => void> {
+    this.#everything.add(onChange);
+    return this.#onceListening(() => {
+      this.#everything.delete(onChange);
+    });
+  }
+
+  /** `unwatch` once the connection listens; undone (and the failure thrown) when it cannot. */
+  async #onceListening(unwatch: () => void): Promise<() => void> {
     try {
       await this.#listening();
     } catch (error) {
@@ -71,6 +86,7 @@ export class AppendWatcher {
     if (n.channel !== this.channel || n.payload === undefined) return;
     const sessionId = n.payload.slice(0, n.payload.lastIndexOf(' '));
     for (const fn of [...(this.#watchers.get(sessionId) ?? [])]) fn();
+    for (const fn of [...this.#everything]) fn();
   }
 
   #dropped(client: PoolClient, error: Error): void {
@@ -81,7 +97,7 @@ export class AppendWatcher {
     if (this.#closed) return;
     const again = (): void => {
       this.#retry = undefined;
-      if (this.#closed || this.#watchers.size === 0) return;
+      if (this.#closed || (this.#watchers.size === 0 && this.#everything.size === 0)) return;
       this.#listening().then(
         () => {
           this.#wakeAll();
@@ -97,6 +113,7 @@ export class AppendWatcher {
 
   #wakeAll(): void {
     for (const set of [...this.#watchers.values()]) for (const fn of [...set]) fn();
+    for (const fn of [...this.#everything]) fn();
   }
 
   async close(): Promise<void> {
@@ -106,6 +123,7 @@ export class AppendWatcher {
     this.#client = undefined;
     this.#wakeAll();
     this.#watchers.clear();
+    this.#everything.clear();
     if (client === undefined) return;
     try {
       const c = await client;

@@ -289,6 +289,15 @@ class PostgresEventStore implements EventStore {
     }
   }
 
+  async watchLog(onChange: () => void): Promise<() => void> {
+    await this.#open();
+    try {
+      return await this.#watcher.watchAll(onChange);
+    } catch (error) {
+      throw pgStoreError(error);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -15,6 +15,7 @@ interface Watched {
 export class SqlitePoller {
   readonly #sessions = new Map<string, Watched>();
   readonly #commands = new Set<() => void>();
+  readonly #log = new Set<() => void>();
   readonly #version: Database.Statement;
   readonly #lastSequence: Database.Statement;
   readonly #commandsChanged: Database.Statement;
@@ -61,8 +62,22 @@ export class SqlitePoller {
     };
   }
 
+  /** Calls `fn` soon after any commit to the file: this process's appends, or another's. */
+  watchLog(fn: () => void): () => void {
+    this.#log.add(fn);
+    this.#arm();
+    return () => {
+      this.#log.delete(fn);
+      this.#disarmWhenIdle();
+    };
+  }
+
   /** After this store's own commit: the sessions' new last sequences. */
   appended(last: ReadonlyMap<string, { readonly lastSequence: number }>): void {
+    if (this.#log.size > 0)
+      queueMicrotask(() => {
+        for (const fn of [...this.#log]) fn();
+      });
     for (const [id, summary] of last) {
       const watched = this.#sessions.get(id);
       if (watched === undefined) continue;
@@ -92,7 +107,8 @@ export class SqlitePoller {
   }
 
   #disarmWhenIdle(): void {
-    if (this.#sessions.size > 0 || this.#commands.size > 0 || this.#timer === undefined) return;
+    const idle = this.#sessions.size === 0 && this.#commands.size === 0 && this.#log.size === 0;
+    if (!idle || this.#timer === undefined) return;
     clearInterval(this.#timer);
     this.#timer = undefined;
   }
@@ -102,6 +118,8 @@ export class SqlitePoller {
       const version = this.#version.get() as number;
       if (version === this.#dataVersion && !force) return;
       this.#dataVersion = version;
+      // another connection committed something: a lease renewal too, so "read again"
+      for (const fn of [...this.#log]) fn();
       for (const [id, watched] of [...this.#sessions]) {
         const last = this.#sequence(id);
         if (last === watched.last) continue;
@@ -124,7 +142,9 @@ export class SqlitePoller {
     // woken once more: a follower reads again and finds the store closed
     for (const w of [...this.#sessions.values()]) for (const fn of [...w.fns]) fn();
     for (const fn of [...this.#commands]) fn();
+    for (const fn of [...this.#log]) fn();
     this.#sessions.clear();
     this.#commands.clear();
+    this.#log.clear();
   }
 }

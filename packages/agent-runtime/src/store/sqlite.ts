@@ -280,6 +280,10 @@ class SqliteEventStore implements EventStore {
     return this.run(() => this.poller.watchSession(sessionId, onAppend));
   }
 
+  watchLog(onChange: () => void): Promise<() => void> {
+    return this.run(() => this.poller.watchLog(onChange));
+  }
+
   close(): Promise<void> {
     if (!this.closed) {
       this.closed = true;

@@ -54,6 +54,13 @@ export interface EventStore {
    */
   watch?(sessionId: string, onAppend: () => void): Promise<() => void>;
   /**
+   * Calls `onChange` soon after an append to any session, by this or (for a shared store) any
+   * other runtime — a session opened elsewhere included; resolves (with the way to stop) once
+   * watching. A watcher learns "read again", never content, and may be woken more often than
+   * the log changed. For followers of the whole log, such as the web console's list.
+   */
+  watchLog?(onChange: () => void): Promise<() => void>;
+  /**
    * With `watch`: the waits (ms) before each new try when following a session fails with
    * `store_io` (the server restarted or was out of reach): the follower listens again and reads
    * on from its last sequence. Once they are spent the failure ends the subscription.

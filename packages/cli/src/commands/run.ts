@@ -5,25 +5,23 @@
  * terminal you may then continue the conversation); the second disposes it and exits 130.
  */
 import { input } from '@inquirer/prompts';
-import type { AgentRuntime } from '@relvo-labs/agent-runtime';
+import type { AgentRuntime, EventEnvelope } from '@relvo-labs/agent-runtime';
 import { requireReviewedCodex } from '../codex/gate.js';
 import { CliExit, EXIT } from '../exit-codes.js';
-import { checkLogin, loginHint, NOT_LOGGED_IN } from '../codex/login.js';
-import type { LocatedCodex } from '../codex/locate.js';
-import { chooseConfig, type ChosenConfig } from '../host/config.js';
+import { chooseConfig } from '../host/config.js';
 import { postgresLog } from '../host/event-store.js';
+import { openRunSession } from '../host/open-run.js';
 import { placeSessions } from '../host/placement.js';
-import { codexFactory, openCodexRuntime } from '../host/runtime.js';
-import { resumeFromLog, withThreadPersistence } from '../host/resume.js';
 import { followUpOrUndo } from '../turn/undo.js';
-import { checkEventLogPath, startupErrorToExit } from '../host/startup-checks.js';
-import { EVENT_LOG_ENV } from '../paths.js';
+import { checkEventLogPath } from '../host/startup-checks.js';
 import type { CliIo } from '../program.js';
 import { createAnswerer } from '../turn/answers.js';
 import { ctrlCFor, StartupAborted, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver, type TurnEnd } from '../turn/driver.js';
 import { SteerInput } from '../turn/steer-input.js';
 import { printRunHeader } from '../turn/header.js';
+import { checkEffort } from '../turn/preflight.js';
+import { runOutputsFor } from '../turn/run-outputs.js';
 import { StartupProgress } from '../turn/progress.js';
 import { resolvePrompt } from '../turn/prompt-input.js';
 import { parseDuration, startRunTimeout } from '../turn/run-timeout.js';
@@ -39,6 +37,8 @@ export interface RunOptions {
   readonly model: string | undefined;
   /** `--effort`: the reasoning effort of every turn. */
   readonly effort?: string | undefined;
+  /** `--summary`: the reasoning summary of every turn. */
+  readonly summary?: 'auto' | 'concise' | 'detailed' | 'none' | undefined;
   readonly profile: string | undefined;
   /** `--config FILE`; false for `--no-config`. */
   readonly config: string | false | undefined;
@@ -54,8 +54,14 @@ export interface RunOptions {
   readonly codex: string | undefined;
   /** `--resume <session>`: continue that session of the event log instead of opening one. */
   readonly resume?: string | undefined;
+  /** `--fork <session>`: a new session continuing from that one of the event log. */
+  readonly fork?: string | undefined;
   /** `--timeout DURATION`: a bound on the whole run (exit 124). */
   readonly timeout?: string | undefined;
+  /** `-o FILE`: the final agent message is written there too. */
+  readonly outputLastMessage?: string | undefined;
+  /** `--output-schema FILE`: a JSON Schema the final answer must match. */
+  readonly outputSchema?: string | undefined;
 }
 
 export async function runRun(options: RunOptions, out: Output, io: CliIo): Promise<number> {
@@ -71,6 +77,9 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     );
   if (firstPrompt.trim() === '') throw new CliExit(EXIT.usage, 'run: the prompt is empty');
   const cwd = process.cwd();
+  const { outputSchema, outputs } = runOutputsFor(options, cwd);
+  // with --output-schema stdout carries the validated JSON only, not the streamed text
+  const textOut = outputSchema === undefined ? out : withoutText(out);
   const chosen = chooseConfig({
     configFile: options.config,
     profile: options.profile,
@@ -78,6 +87,8 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     approvals: options.approvals,
     model: options.model,
     effort: options.effort,
+    summary: options.summary,
+    outputSchema,
     cwd,
   });
   const placed = placeSessions(options, chosen, cwd, io.env);
@@ -85,21 +96,36 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   const shared = options.eventStore === undefined ? undefined : postgresLog(options.eventStore);
   // what messages name: the file, or the URL with its password hidden
   const eventLog = shared?.label ?? placed.eventLog;
-  if (options.resume !== undefined && ephemeral) {
+  const from =
+    options.resume !== undefined ? '--resume' : options.fork !== undefined ? '--fork' : '';
+  if (from !== '' && ephemeral) {
     throw new CliExit(
       EXIT.usage,
-      'run --resume continues a session of the event log; the config keeps none ("host": { "ephemeral": true }): name one with --event-log',
+      `run ${from} continues a session of the event log; the config keeps none ("host": { "ephemeral": true }): name one with --event-log`,
     );
   }
   if (!ephemeral && shared === undefined) checkEventLogPath(eventLog);
   const codex = await requireReviewedCodex(options.codex, io.env);
+  // a level the model does not offer is refused before anything is shown or opened
+  await checkEffort(chosen, codex, workspace);
   const terminal = terminalStreams(io);
 
   const profile = chosen.config.profiles[chosen.profile];
-  // a resumed session's workspace and profile are its own, said once it is resumed
-  if (!out.json && profile !== undefined && options.resume === undefined) {
-    printRunHeader(out, { name: chosen.profile, source: chosen.source, value: profile }, workspace);
-  }
+  // a resumed or forked session's workspace and profile are its own, said once it is opened
+  const pending =
+    out.json || profile === undefined || from !== ''
+      ? undefined
+      : printRunHeader(
+          out,
+          { name: chosen.profile, source: chosen.source, value: profile },
+          workspace,
+        );
+  const onEnvelope = (e: EventEnvelope): void => {
+    outputs.onEnvelope(e);
+    // nothing named the model: the header's codex line names the one codex reported
+    if (pending?.(e.payload, () => progress?.clearStatus()) === true) return;
+    progress?.onEnvelope(e);
+  };
   // started once everything else is printed: nothing may write while it spins
   let progress: StartupProgress | undefined;
   // before anything is opened: from here on every signal ends through the clean-up below
@@ -124,47 +150,34 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   let driver: SessionDriver | undefined;
   let code: number;
   try {
-    const { session, fromSequence } = await (async () => {
-      try {
-        runtime = await openCodexRuntime({
-          codex,
-          eventLog: ephemeral
-            ? { memory: true }
-            : shared === undefined
-              ? eventLog
-              : { postgres: shared },
-          // the default folder is relvo-codex's own; a folder the person named is left as it is
-          eventLogOptions: { ownsFolder: options.eventLog === undefined && !io.env[EVENT_LOG_ENV] },
-          config: ephemeral ? chosen.config : withThreadPersistence(chosen.config),
-        });
-        ctrlC.checkpoint();
-        // the login check starts a codex of its own: a signal must not wait for its answer
-        await ctrlC.unlessAbandoned(requireLogin(chosen, codex, workspace));
-        ctrlC.checkpoint();
-        if (options.resume !== undefined)
-          return await resumeFromLog(runtime, options.resume, eventLog);
-        return {
-          // the config it ran with, so that a resume without it can say which file it needs
-          session: await runtime.openSession({
-            workspace,
-            profile: chosen.profile,
-            metadata: { config: chosen.source },
-          }),
-          fromSequence: 1,
-        };
-      } catch (error) {
-        throw error instanceof StartupAborted ? error : startupErrorToExit(error, eventLog);
-      }
-    })();
+    const opened = await openRunSession(
+      {
+        codex,
+        chosen,
+        workspace,
+        ephemeral,
+        shared,
+        eventLog,
+        namedEventLog: options.eventLog,
+        resume: options.resume,
+        fork: options.fork,
+        env: io.env,
+      },
+      ctrlC,
+      (r) => {
+        runtime = r;
+      },
+    );
+    const { session, fromSequence } = opened;
     driver = new SessionDriver({
       session,
       fromSequence,
-      out,
+      out: textOut,
       answerer: createAnswerer('ask', terminal),
       onPromptCtrlC: () => {
         ctrlC.press();
       },
-      onEnvelope: (e) => progress?.onEnvelope(e),
+      onEnvelope,
       noTerminalHint: 'run it in a terminal to answer approvals',
     });
     const active = driver;
@@ -176,8 +189,13 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
     });
     if (!out.json) {
       const where = ephemeral ? 'none (ephemeral)' : neutraliseLine(eventLog);
-      const resumed = options.resume === undefined ? '' : ' (resumed)';
-      out.note(out.c.dim(`event log ${where} · session ${session.id}${resumed}`));
+      const how =
+        opened.forkedFrom !== undefined
+          ? ` (forked from ${opened.forkedFrom})`
+          : options.resume === undefined
+            ? ''
+            : ' (resumed)';
+      out.note(out.c.dim(`event log ${where} · session ${session.id}${how}`));
       progress = new StartupProgress(
         out,
         io.stdout.isTTY,
@@ -211,12 +229,12 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
         break;
       }
       if (!out.json) {
-        out.text('\n');
+        textOut.text('\n');
         printTurnSummary(out, end.termination, end.stats, timingsOf(end.stats, startedAt));
       }
       const advice = failureAdvice(end.termination, codex.path);
       if (advice !== undefined) out.warn(`what to do: ${advice}`);
-      code = exitCodeFor(end.termination);
+      code = outputs.finish(end.termination, out) ?? exitCodeFor(end.termination);
       if (timeout?.expired === true) {
         code = EXIT.timedOut; // no follow-up: the run's time is up
         break;
@@ -247,34 +265,10 @@ export async function runRun(options: RunOptions, out: Output, io: CliIo): Promi
   return code;
 }
 
-/**
- * Asks codex whether it is logged in before a turn that would only retry for minutes. Only a
- * clear "no" stops the run: a codex that cannot be asked fails the turn with its own reason.
- */
-/** How long the login check may wait for codex to answer. */
-const LOGIN_CHECK_TIMEOUT_MS = 15_000;
-
-async function requireLogin(
-  chosen: ChosenConfig,
-  codex: LocatedCodex,
-  workspace: string,
-): Promise<void> {
-  const profile = chosen.config.profiles[chosen.profile];
-  if (profile?.provider !== 'codex') return;
-  let provider;
-  try {
-    // bounded: a codex that never answers must not hold the run before its turn even starts
-    provider = codexFactory(codex)({
-      ...profile.providerOptions,
-      requestTimeoutMs: LOGIN_CHECK_TIMEOUT_MS,
-    });
-  } catch {
-    return; // refused options: the runtime says which, at the turn
-  }
-  const check = await checkLogin(provider, workspace);
-  if (check.checked && !check.loggedIn) {
-    throw new CliExit(EXIT.failed, `${NOT_LOGGED_IN}: ${loginHint(codex.path)}`);
-  }
+/** The same output with the model's streamed text left out (the driver writes it there). */
+function withoutText(out: Output): Output {
+  const quiet = Object.create(out) as Output;
+  return Object.assign(quiet, { text: () => undefined });
 }
 
 /** Asks for a follow-up in the same session; Enter alone ends, Ctrl-C quits. */

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runOptionsSchema } from '@relvo-labs/agent-provider';
+import { runOptionsSchema, type JsonObject } from '@relvo-labs/agent-provider';
 import {
   isRuntimeError,
   loadRuntimeConfig,
@@ -65,6 +65,10 @@ export interface ConfigChoice {
   readonly model?: string | undefined;
   /** `--effort`: the reasoning effort of every turn of this run (the profile's `run.effort`). */
   readonly effort?: string | undefined;
+  /** `--summary`: the reasoning summary of every turn of this run (the profile's `run.summary`). */
+  readonly summary?: string | undefined;
+  /** `--output-schema`: the JSON Schema every turn's answer must match (`run.outputSchema`). */
+  readonly outputSchema?: JsonObject | undefined;
   readonly cwd: string;
 }
 
@@ -142,6 +146,17 @@ function refuseUnknownProviders(config: RuntimeConfig, file: string | undefined)
   }
 }
 
+/**
+ * codex answers a thread's effort only when one is configured, and a per-turn effort is refused
+ * on a thread without one (it could not be undone); every turn of a run has the same effort, so
+ * it is configured for the thread too (`-c model_reasoning_effort`, after the profile's own).
+ */
+function withEffort(profile: RuntimeConfig['profiles'][string], effort: string): string[] {
+  const own: unknown = profile.providerOptions.extraArgs;
+  const before = Array.isArray(own) ? own.filter((a): a is string => typeof a === 'string') : [];
+  return [...before, '-c', `model_reasoning_effort="${effort}"`];
+}
+
 export function chooseConfig(choice: ConfigChoice): ChosenConfig {
   if (choice.configFile === undefined) refuseImplicitConfig(choice.cwd);
   const file =
@@ -176,17 +191,27 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
       "--effort takes a lower-case level such as low, medium or high (`relvo-codex models` lists each model's)",
     );
   }
+  const perTurn = {
+    ...(choice.effort === undefined ? {} : { effort: choice.effort }),
+    ...(choice.summary === undefined ? {} : { summary: choice.summary }),
+    ...(choice.outputSchema === undefined ? {} : { outputSchema: choice.outputSchema }),
+  };
+  // --effort, else the profile's run.effort: configured for a codex thread too (withEffort)
+  const threadEffort =
+    chosen.provider === 'codex' ? (choice.effort ?? chosen.run?.effort) : undefined;
   if (
     choice.sandbox !== undefined ||
     choice.approvals !== undefined ||
     choice.model !== undefined ||
-    choice.effort !== undefined
+    threadEffort !== undefined ||
+    Object.keys(perTurn).length > 0
   ) {
     const providerOptions = {
       ...chosen.providerOptions,
       ...(choice.model === undefined ? {} : { model: choice.model }),
       ...(choice.sandbox === undefined ? {} : { sandboxMode: choice.sandbox }),
       ...(choice.approvals === undefined ? {} : { approvals: choice.approvals }),
+      ...(threadEffort === undefined ? {} : { extraArgs: withEffort(chosen, threadEffort) }),
     };
     // a profile's sessionOptions win over its providerOptions; the command line wins over both,
     // and over the profile's per-turn `run.model` too, which would otherwise win over all
@@ -194,13 +219,9 @@ export function chooseConfig(choice: ConfigChoice): ChosenConfig {
     const runModel =
       choice.model !== undefined && chosen.run?.model !== undefined ? { model: choice.model } : {};
     const run =
-      choice.effort === undefined && runModel.model === undefined
+      Object.keys(perTurn).length === 0 && runModel.model === undefined
         ? undefined
-        : {
-            ...chosen.run,
-            ...runModel,
-            ...(choice.effort === undefined ? {} : { effort: choice.effort }),
-          };
+        : { ...chosen.run, ...runModel, ...perTurn };
     if (choice.model !== undefined && 'model' in sessionOptions)
       sessionOptions.model = choice.model;
     if (choice.sandbox !== undefined && 'sandboxMode' in sessionOptions)

@@ -1,6 +1,7 @@
 /**
  * `relvo-codex run --resume <session>`: continues a session a `run` that ended without closing
- * it (killed, crashed) left in the event log, on the same codex thread. Each refusal of the
+ * it (killed, crashed) left in the event log, on the same codex thread; `run --fork <session>`
+ * opens a new session on a fork of a session's thread (open, closed or crashed). Each refusal of the
  * runtime or of codex becomes one line that says what to do; nothing of the log is echoed.
  */
 import { toAgentError } from '@relvo-labs/agent-provider';
@@ -41,10 +42,20 @@ const BY_PROVIDER_CODE: Readonly<Record<string, string>> = {
     'its workspace is not the folder it was started in; restore that folder at the same path',
 };
 
-function refusalLine(error: unknown, id: string): string {
+function refusalLine(error: unknown, id: string, how: 'resumed' | 'forked' = 'resumed'): string {
   const reason = isRuntimeError(error) ? error.reason : undefined;
-  const cannot = `session ${id} cannot be resumed:`;
+  const cannot = `session ${id} cannot be ${how}:`;
   switch (reason) {
+    case 'session_not_forkable':
+      return isRuntimeError(error) && error.error.details?.workspace === 'changed'
+        ? `${cannot} its workspace folder is gone or was moved; restore it at the same path`
+        : `${cannot} it ran without a saved codex thread (with --ephemeral, or it never started one); fork a session that ran a turn with an event log`;
+    case 'fork_unsupported':
+      return `${cannot} its profile no longer names codex with saved threads in this config; run with the config it was started with`;
+    case 'fork_refused': {
+      const code = toAgentError(error).providerCode ?? '';
+      return `${cannot} ${BY_PROVIDER_CODE[code] ?? 'codex refused to fork its thread'}`;
+    }
     case 'session_not_resumable':
       return `${cannot} it is closed, failed, or ran without a saved codex thread (with --ephemeral, or before sessions were resumable); start a new one with \`relvo-codex run\``;
     case 'resume_workspace_mismatch':
@@ -84,6 +95,25 @@ async function configNeeded(runtime: AgentRuntime, id: string, profile: unknown)
       ? 'no longer names codex with a saved thread in this config'
       : 'is not in this config';
   return `session ${id} cannot be resumed: ${name} ${here}; ${file}`;
+}
+
+/** A new session continuing from the one `wanted` names (its thread forked); that one is unchanged. */
+export async function forkFromLog(
+  runtime: AgentRuntime,
+  wanted: string,
+  logPath: string,
+): Promise<{ session: RuntimeSession; fromSequence: number; forkedFrom: string }> {
+  const summary = await findSession(runtime.store, wanted, logPath);
+  try {
+    const session = await runtime.forkSession(summary.sessionId);
+    return { session, fromSequence: 1, forkedFrom: summary.sessionId };
+  } catch (error) {
+    const usage = isRuntimeError(error) && error.reason === 'session_not_forkable';
+    throw new CliExit(
+      usage ? EXIT.usage : EXIT.failed,
+      refusalLine(error, summary.sessionId, 'forked'),
+    );
+  }
 }
 
 /** The session `wanted` names (an id or a unique prefix), resumed, and where its new events start. */

@@ -8,9 +8,14 @@ import { loginHint } from '../codex/login.js';
 const USAGE_LIMIT_FIX =
   'the usage limit of the codex login is reached: wait until it resets or raise it in your account, or log in with an API key (`printenv OPENAI_API_KEY | codex login --with-api-key`)';
 
+// codex reports no effort for this thread, so a per-turn one could not be put back afterwards
+const NOT_RESTORABLE_FIX =
+  "give the level with --effort (it is set for the thread too), or set model_reasoning_effort in the profile's codex config";
+
 function adviceFor(providerCode: string | undefined, codexPath: string): string | undefined {
   if (providerCode === 'unauthorized') return `codex's login was refused: ${loginHint(codexPath)}`;
   if (providerCode === 'usage_limit') return USAGE_LIMIT_FIX;
+  if (providerCode === 'run_option_not_restorable') return NOT_RESTORABLE_FIX;
   return undefined;
 }
 

@@ -9,10 +9,11 @@ import {
 } from '@relvo-labs/agent-provider-codex';
 import type { RuntimeProfile } from '@relvo-labs/agent-runtime';
 import { neutraliseLine } from '../ui/neutralise.js';
+import { threadSettingsOf } from './thread-settings.js';
 import type { Output } from '../ui/output.js';
 
 export interface RunPolicy {
-  /** undefined: codex's own default (its config.toml). */
+  /** undefined: codex's own default (its config.toml, else its catalog's), named once it reports it. */
   readonly model: string | undefined;
   /** The profile's `run.effort`; undefined: the model's own. */
   readonly effort?: string | undefined;
@@ -50,18 +51,43 @@ export function policyWarnings(policy: RunPolicy): string[] {
   return warnings;
 }
 
+/** The codex line: the model (named, else the one codex reported), effort, sandbox, approvals. */
+export function codexLine(out: Output, policy: RunPolicy, reported?: string): string {
+  const model =
+    policy.model !== undefined
+      ? neutraliseLine(policy.model)
+      : `${reported === undefined ? 'unknown' : neutraliseLine(reported)} (codex’s default)`;
+  const effort = policy.effort === undefined ? '' : ` · effort ${neutraliseLine(policy.effort)}`;
+  return `${out.c.bold('codex')}    model ${model}${effort} · sandbox ${policy.sandbox} · approvals ${policy.approvals}`;
+}
+
+/** Prints the codex line once a payload reports the thread's model; true when it did. */
+export type PendingCodexLine = (payload: unknown, beforePrint: () => void) => boolean;
+
+/**
+ * The profile line, the codex line and the warnings. When nothing names the model, the codex
+ * line waits for the model codex reports for the thread: what prints it then is returned.
+ */
 export function printRunHeader(
   out: Output,
   profile: { readonly name: string; readonly source: string; readonly value: RuntimeProfile },
   workspace: string,
-): void {
+): PendingCodexLine | undefined {
   const policy = policyOf(profile.value);
   out.note(
     `${out.c.bold('profile')}  ${neutraliseLine(profile.name)} (${neutraliseLine(profile.source)}) · workspace ${neutraliseLine(workspace)}`,
   );
-  if (policy === undefined) return;
-  out.note(
-    `${out.c.bold('codex')}    model ${policy.model === undefined ? 'default (your codex config)' : neutraliseLine(policy.model)}${policy.effort === undefined ? '' : ` · effort ${neutraliseLine(policy.effort)}`} · sandbox ${policy.sandbox} · approvals ${policy.approvals}`,
-  );
+  if (policy === undefined) return undefined;
+  if (policy.model !== undefined) out.note(codexLine(out, policy));
   for (const w of policyWarnings(policy)) out.warn(`⚠ ${w}`);
+  if (policy.model !== undefined) return undefined;
+  let printed = false;
+  return (payload, beforePrint) => {
+    const reported = printed ? undefined : threadSettingsOf(payload);
+    if (reported === undefined) return false;
+    printed = true;
+    beforePrint();
+    out.note(codexLine(out, policy, reported.model));
+    return true;
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * Where output goes. `--json`: stdout carries only envelopes, one per line. Human mode: the
  * model's text on stdout, everything else on stderr. Colour and the spinner only on a TTY,
- * never with NO_COLOR or --no-color. A reader that goes away (`| head`) closes stdout: what
+ * never with NO_COLOR or --no-color / --color never; `--color always` colours a pipe too (an
+ * explicit flag wins over NO_COLOR, as no-color.org asks). A reader that goes away (`| head`) closes stdout: what
  * would have gone there is dropped, quietly, and the command is told (`onStdoutClosed`).
  */
 import { stripVTControlCharacters } from 'node:util';
@@ -11,10 +12,14 @@ import { jsonForTerminal, neutraliseProse } from './neutralise.js';
 
 export type Colors = ReturnType<typeof picocolors.createColors>;
 
+/** `--color WHEN`, as `codex exec` spells it. */
+export const COLOR_MODES = ['auto', 'always', 'never'] as const;
+export type ColorMode = (typeof COLOR_MODES)[number];
+
 export interface OutputOptions {
   readonly json: boolean;
-  /** commander's `--no-color` sets this to false. */
-  readonly color: boolean;
+  /** `--color WHEN`; commander's `--no-color` gives false (never), its absence true or undefined (auto). */
+  readonly color: boolean | ColorMode | undefined;
   readonly env?: NodeJS.ProcessEnv;
   readonly stdout?: NodeJS.WriteStream;
   readonly stderr?: NodeJS.WriteStream;
@@ -56,10 +61,11 @@ function isClosedPipe(error: unknown): boolean {
 
 export function colorEnabled(
   stream: NodeJS.WriteStream,
-  wanted: boolean,
+  wanted: boolean | ColorMode | undefined,
   env: NodeJS.ProcessEnv,
 ): boolean {
-  if (!wanted) return false;
+  if (wanted === false || wanted === 'never') return false;
+  if (wanted === 'always') return true;
   const noColor = env.NO_COLOR;
   if (noColor !== undefined && noColor !== '') return false;
   // a pipe has no isTTY at all, and picocolors treats `undefined` as "decide yourself" (it says yes under CI)

@@ -111,6 +111,12 @@ export class TimelineRenderer {
         if (p.level !== 'debug' && p.level !== 'info')
           this.line(e.occurredAt, c.dim(`codex ${p.level}: ${n(p.message)}`));
         break;
+      case 'session.reverted':
+        this.line(
+          e.occurredAt,
+          `undone: the last ${p.turns === 1 ? 'turn' : `${p.turns} turns`} taken back (files ${p.files})`,
+        );
+        break;
       case 'session.closed':
         this.line(e.occurredAt, `session closed (${p.reason})`);
         break;

@@ -4,10 +4,11 @@
  * waits on services a closed network never answers. Missing Chromium skips a test locally and
  * fails it in CI (`CI=true`), where `.ci/run` installs it.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.RELVO_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -65,4 +66,29 @@ export async function launchChromium(
       if (!kept) rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+export interface Violation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly nodes: number;
+}
+
+/** axe-core's accessibility violations on the page as it is now. */
+export async function axeViolations(page: Page): Promise<Violation[]> {
+  const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  // evaluated over the protocol: the page's CSP (script by hash) stays as it is
+  await page.evaluate(axe);
+  return page.evaluate(async () => {
+    const found = (window as unknown as { axe: { run: (ctx: Document) => Promise<unknown> } }).axe;
+    const result = (await found.run(document)) as {
+      violations: { id: string; impact: string | null; nodes: unknown[] }[];
+    };
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+  });
+}
+
+/** Only the violations axe calls serious or critical. */
+export function serious(violations: readonly Violation[]): Violation[] {
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

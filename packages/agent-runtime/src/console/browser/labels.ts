@@ -23,6 +23,7 @@ const REFUSAL: Readonly<Record<string, string>> = {
   interaction_settled: 'this was already answered',
   session_closed: 'the session is closed',
   session_busy: 'the session is running a turn',
+  revert_unsupported: 'this session cannot undo (its provider keeps no saved thread)',
   no_active_run: 'nothing is running',
   unknown_session: 'no such session',
   unknown_interaction: 'no such question in this session',
@@ -36,7 +37,12 @@ export function ownerText(owner: string): string {
   return OWNER[owner] ?? token(owner);
 }
 
-export function liveText(state: string): string {
+/** A waiting session says what it waits for: an approval, or a person's answer. */
+export function liveText(state: string, waitingFor?: string): string {
+  if (state === 'waiting' && waitingFor === 'approval') return 'waiting for approval';
+  if (state === 'stalled' && waitingFor !== undefined) {
+    return `stalled, ${waitingFor === 'approval' ? 'approval' : 'question'} open, no owner`;
+  }
   return LIVE[state] ?? token(state);
 }
 

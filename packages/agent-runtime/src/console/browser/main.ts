@@ -1,111 +1,68 @@
 /**
  * The console page's script, bundled into the page at build time (never a script in a
- * string). Everything from the server is written with textContent after `neutralise`.
+ * string). Everything from the server is written with textContent after `neutralise`. The list,
+ * the inbox and the chosen session's timeline arrive on one stream (live.ts); the page asks the
+ * server nothing on a timer.
  */
 import { api, openAnotherTab, readCredential, showLogin, useToken } from './api.js';
-import { interactionCard, type PendingItem } from './cards.js';
-import { byId, clean, el, inputById, isRecord, setStatus, str } from './dom.js';
+import { byId, clean, el, inputById, setStatus, str } from './dom.js';
+import { drawInbox, inboxKeys, type Pending } from './inbox.js';
 import { liveText, ownerText, refusalText } from './labels.js';
-import { follow } from './timeline.js';
+import { LiveStream } from './live.js';
+import { refreshTimes } from './relative.js';
+import { drawSessions, FILTERS, type Row } from './sessions-table.js';
 
-const state = { selected: sessionStorage.getItem('relvo.session') ?? '', inboxKey: '' };
+const FILTER_KEY = 'relvo.filter';
 
-interface Row {
-  readonly sessionId: string;
-  readonly owner: string;
-  readonly liveState: string;
-  readonly profiles: string[];
-  readonly defaultProfile: string;
-  readonly providers: string[];
-  readonly turns: number;
-  readonly usage: { inputTokens: number; outputTokens: number; totalTokens: number };
-  readonly lastTurn?: { state?: string; durationMs?: number };
-  readonly openedAt: string;
-}
+const state = {
+  selected: sessionStorage.getItem('relvo.session') ?? '',
+  filter: sessionStorage.getItem(FILTER_KEY) ?? 'all',
+  sessions: [] as Row[],
+  pending: [] as Pending[],
+};
 
-interface Pending extends PendingItem {
-  readonly sessionId: string;
-  readonly owner: string;
-}
-
-function select(sessionId: string): void {
-  state.selected = sessionId;
-  sessionStorage.setItem('relvo.session', sessionId);
-  byId('detail-title').textContent = clean(sessionId);
-  void follow(sessionId, () => void refresh());
-  void refresh();
-}
-
-function cell(text: unknown): HTMLElement {
-  return el('td', '', text);
-}
-
-function sessionRow(s: Row): HTMLElement {
-  const tr = el('tr', `session-row${s.sessionId === state.selected ? ' selected' : ''}`);
-  tr.dataset.session = s.sessionId;
-  tr.dataset.owner = clean(s.owner);
-  tr.dataset.liveState = clean(s.liveState);
-  const stateCell = cell('');
-  stateCell.append(el('span', `badge state-${clean(s.liveState)}`, liveText(s.liveState)));
-  const t = s.lastTurn;
-  const last =
-    t === undefined
-      ? '–'
-      : `${t.state ?? 'running'}${t.durationMs === undefined ? '' : ` ${(t.durationMs / 1000).toFixed(1)} s`}`;
-  tr.append(
-    cell(`${s.sessionId.slice(0, 14)}…`),
-    stateCell,
-    cell(ownerText(s.owner)),
-    cell(s.profiles.join(', ') || s.defaultProfile),
-    cell(s.providers.join(', ') || '–'),
-    cell(s.turns),
-    cell(s.usage.totalTokens),
-    cell(last),
-    cell(new Date(s.openedAt).toLocaleTimeString()),
-  );
-  tr.addEventListener('click', () => {
-    select(s.sessionId);
-  });
-  return tr;
-}
-
-async function refresh(): Promise<void> {
-  const [list, inbox] = await Promise.all([api('GET', '/api/sessions'), api('GET', '/api/inbox')]);
-  if (!list.ok || !inbox.ok) {
-    setStatus(`refused (${String(list.status)})`);
-    return;
-  }
-  const sessions = (Array.isArray(list.data['sessions']) ? list.data['sessions'] : []) as Row[];
-  const pending = (Array.isArray(inbox.data['pending'])
-    ? inbox.data['pending'].filter(isRecord)
-    : []) as unknown as Pending[];
-  setStatus(`${String(sessions.length)} sessions · ${String(pending.length)} waiting`);
-  byId('sessions').replaceChildren(...sessions.map(sessionRow));
-  const current = sessions.find((s) => s.sessionId === state.selected);
+function summary(): void {
+  const current = state.sessions.find((s) => s.sessionId === state.selected);
   byId('detail-summary').textContent =
     current === undefined
       ? ''
       : clean(
-          `${liveText(current.liveState)} · owner: ${ownerText(current.owner)} · ${String(current.turns)} turns · ${String(current.usage.inputTokens)} in / ${String(current.usage.outputTokens)} out tokens`,
+          `${liveText(current.liveState, current.waitingFor)} · owner: ${ownerText(current.owner)} · ${String(current.turns)} turn${current.turns === 1 ? '' : 's'} · ${String(current.usage.inputTokens)} in / ${String(current.usage.outputTokens)} out tokens`,
         );
-  const key = pending.map((item) => item.interactionId).join(',');
-  if (key === state.inboxKey) return;
-  state.inboxKey = key;
-  // a card still pending is kept as it is, so what a person typed into it survives
-  const shown = new Map<string, HTMLElement>();
-  for (const node of byId('inbox').querySelectorAll<HTMLElement>(':scope > [data-interaction]')) {
-    shown.set(node.dataset.interaction ?? '', node);
-  }
-  const cards = pending.map((item) => {
-    const kept = shown.get(item.interactionId);
-    if (kept !== undefined) return kept;
-    const card = interactionCard(item.sessionId, item, () => void refresh());
-    card.dataset.owner = clean(item.owner);
-    card.prepend(el('div', 'label', `${item.sessionId} · ${ownerText(item.owner)}`));
-    return card;
-  });
-  if (cards.length === 0) cards.push(el('p', 'muted', 'Nothing waits for an answer.'));
-  byId('inbox').replaceChildren(...cards);
+  const title = current?.title ?? state.selected;
+  byId('detail-title').textContent = clean(title);
+  setStatus(
+    `${String(state.sessions.length)} sessions · ${String(state.pending.length)} waiting · live`,
+  );
+}
+
+function redrawSessions(): void {
+  drawSessions(state.sessions, state.filter, state.selected, select);
+  summary();
+}
+
+const live = new LiveStream({
+  sessions(rows) {
+    state.sessions = rows;
+    redrawSessions();
+  },
+  inbox(pending) {
+    state.pending = pending;
+    drawInbox(pending, () => undefined);
+    summary();
+  },
+  answered: () => undefined,
+  lost(reason) {
+    setStatus(`session refused (${reason})`);
+    select('');
+  },
+});
+
+function select(sessionId: string): void {
+  state.selected = sessionId;
+  sessionStorage.setItem('relvo.session', sessionId);
+  live.follow(sessionId);
+  redrawSessions();
 }
 
 async function command(path: string, done: string, body?: unknown): Promise<void> {
@@ -124,6 +81,22 @@ async function command(path: string, done: string, body?: unknown): Promise<void
   );
 }
 
+function filterControl(): void {
+  const control = byId('state-filter');
+  if (!(control instanceof HTMLSelectElement)) return;
+  for (const [value, label] of FILTERS) {
+    const option = el('option', '', label);
+    option.value = value;
+    control.append(option);
+  }
+  control.value = FILTERS.some(([v]) => v === state.filter) ? state.filter : 'all';
+  control.addEventListener('change', () => {
+    state.filter = control.value;
+    sessionStorage.setItem(FILTER_KEY, control.value);
+    redrawSessions();
+  });
+}
+
 byId('send').addEventListener('click', () => {
   const prompt = inputById('prompt');
   const input = prompt.value;
@@ -132,6 +105,10 @@ byId('send').addEventListener('click', () => {
   void command('/turns', 'turn started', { input });
 });
 byId('interrupt').addEventListener('click', () => void command('/interrupt', 'interrupted'));
+byId('undo').addEventListener(
+  'click',
+  () => void command('/revert', 'the last turn is taken back; files stay as they are'),
+);
 byId('new-tab').addEventListener('click', () => void openAnotherTab());
 byId('new-session').addEventListener('click', () => {
   void api('POST', '/api/sessions', {}).then((res) => {
@@ -143,13 +120,17 @@ byId('token-save').addEventListener('click', () => {
   useToken(inputById('token-input').value.trim());
   location.reload();
 });
+filterControl();
+inboxKeys();
+// relative times are redrawn from the page's clock: no request
+setInterval(() => {
+  refreshTimes(document);
+}, 15_000);
 
 void readCredential().then((ok) => {
   if (!ok) {
     showLogin();
     return;
   }
-  if (state.selected !== '') select(state.selected);
-  else void refresh();
-  setInterval(() => void refresh(), 1000);
+  select(state.selected);
 });

@@ -253,6 +253,15 @@ export class TimelineView {
         return el('div', 'entry quiet', 'interrupt requested');
       case 'diagnostic':
         return el('div', 'entry quiet', `${str(p['level'])}: ${str(p['message'])}`);
+      case 'session.revert_requested':
+        return el('div', 'entry quiet', `undo requested: the last ${turnsOf(p)}`);
+      case 'session.reverted':
+        // codex takes the conversation back; the files stay as the turns left them
+        return el(
+          'div',
+          'entry settled',
+          `undone: the last ${turnsOf(p)} taken back (files ${str(p['files'])})`,
+        );
       case 'session.closed':
         return el('div', 'entry settled', `session closed (${str(p['reason'])})`);
       default: {
@@ -263,4 +272,9 @@ export class TimelineView {
       }
     }
   }
+}
+
+function turnsOf(p: Record<string, unknown>): string {
+  const n = typeof p['turns'] === 'number' ? p['turns'] : 0;
+  return n === 1 ? 'turn' : `${String(n)} turns`;
 }

@@ -1,0 +1,146 @@
+/**
+ * The host programs the tarball test installs the packages for: what a host writes, in plain
+ * ESM and in strict TypeScript compiled against the published types (never the sources).
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../support/paths.js';
+
+/** One real codex turn through the installed runtime and provider, logged in SQLite. */
+export const CODEX_HOST = `import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
+import { codexConfigArgs, createIsolatedCodexHome, locateCodexBinary, ScriptedModelServer, textStep } from '@relvo-labs/agent-provider-codex/testing';
+import { createAgentRuntime, openSqliteEventStore } from '@relvo-labs/agent-runtime';
+const codex = locateCodexBinary({ kind: 'native' });
+if (!codex.found) throw new Error('no codex installed: ' + codex.reason);
+const iso = createIsolatedCodexHome('relvo-tarball-host-');
+const server = await ScriptedModelServer.start();
+server.enqueue(textStep(['from ', 'the tarballs']));
+const runtime = await createAgentRuntime({
+  providers: { codex: createCodexProvider },
+  config: { defaultProfile: 'p', profiles: { p: { provider: 'codex', providerOptions: {
+    executable: codex.path, extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }), env: iso.env(process.env) } } } },
+  store: openSqliteEventStore({ path: process.argv[2] }),
+});
+const session = await runtime.openSession({ workspace: iso.workspace });
+const types = [];
+let text = '';
+const reading = (async () => {
+  for await (const envelope of session.subscribe({ fromSequence: 1 })) {
+    types.push(envelope.payload.type);
+    if (envelope.payload.type === 'run.message_delta') text += envelope.payload.text;
+  }
+})();
+const turn = await session.submitTurn({ input: 'hi' });
+const { turnState } = await turn.done;
+await session.close();
+await reading;
+await runtime.shutdown();
+await server.close();
+iso.dispose();
+process.stdout.write(JSON.stringify({ turnState, text, closed: types.at(-1) }));
+`;
+
+/**
+ * A host without pg (strict TypeScript): a turn on the memory store and on SQLite, and the
+ * PostgreSQL store refused with what to install. The codex factory is only described.
+ */
+export const NO_PG_HOST = `import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
+import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
+import {
+  createAgentRuntime,
+  createMemoryEventStore,
+  isRuntimeError,
+  openPostgresEventStore,
+  openSqliteEventStore,
+  type EventStore,
+} from '@relvo-labs/agent-runtime';
+
+async function turnOn(store: EventStore): Promise<{ turnState: string; events: number }> {
+  const scripted = createScriptedProvider();
+  const runtime = await createAgentRuntime({
+    providers: { scripted: () => scripted.provider },
+    config: { defaultProfile: 'p', profiles: { p: { provider: 'scripted' } } },
+    store,
+  });
+  const session = await runtime.openSession({ workspace: process.cwd() });
+  const turn = await session.submitTurn({ input: 'hi' });
+  // the scripted provider plays its script when told to
+  scripted.controller.drain();
+  const { turnState } = await turn.done;
+  await session.close();
+  const events = (await runtime.readEvents(session.id)).length;
+  await runtime.shutdown();
+  return { turnState, events };
+}
+
+let refusal: unknown;
+try {
+  openPostgresEventStore({ connectionString: 'postgres://relvo@127.0.0.1:1/none' });
+} catch (error) {
+  refusal = error;
+}
+const codex = createCodexProvider({ transport: () => { throw new Error('unused'); } });
+process.stdout.write(
+  JSON.stringify({
+    memory: await turnOn(createMemoryEventStore()),
+    sqlite: await turnOn(openSqliteEventStore({ path: process.argv[2] ?? '' })),
+    postgres: isRuntimeError(refusal)
+      ? { code: refusal.code, reason: refusal.reason, message: refusal.message }
+      : String(refusal),
+    codex: codex.describe().providerId,
+  }),
+);
+`;
+
+/** A host with pg (and its types) hands the runtime its own pg.Pool. */
+export const PG_HOST = `import { Pool } from 'pg';
+import { openPostgresEventStore } from '@relvo-labs/agent-runtime';
+const pool = new Pool({ connectionString: 'postgres://relvo@127.0.0.1:1/none', max: 1 });
+const store = openPostgresEventStore({ pool });
+await store.close();
+await pool.end();
+process.stdout.write(JSON.stringify({ kind: store.kind }));
+`;
+
+const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/**
+ * Compiles `files` (written into `dir`) with the strictest options a host may use, checking the
+ * installed packages' declarations too (`skipLibCheck: false`), into `dir/out`; throws with
+ * tsc's output on any error. Node's types come from this repository, nothing else does.
+ */
+export function compileStrict(dir: string, files: Record<string, string>): void {
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        outDir: 'out',
+        skipLibCheck: false,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        types: ['node'],
+        typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
+      },
+      files: Object.keys(files),
+    }),
+  );
+  try {
+    execFileSync(process.execPath, [TSC, '-p', 'tsconfig.json'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string };
+    throw new Error(`the host does not compile:\n${e.stdout ?? ''}${e.stderr ?? ''}`, {
+      cause: error,
+    });
+  }
+}

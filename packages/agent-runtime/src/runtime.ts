@@ -284,7 +284,14 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     subscribe,
 
     warmPool: () => warm.state(),
-    watchWarmPool: (listener) => warm.watch(listener),
+    watchWarmPool(listener) {
+      if (typeof listener !== 'function') {
+        throw configError('option_invalid', 'watchWarmPool needs a listener function', {
+          path: 'listener',
+        });
+      }
+      return warm.watch(listener);
+    },
 
     shutdown() {
       if (shutDown) return Promise.resolve();

@@ -94,6 +94,49 @@ describe('the warm pool state', () => {
     expect(JSON.stringify(runtime.warmPool())).not.toMatch(/secret|trusted|spawn/);
   });
 
+  it('types refused session options and a non-session as the cold path would', async () => {
+    const manual = createManualProvider();
+    let calls = 0;
+    const provider: AgentProvider = {
+      describe: () => manual.provider.describe(),
+      createSession: (init) => {
+        calls += 1;
+        if (calls === 1) {
+          return Promise.reject(new ProviderRejection(agentError('invalid_request', PROSE)));
+        }
+        if (calls === 2) return Promise.resolve(null as never);
+        return manual.provider.createSession(init);
+      },
+    };
+    const workspace = tempDir();
+    const runtime = await createAgentRuntime({
+      providers: { manual: () => provider },
+      config: {
+        defaultProfile: 'm',
+        profiles: { m: { provider: 'manual', prewarm: { count: 1, workspace } } },
+      },
+    });
+    onCleanup(() => runtime.shutdown().catch(() => undefined));
+    const last = () => runtime.warmPool().profiles[0]!;
+    await until(() => last().failed === 1, 'the first start failed');
+    expect(last().lastError).toMatchObject({
+      code: 'invalid_request',
+      reason: 'session_options_refused',
+    });
+    // demand starts the next one (the turn itself opens cold, the set being empty)
+    const session = await runtime.openSession({ workspace });
+    await session.submitTurn({ input: 'hi' });
+    await until(() => last().failed === 2, 'the second start failed');
+    expect(last().lastError).toMatchObject({
+      code: 'provider_contract_violation',
+      reason: 'provider_session_invalid',
+    });
+    expect(JSON.stringify(runtime.warmPool())).not.toMatch(/secret|trusted/);
+    expect(() => runtime.watchWarmPool('not a function' as never)).toThrow(
+      expect.objectContaining({ reason: 'option_invalid' }),
+    );
+  });
+
   it('a watcher hears each change without polling, until it stops', async () => {
     const { clock, runtime, open } = await setup(1);
     const heard: WarmPoolState[] = [];

@@ -284,14 +284,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     subscribe,
 
     warmPool: () => warm.state(),
-    watchWarmPool(listener) {
-      if (typeof listener !== 'function') {
-        throw configError('option_invalid', 'watchWarmPool needs a listener function', {
-          path: 'listener',
-        });
-      }
-      return warm.watch(listener);
-    },
+    watchWarmPool: (listener) => warm.watch(listener),
 
     shutdown() {
       if (shutDown) return Promise.resolve();

@@ -123,6 +123,11 @@ export class WarmSessions {
 
   /** `listener` hears the whole state after each change (start, take, failure, idle, close). */
   watch(listener: WarmPoolListener): () => void {
+    if (typeof listener !== 'function') {
+      throw configError('option_invalid', 'watchWarmPool needs a listener function', {
+        path: 'listener',
+      });
+    }
     return this.#book.watch(listener);
   }
 

@@ -2,7 +2,8 @@
  * The runtime's per-event overhead: the same recorded turns through the Codex adapter on a
  * replay transport, once with a counting sink (the adapter alone) and once registered in
  * `@relvo-labs/agent-runtime` (envelopes, gapless sequences, the event log: in memory, and SQLite
- * with synchronous=NORMAL and =FULL). Each contestant lives in a process of its own
+ * with synchronous=NORMAL and =FULL; in memory with telemetry on, through the API's no-op and
+ * through the OpenTelemetry SDK). Each contestant lives in a process of its own
  * (bench/runtime-child.ts), kept as a host keeps its runtime, and five generations of such
  * processes run one after another; within one, the rounds alternate between the contestants, one
  * process working at a time. Paired ratios, medians; overhead = extra time per event. adr/0043
@@ -110,6 +111,16 @@ export interface RuntimeRow {
 const PATHS: readonly (readonly [ContestantName, string, string])[] = [
   ['adapter', 'adapter alone (counting sink)', 'nothing recorded'],
   ['memory', 'runtime, in-memory event store', 'none: gone when the process exits'],
+  [
+    'otel-noop',
+    'runtime, in-memory, telemetry: {} with no SDK (API no-op)',
+    'none: gone when the process exits',
+  ],
+  [
+    'otel-sdk',
+    'runtime, in-memory, telemetry with the OpenTelemetry SDK',
+    'none: gone when the process exits',
+  ],
   [
     'normal',
     'runtime, SQLite synchronous=NORMAL',

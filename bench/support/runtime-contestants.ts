@@ -13,7 +13,19 @@ import {
   openSqliteEventStore,
   type AgentRuntime,
   type EventStore,
+  type RuntimeTelemetryOptions,
 } from '@relvo-labs/agent-runtime';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 import { createCodexProvider } from '../../src/index.js';
 import {
   BENCH_WORKSPACE,
@@ -23,7 +35,14 @@ import {
   type TurnBytes,
 } from './replay-peer.js';
 
-export const CONTESTANTS = ['adapter', 'memory', 'normal', 'full'] as const;
+export const CONTESTANTS = [
+  'adapter',
+  'memory',
+  'otel-noop',
+  'otel-sdk',
+  'normal',
+  'full',
+] as const;
 export type ContestantName = (typeof CONTESTANTS)[number];
 
 export interface Timed {
@@ -115,7 +134,37 @@ async function adapterAlone(turns: readonly TurnBytes[]): Promise<Contestant> {
   };
 }
 
-async function throughRuntime(turns: readonly TurnBytes[], store: EventStore): Promise<Contestant> {
+/**
+ * The OpenTelemetry SDK as a host would set it up, minus the network: spans batched to an
+ * in-memory exporter (a few thousand per process), metrics aggregated for a reader that is
+ * never due in a round.
+ */
+function sdkTelemetry(): { telemetry: RuntimeTelemetryOptions; shutdown(): Promise<void> } {
+  const tracerProvider = new BasicTracerProvider({
+    spanProcessors: [new BatchSpanProcessor(new InMemorySpanExporter())],
+  });
+  const meterProvider = new MeterProvider({
+    readers: [
+      new PeriodicExportingMetricReader({
+        exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
+        exportIntervalMillis: 3_600_000,
+      }),
+    ],
+  });
+  return {
+    telemetry: { tracerProvider, meterProvider },
+    shutdown: async () => {
+      await tracerProvider.shutdown();
+      await meterProvider.shutdown();
+    },
+  };
+}
+
+async function throughRuntime(
+  turns: readonly TurnBytes[],
+  store: EventStore,
+  telemetry?: RuntimeTelemetryOptions,
+): Promise<Contestant> {
   const rec = recordedSession();
   const runtime: AgentRuntime = await createAgentRuntime({
     providers: {
@@ -124,6 +173,7 @@ async function throughRuntime(turns: readonly TurnBytes[], store: EventStore): P
     },
     config: { defaultProfile: 'bench', profiles: { bench: { provider: 'codex' } } },
     store,
+    ...(telemetry === undefined ? {} : { telemetry }),
   });
   const lastSequence = async (id: string): Promise<number> =>
     (await runtime.listSessions()).find((s) => s.sessionId === id)?.lastSequence ?? 0;
@@ -164,6 +214,16 @@ export async function openContestant(
 ): Promise<Contestant> {
   const turns = benchTurns(options.turns, options.deltas);
   if (name === 'adapter') return adapterAlone(turns);
+  // telemetry on, with no SDK registered: the API's no-op tracer and meter
+  if (name === 'otel-noop') return throughRuntime(turns, createMemoryEventStore(), {});
+  if (name === 'otel-sdk') {
+    const sdk = sdkTelemetry();
+    const inner = await throughRuntime(turns, createMemoryEventStore(), sdk.telemetry);
+    return {
+      round: () => inner.round(),
+      close: () => inner.close().finally(() => sdk.shutdown()),
+    };
+  }
   if (name === 'memory' || options.store !== undefined) {
     return throughRuntime(turns, options.store?.() ?? createMemoryEventStore());
   }

@@ -19,6 +19,8 @@ describe('bench/runtime.ts', () => {
     expect(r.rows.map((row) => row.path)).toEqual([
       'adapter alone (counting sink)',
       'runtime, in-memory event store',
+      'runtime, in-memory, telemetry: {} with no SDK (API no-op)',
+      'runtime, in-memory, telemetry with the OpenTelemetry SDK',
       'runtime, SQLite synchronous=NORMAL',
       'runtime, SQLite synchronous=FULL',
     ]);

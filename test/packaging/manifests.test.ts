@@ -101,6 +101,19 @@ describe('package manifests, as a consumer installs them', () => {
     }
   });
 
+  it('@opentelemetry/api is an optional peer of the runtime; the CLI pins the OTLP export packages as optional', () => {
+    const runtime = manifestOf('packages/agent-runtime') as Manifest & {
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
+    expect(runtime.peerDependencies?.['@opentelemetry/api']).toMatch(/^\^1\./);
+    expect(runtime.peerDependenciesMeta?.['@opentelemetry/api']?.optional).toBe(true);
+    expect(runtime.dependencies?.['@opentelemetry/api']).toBeUndefined();
+    const cli = manifestOf('packages/cli');
+    const optional = Object.entries(cli.optionalDependencies ?? {});
+    expect(optional.map(([name]) => name)).toContain('@opentelemetry/exporter-trace-otlp-http');
+    for (const [name, range] of optional) expect(range, name).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
   it('the SPI package is versioned after the wire it speaks', () => {
     const spi = manifestOf('packages/agent-provider');
     const wire = readFileSync(join(REPO_ROOT, 'packages/agent-provider/src/wire.ts'), 'utf8');

@@ -92,6 +92,7 @@ export const RUNTIME_ERROR_REASONS = [
   'command_invalid',
   'store_no_locks',
   'store_driver_missing',
+  'telemetry_api_missing',
 ] as const;
 export type RuntimeErrorReason = (typeof RUNTIME_ERROR_REASONS)[number];
 
@@ -182,6 +183,8 @@ const RETRYABLE_BY_REASON: Readonly<Record<RuntimeErrorReason, boolean>> = {
   store_no_locks: false,
   // the host installs the driver; asking again without it cannot succeed
   store_driver_missing: false,
+  // the same for the OpenTelemetry API a host asked the runtime to emit through
+  telemetry_api_missing: false,
 };
 
 /** Whether a refusal with this reason may succeed when retried unchanged. */

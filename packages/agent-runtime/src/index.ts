@@ -66,3 +66,8 @@ export {
   type WarmPoolState,
   type WarmProfileState,
 } from './session/warm-state.js';
+export type {
+  RuntimeTelemetryOptions,
+  TelemetryMeterProvider,
+  TelemetryTracerProvider,
+} from './telemetry/setup.js';

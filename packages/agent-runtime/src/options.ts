@@ -10,10 +10,26 @@ import { RuntimeError } from './errors.js';
 /** A setTimeout-able delay in milliseconds. */
 const delayMsSchema = z.number().int().nonnegative().max(2_147_483_647);
 
+/** An object with a method `name` (a host's OpenTelemetry provider). */
+const withMethod = (name: string) =>
+  z.custom<object>(
+    (v) =>
+      typeof v === 'object' &&
+      v !== null &&
+      typeof (v as Record<string, unknown>)[name] === 'function',
+  );
+
 /** `createAgentRuntime`'s numbers; its other keys are objects and functions TypeScript checks. */
 export const agentRuntimeOptionsSchema = z.object({
   closeGraceMs: delayMsSchema.optional(),
   commandTimeoutMs: delayMsSchema.optional(),
+  telemetry: z
+    .strictObject({
+      tracerProvider: withMethod('getTracer').optional(),
+      meterProvider: withMethod('getMeter').optional(),
+      recordContent: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 export const subscribeOptionsSchema = z.strictObject({

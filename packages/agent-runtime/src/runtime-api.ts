@@ -13,6 +13,7 @@ import type { AgentInteraction, InteractionResponse, TurnInput } from '@relvo-la
 import type { RevertOptions } from './session/revert.js';
 import type { RuntimeSession, SubmitTurnOptions } from './session/session.js';
 import type { EventStore, StoredSession } from './store/types.js';
+import type { RuntimeTelemetryOptions } from './telemetry/setup.js';
 import type { EventSubscription, SubscribeOptions } from './subscription.js';
 import type { WorkspaceInput } from './workspace.js';
 import type { WarmPoolListener, WarmPoolState } from './session/warm-state.js';
@@ -34,6 +35,12 @@ export interface AgentRuntimeOptions {
    * withdrawn and refused with `session_unowned`. Default 30 000.
    */
   readonly commandTimeoutMs?: number;
+  /**
+   * OpenTelemetry spans and metrics (docs/observability.md; needs `@opentelemetry/api`, an
+   * optional peer). Absent: nothing is loaded or emitted. `{}`: the globally registered
+   * providers. Prompt text and paths only under `recordContent: true`.
+   */
+  readonly telemetry?: RuntimeTelemetryOptions;
 }
 
 export type SessionOwnership = 'this_runtime' | 'elsewhere';

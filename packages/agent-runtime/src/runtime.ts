@@ -20,6 +20,7 @@ import { SessionLog } from './session/log.js';
 import { EventWriter } from './session/writer.js';
 import { SessionImpl, type RuntimeSession, type SessionContext } from './session/session.js';
 import { WarmSessions } from './session/warm.js';
+import { openTelemetry } from './telemetry/setup.js';
 import { createMemoryEventStore } from './store/memory.js';
 import { shutDownRuntime } from './shutdown.js';
 import { checkCursor, parseMetadata } from './session-inputs.js';
@@ -45,8 +46,10 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const store = options.store ?? createMemoryEventStore();
   const closeGraceMs = options.closeGraceMs ?? 10_000;
   const warm = new WarmSessions(registry, config, clock);
+  // before the store is claimed: a missing API refuses here, with nothing to give back
+  const telemetry = openTelemetry(options.telemetry);
   await store.claim();
-  const writer = new EventWriter(store, clock, ids);
+  const writer = new EventWriter(store, clock, ids, telemetry);
   let recovered: AbandonedSessions;
   let recordKey: Buffer | undefined;
   try {
@@ -299,6 +302,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
         bounded: (work) => within(clock, closeGraceMs, work),
         onStoreClosed: () => {
           shutDown = true;
+          telemetry?.close();
         },
       }).finally(() => {
         shutdownAttempt = undefined;

@@ -74,3 +74,11 @@ export class RuntimeChild {
     }
   }
 }
+
+/** `value` as JSON on one line: JSON leaves U+2028 and U+2029 raw, and readline ends lines there. */
+export function jsonLine(value: string): string {
+  return JSON.stringify(value).replace(
+    /[\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16)}`,
+  );
+}

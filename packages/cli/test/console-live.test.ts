@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startConsole } from '@relvo-labs/agent-runtime/console';
-import { RuntimeChild } from '../../agent-runtime/test/runtime-child.js';
+import { jsonLine, RuntimeChild } from '../../agent-runtime/test/runtime-child.js';
 import { onCleanup, sqliteManualRuntime, tempDir } from '../../agent-runtime/test/support.js';
 import { axeViolations, chromiumAvailable, launchChromium, serious } from './support/browser.js';
 import { REPO_ROOT } from './support/cli.js';
@@ -74,7 +74,7 @@ describe.runIf(chromiumAvailable())('the console page is live, not polled (Chrom
     // the other process works; the page follows without asking
     const ids: string[] = [];
     for (const title of TITLES) {
-      writer.send(`open ${JSON.stringify(title)}`);
+      writer.send(`open ${jsonLine(title)}`);
       await writer.line((l) => l.startsWith('SESSION ') && !ids.includes(l.slice(8)), 'opened');
       ids.push((writer.lines.filter((l) => l.startsWith('SESSION ')).at(-1) ?? '').slice(8));
     }

@@ -5,6 +5,12 @@ import type { IdFactory } from '../ids.js';
 import type { EventStore } from '../store/types.js';
 import type { SessionLog } from './log.js';
 
+/** Sees every batch once it is durable, in commit order (the runtime's telemetry). */
+export interface BatchObserver {
+  /** Never throws; `appendSeconds` is how long the store took to append the batch. */
+  committed(batch: readonly EventEnvelope[], appendSeconds: number): void;
+}
+
 interface Deferred {
   readonly promise: Promise<void>;
   resolve(): void;
@@ -55,6 +61,8 @@ export class EventWriter {
     readonly store: EventStore,
     readonly clock: RuntimeClock,
     readonly ids: IdFactory,
+    /** Absent unless the host asked for telemetry: then one check per batch, nothing more. */
+    private readonly observer?: BatchObserver,
   ) {
     this.systemTime = clock === systemClock;
   }
@@ -106,10 +114,12 @@ export class EventWriter {
       this.pendingDone = undefined;
       this.inflight = done.promise;
       try {
+        const started = this.observer === undefined ? 0 : performance.now();
         await this.store.append(batch);
         for (let i = 0; i < batch.length; i++)
           (logs[i] as SessionLog).committed(batch[i] as EventEnvelope);
         done.resolve();
+        this.observer?.committed(batch, (performance.now() - started) / 1000);
       } catch (cause) {
         const error = isRuntimeError(cause)
           ? cause

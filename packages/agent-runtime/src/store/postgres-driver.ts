@@ -4,34 +4,27 @@
  */
 import { createRequire } from 'node:module';
 import { RuntimeError } from '../errors.js';
+import { loadOptional } from '../optional-module.js';
 
 type PgDriver = typeof import('pg');
 let driver: PgDriver | undefined;
 
 /** Loads `pg` through `load` (a seam for tests of a host without it); typed when absent. */
 export function loadPgDriver(load: (id: string) => unknown): PgDriver {
-  try {
-    return load('pg') as PgDriver;
-  } catch (error) {
-    if (!isModuleNotFound(error)) throw error;
-    throw new RuntimeError(
-      'store_unavailable',
-      'store_driver_missing',
-      "a PostgreSQL event store needs the 'pg' driver, which is not installed; run: npm install pg@^8",
-      { details: { driver: 'pg' }, cause: error },
-    );
-  }
+  return loadOptional(
+    load,
+    'pg',
+    (cause) =>
+      new RuntimeError(
+        'store_unavailable',
+        'store_driver_missing',
+        "a PostgreSQL event store needs the 'pg' driver, which is not installed; run: npm install pg@^8",
+        { details: { driver: 'pg' }, cause },
+      ),
+  ) as PgDriver;
 }
 
 export function pgDriver(): PgDriver {
   driver ??= loadPgDriver(createRequire(import.meta.url));
   return driver;
-}
-
-function isModuleNotFound(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    'code' in error &&
-    (error.code === 'MODULE_NOT_FOUND' || error.code === 'ERR_MODULE_NOT_FOUND')
-  );
 }

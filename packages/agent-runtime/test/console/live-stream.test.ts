@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '@relvo-labs/agent-runtime/console';
-import { RuntimeChild } from '../runtime-child.js';
+import { jsonLine, RuntimeChild } from '../runtime-child.js';
 import { streamEventSchemas } from '../../src/console/schemas.js';
 import { onCleanup, sqliteManualRuntime, tempDir, until } from '../support.js';
 
@@ -94,7 +94,7 @@ describe('the page stream: list and inbox as the log changes', () => {
     expect(events.slice(0, 2).map((e) => e.event)).toEqual(['sessions', 'inbox']);
     expect(lastRows(events)).toEqual([]);
 
-    writer.send(`open ${JSON.stringify(` Fix the\tflaky \u2028 build \u202e${'x'.repeat(120)}`)}`);
+    writer.send(`open ${jsonLine(` Fix the\tflaky \u2028 build \u202e${'x'.repeat(120)}`)}`);
     const id = (await writer.line((l) => l.startsWith('SESSION '), 'opened')).slice(8);
     // the row comes with the session, its title with the first turn
     const titled = (): boolean =>
@@ -137,7 +137,7 @@ describe('the page stream: list and inbox as the log changes', () => {
 
   it('an owner that died shows stalled once its lease lapsed, found by the recheck', async () => {
     const { writer, server } = await setup(400, 100);
-    writer.send(`open ${JSON.stringify('a run that will be left open')}`);
+    writer.send(`open ${jsonLine('a run that will be left open')}`);
     const id = (await writer.line((l) => l.startsWith('SESSION '), 'opened')).slice(8);
     const events = await openStream(server);
     const stateOf = (): unknown => lastRows(events).find((r) => r.sessionId === id)?.['liveState'];

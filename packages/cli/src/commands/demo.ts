@@ -71,6 +71,7 @@ export async function runDemo(options: DemoOptions, out: Output, io: CliIo): Pro
     }
     runtime = await openCodexRuntime({
       codex,
+      env: io.env,
       eventLog,
       config: {
         defaultProfile: DEMO_PROFILE,

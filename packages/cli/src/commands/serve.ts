@@ -113,6 +113,7 @@ export async function runServe(options: ServeOptions, out: Output, io: CliIo): P
     try {
       runtime = await openCodexRuntime({
         codex,
+        env: io.env,
         eventLog: ephemeral
           ? { memory: true }
           : shared === undefined

@@ -45,6 +45,7 @@ export async function openRunSession(
   try {
     const runtime = await openCodexRuntime({
       codex,
+      env: plan.env,
       eventLog: plan.ephemeral
         ? { memory: true }
         : plan.shared === undefined

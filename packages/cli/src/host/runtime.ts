@@ -16,6 +16,7 @@ import type { LocatedCodex } from '../codex/locate.js';
 import { submitErrorToExit } from '../turn/submit-errors.js';
 import { openPrivateEventLog, type PrivateLogOptions } from './event-log.js';
 import { openPostgresLog, type PostgresLog } from './event-store.js';
+import { startOtlpExport } from './otlp.js';
 
 export interface CodexRuntimeOptions {
   readonly config: RuntimeConfig | RuntimeConfigInput;
@@ -23,6 +24,8 @@ export interface CodexRuntimeOptions {
   /** A SQLite file, a shared PostgreSQL log, or `{ memory: true }` for no durable log. */
   readonly eventLog: string | { readonly memory: true } | { readonly postgres: PostgresLog };
   readonly eventLogOptions?: PrivateLogOptions;
+  /** The OTEL_* variables that switch OTLP export on (docs/observability.md). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export function codexFactory(codex: LocatedCodex) {
@@ -37,6 +40,8 @@ export function codexFactory(codex: LocatedCodex) {
 }
 
 export async function openCodexRuntime(options: CodexRuntimeOptions): Promise<AgentRuntime> {
+  // first: a missing exporter package stops the command before anything is opened
+  const otlp = options.env === undefined ? undefined : await startOtlpExport(options.env);
   let store;
   if (typeof options.eventLog === 'string') {
     store = openPrivateEventLog(options.eventLog, options.eventLogOptions);
@@ -45,12 +50,20 @@ export async function openCodexRuntime(options: CodexRuntimeOptions): Promise<Ag
   } else {
     store = createMemoryEventStore();
   }
-  return createAgentRuntime({
+  const runtime = await createAgentRuntime({
     providers: { codex: codexFactory(options.codex) },
     config: options.config,
     store,
-  }).catch((error: unknown) => {
+    ...(otlp === undefined ? {} : { telemetry: otlp.telemetry }),
+  }).catch(async (error: unknown) => {
+    await otlp?.shutdown();
     // a profile's options are refused here now, not at the first turn: the same usage error
     throw isConfigRefusal(error) ? submitErrorToExit(error) : error;
   });
+  if (otlp === undefined) return runtime;
+  // what the runtime recorded up to its shutdown is exported before the command returns
+  return {
+    ...runtime,
+    shutdown: () => runtime.shutdown().finally(() => otlp.shutdown()),
+  };
 }

@@ -34,15 +34,21 @@ async function threadOf(
   return { thread: opaque.threadId, turn: opaque.lastTurnId };
 }
 
+/** The pinned binary, a throw-away codex home and the scripted model, torn down after the test. */
+async function realCodex() {
+  const binary = requireCodexBinary({ kind: 'native' });
+  const iso = createIsolatedCodexHome('relvo-prewarm-');
+  cleanups.push(() => {
+    iso.dispose();
+  });
+  const server = await ScriptedModelServer.start();
+  cleanups.push(() => server.close());
+  return { binary, iso, server };
+}
+
 describe('prewarmed sessions on the real binary', () => {
   it('a session opened from the warm set is a fresh thread in its own process group', async () => {
-    const binary = requireCodexBinary({ kind: 'native' });
-    const iso = createIsolatedCodexHome('relvo-prewarm-');
-    cleanups.push(() => {
-      iso.dispose();
-    });
-    const server = await ScriptedModelServer.start();
-    cleanups.push(() => server.close());
+    const { binary, iso, server } = await realCodex();
     // every provider session the runtime creates, in order
     const created: CodexProviderSession[] = [];
     const codex = (options: CodexProviderOptions) => {
@@ -119,13 +125,7 @@ describe('prewarmed sessions on the real binary', () => {
   });
 
   it('reports a warm app-server ready, and a profile whose codex cannot start by code and token only', async () => {
-    const binary = requireCodexBinary({ kind: 'native' });
-    const iso = createIsolatedCodexHome('relvo-prewarm-');
-    cleanups.push(() => {
-      iso.dispose();
-    });
-    const server = await ScriptedModelServer.start();
-    cleanups.push(() => server.close());
+    const { binary, iso, server } = await realCodex();
     const providerOptions = (executable: string) => ({
       executable,
       extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),

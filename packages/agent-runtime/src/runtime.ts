@@ -286,6 +286,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
 
     subscribe,
 
+    warmPool: () => warm.state(),
+    watchWarmPool: (listener) => warm.watch(listener),
+
     shutdown() {
       if (shutDown) return Promise.resolve();
       refusing = true;

@@ -105,7 +105,10 @@ export class TurnCorrelator {
     const active = this.#active;
     const bound = active?.turnId;
     // the bound turn's own frames (nearly all of them) skip the lookup: its answer is kept
-    if (bound === turnId) return this.#boundRetired(turnId) ? FOREIGN : APPLY;
+    if (bound === turnId) {
+      if (bound !== this.#checkedTurn) this.#checkRetired(bound);
+      return this.#checkedRetired ? FOREIGN : APPLY;
+    }
     // retired turns are checked before buffering so a finished turn's tail cannot crowd
     // out the frames the next run depends on
     if (this.#retired.has(turnId)) return FOREIGN;
@@ -114,12 +117,9 @@ export class TurnCorrelator {
     return bound === undefined ? this.#hold(frame as BufferedFrame) : FOREIGN;
   }
 
-  #boundRetired(turnId: string): boolean {
-    if (this.#checkedTurn !== turnId) {
-      this.#checkedTurn = turnId;
-      this.#checkedRetired = this.#retired.has(turnId);
-    }
-    return this.#checkedRetired;
+  #checkRetired(turnId: string): void {
+    this.#checkedTurn = turnId;
+    this.#checkedRetired = this.#retired.has(turnId);
   }
 
   #hold(frame: BufferedFrame): RouteDecision {

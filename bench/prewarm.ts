@@ -15,6 +15,10 @@ import {
   ScriptedModelServer,
   textStep,
 } from '../src/testing/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { coldRawTrial, warmOtherCwdTrial } from './prewarm-cwd.js';
 import { RawClient } from './support/raw-client.js';
 import { median, quantile } from './support/stats.js';
 
@@ -24,6 +28,10 @@ export interface PrewarmResult {
   readonly warmMs: readonly number[];
   /** A raw client's first `turn/start` → its answer, on a thread already started. */
   readonly floorMs: readonly number[];
+  /** Raw: a warm process's thread/start in another workspace → its first turn/start answered. */
+  readonly otherCwdMs: readonly number[];
+  /** Raw: spawn, initialize, thread/start → first turn/start answered. */
+  readonly rawColdMs: readonly number[];
   /** `openSession` alone (the provider session is opened at the first turn). */
   readonly coldOpenMs: readonly number[];
   readonly warmOpenMs: readonly number[];
@@ -160,11 +168,21 @@ export async function prewarmOpen(options: { pairs?: number } = {}): Promise<Pre
     env: iso.env({ ...process.env }),
     requestTimeoutMs: 30_000,
   };
+  const raw = {
+    executable: binary.path,
+    extraArgs: providerOptions.extraArgs,
+    env: providerOptions.env,
+  };
   const cold = await counted(providerOptions, iso.workspace, false);
   const warm = await counted(providerOptions, iso.workspace, true);
   const coldMs: number[] = [];
   const warmMs: number[] = [];
   const floorMs: number[] = [];
+  const otherCwdMs: number[] = [];
+  const rawColdMs: number[] = [];
+  // where a warm process for another workspace would have been spawned: the prewarm workspace's
+  // stand-in, never the session's own
+  const processDir = mkdtempSync(join(tmpdir(), 'relvo-bench-process-'));
   const coldOpenMs: number[] = [];
   const warmOpenMs: number[] = [];
   let missed = 0;
@@ -179,19 +197,34 @@ export async function prewarmOpen(options: { pairs?: number } = {}): Promise<Pre
     await one(false);
     await one(true);
     await floorTrial(binary.path, providerOptions, server, iso.workspace);
+    await warmOtherCwdTrial(raw, server, processDir, iso.workspace);
+    await coldRawTrial(raw, server, iso.workspace);
     for (const list of [coldMs, warmMs, coldOpenMs, warmOpenMs]) list.length = 0;
     for (let i = 0; i < pairs; i += 1) {
       await one(i % 2 === 0);
       await one(i % 2 !== 0);
       floorMs.push(await floorTrial(binary.path, providerOptions, server, iso.workspace));
+      otherCwdMs.push(await warmOtherCwdTrial(raw, server, processDir, iso.workspace));
+      rawColdMs.push(await coldRawTrial(raw, server, iso.workspace));
     }
   } finally {
     await cold.runtime.shutdown().catch(() => undefined);
     await warm.runtime.shutdown().catch(() => undefined);
     await server.close();
     iso.dispose();
+    rmSync(processDir, { recursive: true, force: true });
   }
-  return { pairs, coldMs, warmMs, floorMs, coldOpenMs, warmOpenMs, missed };
+  return {
+    pairs,
+    coldMs,
+    warmMs,
+    floorMs,
+    otherCwdMs,
+    rawColdMs,
+    coldOpenMs,
+    warmOpenMs,
+    missed,
+  };
 }
 
 export function prewarmRows(r: PrewarmResult) {
@@ -207,5 +240,11 @@ export function prewarmRows(r: PrewarmResult) {
     row('cold (no prewarm)', r.coldMs, r.coldOpenMs),
     row('prewarm count 1', r.warmMs, r.warmOpenMs),
     row('codex floor: raw turn/start on a started thread', r.floorMs, undefined),
+    row('raw, warm process: thread/start in another cwd + turn/start', r.otherCwdMs, undefined),
+    row(
+      'raw, cold process: spawn + initialize + thread/start + turn/start',
+      r.rawColdMs,
+      undefined,
+    ),
   ];
 }

@@ -10,6 +10,8 @@
  *   commits/s the server holds — and the takeover time after an owner stops renewing its lease.
  *
  * `npm run bench:store`; RELVO_BENCH_PG_URL=<url> uses that server instead of a local one.
+ * RELVO_BENCH_STORE_SQLITE_ONLY=1 measures the two SQLite kinds alone and prints their rows as
+ * JSON (how bench/store-drivers.ts compares SQLite drivers, one child process per driver).
  */
 import { WIRE_VERSION } from '@relvo-labs/agent-provider';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -126,6 +128,44 @@ async function takeover(url: string, leaseMs: number): Promise<number> {
   return ms;
 }
 
+function sqliteKinds(dir: string): Kind[] {
+  return (['normal', 'full'] as const).map((synchronous) => ({
+    name: `sqlite ${synchronous.toUpperCase()}`,
+    singles: synchronous === 'full' ? 500 : 5_000,
+    batches: synchronous === 'full' ? 300 : 2_000,
+    open: () => openSqliteEventStore({ path: join(dir, `${synchronous}.db`), synchronous }),
+  }));
+}
+
+async function measured(kind: Kind): Promise<Record<string, string>> {
+  const store = kind.open();
+  await store.claim();
+  const ms = await latency(store, kind.singles);
+  const written: string[] = [];
+  const eps = await throughput([store], kind.batches, written);
+  const rps = await reads(store, written);
+  await store.close();
+  return {
+    store: kind.name,
+    'append p50 ms': f2(quantile(ms, 0.5)),
+    'append p99 ms': f2(quantile(ms, 0.99)),
+    'appends/s (1 writer)': f1(1000 / (ms.reduce((a, b) => a + b, 0) / ms.length)),
+    [`events/s (batches of ${String(BATCH)})`]: f1(eps),
+    [`reads/s (pages of ${String(PAGE)})`]: f1(rps),
+  };
+}
+
+async function sqliteOnly(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'relvo-bench-store-'));
+  try {
+    const rows: Record<string, string>[] = [];
+    for (const kind of sqliteKinds(dir)) rows.push(await measured(kind));
+    console.log(JSON.stringify(rows));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'relvo-bench-store-'));
   const given = process.env.RELVO_BENCH_PG_URL;
@@ -135,33 +175,12 @@ async function main(): Promise<void> {
     openPostgresEventStore({ connectionString: url, schema: `bench_${String((schemas += 1))}` });
   const kinds: Kind[] = [
     { name: 'memory', singles: 20_000, batches: 2_000, open: createMemoryEventStore },
-    ...(['normal', 'full'] as const).map((synchronous) => ({
-      name: `sqlite ${synchronous.toUpperCase()}`,
-      singles: synchronous === 'full' ? 500 : 5_000,
-      batches: synchronous === 'full' ? 300 : 2_000,
-      open: () => openSqliteEventStore({ path: join(dir, `${synchronous}.db`), synchronous }),
-    })),
+    ...sqliteKinds(dir),
     { name: 'postgres', singles: 500, batches: 300, open: pgStore },
   ];
   const rows: Record<string, string>[] = [];
   try {
-    for (const kind of kinds) {
-      const store = kind.open();
-      await store.claim();
-      const ms = await latency(store, kind.singles);
-      const written: string[] = [];
-      const eps = await throughput([store], kind.batches, written);
-      const rps = await reads(store, written);
-      await store.close();
-      rows.push({
-        store: kind.name,
-        'append p50 ms': f2(quantile(ms, 0.5)),
-        'append p99 ms': f2(quantile(ms, 0.99)),
-        'appends/s (1 writer)': f1(1000 / (ms.reduce((a, b) => a + b, 0) / ms.length)),
-        [`events/s (batches of ${String(BATCH)})`]: f1(eps),
-        [`reads/s (pages of ${String(PAGE)})`]: f1(rps),
-      });
-    }
+    for (const kind of kinds) rows.push(await measured(kind));
     const writers = Array.from({ length: 8 }, pgStore);
     for (const w of writers) await w.claim();
     const fleetEps = await throughput(writers, 150);
@@ -185,4 +204,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await (process.env.RELVO_BENCH_STORE_SQLITE_ONLY === '1' ? sqliteOnly() : main());

@@ -49,7 +49,7 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
       structuredOutput: true,
       // turn/start model, effort, summary; the thread's defaults are sent back after (ADR-0041)
       options: { model: true, effort: true, summary: true },
-      // thread/inject_items, stable in every reviewed release (ADR-0062)
+      // thread/inject_items, stable in every reviewed release (ADR-0064)
       injectContext: true,
     },
     interaction: {
@@ -72,7 +72,7 @@ export function buildCodexDescriptor(options: ResolvedCodexProviderOptions): Pro
               sensitive: questions,
             }
           : {},
-      // thread/start.dynamicTools is experimental: host tools need the host's opt-in (ADR-0062)
+      // thread/start.dynamicTools is experimental: host tools need the host's opt-in (ADR-0064)
       toolCall: { supported: options.experimentalApi },
       settlementTimeoutMs: null,
     },

@@ -92,7 +92,7 @@ export const codexProviderOptionsSchema = z.strictObject({
   /**
    * Opt into codex's experimental API (`initialize.capabilities.experimentalApi`), which host
    * tools need: `thread/start.dynamicTools` is experimental in every reviewed release. Off, a
-   * session declaring tools is refused `capability_unsupported` (ADR-0062).
+   * session declaring tools is refused `capability_unsupported` (ADR-0064).
    */
   experimentalApi: z.boolean().default(false),
   /** `thread`: persisted threads, exportRecoveryRecord and resumeSession (ADR-0016). */

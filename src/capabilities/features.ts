@@ -73,7 +73,7 @@ export const CODEX_FEATURE_NEEDS = {
   onRateLimits: [LIMITS, `${LIMITS}.rateLimits`],
   readAccount: [ACCOUNT, `${ACCOUNT}:result.account`, `${ACCOUNT}:result.requiresOpenaiAuth`],
   // the stable half: `thread/start.dynamicTools` is experimental, outside the review's schema
-  // (ADR-0062 lists the releases whose experimental schema declares it)
+  // (ADR-0064 lists the releases whose experimental schema declares it)
   hostTools: [
     TOOL,
     `${TOOL}.callId`,

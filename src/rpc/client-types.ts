@@ -54,6 +54,12 @@ export interface JsonRpcClientOptions<N = RpcNotification> extends RpcListener<N
 export interface RequestOptions {
   /** Overrides the client's default deadline for this request. */
   readonly timeoutMs?: number;
+  /**
+   * Stops waiting for the reply: the pending entry is removed and the request rejects with
+   * `request_aborted` (the frame may have been read, so the outcome is unknown). With a signal
+   * aborted already, nothing is written and it rejects the same way.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface JsonRpcClient<N = RpcNotification> {

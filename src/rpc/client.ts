@@ -53,6 +53,12 @@ interface Pending {
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: Error) => void;
   timer: unknown;
+  /** Removes the abort listener of a request that was given a signal. */
+  unlisten: (() => void) | undefined;
+}
+
+function abortedError(method: string): CodexRpcError {
+  return new CodexRpcError('request_aborted', `codex ${method} was abandoned by its caller`);
 }
 
 function plainNotification(method: string, params: unknown): RpcNotification {
@@ -114,6 +120,7 @@ export function createJsonRpcClient<N = RpcNotification>(
     if (entry === undefined) return undefined;
     pending.delete(id);
     if (entry.timer !== undefined) clock.clearTimeout(entry.timer);
+    entry.unlisten?.();
     return entry;
   }
 
@@ -129,11 +136,22 @@ export function createJsonRpcClient<N = RpcNotification>(
     requestOptions?: RequestOptions,
   ): Promise<unknown> {
     if (ended !== undefined) return Promise.reject(connectionClosedRejection(method));
+    const signal = requestOptions?.signal;
+    if (signal?.aborted === true) return Promise.reject(abortedError(method));
     const id = nextId;
     nextId += 1;
     return new Promise<unknown>((resolve, reject) => {
-      const entry: Pending = { method, resolve, reject, timer: undefined };
+      const entry: Pending = { method, resolve, reject, timer: undefined, unlisten: undefined };
       pending.set(id, entry);
+      if (signal !== undefined) {
+        const onAbort = (): void => {
+          if (settle(id) !== undefined) reject(abortedError(method));
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        entry.unlisten = () => {
+          signal.removeEventListener('abort', onAbort);
+        };
+      }
       const ms = deadlineFor(requestOptions);
       if (ms !== undefined) {
         entry.timer = clock.setTimeout(() => {

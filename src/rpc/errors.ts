@@ -150,7 +150,7 @@ export function writeFailedRejection(method: string): ProviderRejection {
 }
 
 /** The failures after which the request may or may not have been admitted by the server. */
-const UNCERTAIN_RPC_CODES = ['request_timeout', 'connection_lost'] as const;
+const UNCERTAIN_RPC_CODES = ['request_timeout', 'request_aborted', 'connection_lost'] as const;
 export type UncertainRpcCode = (typeof UNCERTAIN_RPC_CODES)[number];
 
 const RPC_ERROR = classBrand(CODEX_PACKAGE, 'CodexRpcError');

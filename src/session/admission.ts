@@ -266,10 +266,18 @@ export class TurnAdmission {
               () => interactions?.waitingOn(bound) ?? false,
             ),
     );
-    const bound = state.bind(turnId);
-    if (bound.foreignDropped > 0) state.reportForeign();
-    // a run ignores frames once it has settled (e.g. after a held turn/completed)
-    for (const frame of bound.frames) run.receive(frame);
+    let foreign = false;
+    // in arrival order: a run ignores frames once it has settled (e.g. after a held
+    // turn/completed); another turn's usage moves where the run's own is counted from
+    for (const frame of state.releaseHeld()) {
+      if (frame.turnId === turnId) {
+        run.receive(frame);
+        continue;
+      }
+      foreign = true;
+      if (frame.method === 'thread/tokenUsage/updated') run.otherTurnUsage(frame.total);
+    }
+    if (foreign) state.reportForeign();
     return run;
   }
 }

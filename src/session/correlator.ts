@@ -31,11 +31,9 @@ const OUTPUT_OVERFLOW: RouteDecision = Object.freeze({ kind: 'output_overflow' }
 const TERMINAL_OVERFLOW: RouteDecision = Object.freeze({ kind: 'terminal_overflow' });
 const APPLY: RouteDecision = Object.freeze({ kind: 'apply' });
 
-export interface BindResult {
-  /** Frames of the bound turn, in arrival order. */
-  readonly frames: readonly BufferedFrame[];
-  /** Buffered frames of other turns that were discarded. */
-  readonly foreignDropped: number;
+/** What the correlator reads of the active run: the turn id the run holds once bound. */
+export interface TurnOwner {
+  readonly turnId: string | undefined;
 }
 
 /** At most how many run emissions one held frame can make when it is applied. */
@@ -48,9 +46,11 @@ function emissionsOf(frame: BufferedFrame): number {
 export class TurnCorrelator {
   readonly threadId: string;
   readonly #retired = new OldestFirstMemory<string, true>(MAX_RETIRED_TURNS);
-  #active: { turnId: string | undefined } | undefined;
-  /** Whether the bound turn id is among the retired ones (kept exact by bind and retire). */
-  #activeRetired = false;
+  /** The active run; its turn id is the run's, asked here, never copied. */
+  #active: TurnOwner | undefined;
+  /** Whether `#checkedTurn` is among the retired turns (cleared by retire). */
+  #checkedTurn: string | undefined;
+  #checkedRetired = false;
   #buffer: BufferedFrame[] = [];
   #emissions = 0;
   #terminals = 0;
@@ -59,29 +59,24 @@ export class TurnCorrelator {
     this.threadId = threadId;
   }
 
-  get activeTurnId(): string | undefined {
-    return this.#active?.turnId;
-  }
-
   get hasActiveRun(): boolean {
     return this.#active !== undefined;
   }
 
   /** The run is active before `turn/start` goes out, so early frames are held. */
-  beginRun(): void {
-    this.#active = { turnId: undefined };
+  beginRun(owner: TurnOwner): void {
+    this.#active = owner;
     this.#resetBuffer();
   }
 
-  bind(turnId: string): BindResult {
-    const active = this.#active;
-    if (active === undefined) return { frames: [], foreignDropped: 0 };
-    active.turnId = turnId;
-    this.#activeRetired = this.#retired.has(turnId);
-    const frames = this.#buffer.filter((f) => f.turnId === turnId);
-    const result = { frames, foreignDropped: this.#buffer.length - frames.length };
+  /**
+   * The frames held before the run was bound, in arrival order, of its turn and others alike
+   * (another turn's usage still moves the run's starting point). Empties the hold.
+   */
+  releaseHeld(): readonly BufferedFrame[] {
+    const held = this.#buffer;
     this.#resetBuffer();
-    return result;
+    return held;
   }
 
   endRun(): void {
@@ -93,9 +88,8 @@ export class TurnCorrelator {
 
   retire(turnId: string): void {
     this.#retired.set(turnId, true);
-    // remembering one more may also have forgotten the oldest
-    const bound = this.#active?.turnId;
-    if (bound !== undefined) this.#activeRetired = this.#retired.has(bound);
+    // remembering one more may also have forgotten the oldest: check the bound turn afresh
+    this.#checkedTurn = undefined;
   }
 
   isRetired(turnId: string): boolean {
@@ -109,14 +103,23 @@ export class TurnCorrelator {
     if (threadId === undefined || turnId === undefined) return IGNORE;
     if (threadId !== this.threadId) return FOREIGN;
     const active = this.#active;
+    const bound = active?.turnId;
     // the bound turn's own frames (nearly all of them) skip the lookup: its answer is kept
-    if (active?.turnId === turnId) return this.#activeRetired ? FOREIGN : APPLY;
+    if (bound === turnId) {
+      if (bound !== this.#checkedTurn) this.#checkRetired(bound);
+      return this.#checkedRetired ? FOREIGN : APPLY;
+    }
     // retired turns are checked before buffering so a finished turn's tail cannot crowd
     // out the frames the next run depends on
     if (this.#retired.has(turnId)) return FOREIGN;
     if (active === undefined) return FOREIGN;
     // not bound yet: held until the turn id is known; bound to another turn: foreign
-    return active.turnId === undefined ? this.#hold(frame as BufferedFrame) : FOREIGN;
+    return bound === undefined ? this.#hold(frame as BufferedFrame) : FOREIGN;
+  }
+
+  #checkRetired(turnId: string): void {
+    this.#checkedTurn = turnId;
+    this.#checkedRetired = this.#retired.has(turnId);
   }
 
   #hold(frame: BufferedFrame): RouteDecision {

@@ -84,7 +84,7 @@ export async function initializeConnection(
         title: CODEX_CLIENT_TITLE,
         version: params.clientVersion,
       },
-      // the experimental API only on the host's explicit opt-in (ADR-0062); never attestation
+      // the experimental API only on the host's explicit opt-in (ADR-0064); never attestation
       capabilities: params.experimentalApi === true ? { experimentalApi: true } : null,
     });
   } catch (error) {

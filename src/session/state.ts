@@ -9,7 +9,7 @@ import type { InboundNotification, UsageTotals } from '../protocol/inbound.js';
 import type { FenceReason } from '../protocol/vocabulary.js';
 import type { RpcEnd } from '../rpc/client.js';
 import { callSafely } from '../shared/call-safely.js';
-import { TurnCorrelator, type BindResult, type RouteDecision } from './correlator.js';
+import { TurnCorrelator, type BufferedFrame, type RouteDecision } from './correlator.js';
 import { foreignTrafficDropped, sessionFenced } from './diagnostics.js';
 import type { CodexRun } from './run.js';
 import { ZERO_USAGE } from './run-usage.js';
@@ -149,12 +149,12 @@ export class SessionState {
   beginRun(run: CodexRun): void {
     this.#active = run;
     this.#keepAlive(true);
-    this.#correlator.beginRun();
+    this.#correlator.beginRun(run);
   }
 
-  /** `turn/start` answered for the active run: its held frames, in order. */
-  bind(turnId: string): BindResult {
-    return this.#correlator.bind(turnId);
+  /** The active run was bound (`CodexRun.bind`): what was held for it, in arrival order. */
+  releaseHeld(): readonly BufferedFrame[] {
+    return this.#correlator.releaseHeld();
   }
 
   /** A turn whose run already settled: its late frames are foreign. */

@@ -114,6 +114,25 @@ describe('package manifests, as a consumer installs them', () => {
     for (const [name, range] of optional) expect(range, name).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
+  it("every caret range's floor is what the lockfile installs: the suite runs at the floor", () => {
+    const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string }>;
+    };
+    const local = new Set(manifests.map(([, m]) => m.name));
+    let checked = 0;
+    for (const [dir, m] of manifests) {
+      for (const [dep, range] of shippedRanges(m)) {
+        // vitest: a peer of the testing entry only, which follows the test runner the host has
+        if (local.has(dep) || dep === 'vitest' || !range.startsWith('^')) continue;
+        const installed = lock.packages[`node_modules/${dep}`]?.version;
+        // the newest in range is what test/packaging/tarballs.test.ts installs into a host
+        expect(`^${installed ?? 'missing'}`, `${dir}: ${dep}`).toBe(range);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(4);
+  });
+
   it('the SPI package is versioned after the wire it speaks', () => {
     const spi = manifestOf('packages/agent-provider');
     const wire = readFileSync(join(REPO_ROOT, 'packages/agent-provider/src/wire.ts'), 'utf8');

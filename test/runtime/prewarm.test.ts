@@ -34,15 +34,21 @@ async function threadOf(
   return { thread: opaque.threadId, turn: opaque.lastTurnId };
 }
 
+/** The pinned binary, a throw-away codex home and the scripted model, torn down after the test. */
+async function realCodex() {
+  const binary = requireCodexBinary({ kind: 'native' });
+  const iso = createIsolatedCodexHome('relvo-prewarm-');
+  cleanups.push(() => {
+    iso.dispose();
+  });
+  const server = await ScriptedModelServer.start();
+  cleanups.push(() => server.close());
+  return { binary, iso, server };
+}
+
 describe('prewarmed sessions on the real binary', () => {
   it('a session opened from the warm set is a fresh thread in its own process group', async () => {
-    const binary = requireCodexBinary({ kind: 'native' });
-    const iso = createIsolatedCodexHome('relvo-prewarm-');
-    cleanups.push(() => {
-      iso.dispose();
-    });
-    const server = await ScriptedModelServer.start();
-    cleanups.push(() => server.close());
+    const { binary, iso, server } = await realCodex();
     // every provider session the runtime creates, in order
     const created: CodexProviderSession[] = [];
     const codex = (options: CodexProviderOptions) => {
@@ -114,6 +120,57 @@ describe('prewarmed sessions on the real binary', () => {
     expect(warm!.pgid).toBe(warm!.pid);
     expect(warm!.pgid).not.toBe(process.pid);
 
+    await runtime.shutdown();
+    expect(processesWithEnv(`CODEX_HOME=${iso.codexHome}`)).toEqual([]);
+  });
+
+  it('reports a warm app-server ready, and a profile whose codex cannot start by code and token only', async () => {
+    const { binary, iso, server } = await realCodex();
+    const providerOptions = (executable: string) => ({
+      executable,
+      extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
+      env: iso.env(testEnv()),
+      requestTimeoutMs: 20_000,
+    });
+    const missing = `${iso.home}/no-such-codex-binary`;
+    const runtime: AgentRuntime = await createAgentRuntime({
+      providers: { codex: createCodexProvider },
+      config: {
+        defaultProfile: 'warm',
+        profiles: {
+          warm: {
+            provider: 'codex',
+            providerOptions: providerOptions(binary.path),
+            prewarm: { count: 1, workspace: iso.workspace },
+          },
+          broken: {
+            provider: 'codex',
+            providerOptions: providerOptions(missing),
+            prewarm: { count: 1, workspace: iso.workspace },
+          },
+        },
+      },
+    });
+    cleanups.push(() => runtime.shutdown().catch(() => undefined));
+    const settled = () => runtime.warmPool().profiles.every((p) => p.starting === 0);
+    await until(settled, 'both warm starts settled', 20_000);
+    const [warm, broken] = runtime.warmPool().profiles;
+    expect(warm).toEqual({
+      profile: 'warm',
+      target: 1,
+      warm: 1,
+      starting: 0,
+      failed: 0,
+      lastError: null,
+    });
+    expect(broken).toMatchObject({ profile: 'broken', warm: 0, failed: 1 });
+    expect(broken!.lastError).toMatchObject({
+      code: 'provider_rejected',
+      reason: 'provider_rejected',
+    });
+    // neither the path codex was looked for at nor any spawn error text
+    expect(JSON.stringify(runtime.warmPool())).not.toContain(iso.home);
+    expect(JSON.stringify(runtime.warmPool())).not.toMatch(/ENOENT|spawn/i);
     await runtime.shutdown();
     expect(processesWithEnv(`CODEX_HOME=${iso.codexHome}`)).toEqual([]);
   });

@@ -11,7 +11,10 @@ import {
   usage,
   waitForRequest,
   openedHarness,
+  reply,
+  turnStarted,
 } from '../support/provider-frames.js';
+import { recordingSink, textInput } from '../support/provider-harness.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -37,6 +40,22 @@ describe('the turn a run owns', () => {
     );
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     expect(sink.ofType('run.usage').map((e) => e.usage)).toEqual([t(100, 10), t(150, 15)]);
+    await session.dispose();
+  });
+
+  it("another turn's usage heard before the turn/start reply is not the run's", async () => {
+    const { h, session } = await openedHarness();
+    const sink = recordingSink();
+    const starting = session.startRun({ input: textInput('hello'), sink, runRef: 'a' });
+    await waitForRequest(h.transport, 'turn/start');
+    // while turn/start is pending, another turn of the thread reports its spend (801 in)
+    await push(h.transport, usage('other', t(801, 0), t(801, 0)));
+    await reply(h.transport, 'turn/start', { turn: turnStarted('t1') });
+    const run = await starting;
+    // the run's own turn then uses 11 input tokens: the thread total is 812
+    await push(h.transport, usage('t1', t(11, 0), t(812, 0)), completed('t1', 'completed'));
+    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    expect(sink.ofType('run.usage').map((e) => e.usage)).toEqual([t(11, 0)]);
     await session.dispose();
   });
 

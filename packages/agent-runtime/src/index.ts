@@ -62,6 +62,15 @@ export {
   type PostgresEventStoreOptions,
 } from './store/postgres.js';
 export type { EventSubscription, SubscribeOptions } from './subscription.js';
+export {
+  warmPoolErrorSchema,
+  warmPoolStateSchema,
+  warmProfileStateSchema,
+  type WarmPoolError,
+  type WarmPoolListener,
+  type WarmPoolState,
+  type WarmProfileState,
+} from './session/warm-state.js';
 export type {
   RuntimeTelemetryOptions,
   TelemetryMeterProvider,

@@ -17,6 +17,7 @@ import type { EventStore, StoredSession } from './store/types.js';
 import type { RuntimeTelemetryOptions } from './telemetry/setup.js';
 import type { EventSubscription, SubscribeOptions } from './subscription.js';
 import type { WorkspaceInput } from './workspace.js';
+import type { WarmPoolListener, WarmPoolState } from './session/warm-state.js';
 
 export interface AgentRuntimeOptions {
   /** Provider factories by id, e.g. `{ codex: createCodexProvider, scripted: () => provider }`. */
@@ -127,6 +128,17 @@ export interface AgentRuntime {
   revert(sessionId: string, options: RevertOptions): Promise<void>;
   /** Interactions pending in the session's log, wherever it is owned, oldest first. */
   pendingInteractions(sessionId: string): Promise<readonly AgentInteraction[]>;
+  /**
+   * The warm set of each prewarmed profile (ADR-0037) now: ready, starting, failed starts and
+   * the last failure's code and reason token; `warmPoolStateSchema` is its shape.
+   */
+  warmPool(): WarmPoolState;
+  /**
+   * Calls `listener` with the whole warm-pool state after each change (a start begun or done, a
+   * session taken, a failure, an idle disposal, shutdown); the result stops it. A listener that
+   * throws is ignored.
+   */
+  watchWarmPool(listener: WarmPoolListener): () => void;
   /** Replays the stored history from `fromSequence`, then continues live. */
   subscribe(sessionId: string, options?: SubscribeOptions): EventSubscription;
   /** Refuses new work, closes every session, closes the store. Memoised; retryable. */

@@ -287,6 +287,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
 
     subscribe,
 
+    warmPool: () => warm.state(),
+    watchWarmPool: (listener) => warm.watch(listener),
+
     shutdown() {
       if (shutDown) return Promise.resolve();
       refusing = true;

@@ -67,6 +67,7 @@ export function handlers(p: Parts): Record<Exclude<RouteKey, PageRoutes>, Handle
     'GET /api/sessions': () => p.api.sessions(),
     'POST /api/sessions': async ({ req }) => p.api.openSession(await readJsonBody(req)),
     'GET /api/inbox': () => p.api.inbox(),
+    'GET /api/pool': () => Promise.resolve({ status: 200, body: p.runtime.warmPool() }),
     'GET /api/stream': async (r) => {
       const followed = r.url.searchParams.get('session');
       if (followed !== null && !SESSION_ID.test(followed)) {

@@ -2,11 +2,12 @@
  * A page's one stream (`GET /api/stream`): the sessions list and the inbox whenever they change
  * (`sessions` and `inbox` events, each the whole current value, first at once), and, when the
  * page follows a session, that session's envelopes as `/api/sessions/:id/stream` sends them
- * (`envelope` with the sequence as id, `end` once its log closed — the stream itself stays). A
- * reader slower than the list changes gets the newest list, never a backlog of old ones.
+ * (`envelope` with the sequence as id, `end` once its log closed — the stream itself stays); and
+ * the runtime's warm pool (`pool`, after the first list, then on each change). A reader slower
+ * than the changes gets the newest list and pool, never a backlog of old ones.
  */
 import type { ServerResponse } from 'node:http';
-import type { AgentRuntime } from '@relvo-labs/agent-runtime';
+import type { AgentRuntime, WarmPoolState } from '@relvo-labs/agent-runtime';
 import { refusalOf } from './api.js';
 import type { LiveList, LiveSnapshot } from './live-list.js';
 import { SseChannel } from './sse.js';
@@ -17,9 +18,19 @@ export interface LiveStreamRequest {
   readonly from: number;
 }
 
-/** Writes list snapshots one at a time; one that arrives meanwhile replaces any still waiting. */
+interface Waiting {
+  snapshot?: LiveSnapshot;
+  sessions: boolean;
+  pending: boolean;
+  pool?: WarmPoolState;
+}
+
+/**
+ * Writes list snapshots and pool states one at a time, in that order; one that arrives meanwhile
+ * replaces any of its kind still waiting.
+ */
 class SnapshotWriter {
-  #waiting: { snapshot: LiveSnapshot; sessions: boolean; pending: boolean } | undefined;
+  #waiting: Waiting | undefined;
   #busy = false;
 
   constructor(private readonly channel: SseChannel) {}
@@ -27,10 +38,20 @@ class SnapshotWriter {
   offer(snapshot: LiveSnapshot, changed: { sessions: boolean; pending: boolean }): void {
     const w = this.#waiting;
     this.#waiting = {
+      ...w,
       snapshot,
       sessions: changed.sessions || (w?.sessions ?? false),
       pending: changed.pending || (w?.pending ?? false),
     };
+    this.#kick();
+  }
+
+  offerPool(pool: WarmPoolState): void {
+    this.#waiting = { sessions: false, pending: false, ...this.#waiting, pool };
+    this.#kick();
+  }
+
+  #kick(): void {
     if (!this.#busy) void this.#drain();
   }
 
@@ -39,8 +60,14 @@ class SnapshotWriter {
     try {
       for (let w = this.#waiting; w !== undefined; w = this.#waiting) {
         this.#waiting = undefined;
-        if (w.sessions) await this.channel.send('sessions', { sessions: w.snapshot.sessions });
-        if (w.pending) await this.channel.send('inbox', { pending: w.snapshot.pending });
+        const { snapshot, pool } = w;
+        if (w.sessions && snapshot !== undefined) {
+          await this.channel.send('sessions', { sessions: snapshot.sessions });
+        }
+        if (w.pending && snapshot !== undefined) {
+          await this.channel.send('inbox', { pending: snapshot.pending });
+        }
+        if (pool !== undefined) await this.channel.send('pool', pool);
       }
     } finally {
       this.#busy = false;
@@ -69,17 +96,24 @@ export async function streamLive(
     void channel.send('refused', { refused: refusalOf(error).reason }).finally(end);
   };
   let stop: (() => void) | undefined;
+  let stopPool: (() => void) | undefined;
   try {
     const writer = new SnapshotWriter(channel);
     stop = await list.follow((snapshot, changed) => {
       writer.offer(snapshot, changed);
     }, refuse);
+    // after the first list: the pool's first state follows it
+    stopPool = runtime.watchWarmPool((state) => {
+      writer.offerPool(state);
+    });
+    writer.offerPool(runtime.warmPool());
     if (sessionId !== undefined) void pumpEnvelopes(runtime, sessionId, from, channel);
     await gone;
   } catch (error) {
     refuse(error);
   } finally {
     stop?.();
+    stopPool?.();
     streams.delete(end);
     end();
   }

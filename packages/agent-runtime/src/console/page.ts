@@ -51,6 +51,10 @@ kbd { font: 11px ui-monospace, Menlo, Consolas, monospace; border: 1px solid #9a
 .badge.state-running, .badge.state-waiting { background: #d5f5dd; color: #135d27; }
 .badge.state-waiting { background: #fff1cc; color: #7a5300; }
 .badge.state-stalled, .badge.state-failed { background: #fbe0dd; color: #a4251a; }
+.pool-table { width: 100%; border-collapse: collapse; }
+.pool-short td:first-child::before { content: "\u25cf "; color: #a4251a; }
+.pool-filling td:first-child::before { content: "\u25cf "; color: #7a5300; }
+.pool-warm td:first-child::before { content: "\u25cf "; color: #135d27; }
 .mono, .text, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }
 #timeline { display: flex; flex-direction: column; gap: 6px; max-height: 62vh; overflow: auto; }
@@ -124,6 +128,8 @@ export function renderPage(): RenderedPage {
 <button id="new-session">New session</button></div>
 <div class="table-wrap"><table id="sessions-table"><thead><tr><th scope="col">session</th><th scope="col">state · owner</th><th scope="col" class="num">tokens</th><th scope="col">active</th></tr></thead>
 <tbody id="sessions"></tbody></table></div></section>
+<section aria-labelledby="pool-heading"><h2 id="pool-heading">Warm pool</h2>
+<div id="pool"><p class="muted">No profile prewarms in this process.</p></div></section>
 </div>
 <section id="detail" aria-labelledby="detail-heading"><h2 id="detail-heading">Timeline <span id="detail-title"></span></h2>
 <div id="detail-summary" class="muted"></div>

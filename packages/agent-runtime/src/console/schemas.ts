@@ -5,7 +5,7 @@
  */
 import { interactionRequestSchema, sessionStateSchema } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
-import { eventEnvelopeSchema } from '@relvo-labs/agent-runtime';
+import { eventEnvelopeSchema, warmPoolStateSchema } from '@relvo-labs/agent-runtime';
 import { LIVE_STATES, SESSION_OWNERS, WAITING_FOR } from './live-state.js';
 
 const iso = z.string().min(1);
@@ -94,11 +94,14 @@ export const turnReplySchema = z.strictObject({
 export const interruptReplySchema = z.strictObject({ interrupted: z.literal(true) });
 export const revertReplySchema = z.strictObject({ reverted: z.literal(1) });
 export const answerReplySchema = z.strictObject({ answered: z.string() });
+/** The runtime's warm pool (ADR-0037) as `runtime.warmPool()` reports it: its schema, unchanged. */
+export const poolReplySchema = warmPoolStateSchema;
 
 /** The events of the streams: `data` of each, by event name. */
 export const streamEventSchemas = {
   sessions: sessionsReplySchema,
   inbox: inboxReplySchema,
+  pool: poolReplySchema,
   envelope: eventEnvelopeSchema,
   end: z.strictObject({ sessionId: z.string() }),
   refused: refusalSchema,

@@ -19,6 +19,7 @@ import { configError, RuntimeError } from '../errors.js';
 import type { ProviderRegistry } from '../registry.js';
 import type { Grace } from './closing.js';
 import { checkedProviderSession } from './provider-session.js';
+import { WarmPoolBook, type WarmPoolListener, type WarmPoolState } from './warm-state.js';
 
 /** What a warm session's provider emitted before a runtime session took it, replayed then. */
 const EARLY_EMISSIONS = 32;
@@ -86,6 +87,7 @@ export class WarmSessions {
   readonly #ready = new Map<string, Entry[]>();
   readonly #starting = new Map<string, number>();
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #book: WarmPoolBook;
   #closed = false;
 
   /** Refuses, at load, a prewarm whose workspace is missing or whose provider refuses it. */
@@ -93,6 +95,7 @@ export class WarmSessions {
     this.#registry = registry;
     this.#clock = clock;
     this.#specs = specsOf(config);
+    this.#book = new WarmPoolBook(clock);
     for (const [name, spec] of this.#specs) {
       const { descriptor } = registry.resolve(name);
       if (!canAcceptWorkspace(descriptor, spec.workspace.ownership).ok) {
@@ -103,6 +106,33 @@ export class WarmSessions {
         );
       }
     }
+  }
+
+  /** What each prewarmed profile holds now (a copy: the caller may keep it). */
+  state(): WarmPoolState {
+    return {
+      profiles: [...this.#specs].map(([profile, spec]) =>
+        this.#book.profileState(profile, {
+          target: spec.count,
+          warm: this.#ready.get(profile)?.length ?? 0,
+          starting: this.#starting.get(profile) ?? 0,
+        }),
+      ),
+    };
+  }
+
+  /** `listener` hears the whole state after each change (start, take, failure, idle, close). */
+  watch(listener: WarmPoolListener): () => void {
+    if (typeof listener !== 'function') {
+      throw configError('option_invalid', 'watchWarmPool needs a listener function', {
+        path: 'listener',
+      });
+    }
+    return this.#book.watch(listener);
+  }
+
+  #changed(): void {
+    this.#book.publish(() => this.state());
   }
 
   /** Starts what every prewarmed profile lacks. */
@@ -134,6 +164,7 @@ export class WarmSessions {
     this.#fill(profile);
     if (entry === undefined) return undefined;
     entry.cancelIdle();
+    this.#changed();
     return {
       session: entry.session,
       bind: (sink) => {
@@ -149,6 +180,7 @@ export class WarmSessions {
   async close(grace: Grace): Promise<JsonObject[]> {
     this.#closed = true;
     const failures: JsonObject[] = [];
+
     const states: { readonly profile: string; done: boolean }[] = [];
     const disposals = [...this.#ready].flatMap(([profile, entries]) =>
       entries.splice(0).map(async (entry) => {
@@ -167,6 +199,8 @@ export class WarmSessions {
         state.done = true;
       }),
     );
+    // the warm sessions left the set above: a watcher hears it before the disposals settle
+    this.#changed();
     if (!(await grace(Promise.all([...disposals, Promise.allSettled([...this.#inFlight])]))).ok) {
       for (const { profile } of states.filter((st) => !st.done)) {
         failures.push({ phase: 'dispose', profile, code: 'provider_unavailable', timedOut: true });
@@ -184,9 +218,11 @@ export class WarmSessions {
       const started = this.#start(profile, spec).finally(() => {
         this.#starting.set(profile, (this.#starting.get(profile) ?? 1) - 1);
         this.#inFlight.delete(started);
+        this.#changed();
       });
       this.#inFlight.add(started);
     }
+    if (have < spec.count) this.#changed();
   }
 
   /** One warm session; a failure is not retried until the profile is asked for again. */
@@ -202,8 +238,11 @@ export class WarmSessions {
         ...(p.tools === undefined ? {} : { tools: structuredClone(p.tools) }),
       });
       session = checkedProviderSession(created, profile);
-    } catch {
-      return; // the cold path opens the session and reports why, with the runtime session's id
+    } catch (error) {
+      // counted and typed for the pool's state; the cold path opens the session and reports why,
+      // with the runtime session's id
+      if (!this.#closed) this.#book.failed(profile, error);
+      return;
     }
     if (this.#closed) {
       await session.dispose().catch(() => undefined);
@@ -217,6 +256,7 @@ export class WarmSessions {
         const at = entries.indexOf(entry);
         if (at < 0) return;
         entries.splice(at, 1);
+        this.#changed();
         const disposed = session.dispose().then(
           () => undefined,
           () => undefined,

@@ -1,6 +1,6 @@
 /**
- * The page's one stream (`GET /api/stream`): the sessions list, the inbox and the chosen
- * session's envelopes arrive on one fetch-read Server-Sent Events response (fetch, so the
+ * The page's one stream (`GET /api/stream`): the sessions list, the inbox, the warm pool and the
+ * chosen session's envelopes arrive on one fetch-read Server-Sent Events response (fetch, so the
  * token goes in a header). Choosing another session replaces the stream; a dropped one is
  * opened again where it stopped (the next sequence), at most `MAX_ATTEMPTS` times in a row.
  * Nothing here asks the server on a timer.
@@ -18,6 +18,8 @@ const RETRY_MS = 1000;
 export interface LiveHandlers {
   sessions(rows: Row[]): void;
   inbox(pending: Pending[]): void;
+  /** The serving runtime's warm pool (`GET /api/pool`'s shape), unchecked. */
+  pool(data: unknown): void;
   /** An interaction was answered from the timeline. */
   answered(): void;
   /** The stream refused the session (e.g. `unknown_session`): the page follows none. */
@@ -101,6 +103,8 @@ export class LiveStream {
       this.#on.sessions(data['sessions'].filter(isRecord) as unknown as Row[]);
     } else if (e.event === 'inbox' && Array.isArray(data['pending'])) {
       this.#on.inbox(data['pending'].filter(isRecord) as unknown as Pending[]);
+    } else if (e.event === 'pool') {
+      this.#on.pool(data);
     } else if (e.event === 'envelope') {
       const env = data as unknown as Envelope;
       if (env.sequence !== this.#next) return;

@@ -9,6 +9,7 @@ import { byId, clean, el, inputById, setStatus, str } from './dom.js';
 import { drawInbox, inboxKeys, type Pending } from './inbox.js';
 import { liveText, ownerText, refusalText } from './labels.js';
 import { LiveStream } from './live.js';
+import { drawPool } from './pool.js';
 import { refreshTimes } from './relative.js';
 import { drawSessions, FILTERS, type Row } from './sessions-table.js';
 
@@ -50,6 +51,9 @@ const live = new LiveStream({
     state.pending = pending;
     drawInbox(pending, () => undefined);
     summary();
+  },
+  pool(data) {
+    drawPool(byId('pool'), data);
   },
   answered: () => undefined,
   lost(reason) {

@@ -35,6 +35,12 @@ export {
   type CodexProviderOptions,
   type CodexSessionOptions,
 } from './options.js';
+export {
+  codexProfile,
+  type CodexProfile,
+  type CodexProfileInit,
+  type CodexProfileProviderOptions,
+} from './profile.js';
 export type { ReleaseSummary } from './session/abandoned.js';
 export {
   createCodexStdioTransport,

@@ -27,6 +27,21 @@ export {
   type RecordedRequest,
 } from './model-server.js';
 export {
+  connectScriptedModel,
+  ScriptedModelClient,
+  ScriptedModelControlError,
+  type ConnectOptions,
+  type ScriptedModel,
+} from './model-client.js';
+export { scriptedStepSchema, type ScriptedModelStatus } from './model-control-schemas.js';
+export { runScriptedModelProcess, type ScriptedModelProcessIo } from './model-process.js';
+export {
+  scriptedModelBin,
+  startScriptedModelProcess,
+  type ScriptedModelProcess,
+  type StartScriptedModelOptions,
+} from './model-spawn.js';
+export {
   reasoningStep,
   updatePlanStep,
   type ReasoningStepOptions,

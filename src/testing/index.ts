@@ -15,6 +15,7 @@ export {
   codexConfigArgs,
   createIsolatedCodexHome,
   SCRIPTED_MODEL,
+  DEFAULT_REASONING_EFFORT,
   SCRIPTED_PROVIDER,
   type CodexConfigArgsOptions,
   type IsolatedCodexHome,

@@ -2,7 +2,8 @@
  * The scripted model as a process of its own (`relvo-codex-scripted-model`, docs/testing.md §4.1),
  * so a test can kill the host under test and keep the model: the model on one 127.0.0.1 port,
  * its control on another. It prints one JSON status line when ready, and stops on SIGTERM,
- * SIGINT, POST /shutdown, or when the process that started it dies.
+ * SIGINT, POST /shutdown, when the process that started it dies (it is re-parented), or with
+ * `--stdin-lifeline` when its stdin ends (the parent held it and is gone).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -19,7 +20,7 @@ export interface ScriptedModelProcessIo {
 }
 
 const USAGE =
-  'usage: relvo-codex-scripted-model [--port N] [--control-port N] [--steps steps.json] [--control-timeout-ms N]';
+  'usage: relvo-codex-scripted-model [--port N] [--control-port N] [--steps steps.json] [--control-timeout-ms N] [--stdin-lifeline]';
 
 function portOf(value: string | undefined, name: string): number {
   if (value === undefined) return 0;
@@ -67,6 +68,7 @@ export async function runScriptedModelProcess(
     controlPort: number;
     steps: ReturnType<typeof stepsFrom>;
     controlTimeoutMs: number;
+    stdinLifeline: boolean;
   };
   try {
     const { values } = parseArgs({
@@ -76,6 +78,7 @@ export async function runScriptedModelProcess(
         'control-port': { type: 'string' },
         steps: { type: 'string' },
         'control-timeout-ms': { type: 'string' },
+        'stdin-lifeline': { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
@@ -85,6 +88,7 @@ export async function runScriptedModelProcess(
       controlPort: portOf(values['control-port'], '--control-port'),
       steps: stepsFrom(values.steps),
       controlTimeoutMs: timeoutOf(values['control-timeout-ms']),
+      stdinLifeline: values['stdin-lifeline'] === true,
     };
   } catch (error) {
     io.stderr(`${error instanceof Error ? error.message : 'bad arguments'}\n${USAGE}`);
@@ -106,6 +110,10 @@ export async function runScriptedModelProcess(
       if (process.ppid !== parent) resolve();
     }, PARENT_POLL_MS);
     void control.shutdownRequested.then(resolve);
+    // --stdin-lifeline: the parent holds our stdin; its end (the parent gone) stops us at once
+    if (options.stdinLifeline) {
+      process.stdin.once('end', resolve).once('close', resolve).resume();
+    }
   });
   io.stdout(
     JSON.stringify({
@@ -118,6 +126,7 @@ export async function runScriptedModelProcess(
   );
   await stopped;
   clearInterval(poll);
+  if (options.stdinLifeline) process.stdin.destroy();
   for (const signal of signals) process.off(signal, onSignal);
   await Promise.all([control.close(), model.close()]);
   return 0;

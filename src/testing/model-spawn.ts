@@ -28,6 +28,8 @@ export interface StartScriptedModelOptions {
 }
 
 export interface ScriptedModelProcess {
+  /** Closes the process's stdin, as this process dying would: it stops on its own. */
+  closeLifeline(): void;
   /** The client: the same step API as an in-process `ScriptedModelServer`. */
   readonly model: ScriptedModelClient;
   readonly pid: number;
@@ -69,9 +71,11 @@ export async function startScriptedModelProcess(
     ...(options.controlTimeoutMs === undefined
       ? []
       : ['--control-timeout-ms', String(options.controlTimeoutMs)]),
+    // it stops when our end of its stdin closes: this process gone, even by SIGKILL
+    '--stdin-lifeline',
   ];
   const child = spawn(command, args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: options.env ?? process.env,
   });
   const exited = new Promise<void>((resolve) => {
@@ -110,6 +114,9 @@ export async function startScriptedModelProcess(
     return {
       model,
       pid: status.pid,
+      closeLifeline() {
+        child.stdin.end();
+      },
       exited,
       async stop(graceMs = 5_000) {
         if (child.exitCode !== null || child.signalCode !== null) return;

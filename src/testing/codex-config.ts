@@ -60,7 +60,9 @@ export function codexConfigArgs(options: CodexConfigArgsOptions): string[] {
     'analytics.enabled=false',
     ...(options.reasoningEffort === null
       ? []
-      : [`model_reasoning_effort=${tomlString(options.reasoningEffort ?? DEFAULT_REASONING_EFFORT)}`]),
+      : [
+          `model_reasoning_effort=${tomlString(options.reasoningEffort ?? DEFAULT_REASONING_EFFORT)}`,
+        ]),
     ...(options.extra ?? []),
   ];
   return pairs.flatMap((pair) => ['-c', pair]);

@@ -40,7 +40,12 @@ export default defineConfig(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['eslint.config.js', 'packages/cli/bin/*.js', 'scripts/*.mjs'],
+          allowDefaultProject: [
+            'eslint.config.js',
+            'bin/*.js',
+            'packages/cli/bin/*.js',
+            'scripts/*.mjs',
+          ],
         },
         tsconfigRootDir: import.meta.dirname,
       },

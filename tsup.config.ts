@@ -1,13 +1,27 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
-  format: ['esm', 'cjs'],
+const shared: Options = {
   dts: true,
-  clean: true,
   sourcemap: true,
   target: 'node20',
   // import.meta.url in the CommonJS build (constants.ts reads package.json with it)
   shims: true,
   external: ['@relvo-labs/agent-provider', 'vitest'],
-});
+};
+
+export default defineConfig([
+  {
+    ...shared,
+    entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+    format: ['esm', 'cjs'],
+    clean: true,
+  },
+  // the scripted model's process (the bin's target): a program, ESM only, no types
+  {
+    ...shared,
+    entry: { 'scripted-model': 'src/testing/scripted-model-main.ts' },
+    format: ['esm'],
+    dts: false,
+    clean: false,
+  },
+]);

@@ -8,12 +8,21 @@ import { join } from 'node:path';
 
 export const SCRIPTED_PROVIDER = 'scripted';
 export const SCRIPTED_MODEL = 'scripted-model';
+/** The reasoning effort `codexConfigArgs` gives a thread unless told otherwise. */
+export const DEFAULT_REASONING_EFFORT = 'medium';
 
 export interface CodexConfigArgsOptions {
   /** e.g. `http://127.0.0.1:PORT/v1` (ScriptedModelServer.baseUrl). */
   readonly baseUrl: string;
   /** Only for stall tests; codex's default is 300000. */
   readonly streamIdleTimeoutMs?: number;
+  /**
+   * The thread's default reasoning effort (`model_reasoning_effort`), default `'medium'`. codex
+   * reports no effort for the scripted model's unknown slug otherwise, and a run's `effort` is then
+   * refused (`run_option_not_restorable`: nothing to put back). `null` leaves it unset, for a test
+   * of exactly that refusal. An `extra` `model_reasoning_effort` wins over it.
+   */
+  readonly reasoningEffort?: string | null;
   /** Extra `key=value` overrides, each passed after its own `-c`. */
   readonly extra?: readonly string[];
 }
@@ -21,7 +30,10 @@ export interface CodexConfigArgsOptions {
 // TOML basic strings accept JSON's escaping for the characters we ever pass.
 const tomlString = (value: string): string => JSON.stringify(value);
 
-/** The argv pieces (`-c`, `k=v`, …) to put before the subcommand. */
+/**
+ * The argv pieces (`-c`, `k=v`, …) to put before the subcommand. They set a default reasoning
+ * effort (see `reasoningEffort`), so a per-run `effort` can be undone and is not refused.
+ */
 export function codexConfigArgs(options: CodexConfigArgsOptions): string[] {
   if (!/^http:\/\/127\.0\.0\.1:\d+(\/|$)/.test(options.baseUrl)) {
     throw new Error('codexConfigArgs: baseUrl must be http://127.0.0.1:<port>/…');
@@ -46,6 +58,11 @@ export function codexConfigArgs(options: CodexConfigArgsOptions): string[] {
     'features.plugins=false',
     'features.apps=false',
     'analytics.enabled=false',
+    ...(options.reasoningEffort === null
+      ? []
+      : [
+          `model_reasoning_effort=${tomlString(options.reasoningEffort ?? DEFAULT_REASONING_EFFORT)}`,
+        ]),
     ...(options.extra ?? []),
   ];
   return pairs.flatMap((pair) => ['-c', pair]);

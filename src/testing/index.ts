@@ -15,6 +15,7 @@ export {
   codexConfigArgs,
   createIsolatedCodexHome,
   SCRIPTED_MODEL,
+  DEFAULT_REASONING_EFFORT,
   SCRIPTED_PROVIDER,
   type CodexConfigArgsOptions,
   type IsolatedCodexHome,
@@ -26,6 +27,21 @@ export {
   type ModelServerOptions,
   type RecordedRequest,
 } from './model-server.js';
+export {
+  connectScriptedModel,
+  ScriptedModelClient,
+  ScriptedModelControlError,
+  type ConnectOptions,
+  type ScriptedModel,
+} from './model-client.js';
+export { scriptedStepSchema, type ScriptedModelStatus } from './model-control-schemas.js';
+export { runScriptedModelProcess, type ScriptedModelProcessIo } from './model-process.js';
+export {
+  scriptedModelBin,
+  startScriptedModelProcess,
+  type ScriptedModelProcess,
+  type StartScriptedModelOptions,
+} from './model-spawn.js';
 export {
   reasoningStep,
   updatePlanStep,

@@ -11,6 +11,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { codexConfigArgs, type CodexConfigArgsOptions } from './codex-config.js';
+import type { ScriptedModel } from './model-client.js';
 import { encodeSseEvent, planFor, type ScriptedStep, type SsePlan } from './sse-script.js';
 
 export interface RecordedRequest {
@@ -57,7 +58,7 @@ function parseJson(buffer: Buffer): unknown {
   }
 }
 
-export class ScriptedModelServer {
+export class ScriptedModelServer implements ScriptedModel {
   readonly requests: RecordedRequest[] = [];
   private readonly queue: ScriptedStep[] = [];
   private readonly open = new Set<ServerResponse>();
@@ -119,6 +120,11 @@ export class ScriptedModelServer {
   /** Steps not yet consumed. */
   get pending(): number {
     return this.queue.length;
+  }
+
+  /** A copy of `requests` (the same call as on a model in another process). */
+  readRequests(): Promise<readonly RecordedRequest[]> {
+    return Promise.resolve([...this.requests]);
   }
 
   /** Resolves once `count` requests have arrived; rejects with a clear message after `timeoutMs`. */

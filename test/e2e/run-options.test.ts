@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { textStep } from '../../src/testing/index.js';
-import { SCRIPTED_MODEL } from '../../src/testing/codex-config.js';
+import { DEFAULT_REASONING_EFFORT, SCRIPTED_MODEL } from '../../src/testing/codex-config.js';
 import { textInput } from '../support/provider-harness.js';
 import {
   openRealCodex,
@@ -62,7 +62,10 @@ describe('per-run model, effort and summary on the real binary', () => {
   });
 
   it('a configured summary is what a per-run summary is undone to', async () => {
-    const codex = await openRealCodex({}, { extra: ['model_reasoning_summary="concise"'] });
+    const codex = await openRealCodex(
+      {},
+      { extra: ['model_reasoning_summary="concise"'], reasoningEffort: null },
+    );
     codex.server.enqueue(textStep('one'), textStep('two'));
     await run(codex, 'own', { summary: 'detailed' });
     await run(codex, 'back', {});
@@ -95,8 +98,23 @@ describe('per-run model, effort and summary on the real binary', () => {
     }
   });
 
-  it('an effort is refused when the thread has none to go back to; nothing is sent', async () => {
+  it("codexConfigArgs' default effort makes a per-run effort restorable", async () => {
     const codex = await openRealCodex();
+    codex.server.enqueue(textStep('one'), textStep('two'));
+    await run(codex, 'own', { effort: 'high' });
+    await run(codex, 'back', {});
+    expect(sent(codex, 0)).toEqual({
+      model: SCRIPTED_MODEL,
+      reasoning: { effort: 'high', summary: 'auto' },
+    });
+    expect(sent(codex, 1)).toEqual({
+      model: SCRIPTED_MODEL,
+      reasoning: { effort: DEFAULT_REASONING_EFFORT, summary: 'auto' },
+    });
+  });
+
+  it('an effort is refused when the thread has none to go back to; nothing is sent', async () => {
+    const codex = await openRealCodex({}, { reasoningEffort: null });
     const refused = await codex.session
       .startRun({ input: textInput('x'), sink: recordingSink(), runRef: 'e', effort: 'high' })
       .catch((e: unknown) => e);

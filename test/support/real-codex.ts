@@ -45,6 +45,8 @@ export async function openRealCodex(
   options: Omit<CodexProviderOptions, 'executable' | 'extraArgs' | 'env' | 'transport'> = {},
   config: {
     readonly extra?: readonly string[];
+    /** `codexConfigArgs`' `reasoningEffort` (`null`: the thread reports none). */
+    readonly reasoningEffort?: string | null;
     readonly kind?: 'native' | 'launcher';
     /** Point codex at this model URL instead of the scripted server (e.g. a silent listener). */
     readonly baseUrl?: string;
@@ -73,6 +75,7 @@ export async function openRealCodex(
     extraArgs: codexConfigArgs({
       baseUrl: config.baseUrl ?? server.baseUrl,
       ...(config.extra ? { extra: config.extra } : {}),
+      ...(config.reasoningEffort === undefined ? {} : { reasoningEffort: config.reasoningEffort }),
     }),
     ...(config.environment?.(iso) ?? { env: iso.env(testEnv()) }),
     requestTimeoutMs: 20_000,

@@ -18,6 +18,12 @@ export interface BridgedInteraction {
   readonly settle: (response: unknown) => SettlementPlan<unknown>;
   /** Sent when the request is retired unanswered: a denial, never a grant. */
   readonly release: unknown;
+  /**
+   * Sent instead of `release` when the session itself is disposed: a denial that also ends the
+   * turn, so a codex being torn down (perhaps by a host that lost its lease) asks the model
+   * nothing more in the moments before it exits. Absent where codex has no such reply.
+   */
+  readonly abandon?: unknown;
 }
 
 export type BridgeTranslation =
@@ -35,6 +41,11 @@ export function bridged(
   correlation: InteractionCorrelation,
   settle: BridgedInteraction['settle'],
   release: unknown,
+  abandon?: unknown,
 ): BridgeTranslation {
-  return { ok: true, interaction: { request, correlation, settle, release } };
+  const interaction = { request, correlation, settle, release };
+  return {
+    ok: true,
+    interaction: abandon === undefined ? interaction : { ...interaction, abandon },
+  };
 }

@@ -39,13 +39,20 @@ export interface BridgeContext {
   readonly hostTools?: HostToolSet;
 }
 
-/** A command or file-change approval: answered with a decision, released with `decline`. */
+/**
+ * A command or file-change approval: answered with a decision, released with `decline`, and
+ * abandoned on dispose with `cancel` (codex ends the turn instead of going on without it).
+ */
 function decisionApproval(translation: ApprovalTranslation): BridgeTranslation {
   if (!translation.ok) return translation;
   const { request, correlation } = translation;
-  return bridged(request, correlation, (r) => planApprovalSettlement(request, r), {
-    decision: 'decline',
-  });
+  return bridged(
+    request,
+    correlation,
+    (r) => planApprovalSettlement(request, r),
+    { decision: 'decline' },
+    { decision: 'cancel' },
+  );
 }
 
 export function translateBridged(

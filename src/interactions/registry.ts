@@ -260,10 +260,10 @@ export class InteractionRegistry<O extends InteractionOwner> {
    */
   retireAll(cause: SessionRetirementCause): number {
     this.#closedBy ??= cause;
-    return this.#retire([...this.#byRef.values()]);
+    return this.#retire([...this.#byRef.values()], cause === 'dispose');
   }
 
-  #retire(entries: readonly Entry<O>[]): number {
+  #retire(entries: readonly Entry<O>[], abandoning = false): number {
     for (const entry of entries) {
       // Removed first, so a reply that re-enters the registry finds nothing to settle.
       this.#forget(entry);
@@ -274,7 +274,8 @@ export class InteractionRegistry<O extends InteractionOwner> {
         continue;
       }
       entry.appliedKey = 'retired';
-      entry.offer.respond(entry.interaction.release);
+      const { release, abandon } = entry.interaction;
+      entry.offer.respond(abandoning && abandon !== undefined ? abandon : release);
       // the host must see the request end too, not infer it from the run's completion
       entry.owner.sink.emit({ payload: { type: 'interaction.withdrawn', providerRef: entry.ref } });
     }

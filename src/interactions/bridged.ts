@@ -7,9 +7,15 @@ import type {
   QuestionSetRequest,
   ToolCallRequest,
 } from '@relvo-labs/agent-provider';
-import type { RefusalToken } from '../protocol/vocabulary.js';
-import type { InteractionCorrelation } from './native-approval.js';
+import type { ApprovalRefusalToken, InteractionCorrelation } from './native-approval.js';
+import type { ToolCallRefusalToken } from './native-tool-call.js';
+import type { QuestionRefusalToken } from './native-question.js';
 import type { SettlementPlan } from './settlement.js';
+
+/** The refusal tokens every bridge has: a request that does not parse, or a detail too long to show. */
+export type BridgeRefusal = 'malformed' | 'detail_too_large';
+
+export type RefusalToken = ApprovalRefusalToken | QuestionRefusalToken | ToolCallRefusalToken;
 
 export interface BridgedInteraction {
   readonly request: ApprovalRequest | QuestionSetRequest | ToolCallRequest;

@@ -8,7 +8,7 @@ import {
   CODEX_BRIDGED_FILE_CHANGE,
   CODEX_BRIDGED_PERMISSIONS,
   CODEX_BRIDGED_TOOL_CALL,
-} from '../protocol/vocabulary.js';
+} from '../protocol/wire-names.js';
 import type { ServerRequestOffer } from '../rpc/server-requests.js';
 import type { ApprovalResponse } from '@relvo-labs/agent-provider';
 import { bridged, type BridgeTranslation } from './bridged.js';

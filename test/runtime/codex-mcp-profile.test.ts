@@ -8,19 +8,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentRuntime, type EventEnvelope } from '@relvo-labs/agent-runtime';
+import type { EventEnvelope } from '@relvo-labs/agent-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCodexProvider } from '../../src/index.js';
-import {
-  codexConfigArgs,
-  createIsolatedCodexHome,
-  mcpToolCallStep,
-  requireCodexBinary,
-  ScriptedModelServer,
-  textStep,
-} from '../../src/testing/index.js';
+import { mcpToolCallStep, textStep } from '../../src/testing/index.js';
+import { codexRuntime } from '../support/codex-runtime.js';
 import { REPO_ROOT } from '../support/paths.js';
-import { testEnv } from '../support/processes.js';
 
 const SERVER = join(REPO_ROOT, 'test/support/stand-ins/mcp-elicit-server.cjs');
 const PROBE = 'profile-mcp-env-CANARY-9321';
@@ -40,11 +32,6 @@ async function until(probe: () => boolean | Promise<boolean>, label: string): Pr
 
 describe("a runtime profile's MCP server on the real binary", () => {
   it('its tool call is approved through the runtime and runs with the profile’s env', async () => {
-    const binary = requireCodexBinary({ kind: 'native' });
-    const iso = createIsolatedCodexHome('relvo-mcp-profile-');
-    cleanups.push(() => {
-      iso.dispose();
-    });
     const dir = mkdtempSync(join(tmpdir(), 'relvo-mcp-profile-log-'));
     cleanups.push(() => {
       rmSync(dir, { recursive: true, force: true });
@@ -57,43 +44,28 @@ describe("a runtime profile's MCP server on the real binary", () => {
             .filter((l) => l !== '')
             .map((l) => JSON.parse(l) as { listed?: boolean; called?: string })
         : [];
-    const server = await ScriptedModelServer.start();
-    cleanups.push(() => server.close());
-    const runtime = await createAgentRuntime({
-      providers: { codex: createCodexProvider },
-      config: {
-        defaultProfile: 'tools',
-        profiles: {
-          tools: {
-            provider: 'codex',
-            providerOptions: {
-              executable: binary.path,
-              extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-              env: iso.env(testEnv()),
-              requestTimeoutMs: 20_000,
-              approvals: 'bridge',
-              mcpElicitations: 'bridge',
-              mcpServers: [
-                {
-                  name: 'hosted',
-                  command: 'node',
-                  args: [SERVER, logPath],
-                  env: { RELVO_MCP_PROBE: PROBE },
-                  tools: 'ask',
-                },
-              ],
-            },
+    const { runtime, server, workspace } = await codexRuntime(cleanups, {
+      prefix: 'relvo-mcp-profile-',
+      providerOptions: {
+        approvals: 'bridge',
+        mcpElicitations: 'bridge',
+        mcpServers: [
+          {
+            name: 'hosted',
+            command: 'node',
+            args: [SERVER, logPath],
+            env: { RELVO_MCP_PROBE: PROBE },
+            tools: 'ask',
           },
-        },
+        ],
       },
     });
-    cleanups.push(() => runtime.shutdown());
     server.enqueue(
       textStep('ready'),
       mcpToolCallStep('hosted', 'plain', {}, { callId: 'call_hosted' }),
       textStep('done'),
     );
-    const session = await runtime.openSession({ workspace: iso.workspace });
+    const session = await runtime.openSession({ workspace });
     const first = await session.submitTurn({ input: 'hello' });
     expect((await first.done).termination).toMatchObject({ outcome: 'succeeded' });
     // codex started the profile's server with the thread and listed its tools

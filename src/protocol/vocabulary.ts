@@ -120,7 +120,7 @@ export type WireClassification = (typeof WIRE_CLASSIFICATIONS)[number];
 
 /** docs/behaviour.md §4.1: failures the client itself produces. */
 // prettier-ignore
-export const CLIENT_PROVIDER_CODES = ['request_timeout', 'request_aborted', 'connection_lost', 'connection_closed'] as const;
+export const CLIENT_PROVIDER_CODES = ['request_timeout', 'request_aborted', 'connection_lost', 'connection_closed', 'reply_invalid'] as const;
 export type ClientProviderCode = (typeof CLIENT_PROVIDER_CODES)[number];
 
 // prettier-ignore

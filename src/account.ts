@@ -4,7 +4,8 @@
  * bounded: the kind of account and the plan token, never the email or an id.
  */
 import { z } from 'zod';
-import { CODEX_CLIENT_METHOD } from './protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
+import { accountReadResultSchema } from './protocol/wire.js';
 import type { OutboundResult } from './protocol/outbound.js';
 import { askCodex, type CodexProbe } from './probe.js';
 

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { turnsListResultSchema } from './thread-wire.js';
-import { CODEX_CLIENT_METHOD as M, CODEX_SANDBOX_MODES } from './vocabulary.js';
+import { CODEX_CLIENT_METHOD as M, CODEX_SANDBOX_MODES } from './wire-names.js';
 import {
   accountReadResultSchema,
   configReadResultSchema,

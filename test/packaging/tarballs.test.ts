@@ -3,8 +3,9 @@
  * outside the repository (better-sqlite3 compiles from source there, as on a host that cannot
  * download its prebuilt binary). First a host without pg, holding the newest zod 4 itself, with
  * the SPI, the adapter and the runtime: strict TypeScript compiles against their types, memory
- * and SQLite stores run a turn and PostgreSQL is refused with `store_driver_missing`. Then pg 8
- * (newest) and the CLI join it: one copy of zod and of pg in the tree, the installed CLI's demo
+ * and SQLite stores run a turn and PostgreSQL is refused with `store_driver_missing`; every entry
+ * point with types compiles there (NodeNext and Bundler resolution) without pg, OpenTelemetry or
+ * vitest. Then pg 8 (newest), vitest (for the conformance entry) and the CLI join it: one copy of zod and of pg in the tree, the installed CLI's demo
  * and a host turn through the real codex. Needs `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
@@ -15,7 +16,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmIn, packInto } from '../support/packing.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { testEnv } from '../support/processes.js';
-import { CODEX_HOST, compileStrict, NO_PG_HOST, PG_HOST } from './tarball-hosts.js';
+import {
+  CODEX_HOST,
+  compileStrict,
+  EVERY_ENTRY_HOST,
+  NO_PG_HOST,
+  PG_HOST,
+  VITEST_ENTRY_HOST,
+} from './tarball-hosts.js';
 
 const PACKAGES = [
   ['@relvo-labs/agent-provider', join(REPO_ROOT, 'packages', 'agent-provider')],
@@ -107,12 +115,41 @@ describe('the four tarballs installed into an empty project', () => {
     expect(existsSync(join(scratch, 'no-pg.sqlite'))).toBe(true);
   });
 
-  describe('pg 8 and the CLI join the host', () => {
-    beforeAll(() => {
-      npmIn(scratch, [...INSTALL, 'pg@8', '@types/pg@8', tarballs.get(CLI) ?? ''], {
-        timeoutMs: INSTALL_TIMEOUT_MS,
+  it.each(['NodeNext', 'Bundler'] as const)(
+    'every entry point with types compiles in a strict host (%s resolution, no skipLibCheck) without the optional peers, and codexProfile types a profile with no cast',
+    (resolution) => {
+      for (const optional of ['pg', '@opentelemetry/api', 'vitest'])
+        expect(existsSync(installed(optional))).toBe(false);
+      compileStrict(scratch, { 'every-entry.ts': EVERY_ENTRY_HOST }, resolution);
+      if (resolution === 'Bundler') return;
+      const out = JSON.parse(run('out/every-entry.js', [])) as Record<string, unknown>;
+      expect(out).toEqual({
+        entries: {
+          spi: 'function',
+          spiTesting: 'function',
+          codex: 'function',
+          codexTesting: 'function',
+          runtime: 'function',
+          console: 'function',
+        },
+        provider: 'codex',
       });
+    },
+  );
+
+  describe('pg 8, vitest and the CLI join the host', () => {
+    beforeAll(() => {
+      npmIn(
+        scratch,
+        [...INSTALL, 'pg@8', '@types/pg@8', 'vitest@^4.1.0', tarballs.get(CLI) ?? ''],
+        { timeoutMs: INSTALL_TIMEOUT_MS },
+      );
     }, INSTALL_TIMEOUT_MS + 60_000);
+
+    it('the vitest entry compiles in a strict host once vitest is there', () => {
+      compileStrict(scratch, { 'vitest-entry.ts': VITEST_ENTRY_HOST });
+      expect(existsSync(join(scratch, 'out', 'vitest-entry.js'))).toBe(true);
+    });
 
     it("one copy of zod and one of pg: every package shares the host's", () => {
       // exits non-zero on a missing or invalid peer

@@ -11,7 +11,7 @@ import { codexConfigArgs, createIsolatedCodexHome, ScriptedModelServer } from '.
 import { requireReviewedCodex } from '../codex/gate.js';
 import { closingStep, DEMO_COMMAND, DEMO_FILE, DEMO_PROMPT, openingStep } from '../demo/script.js';
 import { openCodexRuntime } from '../host/runtime.js';
-import type { CliIo } from '../program.js';
+import type { CliIo } from '../cli-io.js';
 import { createAnswerer, type AnswerPolicy } from '../turn/answers.js';
 import { ctrlCFor, StartupAborted } from '../turn/ctrl-c.js';
 import { SessionDriver } from '../turn/driver.js';

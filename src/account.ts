@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
-import { accountReadResultSchema } from './protocol/wire.js';
 import type { OutboundResult } from './protocol/outbound.js';
 import { askCodex, type CodexProbe } from './probe.js';
 

@@ -13,7 +13,6 @@ import type {
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
 import { PROVIDER_CODES, type ProviderCode } from '../protocol/provider-codes.js';
 import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
-import { turnStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
 import { agentErrorOf, isAuthoritativeFailure } from '../rpc/errors.js';
 import { isReplyInvalid } from '../rpc/requests.js';

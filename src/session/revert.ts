@@ -13,7 +13,6 @@ import {
 } from '@relvo-labs/agent-provider';
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
 import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
-import { turnsListResultSchema } from '../protocol/thread-wire.js';
 import type { TypedRequest } from '../rpc/requests.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { callFailure } from './call-failure.js';

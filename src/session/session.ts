@@ -22,7 +22,6 @@ import type {
 } from '@relvo-labs/agent-provider';
 import { CODEX_DISPOSED_REASON } from '../constants.js';
 import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
-import { configReadResultSchema } from '../protocol/wire.js';
 import type { CodexConnection } from '../rpc/connection.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexRejection } from '../shared/codex-error.js';

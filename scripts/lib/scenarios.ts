@@ -19,6 +19,7 @@ import type { Scenario } from './scenario-types.js';
 import { RUN_SCENARIOS } from './scenarios-runs.js';
 import { HOST_SCENARIOS } from './scenarios-host.js';
 import { THREAD_SCENARIOS } from './scenarios-thread.js';
+import { MCP_SCENARIOS } from './scenarios-mcp.js';
 
 /**
  * `response.failed` error codes: every code codex 0.156.1–0.171.0 was seen to classify
@@ -279,6 +280,7 @@ export const SCENARIOS: readonly Scenario[] = [
   ...RUN_SCENARIOS,
   ...HOST_SCENARIOS,
   ...THREAD_SCENARIOS,
+  ...MCP_SCENARIOS,
 ];
 
 export function findScenario(name: string): Scenario {

@@ -102,6 +102,7 @@ export const EVERY_ENTRY_HOST = `import * as spi from '@relvo-labs/agent-provide
 import * as spiTesting from '@relvo-labs/agent-provider/testing';
 import * as codex from '@relvo-labs/agent-provider-codex';
 import * as codexTesting from '@relvo-labs/agent-provider-codex/testing';
+import * as demoModel from '@relvo-labs/agent-provider-codex/demo-model';
 import * as runtime from '@relvo-labs/agent-runtime';
 import * as consolePage from '@relvo-labs/agent-runtime/console';
 import type { CodexProviderOptions } from '@relvo-labs/agent-provider-codex';
@@ -119,6 +120,7 @@ const entries = {
   spiTesting: typeof spiTesting.createScriptedProvider,
   codex: typeof codex.createCodexProvider,
   codexTesting: typeof codexTesting.ScriptedModelServer,
+  demoModel: typeof demoModel.ScriptedModelServer,
   runtime: typeof runtime.createAgentRuntime,
   console: typeof consolePage.startConsole,
 };

@@ -129,6 +129,7 @@ describe('the four tarballs installed into an empty project', () => {
           spiTesting: 'function',
           codex: 'function',
           codexTesting: 'function',
+          demoModel: 'function',
           runtime: 'function',
           console: 'function',
         },
@@ -219,18 +220,26 @@ describe('the four tarballs installed into an empty project', () => {
 });
 
 describe('the published CLI', () => {
-  it('never loads the provider testing entry: what it runs of that kit is bundled', () => {
+  it("carries none of the testing kit: the demo and doctor load the provider's demo-model entry", () => {
     const root = join(REPO_ROOT, 'packages', 'cli');
     requireBuilt(root);
     const out = JSON.parse(npmIn(root, ['pack', '--dry-run', '--json'])) as {
       files: { path: string }[];
     }[];
-    const code = (out[0]?.files ?? []).map((f) => f.path).filter((f) => f.endsWith('.js'));
+    const files = (out[0]?.files ?? []).map((f) => f.path);
+    const code = files.filter((f) => f.endsWith('.js'));
     expect(code).toContain('bin/relvo-codex.js');
-    for (const file of code) {
-      expect(readFileSync(join(root, file), 'utf8'), file).not.toContain(
-        'agent-provider-codex/testing',
+    const texts = code.map((file) => readFileSync(join(root, file), 'utf8'));
+    for (const [i, text] of texts.entries())
+      expect(text, code[i]).not.toContain('agent-provider-codex/testing');
+    expect(texts.some((t) => t.includes('@relvo-labs/agent-provider-codex/demo-model'))).toBe(true);
+    // nothing of the kit's sources was bundled into the CLI's own code
+    const bundled = files
+      .filter((f) => f.endsWith('.js.map'))
+      .flatMap(
+        (f) => (JSON.parse(readFileSync(join(root, f), 'utf8')) as { sources: string[] }).sources,
       );
-    }
+    expect(bundled.length).toBeGreaterThan(0);
+    expect(bundled.filter((source) => source.includes('testing'))).toEqual([]);
   });
 });

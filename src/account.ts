@@ -5,9 +5,8 @@
  */
 import { z } from 'zod';
 import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
-import { accountReadResultSchema } from './protocol/wire.js';
+import type { OutboundResult } from './protocol/outbound.js';
 import { askCodex, type CodexProbe } from './probe.js';
-import { codexRejection } from './shared/codex-error.js';
 
 export const CODEX_AUTH_MODES = ['apiKey', 'chatgpt', 'amazonBedrock', 'gcp', 'unknown'] as const;
 
@@ -34,15 +33,9 @@ export interface ReadAccountInit {
 const KNOWN_MODES: ReadonlySet<string> = new Set(CODEX_AUTH_MODES);
 const planToken = codexAccountStatusSchema.shape.planType;
 
-/** The native answer → the bounded status; anything unreadable is a contract violation. */
-export function accountStatusOf(result: unknown): CodexAccountStatus {
-  const parsed = accountReadResultSchema.safeParse(result);
-  if (!parsed.success) {
-    throw codexRejection('provider_contract_violation', 'codex answered account/read unusably', {
-      providerCode: 'handshake_invalid',
-    });
-  }
-  const { account, requiresOpenaiAuth } = parsed.data;
+/** The checked native answer → the bounded status. */
+export function accountStatusOf(result: OutboundResult<'account/read'>): CodexAccountStatus {
+  const { account, requiresOpenaiAuth } = result;
   const plan = planToken.safeParse(account?.planType);
   return {
     loggedIn: account !== null || !requiresOpenaiAuth,

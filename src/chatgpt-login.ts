@@ -14,7 +14,9 @@ import { ReleaseCapabilities } from './capabilities/gate.js';
 import type { CodexProbe } from './probe.js';
 import type { InboundNotification } from './protocol/inbound.js';
 import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
+import type { OutboundResult } from './protocol/outbound.js';
 import type { CodexConnection } from './rpc/connection.js';
+import { CodexRpcError } from './rpc/errors.js';
 import { codexRejection } from './shared/codex-error.js';
 import { initializeConnection } from './session/handshake.js';
 
@@ -41,12 +43,6 @@ export interface CodexChatgptLogin {
   /** Cancels the login (codex's `account/login/cancel`); resolves once it ended. Idempotent. */
   cancel(): Promise<ChatgptLoginEnd>;
 }
-
-const startReplySchema = z.looseObject({
-  type: z.literal('chatgpt'),
-  loginId: z.string().min(1).max(200),
-  authUrl: z.url({ protocol: /^https$/ }).max(8192),
-});
 
 const noop = (): void => undefined;
 const LOGIN_COMPLETED = 'account/login/completed';
@@ -152,25 +148,22 @@ export async function startChatgptLogin(
   });
   // a login in progress holds the host's event loop open, as a run does (ADR-0009)
   connection.keepAlive(true);
-  let reply: unknown;
+  let started: OutboundResult<'account/login/start'>;
   try {
-    reply = await connection.request(CODEX_CLIENT_METHOD.accountLoginStart, { type: 'chatgpt' });
+    started = await connection.request(CODEX_CLIENT_METHOD.accountLoginStart, { type: 'chatgpt' });
   } catch (error) {
     await connection.close().catch(noop);
     throw error;
   }
-  const started = startReplySchema.safeParse(reply);
-  if (!started.success) {
+  // asked for a ChatGPT login, codex answered another kind: no address to open
+  if (started.type !== 'chatgpt') {
     await connection.close().catch(noop);
-    throw codexRejection(
-      'provider_contract_violation',
-      'codex started a login without a usable address',
-    );
+    throw new CodexRpcError('reply_invalid', 'codex started a login without a usable address');
   }
-  login.loginId = started.data.loginId;
+  login.loginId = started.loginId;
   login.arm(timeoutMs);
   return {
-    authUrl: started.data.authUrl,
+    authUrl: started.authUrl,
     done: login.done,
     cancel: () => login.cancel(),
   };

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { accountStatusOf, type CodexAccountStatus } from './account.js';
 import { askCodex, type CodexProbe } from './probe.js';
 import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
+import type { SessionConnection } from './rpc/connection.js';
 import { codexRejection } from './shared/codex-error.js';
 
 export const loginInitSchema = z.strictObject({
@@ -27,10 +28,10 @@ export const logoutInitSchema = z.strictObject({ cwd: z.string().min(1).optional
 export type LogoutInit = z.input<typeof logoutInitSchema>;
 
 /** The account state after the change, read back from codex (never from what was sent). */
-async function accountAfter(
-  request: (method: string, params: unknown) => Promise<unknown>,
-): Promise<CodexAccountStatus> {
-  return accountStatusOf(await request(CODEX_CLIENT_METHOD.accountRead, { refreshToken: false }));
+async function accountAfter(connection: SessionConnection): Promise<CodexAccountStatus> {
+  return accountStatusOf(
+    await connection.request(CODEX_CLIENT_METHOD.accountRead, { refreshToken: false }),
+  );
 }
 
 /** initialize → `account/login/start { type: 'apiKey' }` → `account/read` → close. */
@@ -48,9 +49,8 @@ export function loginWithApiKey(probeOf: (cwd?: string) => CodexProbe, init: unk
   }
   const { apiKey, cwd } = parsed.data;
   return askCodex(probeOf(cwd), 'login', async (connection) => {
-    const request = (method: string, params: unknown) => connection.request(method, params);
-    await request(CODEX_CLIENT_METHOD.accountLoginStart, { type: 'apiKey', apiKey });
-    return accountAfter(request);
+    await connection.request(CODEX_CLIENT_METHOD.accountLoginStart, { type: 'apiKey', apiKey });
+    return accountAfter(connection);
   });
 }
 
@@ -65,8 +65,7 @@ export function logoutOfCodex(probeOf: (cwd?: string) => CodexProbe, init: unkno
     );
   }
   return askCodex(probeOf(parsed.data.cwd), 'login', async (connection) => {
-    const request = (method: string, params: unknown) => connection.request(method, params);
-    await request(CODEX_CLIENT_METHOD.accountLogout, undefined);
-    return accountAfter(request);
+    await connection.request(CODEX_CLIENT_METHOD.accountLogout, undefined);
+    return accountAfter(connection);
   });
 }

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
-import { modelEntrySchema, modelListResultSchema } from './protocol/wire.js';
+import { modelEntrySchema } from './protocol/wire.js';
 import { askCodex, type CodexProbe } from './probe.js';
 import type { SessionConnection } from './rpc/connection.js';
 import { codexRejection } from './shared/codex-error.js';
@@ -87,21 +87,18 @@ export async function collectModels(
   let skipped = 0;
   let cursor: string | undefined;
   for (let page = 0; page < MAX_MODEL_PAGES; page += 1) {
-    const answer = modelListResultSchema.safeParse(
-      await connection.request(CODEX_CLIENT_METHOD.modelList, {
-        ...(init.includeHidden === true ? { includeHidden: true } : {}),
-        ...(init.pageSize !== undefined ? { limit: init.pageSize } : {}),
-        ...(cursor !== undefined ? { cursor } : {}),
-      }),
-    );
-    if (!answer.success) throw unusable();
-    for (const entry of answer.data.data) {
+    const answer = await connection.request(CODEX_CLIENT_METHOD.modelList, {
+      ...(init.includeHidden === true ? { includeHidden: true } : {}),
+      ...(init.pageSize !== undefined ? { limit: init.pageSize } : {}),
+      ...(cursor !== undefined ? { cursor } : {}),
+    });
+    for (const entry of answer.data) {
       const model = modelOf(entry);
       if (model === undefined) skipped += 1;
       else if (models.length < MAX_MODELS) models.push(model);
       else return { models, truncated: true, skipped };
     }
-    const next = answer.data.nextCursor ?? undefined;
+    const next = answer.nextCursor ?? undefined;
     if (next === undefined) return { models, truncated: false, skipped };
     // a cursor that does not move would loop until the cap: stop at once
     if (next === cursor || next.length > 200) throw unusable();

@@ -8,11 +8,11 @@
 import { z } from 'zod';
 import type { InboundOf } from './protocol/inbound.js';
 import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
-import { rateLimitsCarrierSchema, rateLimitSnapshotSchema } from './protocol/wire.js';
+import type { OutboundResult } from './protocol/outbound.js';
+import { rateLimitSnapshotSchema } from './protocol/wire.js';
 import { askCodex, type CodexProbe } from './probe.js';
 import { wireRefusalOf } from './rpc/errors.js';
 import { callSafely } from './shared/call-safely.js';
-import { codexRejection } from './shared/codex-error.js';
 
 const token = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/);
 const seconds = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -82,8 +82,11 @@ function windowOf(value: unknown): CodexRateLimitWindow | undefined {
 /** A wire snapshot → the published limits; a member that does not fit is left out. */
 export function rateLimitsOf(snapshot: unknown): CodexRateLimits | undefined {
   const wire = rateLimitSnapshotSchema.safeParse(snapshot);
-  if (!wire.success) return undefined;
-  const s = wire.data;
+  return wire.success ? limitsOfSnapshot(wire.data) : undefined;
+}
+
+/** A checked wire snapshot → the published limits. */
+function limitsOfSnapshot(s: z.output<typeof rateLimitSnapshotSchema>): CodexRateLimits {
   const entries = {
     limitId: fit(codexRateLimitsSchema.shape.limitId, s.limitId),
     primary: windowOf(s.primary),
@@ -106,23 +109,14 @@ export function carriesLimits(limits: CodexRateLimits): boolean {
 /** initialize → `account/rateLimits/read` → close. */
 export function readCodexRateLimits(probe: CodexProbe): Promise<CodexRateLimitsRead> {
   return askCodex(probe, 'readRateLimits', async (connection): Promise<CodexRateLimitsRead> => {
-    let answer: unknown;
+    let answer: OutboundResult<'account/rateLimits/read'>;
     try {
       answer = await connection.request(CODEX_CLIENT_METHOD.accountRateLimitsRead, null);
     } catch (error) {
       if (wireRefusalOf(error) !== 'rate_limits_need_chatgpt_login') throw error;
       return { available: false, reason: 'not_chatgpt_login' };
     }
-    const carrier = rateLimitsCarrierSchema.safeParse(answer);
-    const limits = carrier.success ? rateLimitsOf(carrier.data.rateLimits) : undefined;
-    if (limits === undefined) {
-      throw codexRejection(
-        'provider_contract_violation',
-        'codex answered account/rateLimits/read unusably',
-        { providerCode: 'handshake_invalid' },
-      );
-    }
-    return { available: true, limits };
+    return { available: true, limits: limitsOfSnapshot(answer.rateLimits) };
   });
 }
 

@@ -14,7 +14,7 @@ export type WireClassification = (typeof WIRE_CLASSIFICATIONS)[number];
 
 /** docs/behaviour.md §4.1: failures the client itself produces. */
 // prettier-ignore
-const CLIENT_PROVIDER_CODES = ['request_timeout', 'request_aborted', 'connection_lost', 'connection_closed'] as const;
+const CLIENT_PROVIDER_CODES = ['request_timeout', 'request_aborted', 'connection_lost', 'connection_closed', 'reply_invalid'] as const;
 type ClientProviderCode = (typeof CLIENT_PROVIDER_CODES)[number];
 
 /** A session's own failures: fencing, the pre-binding bound, the stall watchdog. */

@@ -7,6 +7,7 @@
  * and diagnostics discarded.
  */
 import { decodeNotification, type InboundNotification } from '../protocol/inbound.js';
+import type { OutboundMethod, OutboundParams, OutboundResult } from '../protocol/outbound.js';
 import type { CodexResourceUsage, CodexTransport } from '../transport/types.js';
 import {
   createJsonRpcClient,
@@ -15,14 +16,17 @@ import {
   type RpcEnd,
   type RpcFenceReason,
   type RpcListener,
+  type RequestOptions,
 } from './client.js';
+import { checkedRequest, type TypedRequest } from './requests.js';
 
 /** Who hears a connection's inbound traffic, decoded. Every call is made inside the read loop. */
 export type InboundTraffic = RpcListener<InboundNotification>;
 
 /** The connection as the handshake and the session use it. */
 export interface SessionConnection {
-  request(method: string, params: unknown): Promise<unknown>;
+  /** A request of the outbound map; its reply is checked (`reply_invalid` when it fails). */
+  readonly request: TypedRequest;
   notify(method: string, params?: unknown): void;
 }
 
@@ -89,9 +93,17 @@ export class CodexConnection implements SessionConnection {
     return this.#beforeSession.lastUsage;
   }
 
-  request(method: string, params: unknown): Promise<unknown> {
-    return this.#client.request(method, params);
-  }
+  readonly request = <Method extends OutboundMethod>(
+    method: Method,
+    params: OutboundParams<Method>,
+    options?: RequestOptions,
+  ): Promise<OutboundResult<Method>> =>
+    checkedRequest(
+      (name, body, opts) => this.#client.request(name, body, opts),
+      method,
+      params,
+      options,
+    );
 
   notify(method: string, params?: unknown): void {
     this.#client.notify(method, params);

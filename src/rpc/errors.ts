@@ -150,15 +150,21 @@ export function writeFailedRejection(method: string): ProviderRejection {
   });
 }
 
-/** The failures after which the request may or may not have been admitted by the server. */
-const UNCERTAIN_RPC_CODES = ['request_timeout', 'request_aborted', 'connection_lost'] as const;
+/**
+ * The failures after which the request may or may not have been admitted by the server, or was
+ * answered with a reply that fails its schema (`reply_invalid`: what it did cannot be read).
+ */
+// prettier-ignore
+const UNCERTAIN_RPC_CODES = [
+  'request_timeout', 'request_aborted', 'connection_lost', 'reply_invalid',
+] as const;
 export type UncertainRpcCode = (typeof UNCERTAIN_RPC_CODES)[number];
 
 const RPC_ERROR = classBrand(CODEX_PACKAGE, 'CodexRpcError');
 
 /**
- * A timeout or lost connection: the outcome is unknown, so this is deliberately not a
- * `ProviderRejection`, and says so in `certainty`.
+ * A timeout, a lost connection or an unreadable reply: the outcome is unknown, so this is
+ * deliberately not a `ProviderRejection`, and says so in `certainty`.
  */
 export class CodexRpcError extends Error {
   override readonly name = 'CodexRpcError';
@@ -172,7 +178,10 @@ export class CodexRpcError extends Error {
   }
 
   constructor(providerCode: UncertainRpcCode, message: string) {
-    const error = codexError('provider_unavailable', message, { providerCode });
+    // codex answered, but not as its schema says: a broken contract, not an outage
+    const code =
+      providerCode === 'reply_invalid' ? 'provider_contract_violation' : 'provider_unavailable';
+    const error = codexError(code, message, { providerCode });
     super(error.message);
     fixField(this, 'agentError', error);
     fixField(this, 'providerCode', providerCode);

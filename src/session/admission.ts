@@ -13,9 +13,9 @@ import type {
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
 import { PROVIDER_CODES, type ProviderCode } from '../protocol/provider-codes.js';
 import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
-import { turnStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
 import { agentErrorOf, isAuthoritativeFailure } from '../rpc/errors.js';
+import { isReplyInvalid } from '../rpc/requests.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexError, codexRejection } from '../shared/codex-error.js';
 import { unrefClock, type TimerClock } from '../shared/unref-clock.js';
@@ -179,6 +179,18 @@ export class TurnAdmission {
     }
   }
 
+  /** codex answered `turn/start` without a usable turn id: a turn may run that no run can bind. */
+  #unusableTurnStart(run: CodexRun): ProviderRun {
+    this.#state.fenceSession('turn_start_unusable_id');
+    run.settle({
+      outcome: 'failed',
+      error: codexError('provider_contract_violation', 'codex started a turn without a usable id', {
+        providerCode: 'session_fenced',
+      }),
+    });
+    return run;
+  }
+
   async #startTurn(
     run: CodexRun,
     input: readonly NativeUserInput[],
@@ -189,9 +201,9 @@ export class TurnAdmission {
     const settings = await this.#settingsFor(run, options);
     // disposed while a default was read: the run has ended, nothing is sent
     if (settings === undefined) return run;
-    let result: unknown;
+    let turnId: string;
     try {
-      result = await this.#connection.request(CODEX_CLIENT_METHOD.turnStart, {
+      const result = await this.#connection.request(CODEX_CLIENT_METHOD.turnStart, {
         threadId: state.threadId,
         input,
         // applies to this turn only (measured on 0.171.0): later turns send none
@@ -199,7 +211,9 @@ export class TurnAdmission {
         // these persist into later turns: run-options.ts sends the defaults back when needed
         ...settings,
       });
+      turnId = result.turn.id;
     } catch (error) {
+      if (isReplyInvalid(error)) return this.#unusableTurnStart(run);
       const authoritative = isAuthoritativeFailure(error);
       const closing = state.closing;
       // a turn may be running: another turn/start could steer it. This holds even when the
@@ -223,23 +237,7 @@ export class TurnAdmission {
       });
       return run;
     }
-    const parsed = turnStartResultSchema.safeParse(result);
-    if (!parsed.success) {
-      state.fenceSession('turn_start_unusable_id');
-      run.settle({
-        outcome: 'failed',
-        error: codexError(
-          'provider_contract_violation',
-          'codex started a turn without a usable id',
-          {
-            providerCode: 'session_fenced',
-          },
-        ),
-      });
-      return run;
-    }
     this.#settings.accepted(settings);
-    const turnId = parsed.data.turn.id;
     if (run.settled) {
       // failed before binding (terminal overflow, connection end): stop the native turn once
       state.retire(turnId);

@@ -5,9 +5,10 @@
 import type { JsonObject, ProviderRejection } from '@relvo-labs/agent-provider';
 import { CODEX_CLIENT_TITLE } from '../constants.js';
 import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/wire-names.js';
-import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
+import type { OutboundParams, OutboundResult } from '../protocol/outbound.js';
 import type { SessionConnection } from '../rpc/connection.js';
 import { isAuthoritativeFailure, wireRefusalOf } from '../rpc/errors.js';
+import { isReplyInvalid } from '../rpc/requests.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { placeDigest } from './recovery.js';
 import type { ThreadDefaults } from './run-options.js';
@@ -76,7 +77,7 @@ export async function initializeConnection(
   >,
   probe?: StartupProbe,
 ): Promise<Omit<HandshakeResult, 'threadId' | 'defaults'>> {
-  let init: unknown;
+  let init: OutboundResult<'initialize'>;
   try {
     init = await connection.request(CODEX_CLIENT_METHOD.initialize, {
       clientInfo: {
@@ -88,33 +89,26 @@ export async function initializeConnection(
       capabilities: params.experimentalApi === true ? { experimentalApi: true } : null,
     });
   } catch (error) {
+    // something answered, but not an initialize response (no string userAgent): not codex app-server
+    if (isReplyInvalid(error)) throw handshakeInvalid();
     throw probe === undefined ? error : await initializeFailure(error, probe);
   }
-  const parsedInit = initializeResultSchema.safeParse(init);
-  // something answered, but not an initialize response (no string userAgent): not codex app-server
-  if (!parsedInit.success) throw handshakeInvalid();
-  if (
-    !isCompatibleCodexUserAgent(
-      parsedInit.data.userAgent,
-      params.clientName,
-      params.additionalVersions,
-    )
-  ) {
+  if (!isCompatibleCodexUserAgent(init.userAgent, params.clientName, params.additionalVersions)) {
     // Not retryable: the same binary fails the same way. Only a version-shaped token is echoed.
     throw codexRejection(
       'provider_rejected',
       'the codex app-server version is not in the reviewed allowlist',
       {
         providerCode: 'unsupported_app_server_version',
-        details: unsupportedVersionDetails(parsedInit.data.userAgent, params.clientName),
+        details: unsupportedVersionDetails(init.userAgent, params.clientName),
       },
     );
   }
   // defined: the gate above accepted it
-  const codexVersion = codexUserAgentVersion(parsedInit.data.userAgent, params.clientName) ?? '';
+  const codexVersion = codexUserAgentVersion(init.userAgent, params.clientName) ?? '';
   const refused = params.capabilityGate?.(codexVersion);
   if (refused !== undefined) throw refused;
-  const home = parsedInit.data.codexHome;
+  const home = init.codexHome;
   connection.notify(CODEX_CLIENT_METHOD.initialized);
   return {
     codexVersion,
@@ -129,7 +123,7 @@ export async function handshake(
   probe?: StartupProbe,
 ): Promise<HandshakeResult> {
   const { codexVersion, codexHomeDigest } = await initializeConnection(connection, params, probe);
-  const settings = {
+  const settings: ThreadSettings = {
     cwd: params.cwd,
     approvalPolicy: params.approvalPolicy,
     sandbox: params.sandbox,
@@ -151,15 +145,11 @@ export async function handshake(
       ? { dynamicTools: params.dynamicTools }
       : {}),
   });
-  const parsedThread = threadStartResultSchema.safeParse(started);
-  if (!parsedThread.success) {
-    throw codexRejection(
-      'provider_contract_violation',
-      'codex started a thread without a usable id',
-    );
-  }
-  return { ...threadOf(parsedThread.data), codexVersion, codexHomeDigest };
+  return { ...threadOf(started), codexVersion, codexHomeDigest };
 }
+
+/** What `thread/start`, `thread/resume` and `thread/fork` are all sent. */
+type ThreadSettings = Omit<OutboundParams<'thread/start'>, 'ephemeral' | 'dynamicTools'>;
 
 function threadOf(result: {
   readonly thread: { readonly id: string };
@@ -182,7 +172,7 @@ function threadOf(result: {
  */
 async function continueThread(
   connection: SessionConnection,
-  settings: Record<string, unknown>,
+  settings: ThreadSettings,
   recorded: RecordedThread,
   codexHomeDigest: string,
   how: 'resume' | 'fork' = 'resume',
@@ -192,7 +182,7 @@ async function continueThread(
       providerCode: 'recovery_codex_home_mismatch',
     });
   }
-  let resumed: unknown;
+  let resumed: OutboundResult<'thread/resume'>;
   try {
     resumed =
       how === 'resume'
@@ -232,13 +222,11 @@ async function continueThread(
     }
     throw error;
   }
-  const parsed = threadStartResultSchema.safeParse(resumed);
-  const same = parsed.success && parsed.data.thread.id === recorded.threadId;
-  if (!parsed.success || same !== (how === 'resume')) {
+  if ((resumed.thread.id === recorded.threadId) !== (how === 'resume')) {
     throw codexRejection(
       'provider_contract_violation',
       how === 'resume' ? 'codex resumed a different thread' : 'codex forked into the same thread',
     );
   }
-  return threadOf(parsed.data);
+  return threadOf(resumed);
 }

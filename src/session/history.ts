@@ -19,7 +19,9 @@ import {
 import { z } from 'zod';
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
 import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
-import { turnsListResultSchema, type ListedTurn } from '../protocol/thread-wire.js';
+import type { OutboundParams } from '../protocol/outbound.js';
+import type { ListedTurn } from '../protocol/thread-wire.js';
+import type { TypedRequest } from '../rpc/requests.js';
 import { codexRejection } from '../shared/codex-error.js';
 import type { SessionState } from './state.js';
 
@@ -30,7 +32,7 @@ const DELTA_MAX = 100_000;
 
 export interface HistoryDeps {
   readonly state: SessionState;
-  readonly request: (method: string, params: unknown) => Promise<unknown>;
+  readonly request: TypedRequest;
   readonly capabilities?: ReleaseCapabilities | undefined;
   /** Holds the host's event loop open while codex answers (ADR-0009). */
   readonly during: <T>(work: () => Promise<T>) => Promise<T>;
@@ -114,22 +116,21 @@ export async function readHistory(deps: HistoryDeps, request: unknown): Promise<
       providerCode: 'invalid_input',
     });
   }
-  const params = {
+  const params: OutboundParams<'thread/turns/list'> = {
     threadId: deps.state.threadId,
     limit: limit ?? DEFAULT_LIMIT,
     sortDirection: 'desc',
     itemsView: 'summary',
     ...(native === undefined ? {} : { cursor: native }),
   };
-  const listed = turnsListResultSchema.safeParse(
-    await deps.during(() => deps.request(CODEX_CLIENT_METHOD.threadTurnsList, params)),
-  );
-  if (!listed.success || listed.data.data.length > HISTORY_MAX_LIMIT) {
+  const listed = await deps.during(() => deps.request(CODEX_CLIENT_METHOD.threadTurnsList, params));
+  // more than asked for: not a page of this request
+  if (listed.data.length > HISTORY_MAX_LIMIT) {
     throw codexRejection('provider_contract_violation', 'codex listed the turns unreadably');
   }
-  const next = listed.data.nextCursor;
+  const next = listed.nextCursor;
   return {
-    turns: listed.data.data.map(translate),
+    turns: listed.data.map(translate),
     ...(next === null || next === undefined ? {} : { nextCursor: wrapCursor(next) }),
   };
 }

@@ -13,14 +13,14 @@ import {
 } from '@relvo-labs/agent-provider';
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
 import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
-import { turnsListResultSchema } from '../protocol/thread-wire.js';
+import type { TypedRequest } from '../rpc/requests.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { callFailure } from './call-failure.js';
 import type { SessionState } from './state.js';
 
 export interface RevertDeps {
   readonly state: SessionState;
-  readonly request: (method: string, params: unknown) => Promise<unknown>;
+  readonly request: TypedRequest;
   readonly capabilities?: ReleaseCapabilities | undefined;
   /** Holds the host's event loop open while codex is asked (an idle session does not). */
   readonly during: <T>(work: () => Promise<T>) => Promise<T>;
@@ -51,18 +51,13 @@ async function revertTurns(deps: RevertDeps, request: unknown): Promise<RevertRe
   if (lacking !== undefined) throw lacking;
   const threadId = deps.state.threadId;
   // one turn more than asked: the turn that is the thread's last after the revert
-  const listed = turnsListResultSchema.safeParse(
-    await deps.request(CODEX_CLIENT_METHOD.threadTurnsList, {
-      threadId,
-      limit: turns + 1,
-      sortDirection: 'desc',
-      itemsView: 'notLoaded',
-    }),
-  );
-  if (!listed.success) {
-    throw codexRejection('provider_contract_violation', 'codex listed the turns unreadably');
-  }
-  const newestFirst = listed.data.data;
+  const listed = await deps.request(CODEX_CLIENT_METHOD.threadTurnsList, {
+    threadId,
+    limit: turns + 1,
+    sortDirection: 'desc',
+    itemsView: 'notLoaded',
+  });
+  const newestFirst = listed.data;
   const before = newestFirst[turns - 1];
   if (before === undefined) {
     throw codexRejection('invalid_request', 'the codex thread has fewer turns than asked', {

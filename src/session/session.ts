@@ -22,7 +22,6 @@ import type {
 } from '@relvo-labs/agent-provider';
 import { CODEX_DISPOSED_REASON } from '../constants.js';
 import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
-import { configReadResultSchema } from '../protocol/wire.js';
 import type { CodexConnection } from '../rpc/connection.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexRejection } from '../shared/codex-error.js';
@@ -146,9 +145,7 @@ export class CodexSession implements ProviderSession {
       const read = await params.connection.request(CODEX_CLIENT_METHOD.configRead, {
         cwd: workspaceRoot,
       });
-      const parsed = configReadResultSchema.safeParse(read);
-      if (!parsed.success) throw new TypeError('config/read answered without a config');
-      return summaryOf(parsed.data.config.model_reasoning_summary);
+      return summaryOf(read.config.model_reasoning_summary);
     };
     const settings = new TurnSettings(params.threadDefaults ?? {}, readSummary, params.heldOptions);
     this.#admission = new TurnAdmission({
@@ -183,7 +180,7 @@ export class CodexSession implements ProviderSession {
         );
       const reverter = new ThreadReverter({
         state,
-        request: (method, body) => params.connection.request(method, body),
+        request: params.connection.request,
         capabilities: params.capabilities,
         during: (work) => hold.during(work),
       });
@@ -193,7 +190,7 @@ export class CodexSession implements ProviderSession {
         readHistory(
           {
             state,
-            request: (method, body) => params.connection.request(method, body),
+            request: params.connection.request,
             capabilities: params.capabilities,
             during: (work) => hold.during(work),
           },

@@ -8,6 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountStatusOf } from '../../src/account.js';
+import { OUTBOUND } from '../../src/protocol/outbound.js';
 import { turnsListResultSchema } from '../../src/protocol/thread-wire.js';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { REPO_ROOT } from '../support/paths.js';
@@ -65,7 +66,9 @@ describe.each(RELEASES)('codex %s, recorded', (version) => {
     const lines = loadTranscript('account_login', version);
     expect(resultsOf(lines, 'account/login/start')).toHaveLength(1);
     expect(resultsOf(lines, 'account/logout')).toHaveLength(1);
-    const states = resultsOf(lines, 'account/read').map((r) => accountStatusOf(r));
+    const states = resultsOf(lines, 'account/read').map((r) =>
+      accountStatusOf(OUTBOUND['account/read'].result.parse(r)),
+    );
     expect(states).toHaveLength(2);
     // the scripted model's provider needs no OpenAI login: codex says so either way
     for (const state of states) expect(state.requiresOpenaiAuth).toBe(false);

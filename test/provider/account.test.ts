@@ -26,15 +26,4 @@ describe('accountStatusOf', () => {
       }),
     ).toEqual({ loggedIn: true, requiresOpenaiAuth: true, authMode: 'unknown' });
   });
-
-  it('an answer without requiresOpenaiAuth is a contract violation, not a guess', () => {
-    expect(() => accountStatusOf({ account: null })).toThrow(
-      expect.objectContaining({
-        agentError: expect.objectContaining({
-          code: 'provider_contract_violation',
-          providerCode: 'handshake_invalid',
-        }),
-      }),
-    );
-  });
 });

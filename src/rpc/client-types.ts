@@ -8,7 +8,7 @@ import type {
   UnclassifiableReason,
 } from '../protocol/vocabulary.js';
 import type { TimerClock } from '../shared/unref-clock.js';
-import type { CodexTransport } from '../transport/types.js';
+import type { AnyCodexTransport } from '../transport/types.js';
 import type { RpcDiagnostic, RpcFenceReason, ServerRequestHandler } from './server-requests.js';
 
 /** How the inbound stream ended: normal completion, or a failure reduced to a cause token. */
@@ -43,7 +43,8 @@ export interface RpcListener<N = RpcNotification> {
 
 /** The first listener is given with the options; `listen` hands the traffic to another. */
 export interface JsonRpcClientOptions<N = RpcNotification> extends RpcListener<N> {
-  readonly transport: CodexTransport;
+  /** A push transport, or a host's iterable one (adapted). */
+  readonly transport: AnyCodexTransport;
   /** Default per-request deadline; ≤0 or non-finite disables it. */
   readonly requestTimeoutMs: number;
   /** Decodes a notification once, before any listener sees it (default: method and params). */

@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { fromIterableTransport } from '../../src/transport/iterable.js';
 import type { CodexIterableTransport } from '../../src/transport/types.js';
+import { completed, delta, open, push, startBound } from '../support/provider-frames.js';
+import { createProviderHarness } from '../support/provider-harness.js';
 
 /** A host transport: lines the test pushes, parsed by the host into its frames. */
 function hostTransport(write: (line: string) => boolean) {
@@ -90,5 +92,34 @@ describe('fromIterableTransport', () => {
       close: () => Promise.resolve(),
     };
     expect(fromIterableTransport(push)).toBe(push);
+  });
+});
+
+describe('a host transport of lines and a write function, through the provider', () => {
+  it('opens a session and runs a turn to completion; every frame the host wrote was one line', async () => {
+    const lines: string[] = [];
+    const h = createProviderHarness({}, (fake) => {
+      // the host's connection: codex's lines as AsyncIterable<string>, parsed by the host
+      async function* codexLines(): AsyncGenerator<string> {
+        for await (const frame of fake.incoming) yield JSON.stringify(frame);
+      }
+      async function* frames(): AsyncGenerator {
+        for await (const line of codexLines()) yield JSON.parse(line) as unknown;
+      }
+      const write = (line: string): boolean => {
+        lines.push(line);
+        return fake.send(JSON.parse(line) as unknown);
+      };
+      return { incoming: frames(), send: (message) => write(JSON.stringify(message)) };
+    });
+    const session = await open(h);
+    const { run, sink } = await startBound(h, session, 't1');
+    await push(h.transport, delta('t1', 'Hi'), completed('t1', 'completed'));
+    expect((await run.completion).outcome).toBe('succeeded');
+    expect(sink.ofType('run.message_delta').map((e) => e.text)).toEqual(['Hi']);
+    expect(lines.map((l) => (JSON.parse(l) as { method?: string }).method)).toEqual(
+      expect.arrayContaining(['initialize', 'initialized', 'thread/start', 'turn/start']),
+    );
+    await session.dispose();
   });
 });

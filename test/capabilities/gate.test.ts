@@ -3,17 +3,14 @@
  * connected release stubbed in the initialize reply. No reviewed release lacks a feature, so the
  * capability map is doctored here only: the window's first release is made to lack some.
  */
-import { isProviderRejection, type AgentError } from '@relvo-labs/agent-provider';
 import { describe, expect, it, vi } from 'vitest';
 import { CODEX_FEATURES, type CodexFeature } from '../../src/capabilities/features.js';
 import { ReleaseCapabilities, requestedFeatures } from '../../src/capabilities/gate.js';
-import {
-  CODEX_APP_SERVER_MIN_VERSION,
-  type CodexSupportedAppServerVersion,
-} from '../../src/constants.js';
+import { CODEX_APP_SERVER_MIN_VERSION } from '../../src/constants.js';
 import { codexProviderOptionsSchema, type CodexProviderOptions } from '../../src/options.js';
 import { createProviderHarness, recordingSink, textInput } from '../support/provider-harness.js';
 import { count, reply, startBound, THREAD, turns } from '../support/provider-frames.js';
+import { refusal } from '../support/doctored-releases.js';
 import { BASELINE, recordedUserAgentOf, unlistedNeighbours } from '../support/releases.js';
 
 const OLD = CODEX_APP_SERVER_MIN_VERSION;
@@ -29,25 +26,9 @@ const { LACKING } = vi.hoisted(() => ({
 }));
 
 vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/capabilities/releases.js')>();
-  const { CODEX_APP_SERVER_MIN_VERSION: first } = await import('../../src/constants.js');
-  const old = real.CODEX_RELEASE_CAPABILITIES[first as CodexSupportedAppServerVersion];
-  return {
-    CODEX_RELEASE_CAPABILITIES: {
-      ...real.CODEX_RELEASE_CAPABILITIES,
-      [first]: old.filter((f) => !LACKING.includes(f)),
-    },
-  };
+  const { firstReleaseLacking } = await import('../support/doctored-releases.js');
+  return firstReleaseLacking(await importOriginal(), LACKING);
 });
-
-async function refusal(promise: Promise<unknown>): Promise<AgentError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isProviderRejection(outcome)) throw new Error('expected a ProviderRejection');
-  return outcome.agentError;
-}
 
 /** createSession on `version` with `options`; resolves the session or the refusal. */
 async function openOn(version: string, options: Omit<CodexProviderOptions, 'transport'> = {}) {

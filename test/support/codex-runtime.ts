@@ -7,6 +7,7 @@ import {
   createAgentRuntime,
   type AgentRuntime,
   type AgentRuntimeOptions,
+  type EventStore,
   type RuntimeConfigInput,
 } from '@relvo-labs/agent-runtime';
 import type { JsonObject } from '@relvo-labs/agent-provider';
@@ -16,6 +17,7 @@ import {
   createIsolatedCodexHome,
   requireCodexBinary,
   ScriptedModelServer,
+  type IsolatedCodexHome,
 } from '../../src/testing/index.js';
 import { testEnv } from './processes.js';
 
@@ -27,6 +29,19 @@ export interface CodexRuntime {
   readonly workspace: string;
 }
 
+async function freshHome(
+  cleanups: (() => Promise<void> | void)[],
+  prefix: string,
+): Promise<{ iso: IsolatedCodexHome; server: ScriptedModelServer }> {
+  const iso = createIsolatedCodexHome(prefix);
+  cleanups.push(() => {
+    iso.dispose();
+  });
+  const server = await ScriptedModelServer.start();
+  cleanups.push(() => server.close());
+  return { iso, server };
+}
+
 export async function codexRuntime(
   cleanups: (() => Promise<void> | void)[],
   options: {
@@ -35,15 +50,13 @@ export async function codexRuntime(
     readonly providerOptions?: JsonObject;
     readonly profile?: Omit<ProfileInput, 'provider' | 'providerOptions'>;
     readonly toolFunctions?: AgentRuntimeOptions['toolFunctions'];
+    readonly store?: EventStore;
+    /** This CODEX_HOME and model server (the caller cleans them up) instead of fresh ones. */
+    readonly home?: { readonly iso: IsolatedCodexHome; readonly server: ScriptedModelServer };
   },
 ): Promise<CodexRuntime> {
   const binary = requireCodexBinary({ kind: 'native' });
-  const iso = createIsolatedCodexHome(options.prefix);
-  cleanups.push(() => {
-    iso.dispose();
-  });
-  const server = await ScriptedModelServer.start();
-  cleanups.push(() => server.close());
+  const { iso, server } = options.home ?? (await freshHome(cleanups, options.prefix));
   const runtime = await createAgentRuntime({
     providers: { codex: createCodexProvider },
     config: {
@@ -63,6 +76,7 @@ export async function codexRuntime(
       },
     },
     ...(options.toolFunctions === undefined ? {} : { toolFunctions: options.toolFunctions }),
+    ...(options.store === undefined ? {} : { store: options.store }),
   });
   cleanups.push(() => runtime.shutdown());
   return { runtime, server, workspace: iso.workspace };

@@ -8,7 +8,7 @@ import { CodexConnection } from './rpc/connection.js';
 import type { StartupProbe } from './session/startup-failure.js';
 import { causeTokenOf } from './shared/cause-token.js';
 import { codexRejection } from './shared/codex-error.js';
-import type { CodexTransport, CodexTransportFactory } from './transport/types.js';
+import type { AnyCodexTransport, CodexTransportFactory } from './transport/types.js';
 
 /** The transport and its connection, with what a failed `initialize` is explained by. */
 export async function openConnection(
@@ -16,7 +16,7 @@ export async function openConnection(
   cwd: string,
   options: ResolvedCodexProviderOptions,
 ): Promise<{ connection: CodexConnection; startup: StartupProbe }> {
-  let transport: CodexTransport;
+  let transport: AnyCodexTransport;
   try {
     transport = await factory({ cwd });
   } catch (error) {

@@ -47,10 +47,14 @@ export {
   type CodexStdioTransport,
   type CodexStdioTransportOptions,
 } from './transport/stdio.js';
+export { fromIterableTransport } from './transport/iterable.js';
 export {
   CodexTransportError,
   isCodexTransportError,
+  type AnyCodexTransport,
   type CodexExitStatus,
+  type CodexFrameSink,
+  type CodexIterableTransport,
   type CodexResourceUsage,
   type CodexTransport,
   type CodexTransportErrorCode,

@@ -1,16 +1,16 @@
 /**
  * A transport with no process behind it: a replaying peer answers the adapter's requests with
  * frames recorded from the real binary, serialised to JSONL bytes and fed through the same
- * JsonlDecoder → FrameQueue pair the stdio transport uses, 64 KiB per macrotask like a pipe.
+ * JsonlDecoder → sink path the stdio transport uses, 64 KiB per macrotask like a pipe.
  * So everything from the decoder to the sink is the production code path.
  */
 import { JsonlDecoder } from '../../src/jsonl/decoder.js';
-import { FrameQueue } from '../../src/transport/frame-queue.js';
-import type { CodexTransport } from '../../src/transport/types.js';
+import type { CodexFrameSink, CodexTransport } from '../../src/transport/types.js';
 import { loadRecorded, restorePlaceholders } from './recorded.js';
 
 export const BENCH_WORKSPACE = '/bench/workspace';
 const CHUNK = 64 * 1024;
+const ACCEPTED = Promise.resolve();
 
 type Frame = Record<string, unknown>;
 
@@ -116,10 +116,10 @@ export interface ReplayPeerOptions {
 /** A transport whose peer replays the recorded handshake and the scripted turns. */
 export function replayTransport(options: ReplayPeerOptions): ReplayTransport {
   const rec = options.session;
-  const queue = new FrameQueue();
+  let sink: CodexFrameSink | undefined;
   const decoder = new JsonlDecoder({
     onFrame: (v) => {
-      queue.push(v);
+      sink?.onFrame(v);
     },
   });
   let fed = 0;
@@ -138,48 +138,54 @@ export function replayTransport(options: ReplayPeerOptions): ReplayTransport {
   const frameBytes = (frames: readonly unknown[]): Buffer =>
     Buffer.from(frames.map((f) => `${JSON.stringify(f)}\n`).join(''));
 
+  /** What the recorded peer writes back for one frame of the adapter's. */
+  const answer = (m: { id?: unknown; method?: unknown }): void => {
+    switch (m.method) {
+      case 'initialize':
+        feed(
+          frameBytes([{ id: m.id, result: rec.initializeResult }, ...rec.afterInitialize]),
+          1 + rec.afterInitialize.length,
+        );
+        return;
+      case 'thread/start':
+        feed(
+          frameBytes([{ id: m.id, result: rec.threadStartResult }, ...rec.afterThreadStart]),
+          1 + rec.afterThreadStart.length,
+        );
+        return;
+      case 'turn/start': {
+        const turns = options.turns ?? [];
+        const turn = turns[Math.min(turnIndex, turns.length - 1)];
+        turnIndex += 1;
+        if (turn === undefined) throw new Error('bench: no turn scripted');
+        // the reply, then the pre-built body: the peer copies nothing per turn
+        feed(turn.reply(m.id), 1);
+        feed(turn.body, turn.frames - 1);
+        return;
+      }
+      default:
+        if (m.id !== undefined && typeof m.method === 'string')
+          feed(frameBytes([{ id: m.id, result: {} }]), 1);
+    }
+  };
+
   return {
     get fed() {
       return fed;
     },
-    incoming: queue,
+    start(next) {
+      sink = next;
+    },
     send(message) {
-      if (closed) return false;
-      const m = message as { id?: unknown; method?: unknown };
-      switch (m.method) {
-        case 'initialize':
-          feed(
-            frameBytes([{ id: m.id, result: rec.initializeResult }, ...rec.afterInitialize]),
-            1 + rec.afterInitialize.length,
-          );
-          return true;
-        case 'thread/start':
-          feed(
-            frameBytes([{ id: m.id, result: rec.threadStartResult }, ...rec.afterThreadStart]),
-            1 + rec.afterThreadStart.length,
-          );
-          return true;
-        case 'turn/start': {
-          const turns = options.turns ?? [];
-          const turn = turns[Math.min(turnIndex, turns.length - 1)];
-          turnIndex += 1;
-          if (turn === undefined) throw new Error('bench: no turn scripted');
-          // the reply, then the pre-built body: the peer copies nothing per turn
-          feed(turn.reply(m.id), 1);
-          feed(turn.body, turn.frames - 1);
-          return true;
-        }
-        default:
-          if (m.id !== undefined && typeof m.method === 'string')
-            feed(frameBytes([{ id: m.id, result: {} }]), 1);
-      }
-      return true;
+      if (closed) return Promise.reject(new Error('replay transport closed'));
+      answer(message as { id?: unknown; method?: unknown });
+      return ACCEPTED;
     },
     close() {
       if (!closed) {
         closed = true;
         decoder.end();
-        queue.end();
+        sink?.onEnd();
       }
       return Promise.resolve();
     },

@@ -3,7 +3,7 @@
  */
 import type { CauseToken, ThrownCauseToken } from '../shared/cause-token.js';
 import type { TimerClock } from '../shared/unref-clock.js';
-import type { CodexTransport, DropReason } from '../transport/types.js';
+import type { AnyCodexTransport, DropReason } from '../transport/types.js';
 import type { UnclassifiableReason } from './frames.js';
 import type { RpcDiagnostic, RpcFenceReason, ServerRequestHandler } from './server-requests.js';
 
@@ -39,7 +39,8 @@ export interface RpcListener<N = RpcNotification> {
 
 /** The first listener is given with the options; `listen` hands the traffic to another. */
 export interface JsonRpcClientOptions<N = RpcNotification> extends RpcListener<N> {
-  readonly transport: CodexTransport;
+  /** A push transport, or a host's iterable one (adapted). */
+  readonly transport: AnyCodexTransport;
   /** Default per-request deadline; ≤0 or non-finite disables it. */
   readonly requestTimeoutMs: number;
   /** Decodes a notification once, before any listener sees it (default: method and params). */

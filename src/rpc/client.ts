@@ -7,12 +7,13 @@
 import { unrefClock } from '../shared/unref-clock.js';
 import { causeTokenOf, spawnCauseOf } from '../shared/cause-token.js';
 import { callSafely } from '../shared/call-safely.js';
-import { frameBursts } from '../transport/frame-queue.js';
+import { fromIterableTransport } from '../transport/iterable.js';
+import type { CodexFrameSink } from '../transport/types.js';
 import {
   CodexRpcError,
   connectionClosedRejection,
   wireRejection,
-  writeFailedRejection,
+  sendRejection,
 } from './errors.js';
 import { classifyFrame } from './frames.js';
 import type {
@@ -61,6 +62,8 @@ function abortedError(method: string): CodexRpcError {
   return new CodexRpcError('request_aborted', `codex ${method} was abandoned by its caller`);
 }
 
+const ignore = (): void => undefined;
+
 function plainNotification(method: string, params: unknown): RpcNotification {
   return { method, params };
 }
@@ -68,7 +71,7 @@ function plainNotification(method: string, params: unknown): RpcNotification {
 export function createJsonRpcClient<N = RpcNotification>(
   options: JsonRpcClientOptions<N>,
 ): JsonRpcClient<N> {
-  const { transport } = options;
+  const transport = fromIterableTransport(options.transport);
   const clock = options.clock ?? unrefClock;
   // without a decoder, N is the plain notification (the default type argument)
   const decode = options.decode ?? (plainNotification as (method: string, params: unknown) => N);
@@ -98,7 +101,7 @@ export function createJsonRpcClient<N = RpcNotification>(
 
   const ledger = createServerRequestLedger({
     send: (frame) => {
-      transport.send(frame);
+      void deliver(frame).catch(ignore);
     },
     handler: (offer) => listener.onServerRequest(offer),
     drop: (reason) => {
@@ -130,6 +133,15 @@ export function createJsonRpcClient<N = RpcNotification>(
     return Math.min(ms, MAX_TIMER_MS);
   }
 
+  /** The transport's send, with a push transport that throws reduced to a refused write. */
+  function deliver(frame: unknown): Promise<void> {
+    try {
+      return transport.send(frame);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error('send failed'));
+    }
+  }
+
   function request(
     method: string,
     params: unknown,
@@ -159,43 +171,37 @@ export function createJsonRpcClient<N = RpcNotification>(
           reject(new CodexRpcError('request_timeout', `codex ${method} timed out`));
         }, ms);
       }
-      let written: unknown;
-      try {
-        written = transport.send(params === undefined ? { id, method } : { id, method, params });
-      } catch (err) {
-        // a host transport broke the never-throws contract: do not leave the entry pending
-        settle(id);
-        throw err;
-      }
-      // the frame never left (unserialisable, pipe gone): say so now, not at the deadline
-      if (written === false && settle(id) !== undefined) reject(writeFailedRejection(method));
+      deliver(params === undefined ? { id, method } : { id, method, params }).catch(
+        (err: unknown) => {
+          if (settle(id) !== undefined) reject(sendRejection(method, err));
+        },
+      );
     });
   }
 
   function notify(method: string, params?: unknown): void {
     if (ended !== undefined) return;
-    transport.send(params === undefined ? { method } : { method, params });
+    void deliver(params === undefined ? { method } : { method, params }).catch(ignore);
   }
 
-  /** Handles one frame; true when it was a notification (nothing awaited can have resumed). */
-  function handleFrame(raw: unknown): boolean {
+  function handleFrame(raw: unknown): void {
     const frame = classifyFrame(raw);
     switch (frame.kind) {
       case 'unclassifiable':
         guarded(() => {
           listener.onDrop('unclassifiable', frame.reason);
         });
-        return false;
+        return;
       case 'notification':
         try {
           listener.onNotification(decode(frame.method, frame.params));
         } catch {
           diagnose({ token: 'callback_failed', level: 'warning' });
         }
-        return true;
+        return;
       case 'request':
         ledger.receive(frame.id, frame.method, frame.params);
-        return false;
+        return;
       case 'response':
       case 'error': {
         // Our ids are numbers; a string id (even "1") names no pending request.
@@ -204,11 +210,11 @@ export function createJsonRpcClient<N = RpcNotification>(
           guarded(() => {
             listener.onDrop('unknown_reply');
           });
-          return false;
+          return;
         }
         if (frame.kind === 'response') entry.resolve(frame.result);
         else entry.reject(wireRejection(entry.method, frame.error));
-        return false;
+        return;
       }
     }
   }
@@ -228,29 +234,27 @@ export function createJsonRpcClient<N = RpcNotification>(
     resolveEnded(end);
   }
 
-  /**
-   * One stream, one direction: every transport's `incoming` is read as bursts of frames
-   * (`frameBursts`). A run of notifications is handled in one synchronous pass; after any other
-   * frame the loop yields once, exactly as `for await` would, so whatever awaited a reply
-   * (binding a turn, say) resumes before the frames behind it are routed.
-   */
-  async function pump(): Promise<void> {
-    try {
-      for await (const burst of frameBursts(transport.incoming)) {
-        for (let i = 0; i < burst.length; i += 1) {
-          if (!handleFrame(burst[i]) && i + 1 < burst.length) await Promise.resolve();
-        }
+  // The transport pushes each frame here as it decodes it: no queue, no consumer loop. Started
+  // after this function returns, so an end the transport already knows reaches a built client.
+  const sink: CodexFrameSink = {
+    onFrame: handleFrame,
+    onEnd(err) {
+      if (err === undefined) {
+        finish({ kind: 'eof' });
+        return;
       }
-    } catch (err) {
       const causeToken = causeTokenOf(err);
       const spawnCause = causeToken === 'spawn_failed' ? spawnCauseOf(err) : undefined;
       finish({ kind: 'failed', causeToken, ...(spawnCause !== undefined ? { spawnCause } : {}) });
-      return;
+    },
+  };
+  queueMicrotask(() => {
+    try {
+      transport.start(sink);
+    } catch (err) {
+      sink.onEnd(err ?? new Error('start failed'));
     }
-    finish({ kind: 'eof' });
-  }
-
-  void pump();
+  });
 
   function listen(next: RpcListener<N>): void {
     listener = next;

@@ -8,7 +8,7 @@
  */
 import { decodeNotification, type InboundNotification } from '../protocol/inbound.js';
 import type { OutboundMethod, OutboundParams, OutboundResult } from '../protocol/outbound.js';
-import type { CodexResourceUsage, CodexTransport } from '../transport/types.js';
+import type { AnyCodexTransport, CodexResourceUsage } from '../transport/types.js';
 import {
   createJsonRpcClient,
   type JsonRpcClient,
@@ -58,11 +58,11 @@ export interface CodexConnectionOptions {
 }
 
 export class CodexConnection implements SessionConnection {
-  readonly #transport: CodexTransport;
+  readonly #transport: AnyCodexTransport;
   readonly #client: JsonRpcClient<InboundNotification>;
   readonly #beforeSession = new BeforeSession();
 
-  constructor(transport: CodexTransport, options: CodexConnectionOptions) {
+  constructor(transport: AnyCodexTransport, options: CodexConnectionOptions) {
     this.#transport = transport;
     this.#client = createJsonRpcClient<InboundNotification>({
       transport,

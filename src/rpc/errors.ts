@@ -16,7 +16,12 @@ import {
 } from '@relvo-labs/agent-provider';
 import type { WireClassification } from '../protocol/provider-codes.js';
 import { JSON_RPC_ERROR } from '../protocol/wire-names.js';
-import { CODEX_PACKAGE, codexError, codexRejection } from '../shared/codex-error.js';
+import {
+  CODEX_PACKAGE,
+  codexError,
+  codexRejection,
+  isCodexTransportError,
+} from '../shared/codex-error.js';
 
 export interface WireErrorClass {
   readonly classification: WireClassification;
@@ -148,6 +153,19 @@ export function writeFailedRejection(method: string): ProviderRejection {
   return codexRejection('provider_unavailable', `codex ${method} could not be written`, {
     providerCode: 'write_failed',
   });
+}
+
+/**
+ * Why a request's frame did not go out, from the transport's rejection: a write refused before
+ * anything left is authoritative; a pipe that closed or did not drain while the frame waited
+ * leaves it uncertain (codex may have read it).
+ */
+export function sendRejection(method: string, err: unknown): Error {
+  if (!isCodexTransportError(err) || err.code === 'write_refused')
+    return writeFailedRejection(method);
+  if (err.code === 'write_timeout')
+    return new CodexRpcError('request_timeout', `codex ${method} could not be written in time`);
+  return new CodexRpcError('connection_lost', `codex connection lost during ${method}`);
 }
 
 /**

@@ -20,7 +20,7 @@ import type { ProviderCode } from '../protocol/provider-codes.js';
 // prettier-ignore
 const CODEX_TRANSPORT_ERROR_CODES = [
   'spawn_failed', 'stdout_error', 'child_did_not_exit', 'process_group_did_not_exit',
-  'group_cleanup_unverified',
+  'group_cleanup_unverified', 'write_refused', 'write_interrupted', 'write_timeout',
 ] as const;
 export type CodexTransportErrorCode = (typeof CODEX_TRANSPORT_ERROR_CODES)[number];
 

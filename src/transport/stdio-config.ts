@@ -30,6 +30,8 @@ export interface CodexStdioTransportOptions extends CodexTransportParams {
   readonly closeGraceMs?: number;
   readonly killGraceMs?: number;
   readonly exitDrainMs?: number;
+  /** How long a full stdin pipe may take to drain before the frame waiting on it fails (30 s). */
+  readonly drainTimeoutMs?: number;
   /**
    * Start the app-server through `setpriv --pdeathsig KILL` so the kernel kills it when the host
    * dies without running any handler (default true; Linux with util-linux setpriv only, else
@@ -65,6 +67,7 @@ const stdioNumbersSchema = z.looseObject({
   closeGraceMs: graceMs,
   killGraceMs: graceMs,
   exitDrainMs: graceMs,
+  drainTimeoutMs: graceMs,
   maxLineLength: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 

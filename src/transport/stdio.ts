@@ -11,7 +11,7 @@ import { JsonlDecoder } from '../jsonl/decoder.js';
 import { callSafely } from '../shared/call-safely.js';
 import { causeTokenOf as causeToken } from '../shared/cause-token.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
-import { FrameQueue } from './frame-queue.js';
+import { createStdinWriter } from './stdin-writer.js';
 import {
   checkStdioConfig,
   CODEX_APP_SERVER_ARGV,
@@ -27,7 +27,7 @@ import { launchCommand } from './parent-death.js';
 import { createLinuxProcProbe, type ProcProbe } from './proc-probe.js';
 import { measureProcesses } from './resource-usage.js';
 import { passAtExit, realClock, teardown, type LeaderHandle } from './teardown.js';
-import { CodexTransportError, type CodexExitStatus } from './types.js';
+import { CodexTransportError, type CodexExitStatus, type CodexFrameSink } from './types.js';
 
 export {
   CODEX_APP_SERVER_ARGV,
@@ -40,15 +40,15 @@ export {
 const noop = (): void => undefined;
 
 function failedTransport(error: CodexTransportError, ownerId: string): CodexStdioTransport {
-  const queue = new FrameQueue();
-  queue.fail(error);
   return {
     ownerId,
     parentDeathSignal: false,
     setKeepAlive: noop,
-    send: () => false,
+    start(sink) {
+      sink.onEnd(error);
+    },
+    send: () => Promise.reject(new CodexTransportError('write_refused')),
     exitStatus: () => undefined,
-    incoming: queue,
     close: () => Promise.resolve(),
     resourceUsage: () => Promise.resolve({ rssBytes: 0, cpuPercent: 0, processes: 0 }),
   };
@@ -121,10 +121,12 @@ export function spawnCodexStdioTransport(
     pid !== undefined && probe.canAttribute()
       ? new MarkedProcesses(probe, ownerId, process.pid, leaderStartOf(probe, pid, group))
       : undefined;
-  const queue = new FrameQueue();
+  // stdout is read from start() on: until then the pipe holds what codex writes
+  let sink: CodexFrameSink | undefined;
+  let ended: { readonly error: Error | undefined } | undefined;
   const decoder = new JsonlDecoder({
     onFrame: (value) => {
-      queue.push(value);
+      sink?.onFrame(value);
     },
     // a host callback must not break decoding
     onDrop: (reason) => {
@@ -142,24 +144,26 @@ export function spawnCodexStdioTransport(
   const closeAttempt = new RetryableAttempt({ once: true });
   const exitWaiters = new Set<() => void>();
 
-  const finishStream = (): void => {
+  /** The stream's end, once: the decoder's last frame first, then the sink hears why. */
+  const endStream = (error?: Error): void => {
+    if (ended !== undefined) return;
     decoder.end();
-    queue.end();
+    ended = { error };
+    sink?.onEnd(error);
+  };
+  const finishStream = (): void => {
+    endStream();
   };
 
   child.stdin.on('error', noop);
   child.stderr.on('error', noop);
   child.stderr.resume(); // drained and discarded: it may hold credentials, paths or prompts
-  child.stdout.on('data', (chunk: Buffer) => {
-    decoder.write(chunk);
-  });
   child.stdout.on('end', () => {
     stdoutEnded = true;
     finishStream();
   });
   child.stdout.on('error', (err) => {
-    decoder.end();
-    queue.fail(new CodexTransportError('stdout_error', { cause: causeToken(err) }));
+    endStream(new CodexTransportError('stdout_error', { cause: causeToken(err) }));
   });
   child.on('spawn', () => {
     spawned = true;
@@ -168,8 +172,7 @@ export function spawnCodexStdioTransport(
     if (spawned) return; // e.g. a failed kill; exit/close still follow
     exited = true;
     untrack(); // nothing was started
-    decoder.end();
-    queue.fail(new CodexTransportError('spawn_failed', { cause: causeToken(err) }));
+    endStream(new CodexTransportError('spawn_failed', { cause: causeToken(err) }));
     for (const wake of exitWaiters) wake();
   });
   let provenEmptyAtExit = false;
@@ -262,23 +265,21 @@ export function spawnCodexStdioTransport(
         handle[method]?.();
       }
     },
-    send(message) {
-      if (closing || exited || !child.stdin.writable) return false;
-      let line: unknown;
-      try {
-        line = JSON.stringify(message);
-      } catch {
-        return false; // unserialisable (a cycle, a BigInt, a string too long to build)
+    start(next) {
+      if (sink !== undefined) throw new Error('codex transport already started');
+      sink = next;
+      if (ended !== undefined) {
+        next.onEnd(ended.error);
+        return;
       }
-      if (typeof line !== 'string') return false; // undefined, a function: nothing to send
-      try {
-        child.stdin.write(`${line}\n`);
-      } catch {
-        return false;
-      }
-      return true;
+      child.stdout.on('data', (chunk: Buffer) => {
+        decoder.write(chunk);
+      });
     },
-    incoming: queue,
+    send: createStdinWriter(child.stdin, {
+      open: () => !closing && !exited,
+      drainTimeoutMs: config.drainTimeoutMs ?? 30_000,
+    }),
     close() {
       return closeAttempt.run(attempt);
     },

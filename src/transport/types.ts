@@ -24,18 +24,31 @@ export interface CodexResourceUsage {
   readonly processes: number;
 }
 
+/** Where a transport pushes what it reads. Frames are pushed in order; `onEnd` comes once, last. */
+export interface CodexFrameSink {
+  /** One decoded inbound frame. */
+  onFrame(frame: unknown): void;
+  /**
+   * The inbound stream ended: without an argument normally, else with why it failed (a
+   * CodexTransportError where the cause is known; anything else is reduced to a cause token).
+   */
+  onEnd(error?: unknown): void;
+}
+
+/**
+ * The push seam (like the MCP SDK's Transport): the client starts it once with its sink and the
+ * transport calls the sink directly for every frame it decodes.
+ */
 export interface CodexTransport {
+  /** Begin delivery to `sink`; called once. What arrived before is delivered first. */
+  start(sink: CodexFrameSink): void;
   /**
-   * Write one frame. Synchronous; never throws. Returns `true` when the frame was written and
-   * `false` when it was not (it cannot be serialised, or the transport is closed or its process
-   * gone); the request then fails at once.
+   * Write one frame. Resolves once the write is accepted; when the pipe is full it waits for it
+   * to drain, within a deadline. Rejects with a CodexTransportError: `write_refused` (nothing was
+   * written: unserialisable, or the transport closed), `write_interrupted` (the pipe closed
+   * while the frame waited), `write_timeout` (the pipe did not drain in time).
    */
-  send(message: unknown): boolean;
-  /**
-   * Decoded inbound frames. Normal completion means end of stream; a rejection means the
-   * transport failed (the error is a CodexTransportError where the cause is known).
-   */
-  readonly incoming: AsyncIterable<unknown>;
+  send(message: unknown): Promise<void>;
   /** Idempotent, memoised while in flight, retryable after a failure. */
   close(): Promise<void>;
   /**
@@ -48,6 +61,23 @@ export interface CodexTransport {
   /** Optional: how the process exited, once it has (names why a handshake failed). */
   exitStatus?(): CodexExitStatus | undefined;
 }
+
+/**
+ * A host's transport that hands frames over as an async iterable (read through
+ * `fromIterableTransport`). `send` is synchronous, never throws, and says whether it wrote.
+ */
+export interface CodexIterableTransport {
+  send(message: unknown): boolean;
+  /** Completion is end of stream; a rejection is a failure. */
+  readonly incoming: AsyncIterable<unknown>;
+  close(): Promise<void>;
+  setKeepAlive?(keepAlive: boolean): void;
+  resourceUsage?(): Promise<CodexResourceUsage>;
+  exitStatus?(): CodexExitStatus | undefined;
+}
+
+/** What a host may give: a push transport, or an iterable one the client adapts. */
+export type AnyCodexTransport = CodexTransport | CodexIterableTransport;
 
 /** How the transport's process ended: an exit code, or the signal that killed it. */
 export interface CodexExitStatus {
@@ -62,4 +92,4 @@ export interface CodexTransportParams {
 
 export type CodexTransportFactory = (
   params: CodexTransportParams,
-) => CodexTransport | Promise<CodexTransport>;
+) => AnyCodexTransport | Promise<AnyCodexTransport>;

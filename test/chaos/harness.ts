@@ -19,6 +19,7 @@ import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import {
   createCodexProvider,
   createCodexStdioTransport,
+  type CodexFrameSink,
   type CodexProviderOptions,
   type CodexProviderSession,
 } from '../../src/index.js';
@@ -189,7 +190,9 @@ async function setUp(kind: string, features: Features, settings: ChaosSettings):
     ({ cwd }: { cwd: string }) => {
       const t = createCodexStdioTransport({ executable, extraArgs, cwd, env: childEnv });
       return {
-        incoming: t.incoming,
+        start: (sink: CodexFrameSink) => {
+          t.start(sink);
+        },
         close: () => t.close(),
         resourceUsage: () => t.resourceUsage(),
         send(message: unknown) {

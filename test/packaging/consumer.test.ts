@@ -239,9 +239,9 @@ describe('consumer check: packed tarballs in a scratch project', () => {
   it('compiles a TypeScript consumer against the published types', () => {
     writeFileSync(
       join(scratch, 'consumer.ts'),
-      `import { createCodexProvider, CODEX_SUPPORTED_APP_SERVER_VERSIONS, type CodexProvider, type CodexTransport } from '@relvo-labs/agent-provider-codex';
+      `import { createCodexProvider, CODEX_SUPPORTED_APP_SERVER_VERSIONS, type CodexProvider, type CodexIterableTransport } from '@relvo-labs/agent-provider-codex';
 import { checkResponseAgainstRequest, type AgentProvider, type InteractionRequest } from '@relvo-labs/agent-provider';
-const transport = (): CodexTransport => ({ send: () => true, incoming: (async function* () {})(), close: async () => {} });
+const transport = (): CodexIterableTransport => ({ send: () => true, incoming: (async function* () {})(), close: async () => {} });
 const provider: CodexProvider = createCodexProvider({ approvals: 'bridge', transport });
 const asSpi: AgentProvider = provider;
 const request: InteractionRequest = { kind: 'approval', subject: { category: 'command', summary: 'run ls' }, allowedModes: ['once'], riskHint: 'high' };

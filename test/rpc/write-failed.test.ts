@@ -1,6 +1,6 @@
 /**
- * `send()` never drops a write error silently: a frame that cannot be written
- * fails its request at once with an authoritative `write_failed`, instead of a deadline much
+ * `send()` never drops a write error silently: a frame that cannot be written (a host's
+ * iterable transport says false, the stdio transport refuses it) fails its request at once with an authoritative `write_failed`, instead of a deadline much
  * later; the stdio transport reports every unwritten frame.
  */
 import { join, resolve } from 'node:path';
@@ -10,15 +10,20 @@ import { describe, expect, it } from 'vitest';
 import { createJsonRpcClient } from '../../src/rpc/client.js';
 import { isAuthoritativeFailure } from '../../src/rpc/errors.js';
 import { createCodexStdioTransport } from '../../src/transport/stdio.js';
-import type { CodexTransport } from '../../src/transport/types.js';
+import { isCodexTransportError, type CodexIterableTransport } from '../../src/transport/types.js';
 import { testEnv } from '../support/processes.js';
 
-const STAND_INS = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'e2e', 'stand-ins');
+const STAND_INS = resolve(
+  fileURLToPath(new URL('.', import.meta.url)),
+  '..',
+  'support',
+  'stand-ins',
+);
 
 describe('a frame that is not written', () => {
   it('fails its request at once with an authoritative write_failed', async () => {
     const never = new Promise<never>(() => undefined);
-    const transport: CodexTransport = {
+    const transport: CodexIterableTransport = {
       send: () => false,
       incoming: {
         [Symbol.asyncIterator]: () => ({ next: () => never }),
@@ -47,24 +52,31 @@ describe('a frame that is not written', () => {
     expect(client.pendingCount).toBe(0);
   });
 
-  it('the stdio transport says false for an unserialisable frame and after close', async () => {
+  it('the stdio transport refuses an unserialisable frame and any after close, typed', async () => {
     const transport = createCodexStdioTransport({
       executable: process.execPath,
       extraArgs: [join(STAND_INS, 'silent.cjs')],
       cwd: process.cwd(),
       env: testEnv(),
     });
+    const codeOf = (sent: Promise<void>): Promise<unknown> =>
+      sent.then(
+        () => 'accepted',
+        (e: unknown) => (isCodexTransportError(e) ? e.code : e),
+      );
     try {
-      expect(transport.send({ id: 1, method: 'x', params: { n: 1n } })).toBe(false);
+      expect(await codeOf(transport.send({ id: 1, method: 'x', params: { n: 1n } }))).toBe(
+        'write_refused',
+      );
       const cyclic: Record<string, unknown> = {};
       cyclic['self'] = cyclic;
-      expect(transport.send(cyclic)).toBe(false);
-      expect(transport.send(undefined)).toBe(false);
-      expect(transport.send({ id: 2, method: 'x' })).toBe(true);
+      expect(await codeOf(transport.send(cyclic))).toBe('write_refused');
+      expect(await codeOf(transport.send(undefined))).toBe('write_refused');
+      expect(await codeOf(transport.send({ id: 2, method: 'x' }))).toBe('accepted');
     } finally {
       await transport.close();
     }
-    expect(transport.send({ id: 3, method: 'x' })).toBe(false);
+    expect(await codeOf(transport.send({ id: 3, method: 'x' }))).toBe('write_refused');
   });
 
   it('refuses NaN, Infinity and negative durations in the stdio configuration', () => {

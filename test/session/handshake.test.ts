@@ -8,7 +8,7 @@ import {
   createCodexProvider,
   CODEX_SUPPORTED_APP_SERVER_VERSIONS,
   type CodexProvider,
-  type CodexTransport,
+  type CodexIterableTransport,
 } from '../../src/index.js';
 import { CODEX_APP_SERVER_MAX_VERSION, CODEX_APP_SERVER_MIN_VERSION } from '../../src/constants.js';
 import { useFakeTransport, type FakeTransport } from '../support/fake-transport.js';
@@ -63,7 +63,7 @@ function sessionInit(root = WORKSPACE, options: Record<string, unknown> = {}) {
 function closeFailing(
   t: FakeTransport,
   failures: number,
-): CodexTransport & { closeAttempts: number } {
+): CodexIterableTransport & { closeAttempts: number } {
   let left = failures;
   const wrapped = {
     closeAttempts: 0,
@@ -281,7 +281,7 @@ describe('handshake: thread/start and teardown', () => {
   it('release attempts every connection even when a close() throws synchronously', async () => {
     const fakes = [useFakeTransport(), useFakeTransport()];
     let failFirst = 2;
-    const transports: CodexTransport[] = [
+    const transports: CodexIterableTransport[] = [
       {
         incoming: fakes[0]!.incoming,
         send: (m) => fakes[0]!.send(m),

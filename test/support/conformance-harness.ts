@@ -11,7 +11,7 @@ import type {
 import {
   createCodexProvider,
   type CodexProviderOptions,
-  type CodexTransport,
+  type CodexIterableTransport,
 } from '../../src/index.js';
 import { createFakeTransport, type FakeTransport } from './fake-transport.js';
 import { FakeThreadHistory } from './fake-thread-history.js';
@@ -113,7 +113,7 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
       let ids = 0;
       const nextId = (prefix: string): string => `${prefix}${String((ids += 1))}`;
 
-      const transport = (): CodexTransport => {
+      const transport = (): CodexIterableTransport => {
         const fake = createFakeTransport();
         connections.push({
           fake,

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { onTestFinished } from 'vitest';
-import type { CodexTransport } from '../../src/transport/types.js';
+import type { CodexIterableTransport } from '../../src/transport/types.js';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { createSchemaAjv, methodOf, type UnionFile } from '../../scripts/lib/json-schema.js';
 import { SCHEMAS_DIR } from './paths.js';
@@ -116,7 +116,7 @@ function idKey(id: unknown): string {
   return `${typeof id}:${String(id)}`;
 }
 
-export interface FakeTransport extends CodexTransport {
+export interface FakeTransport extends CodexIterableTransport {
   /** Deliver one decoded inbound frame. A server request's id is remembered for reply checks. */
   push(frame: unknown): void;
   /** End the inbound stream normally. */

@@ -11,7 +11,7 @@ import {
   createCodexProvider,
   type CodexProvider,
   type CodexProviderOptions,
-  type CodexTransport,
+  type CodexIterableTransport,
 } from '../../src/index.js';
 import { useFakeTransport, type FakeTransport } from './fake-transport.js';
 import { loadTranscript, replay, type ReplayOptions, type ReplayResult } from './replay.js';
@@ -59,10 +59,10 @@ export interface ProviderHarness {
  */
 export function createProviderHarness(
   options: Omit<CodexProviderOptions, 'transport'> = {},
-  override?: (fake: FakeTransport) => Partial<CodexTransport>,
+  override?: (fake: FakeTransport) => Partial<CodexIterableTransport>,
 ): ProviderHarness {
   const transport = useFakeTransport();
-  const seen: CodexTransport =
+  const seen: CodexIterableTransport =
     override === undefined
       ? transport
       : {

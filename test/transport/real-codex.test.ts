@@ -11,6 +11,7 @@ import { codexConfigArgs, requireCodexBinary } from '../../src/testing/index.js'
 import { describe, expect, it } from 'vitest';
 import { createCodexStdioTransport } from '../../src/transport/stdio.js';
 import { processesWithEnv } from '../support/proc-scan.js';
+import { readFrames } from '../support/frame-reader.js';
 import { testEnv } from '../support/processes.js';
 import { groupMembers, nextMatching, within } from '../support/stand-ins.js';
 
@@ -44,8 +45,8 @@ describe.each([
       env: testEnv({ HOME: home, CODEX_HOME: home, [TAG_VAR]: tag }),
     });
     try {
-      const it = t.incoming[Symbol.asyncIterator]();
-      t.send({
+      const it = readFrames(t);
+      await t.send({
         id: 1,
         method: 'initialize',
         params: { clientInfo: { name: 'transport-test', version: '0.0.1' }, capabilities: null },
@@ -55,7 +56,7 @@ describe.each([
       expect(result.userAgent).toMatch(
         new RegExp(`^transport-test/${VERSION.replaceAll('.', '\\.')} \\(`),
       );
-      t.send({ method: 'initialized' });
+      await t.send({ method: 'initialized' });
 
       const groups = taggedGroups(tag);
       expect(groups.size).toBeGreaterThan(0);

@@ -17,6 +17,7 @@ import {
   type CodexStdioTransport,
 } from '../../src/transport/stdio.js';
 import { CodexTransportError } from '../../src/transport/types.js';
+import { readFrames } from '../support/frame-reader.js';
 import { testEnv } from '../support/processes.js';
 import {
   drain,
@@ -43,6 +44,15 @@ afterEach(async () => {
   }
 });
 
+async function expectRefused(sent: Promise<void>): Promise<void> {
+  const err: unknown = await sent.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(CodexTransportError);
+  expect((err as CodexTransportError).code).toBe('write_refused');
+}
+
 function start(
   script: string,
   extra: { cwd?: string; env?: Record<string, string>; args?: string[] } = {},
@@ -58,7 +68,7 @@ function start(
     onDrop: (r) => drops.push(r),
   });
   open.push(t);
-  return { t, it: t.incoming[Symbol.asyncIterator](), drops };
+  return { t, it: readFrames(t), drops };
 }
 
 type Hello = { pid: number; cwd: string; argv: string[]; grandchild: number };
@@ -69,7 +79,7 @@ describe('stdio transport with real child processes', () => {
   it('reassembles a frame split across writes (inside multi-byte characters)', async () => {
     const { t, it } = start('lines.cjs');
     await hello(it);
-    t.send({ cmd: 'split' });
+    await t.send({ cmd: 'split' });
     const frame = await nextMatching(it, 'split frame', (f) => 'split' in f);
     expect(frame.split).toBe('é\u2028😀 end');
     await t.close();
@@ -78,29 +88,23 @@ describe('stdio transport with real child processes', () => {
   it('drops malformed lines, ignores blanks and stderr, keeps decoding', async () => {
     const { t, it, drops } = start('lines.cjs');
     await hello(it);
-    t.send({ cmd: 'noise' });
+    await t.send({ cmd: 'noise' });
     const frame = await nextMatching(it, 'frame after noise', () => true);
     expect(frame).toEqual({ after: 'noise' });
     expect(drops).toEqual(['malformed', 'malformed']);
     await t.close();
   });
 
-  it('send() never throws, including for unserialisable input and after close', async () => {
+  it('send() refuses unserialisable input and a closed pipe with a typed write_refused', async () => {
     const { t, it } = start('lines.cjs');
     await hello(it);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(() => {
-      t.send(cyclic);
-      t.send(10n);
-      t.send(undefined);
-    }).not.toThrow();
-    t.send({ cmd: 'echo', value: 'still works' });
+    for (const bad of [cyclic, 10n, undefined]) await expectRefused(t.send(bad));
+    await t.send({ cmd: 'echo', value: 'still works' });
     expect((await nextMatching(it, 'echo', (f) => 'echo' in f)).echo).toBe('still works');
     await t.close();
-    expect(() => {
-      t.send({ cmd: 'echo', value: 1 });
-    }).not.toThrow();
+    await expectRefused(t.send({ cmd: 'echo', value: 1 }));
     expect(await drain(it, 'end after close')).toEqual([]);
   });
 
@@ -131,7 +135,7 @@ describe('stdio transport with real child processes', () => {
     const { t, it } = start('descendant.cjs');
     const { pid, grandchild } = await hello(it);
     cleanupPids.push(grandchild);
-    t.send({ cmd: 'exit' });
+    await t.send({ cmd: 'exit' });
     await drain(it, 'stream end after leader exit');
     await waitUntil(5_000, 'leader exit', () => !isAlive(pid));
     expect(isAlive(grandchild)).toBe(true);
@@ -144,7 +148,7 @@ describe('stdio transport with real child processes', () => {
     const { t, it } = start('descendant.cjs', { env: { STANDIN_GRANDCHILD_STDOUT: 'inherit' } });
     const { pid, grandchild } = await hello(it);
     cleanupPids.push(grandchild);
-    t.send({ cmd: 'exit' });
+    await t.send({ cmd: 'exit' });
     const rest = await drain(it, 'stream end while a descendant holds stdout', 5_000);
     expect(rest).toEqual([{ bye: true }]); // the queued final frame is not truncated
     expect(isAlive(pid)).toBe(false);
@@ -158,7 +162,7 @@ describe('stdio transport with real child processes', () => {
   it('ends the stream when stdout closes while the process lives', async () => {
     const { t, it } = start('lines.cjs');
     const { pid } = await hello(it);
-    t.send({ cmd: 'close-stdout' });
+    await t.send({ cmd: 'close-stdout' });
     await drain(it, 'stream end on stdout close');
     expect(isAlive(pid)).toBe(true);
     await within(5_000, 'close()', t.close());
@@ -190,7 +194,7 @@ describe('stdio transport with real child processes', () => {
       executable: join(tmpdir(), 'definitely-missing-codex-binary'),
       env: testEnv(),
     });
-    const it = t.incoming[Symbol.asyncIterator]();
+    const it = readFrames(t);
     const err: unknown = await within(
       5_000,
       'rejection',
@@ -203,7 +207,7 @@ describe('stdio transport with real child processes', () => {
     expect((err as CodexTransportError).code).toBe('spawn_failed');
     expect((err as CodexTransportError).detail).toEqual({ cause: 'ENOENT' });
     expect((err as CodexTransportError).message).not.toContain('definitely-missing');
-    t.send({ x: 1 });
+    await expectRefused(t.send({ x: 1 }));
     await within(5_000, 'close()', t.close());
   });
 
@@ -240,10 +244,10 @@ describe('stdio transport with real child processes', () => {
       { probe },
     );
     open.push(t);
-    const it = t.incoming[Symbol.asyncIterator]();
+    const it = readFrames(t);
     const { pid, grandchild } = await hello(it);
     cleanupPids.push(grandchild);
-    t.send({ cmd: 'exit' });
+    await t.send({ cmd: 'exit' });
     await drain(it, 'stream end');
     // reaped means our exit handler (and its reap-time scan) has run
     await waitUntil(5_000, 'leader reaped', () => isReaped(pid));
@@ -292,7 +296,7 @@ describe('stdio transport when the spawn cannot get file descriptors', () => {
     const err: unknown = await within(
       5_000,
       'rejection',
-      transport.incoming[Symbol.asyncIterator]()
+      readFrames(transport)
         .next()
         .then(
           () => undefined,
@@ -301,9 +305,7 @@ describe('stdio transport when the spawn cannot get file descriptors', () => {
     );
     expect(err).toBeInstanceOf(CodexTransportError);
     expect((err as CodexTransportError).code).toBe('spawn_failed');
-    expect(() => {
-      transport.send({ x: 1 });
-    }).not.toThrow();
+    await expectRefused(transport.send({ x: 1 }));
     await within(5_000, 'close()', transport.close());
     // the deferred 'error' event has been emitted by now; an unhandled one would fail the run
     await new Promise((resolve) => setImmediate(resolve));

@@ -15,7 +15,7 @@ import {
   type ProviderRunTermination,
   type ProviderSession,
 } from '@relvo-labs/agent-provider';
-import { createCodexProvider, type CodexTransport } from '../../../src/index.js';
+import { createCodexProvider, type CodexIterableTransport } from '../../../src/index.js';
 import { restorePlaceholders, type TranscriptLine } from '../../../src/testing/index.js';
 
 /** One thing the adapter published: from which sink (or a run's end), in emission order. */
@@ -46,7 +46,7 @@ const isReply = (f: Frame): boolean => !('method' in f) && 'id' in f;
 const isRequest = (f: Frame): boolean => 'method' in f && 'id' in f;
 
 /** A transport fed from the recording; it never touches a process. */
-class ReplayTransport implements CodexTransport {
+class ReplayTransport implements CodexIterableTransport {
   readonly sent: Frame[] = [];
   readonly #queue: unknown[] = [];
   #wake: (() => void) | undefined;

@@ -3,7 +3,11 @@
  * connected release stubbed in the initialize reply. No reviewed release lacks a feature, so the
  * capability map is doctored here only: the window's first release is made to lack some.
  */
-import { isProviderRejection, type AgentError } from '@relvo-labs/agent-provider';
+import {
+  isProviderRejection,
+  type AgentError,
+  type ProviderSession,
+} from '@relvo-labs/agent-provider';
 import { describe, expect, it, vi } from 'vitest';
 import { CODEX_FEATURES, type CodexFeature } from '../../src/capabilities/features.js';
 import { ReleaseCapabilities, requestedFeatures } from '../../src/capabilities/gate.js';
@@ -12,7 +16,12 @@ import {
   type CodexSupportedAppServerVersion,
 } from '../../src/constants.js';
 import { codexProviderOptionsSchema, type CodexProviderOptions } from '../../src/options.js';
-import { createProviderHarness, recordingSink, textInput } from '../support/provider-harness.js';
+import {
+  createProviderHarness,
+  recordingSink,
+  textInput,
+  type ProviderHarness,
+} from '../support/provider-harness.js';
 import { count, reply, startBound, THREAD, turns } from '../support/provider-frames.js';
 import { BASELINE, recordedUserAgentOf, unlistedNeighbours } from '../support/releases.js';
 
@@ -47,6 +56,15 @@ async function refusal(promise: Promise<unknown>): Promise<AgentError> {
   );
   if (!isProviderRejection(outcome)) throw new Error('expected a ProviderRejection');
   return outcome.agentError;
+}
+
+/** The handshake went through to thread/start, and the session closes its transport once disposed. */
+async function expectOpened(h: ProviderHarness, session: ProviderSession): Promise<void> {
+  expect(count(h.transport, 'initialized')).toBe(1);
+  expect(count(h.transport, 'thread/start')).toBe(1);
+  expect(h.transport.closeCalls).toBe(0);
+  await session.dispose();
+  expect(h.transport.closeCalls).toBe(1);
 }
 
 /** createSession on `version` with `options`; resolves the session or the refusal. */
@@ -148,15 +166,13 @@ describe('createSession on a release that lacks a requested feature', () => {
       additionalAppServerVersions: [hostReviewed],
     });
     await reply(h.transport, 'thread/start', { thread: { id: THREAD, ephemeral: true } });
-    const session = await opening;
-    await session.dispose();
+    await expectOpened(h, await opening);
   });
 
   it('the same options open a session on a release that carries the feature', async () => {
     const { h, opening } = await openOn(BASELINE, { events: { plan: true } });
     await reply(h.transport, 'thread/start', { thread: { id: THREAD, ephemeral: true } });
-    const session = await opening;
-    await session.dispose();
+    await expectOpened(h, await opening);
   });
 });
 

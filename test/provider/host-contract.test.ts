@@ -168,8 +168,12 @@ describe('input is validated before anything is sent (item 5)', () => {
       sink: recordingSink(),
       runRef: 'e',
     });
+    const request = await waitForRequest(h.transport, 'turn/start');
+    const sent = (request.params as { input: { text: string }[] }).input[0]!.text;
+    expect(sent.length).toBe(2_000_002);
+    expect(sent).toBe(`${emoji}\n\n${emoji}`);
     await reply(h.transport, 'turn/start', { turn: turnStarted('t1') });
-    await starting;
+    await expect(starting).resolves.toMatchObject({});
   });
 });
 

@@ -3,11 +3,7 @@
  * connected release stubbed in the initialize reply. No reviewed release lacks a feature, so the
  * capability map is doctored here only: the window's first release is made to lack some.
  */
-import {
-  isProviderRejection,
-  type AgentError,
-  type ProviderSession,
-} from '@relvo-labs/agent-provider';
+import type { ProviderSession } from '@relvo-labs/agent-provider';
 import { describe, expect, it, vi } from 'vitest';
 import { CODEX_FEATURES, type CodexFeature } from '../../src/capabilities/features.js';
 import { ReleaseCapabilities, requestedFeatures } from '../../src/capabilities/gate.js';
@@ -24,6 +20,7 @@ import {
 } from '../support/provider-harness.js';
 import { count, reply, startBound, THREAD, turns } from '../support/provider-frames.js';
 import { BASELINE, recordedUserAgentOf, unlistedNeighbours } from '../support/releases.js';
+import { refusal } from '../support/refusals.js';
 
 const OLD = CODEX_APP_SERVER_MIN_VERSION;
 // hoisted with the mock below, which cannot read this file's other bindings
@@ -48,15 +45,6 @@ vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
     },
   };
 });
-
-async function refusal(promise: Promise<unknown>): Promise<AgentError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isProviderRejection(outcome)) throw new Error('expected a ProviderRejection');
-  return outcome.agentError;
-}
 
 /** The handshake went through to thread/start, and the session closes its transport once disposed. */
 async function expectOpened(h: ProviderHarness, session: ProviderSession): Promise<void> {

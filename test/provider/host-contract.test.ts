@@ -21,24 +21,7 @@ import {
   turnStarted,
   waitForRequest,
 } from '../support/provider-frames.js';
-
-async function refusal(promise: Promise<unknown>): Promise<AgentError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isProviderRejection(outcome)) throw new Error('expected a ProviderRejection');
-  return outcome.agentError;
-}
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
+import { refusal, thrown } from '../support/refusals.js';
 
 const text = (...texts: string[]) => ({
   parts: texts.map((t) => ({ type: 'text' as const, text: t })),

@@ -10,14 +10,12 @@ import {
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
 import type { ContextItem } from '@relvo-labs/agent-provider';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestInputItems, ScriptedModelServer, textStep } from '../../src/testing/index.js';
+import { useCleanups } from '../support/cleanups.js';
 import { codexRuntime } from '../support/codex-runtime.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 async function harness(): Promise<{
   runtime: AgentRuntime;

@@ -8,12 +8,12 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createCodexProvider } from '../../src/index.js';
-import { requireCodexBinary, textStep } from '../../src/testing/index.js';
+import { requireCodexBinary } from '../../src/testing/index.js';
 import { useCleanups } from '../support/cleanups.js';
 import { codexProviderBase, realCodexParts } from '../support/codex-runtime.js';
 import { textInput } from '../support/provider-harness.js';
 import { acceptUnderReview } from '../support/releases.js';
-import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';
+import { openRealCodex, recordingSink, waitForEvent, slowTextStep } from '../support/real-codex.js';
 import { refusal } from '../support/refusals.js';
 
 vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
@@ -73,12 +73,7 @@ describe(`the capability gate on the real codex ${binary.version}, its map entry
     });
     expect(codex.server.requests).toHaveLength(0);
 
-    codex.server.enqueue(
-      textStep(
-        Array.from({ length: 20 }, (_, i) => `w${i} `),
-        { delayMs: 50 },
-      ),
-    );
+    codex.server.enqueue(slowTextStep(20, 50, 'w'));
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('count'), sink, runRef: 'r1' });
     await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');

@@ -11,6 +11,7 @@ import {
 } from '../../src/index.js';
 import {
   codexConfigArgs,
+  textStep,
   type IsolatedCodexHome,
   type ScriptedModelServer,
 } from '../../src/testing/index.js';
@@ -139,6 +140,14 @@ export function approveOnce(codex: RealCodex, providerRef: string): Promise<void
     decision: 'approved',
     mode: 'once',
   });
+}
+
+/** An answer of `count` deltas (`<word><i> `) `delayMs` apart: a run still streaming when the test acts. */
+export function slowTextStep(count: number, delayMs: number, word: string) {
+  return textStep(
+    Array.from({ length: count }, (_, i) => `${word}${String(i)} `),
+    { delayMs },
+  );
 }
 
 export { recordingSink };

@@ -12,7 +12,11 @@ const shared: Options = {
 export default defineConfig([
   {
     ...shared,
-    entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      testing: 'src/testing/index.ts',
+      'demo-model': 'src/demo-model.ts',
+    },
     format: ['esm', 'cjs'],
     clean: true,
   },

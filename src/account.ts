@@ -4,7 +4,7 @@
  * bounded: the kind of account and the plan token, never the email or an id.
  */
 import { z } from 'zod';
-import { CODEX_CLIENT_METHOD } from './protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
 import { accountReadResultSchema } from './protocol/wire.js';
 import { askCodex, type CodexProbe } from './probe.js';
 import { codexRejection } from './shared/codex-error.js';

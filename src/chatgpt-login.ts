@@ -13,7 +13,7 @@ import { accountStatusOf, type CodexAccountStatus } from './account.js';
 import { ReleaseCapabilities } from './capabilities/gate.js';
 import type { CodexProbe } from './probe.js';
 import type { InboundNotification } from './protocol/inbound.js';
-import { CODEX_CLIENT_METHOD } from './protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
 import type { CodexConnection } from './rpc/connection.js';
 import { codexRejection } from './shared/codex-error.js';
 import { initializeConnection } from './session/handshake.js';

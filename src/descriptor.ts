@@ -14,7 +14,7 @@ import {
   CODEX_BRIDGED_FILE_CHANGE,
   CODEX_BRIDGED_PERMISSIONS,
   CODEX_BRIDGED_QUESTION,
-} from './protocol/vocabulary.js';
+} from './protocol/wire-names.js';
 import { CODEX_EXTENSION_NAMESPACE } from './events/schemas.js';
 import type { ResolvedCodexProviderOptions } from './options.js';
 

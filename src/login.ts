@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { accountStatusOf, type CodexAccountStatus } from './account.js';
 import { askCodex, type CodexProbe } from './probe.js';
-import { CODEX_CLIENT_METHOD } from './protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
 import { codexRejection } from './shared/codex-error.js';
 
 export const loginInitSchema = z.strictObject({

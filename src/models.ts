@@ -5,7 +5,7 @@
  * name, flags, efforts) — descriptions, upgrade notes and unknown members are never copied.
  */
 import { z } from 'zod';
-import { CODEX_CLIENT_METHOD } from './protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
 import { modelEntrySchema, modelListResultSchema } from './protocol/wire.js';
 import { askCodex, type CodexProbe } from './probe.js';
 import type { SessionConnection } from './rpc/connection.js';

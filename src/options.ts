@@ -9,7 +9,7 @@ import {
 } from './constants.js';
 import { codexEventsOptionsSchema } from './events/schemas.js';
 import { OUTSIDE_WORKSPACE_CHANGE_MODES } from './interactions/native-file-change.js';
-import { CODEX_SANDBOX_MODES } from './protocol/vocabulary.js';
+import { CODEX_SANDBOX_MODES } from './protocol/wire-names.js';
 import { TOOL_ACTIVITY_MODES } from './session/tool-activity.js';
 import { COMMAND_ENVIRONMENTS } from './transport/environment.js';
 import type { CodexTransportFactory } from './transport/types.js';

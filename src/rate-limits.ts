@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { InboundOf } from './protocol/inbound.js';
-import { CODEX_CLIENT_METHOD } from './protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD } from './protocol/wire-names.js';
 import { rateLimitsCarrierSchema, rateLimitSnapshotSchema } from './protocol/wire.js';
 import { askCodex, type CodexProbe } from './probe.js';
 import { wireRefusalOf } from './rpc/errors.js';

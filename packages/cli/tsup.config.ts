@@ -6,11 +6,9 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
-  // dependencies stay dependencies: the provider, the runtime and the pinned codex package are
-  // resolved at run time from this package's own node_modules
+  // dependencies stay dependencies: the provider (its demo-model entry included), the runtime and
+  // the pinned codex package are resolved at run time from this package's own node_modules
   skipNodeModulesBundle: true,
-  // except the provider's testing kit (src/kit.ts), bundled from its sources (ADR-0021)
-  noExternal: ['@relvo-labs/agent-provider-codex/testing'],
   esbuildOptions(options) {
     options.conditions = ['relvo-source'];
   },

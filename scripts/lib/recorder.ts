@@ -151,7 +151,12 @@ export async function recordScenario(
         approvalPolicy: scenario.approvalPolicy,
         sandbox: scenario.sandbox,
         ephemeral: scenario.ephemeral ?? true,
-        ...scenario.threadStart,
+        // `<workspace>` in its members is this recording's (the transcript names it again)
+        ...(JSON.parse(
+          JSON.stringify(scenario.threadStart ?? {})
+            .split('<workspace>')
+            .join(iso.workspace),
+        ) as Record<string, unknown>),
       },
       timeoutMs,
     );

@@ -11,7 +11,7 @@ import {
   textStep,
   type ScriptedStep,
 } from '../../src/testing/index.js';
-import type { Frame } from './app-server-driver.js';
+import type { AppServerDriver, Frame } from './app-server-driver.js';
 import type { Scenario, ServerRequestAnswer } from './scenario-types.js';
 
 const ECHO = 'echo out-from-exec-123';
@@ -82,6 +82,16 @@ function permissionsScenario(name: string, grant: 'turn' | 'empty'): Scenario {
   };
 }
 
+/** The tool list is built from the servers that are ready when the turn starts: wait for one. */
+export async function mcpServerReady(driver: AppServerDriver): Promise<void> {
+  await driver.waitFor(
+    (f) =>
+      f.frame.method === 'mcpServer/startupStatus/updated' &&
+      (f.frame.params as { status?: unknown } | undefined)?.status === 'ready',
+    { label: 'the MCP server ready' },
+  );
+}
+
 /**
  * The model calls a tool of a real MCP SDK stdio server (test/support/stand-ins) whose tool
  * elicits; the client accepts codex's approval of the call, then answers the server's request.
@@ -100,15 +110,7 @@ function mcpScenario(name: string, tool: 'ask_form' | 'ask_url', reply: unknown)
       mcpToolCallStep('elicit', tool, {}, { callId: `call_${tool}` }),
       textStep(['done'], { itemId: 'msg_mcp', responseId: 'resp_mcp' }),
     ],
-    // the tool list is built from the servers that are ready when the turn starts
-    afterThreadStart: async (driver) => {
-      await driver.waitFor(
-        (f) =>
-          f.frame.method === 'mcpServer/startupStatus/updated' &&
-          (f.frame.params as { status?: unknown } | undefined)?.status === 'ready',
-        { label: 'the MCP server ready' },
-      );
-    },
+    afterThreadStart: mcpServerReady,
     turns: [
       {
         text: 'use the tool',

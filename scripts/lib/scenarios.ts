@@ -18,6 +18,8 @@ import { TOOL_AND_PATCH_SCENARIOS } from './scenarios-tools.js';
 import type { Scenario } from './scenario-types.js';
 import { RUN_SCENARIOS } from './scenarios-runs.js';
 import { HOST_SCENARIOS } from './scenarios-host.js';
+import { THREAD_SCENARIOS } from './scenarios-thread.js';
+import { MCP_SCENARIOS } from './scenarios-mcp.js';
 
 /**
  * `response.failed` error codes: every code codex 0.156.1–0.171.0 was seen to classify
@@ -277,6 +279,8 @@ export const SCENARIOS: readonly Scenario[] = [
   ...PERMISSION_SCENARIOS,
   ...RUN_SCENARIOS,
   ...HOST_SCENARIOS,
+  ...THREAD_SCENARIOS,
+  ...MCP_SCENARIOS,
 ];
 
 export function findScenario(name: string): Scenario {

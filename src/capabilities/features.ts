@@ -17,7 +17,7 @@ import {
   CODEX_BRIDGED_PERMISSIONS,
   CODEX_BRIDGED_TOOL_CALL,
   CODEX_CLIENT_METHOD,
-} from '../protocol/vocabulary.js';
+} from '../protocol/wire-names.js';
 
 // a notification the adapter does not decode would fail to compile here
 const PLAN = 'turn/plan/updated' satisfies InboundMethod;

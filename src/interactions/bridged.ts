@@ -7,9 +7,15 @@ import type {
   QuestionSetRequest,
   ToolCallRequest,
 } from '@relvo-labs/agent-provider';
-import type { RefusalToken } from '../protocol/vocabulary.js';
-import type { InteractionCorrelation } from './native-approval.js';
+import type { ApprovalRefusalToken, InteractionCorrelation } from './native-approval.js';
+import type { ToolCallRefusalToken } from './native-tool-call.js';
+import type { QuestionRefusalToken } from './native-question.js';
 import type { SettlementPlan } from './settlement.js';
+
+/** The refusal tokens every bridge has: a request that does not parse, or a detail too long to show. */
+export type BridgeRefusal = 'malformed' | 'detail_too_large';
+
+export type RefusalToken = ApprovalRefusalToken | QuestionRefusalToken | ToolCallRefusalToken;
 
 export interface BridgedInteraction {
   readonly request: ApprovalRequest | QuestionSetRequest | ToolCallRequest;
@@ -18,6 +24,12 @@ export interface BridgedInteraction {
   readonly settle: (response: unknown) => SettlementPlan<unknown>;
   /** Sent when the request is retired unanswered: a denial, never a grant. */
   readonly release: unknown;
+  /**
+   * Sent instead of `release` when the session itself is disposed: a denial that also ends the
+   * turn, so a codex being torn down (perhaps by a host that lost its lease) asks the model
+   * nothing more in the moments before it exits. Absent where codex has no such reply.
+   */
+  readonly abandon?: unknown;
 }
 
 export type BridgeTranslation =
@@ -35,6 +47,11 @@ export function bridged(
   correlation: InteractionCorrelation,
   settle: BridgedInteraction['settle'],
   release: unknown,
+  abandon?: unknown,
 ): BridgeTranslation {
-  return { ok: true, interaction: { request, correlation, settle, release } };
+  const interaction = { request, correlation, settle, release };
+  return {
+    ok: true,
+    interaction: abandon === undefined ? interaction : { ...interaction, abandon },
+  };
 }

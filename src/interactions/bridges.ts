@@ -8,7 +8,7 @@ import {
   CODEX_BRIDGED_FILE_CHANGE,
   CODEX_BRIDGED_PERMISSIONS,
   CODEX_BRIDGED_TOOL_CALL,
-} from '../protocol/vocabulary.js';
+} from '../protocol/wire-names.js';
 import type { ServerRequestOffer } from '../rpc/server-requests.js';
 import type { ApprovalResponse } from '@relvo-labs/agent-provider';
 import { bridged, type BridgeTranslation } from './bridged.js';
@@ -39,13 +39,20 @@ export interface BridgeContext {
   readonly hostTools?: HostToolSet;
 }
 
-/** A command or file-change approval: answered with a decision, released with `decline`. */
+/**
+ * A command or file-change approval: answered with a decision, released with `decline`, and
+ * abandoned on dispose with `cancel` (codex ends the turn instead of going on without it).
+ */
 function decisionApproval(translation: ApprovalTranslation): BridgeTranslation {
   if (!translation.ok) return translation;
   const { request, correlation } = translation;
-  return bridged(request, correlation, (r) => planApprovalSettlement(request, r), {
-    decision: 'decline',
-  });
+  return bridged(
+    request,
+    correlation,
+    (r) => planApprovalSettlement(request, r),
+    { decision: 'decline' },
+    { decision: 'cancel' },
+  );
 }
 
 export function translateBridged(

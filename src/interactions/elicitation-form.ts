@@ -13,7 +13,7 @@ import {
   type QuestionSetRequest,
   type QuestionSetResponse,
 } from '@relvo-labs/agent-provider';
-import type { QuestionRefusalToken } from '../protocol/vocabulary.js';
+import type { QuestionRefusalToken } from './native-question.js';
 
 const text = z.string().nullish();
 const constOption = z.strictObject({ const: z.string(), title: z.string() });

@@ -13,8 +13,19 @@ import {
   type ApprovalResponse,
   type JsonObject,
 } from '@relvo-labs/agent-provider';
-import type { ApprovalRefusalToken } from '../protocol/vocabulary.js';
 import { redactAddressesIn } from '../shared/url-redaction.js';
+import type { BridgeRefusal } from './bridged.js';
+
+/** docs/behaviour.md §9.5: why a command approval was refused (answered -32602). */
+// prettier-ignore
+export type ApprovalRefusalToken =
+  | BridgeRefusal
+  | 'kind_unsupported' | 'environment_unsupported' | 'no_reviewable_command'
+  | 'policy_amendment_proposed' | 'no_approvable_decision'
+  // file-change approvals (ADR-0015)
+  | 'no_reviewable_subject' | 'grant_root_requested' | 'outside_workspace_change'
+  // permission requests and MCP elicitations (ADR-0040)
+  | 'permission_unsupported' | 'no_requested_permission' | 'not_turn_scoped' | 'mode_unsupported';
 
 export const MAX_APPROVAL_DETAIL_CHARS = 16_000;
 export const MAX_APPROVAL_SUMMARY_CHARS = 2000;

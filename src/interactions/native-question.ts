@@ -11,9 +11,18 @@ import {
   type QuestionSetRequest,
   type QuestionSetResponse,
 } from '@relvo-labs/agent-provider';
-import type { QuestionRefusalToken } from '../protocol/vocabulary.js';
 import { redactAddressesIn } from '../shared/url-redaction.js';
+import type { BridgeRefusal } from './bridged.js';
 import type { InteractionCorrelation } from './native-approval.js';
+
+/** docs/behaviour.md §9.6: why a structured question batch was refused (answered -32602). */
+// prettier-ignore
+export type QuestionRefusalToken =
+  | BridgeRefusal
+  | 'not_blocking' | 'auto_resolution_requested' | 'question_count' | 'duplicate_question_id'
+  | 'duplicate_option_label'
+  // an MCP form whose schema has no faithful question kind (ADR-0040)
+  | 'neutral_bounds' | 'schema_unsupported';
 
 const nonEmpty = z.string().min(1);
 

@@ -13,10 +13,16 @@ import {
   type ToolCallRequest,
   type ToolOutput,
 } from '@relvo-labs/agent-provider';
-import type { ToolCallRefusalToken } from '../protocol/vocabulary.js';
-import { bridged, type BridgeTranslation } from './bridged.js';
+import { bridged, type BridgeRefusal, type BridgeTranslation } from './bridged.js';
 import type { HostToolSet } from './host-tools.js';
 import { rejection, SETTLEMENT_MESSAGES, type SettlementPlan } from './settlement.js';
+
+/**
+ * Why a host tool's call never reached the host; codex is answered a failure the model reads
+ * (docs/behaviour.md §9.11), not an error.
+ */
+export type ToolCallRefusalToken =
+  BridgeRefusal | 'unknown_tool' | 'invalid_input' | 'namespace_unsupported';
 
 const nonEmpty = z.string().min(1);
 

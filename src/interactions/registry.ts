@@ -13,19 +13,30 @@ import {
   CODEX_BRIDGED_QUESTION,
   CODEX_BRIDGED_TOOL_CALL,
   JSON_RPC_ERROR,
-  type OwnerRefusalReason,
-  type RefusalToken,
-  type RegistryDiagnosticCode,
-  type SessionRetirementCause,
-} from '../protocol/vocabulary.js';
+} from '../protocol/wire-names.js';
 import { requestIdKey, type CodexRequestId } from '../protocol/wire.js';
 import type { ServerRequestOffer } from '../rpc/server-requests.js';
 import { callSafely } from '../shared/call-safely.js';
 import { OldestFirstMemory, SPI_LIMITS } from '@relvo-labs/agent-provider';
-import type { BridgedInteraction } from './bridged.js';
+import type { BridgedInteraction, RefusalToken } from './bridged.js';
 import { translateBridged, type BridgeContext } from './bridges.js';
 import type { InteractionCorrelation } from './native-approval.js';
 import { rejection, SETTLEMENT_MESSAGES } from './settlement.js';
+
+/** docs/behaviour.md §9.4 step 2: why no run owns an interaction request. */
+// prettier-ignore
+export type OwnerRefusalReason =
+  | 'no_active_run' | 'run_not_bound' | 'run_concluded' | 'run_interrupting' | 'session_closing'
+  | 'session_fenced' | 'correlation_mismatch';
+
+/** What the interaction registry reports as a diagnostic. */
+// prettier-ignore
+export type RegistryDiagnosticCode =
+  | 'interaction_refused' | 'interaction_not_owned' | 'interactions_full'
+  | 'interaction_request_reused' | 'interaction_reply_failed';
+
+/** Session-wide retirement of interactions: everything is released, nothing further admitted. */
+export type SessionRetirementCause = 'dispose' | 'stream_end';
 
 /** The run that owns an interaction; its sink receives `interaction.requested` / `.withdrawn`. */
 export interface InteractionOwner {
@@ -260,10 +271,10 @@ export class InteractionRegistry<O extends InteractionOwner> {
    */
   retireAll(cause: SessionRetirementCause): number {
     this.#closedBy ??= cause;
-    return this.#retire([...this.#byRef.values()]);
+    return this.#retire([...this.#byRef.values()], cause === 'dispose');
   }
 
-  #retire(entries: readonly Entry<O>[]): number {
+  #retire(entries: readonly Entry<O>[], abandoning = false): number {
     for (const entry of entries) {
       // Removed first, so a reply that re-enters the registry finds nothing to settle.
       this.#forget(entry);
@@ -274,7 +285,8 @@ export class InteractionRegistry<O extends InteractionOwner> {
         continue;
       }
       entry.appliedKey = 'retired';
-      entry.offer.respond(entry.interaction.release);
+      const { release, abandon } = entry.interaction;
+      entry.offer.respond(abandoning && abandon !== undefined ? abandon : release);
       // the host must see the request end too, not infer it from the run's completion
       entry.owner.sink.emit({ payload: { type: 'interaction.withdrawn', providerRef: entry.ref } });
     }

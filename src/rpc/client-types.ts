@@ -1,14 +1,10 @@
 /**
  * The JSON-RPC client's seam: how its stream ends, who hears its inbound traffic, what it offers.
  */
-import type {
-  CauseToken,
-  DropReason,
-  ThrownCauseToken,
-  UnclassifiableReason,
-} from '../protocol/vocabulary.js';
+import type { CauseToken, ThrownCauseToken } from '../shared/cause-token.js';
 import type { TimerClock } from '../shared/unref-clock.js';
-import type { CodexTransport } from '../transport/types.js';
+import type { CodexTransport, DropReason } from '../transport/types.js';
+import type { UnclassifiableReason } from './frames.js';
 import type { RpcDiagnostic, RpcFenceReason, ServerRequestHandler } from './server-requests.js';
 
 /** How the inbound stream ended: normal completion, or a failure reduced to a cause token. */

@@ -14,7 +14,8 @@ import {
   type AgentErrorCode,
   type ProviderRejection,
 } from '@relvo-labs/agent-provider';
-import { JSON_RPC_ERROR, type WireClassification } from '../protocol/vocabulary.js';
+import type { WireClassification } from '../protocol/provider-codes.js';
+import { JSON_RPC_ERROR } from '../protocol/wire-names.js';
 import { CODEX_PACKAGE, codexError, codexRejection } from '../shared/codex-error.js';
 
 export interface WireErrorClass {

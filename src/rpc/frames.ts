@@ -5,8 +5,13 @@
  */
 import { z } from 'zod';
 
-import type { UnclassifiableReason } from '../protocol/vocabulary.js';
 import { requestIdSchema, type CodexRequestId } from '../protocol/wire.js';
+
+/** Why a frame could not be classified; the detail of an `unclassifiable` drop. */
+// prettier-ignore
+export type UnclassifiableReason =
+  | 'not_object' | 'bad_method' | 'no_method_or_id' | 'method_with_reply' | 'bad_id' | 'id_only'
+  | 'result_and_error' | 'bad_error_body' | 'unreadable';
 
 type RequestId = CodexRequestId;
 

@@ -7,10 +7,15 @@ import {
   isPinnedServerRequest,
   JSON_RPC_ERROR,
   type CodexServerRequestMethod,
-  type DropReason,
-  type RpcDiagnosticToken,
-} from '../protocol/vocabulary.js';
+} from '../protocol/wire-names.js';
 import { requestIdKey, type CodexRequestId as RequestId } from '../protocol/wire.js';
+import type { DropReason } from '../transport/types.js';
+
+/** Diagnostics the JSON-RPC client reports; none carries an id or upstream text. */
+// prettier-ignore
+export type RpcDiagnosticToken =
+  | 'server_request_declined' | 'server_request_handler_failed' | 'server_request_id_reused'
+  | 'server_request_ledger_overflow' | 'callback_failed';
 
 /** The most unique server-request ids one connection may ever carry; never evicted. */
 export const SERVER_REQUEST_LEDGER_LIMIT = 4096;

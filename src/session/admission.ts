@@ -11,7 +11,8 @@ import type {
   RunOptions,
 } from '@relvo-labs/agent-provider';
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
-import { CODEX_CLIENT_METHOD, PROVIDER_CODES, type ProviderCode } from '../protocol/vocabulary.js';
+import { PROVIDER_CODES, type ProviderCode } from '../protocol/provider-codes.js';
+import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
 import { turnStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
 import { agentErrorOf, isAuthoritativeFailure } from '../rpc/errors.js';

@@ -4,7 +4,7 @@
  * outcome with a bounded cause token and none of codex's prose.
  */
 import { AgentRuntimeError, isProviderRejection } from '@relvo-labs/agent-provider';
-import { isProviderCode } from '../protocol/vocabulary.js';
+import { isProviderCode } from '../protocol/provider-codes.js';
 import { agentErrorOf } from '../rpc/errors.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexError } from '../shared/codex-error.js';

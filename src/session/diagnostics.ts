@@ -4,8 +4,9 @@
  */
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
 import type { RegistryDiagnostic } from '../interactions/registry.js';
-import type { DropReason, FenceReason } from '../protocol/vocabulary.js';
 import type { RpcDiagnostic } from '../rpc/client.js';
+import type { DropReason } from '../transport/types.js';
+import type { FenceReason } from './state.js';
 
 type Level = 'debug' | 'info' | 'warning';
 

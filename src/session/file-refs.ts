@@ -8,7 +8,7 @@
  * ever echoed.
  */
 import type { TurnInput } from '@relvo-labs/agent-provider';
-import type { ProviderCode } from '../protocol/vocabulary.js';
+import type { ProviderCode } from '../protocol/provider-codes.js';
 import { pinFileReference, type PinFailure } from './file-ref-pin.js';
 
 export type NativeUserInput =

@@ -4,7 +4,7 @@
  */
 import type { JsonObject, ProviderRejection } from '@relvo-labs/agent-provider';
 import { CODEX_CLIENT_TITLE } from '../constants.js';
-import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD, type CodexSandboxMode } from '../protocol/wire-names.js';
 import { initializeResultSchema, threadStartResultSchema } from '../protocol/wire.js';
 import type { SessionConnection } from '../rpc/connection.js';
 import { isAuthoritativeFailure, wireRefusalOf } from '../rpc/errors.js';

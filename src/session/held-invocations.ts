@@ -6,7 +6,7 @@
  * approval is written; a denial, a withdrawal or an unanswered request never publishes it.
  */
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
-import { CODEX_BRIDGED_APPROVAL } from '../protocol/vocabulary.js';
+import { CODEX_BRIDGED_APPROVAL } from '../protocol/wire-names.js';
 import type { ServerRequestScope } from '../protocol/inbound.js';
 import type { ServerRequestOffer } from '../rpc/client.js';
 

@@ -18,7 +18,7 @@ import {
 } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
-import { CODEX_CLIENT_METHOD } from '../protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
 import { turnsListResultSchema, type ListedTurn } from '../protocol/thread-wire.js';
 import { codexRejection } from '../shared/codex-error.js';
 import type { SessionState } from './state.js';

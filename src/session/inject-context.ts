@@ -6,7 +6,7 @@
  */
 import { contextItemsSchema, type ContextItem } from '@relvo-labs/agent-provider';
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
-import { CODEX_CLIENT_METHOD } from '../protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
 import type { CodexConnection } from '../rpc/connection.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { callFailure } from './call-failure.js';

@@ -10,8 +10,11 @@ import type {
   FileChangeBridgeOptions,
   OutsideWorkspaceChangeMode,
 } from '../interactions/native-file-change.js';
-import { InteractionRegistry, type OwnerResolution } from '../interactions/registry.js';
-import type { SessionRetirementCause } from '../protocol/vocabulary.js';
+import {
+  InteractionRegistry,
+  type OwnerResolution,
+  type SessionRetirementCause,
+} from '../interactions/registry.js';
 import type { CodexRequestId } from '../protocol/wire.js';
 import type { ServerRequestOffer } from '../rpc/client.js';
 import { fromRegistry } from './diagnostics.js';

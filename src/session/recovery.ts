@@ -16,7 +16,7 @@ import {
 import { z } from 'zod';
 import { CODEX_ADAPTER_VERSION, CODEX_PROVIDER_ID } from '../constants.js';
 import type { UsageTotals } from '../protocol/inbound.js';
-import type { ProviderCode } from '../protocol/vocabulary.js';
+import type { ProviderCode } from '../protocol/provider-codes.js';
 import type { SettingsSnapshot } from './run-options.js';
 import { codexRejection } from '../shared/codex-error.js';
 

@@ -12,7 +12,7 @@ import {
   type RevertResult,
 } from '@relvo-labs/agent-provider';
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
-import { CODEX_CLIENT_METHOD } from '../protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
 import { turnsListResultSchema } from '../protocol/thread-wire.js';
 import { codexRejection } from '../shared/codex-error.js';
 import { callFailure } from './call-failure.js';

@@ -6,7 +6,7 @@
  */
 import type { InboundNotification, InboundOf } from '../protocol/inbound.js';
 import { decodeServerRequestScope } from '../protocol/inbound.js';
-import type { DropReason } from '../protocol/vocabulary.js';
+import type { DropReason } from '../transport/types.js';
 import type { RpcDiagnostic, RpcEnd, RpcFenceReason, ServerRequestOffer } from '../rpc/client.js';
 import type { InboundTraffic } from '../rpc/connection.js';
 import { codexError } from '../shared/codex-error.js';

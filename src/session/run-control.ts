@@ -6,7 +6,7 @@
  */
 import type { TurnInput } from '@relvo-labs/agent-provider';
 import type { ReleaseCapabilities } from '../capabilities/gate.js';
-import { CODEX_CLIENT_METHOD } from '../protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
 import type { SessionConnection } from '../rpc/connection.js';
 import { wireRefusalOf } from '../rpc/errors.js';
 import { codexRejection } from '../shared/codex-error.js';

@@ -21,7 +21,7 @@ import type {
   RunSummary,
 } from '@relvo-labs/agent-provider';
 import { CODEX_DISPOSED_REASON } from '../constants.js';
-import { CODEX_CLIENT_METHOD } from '../protocol/vocabulary.js';
+import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
 import { configReadResultSchema } from '../protocol/wire.js';
 import type { CodexConnection } from '../rpc/connection.js';
 import { causeTokenOf } from '../shared/cause-token.js';

@@ -4,7 +4,7 @@
  * or it never answered. Bounded tokens and numbers only: no stderr, path or upstream text.
  */
 import type { ProviderRejection } from '@relvo-labs/agent-provider';
-import type { ThrownCauseToken } from '../protocol/vocabulary.js';
+import type { ThrownCauseToken } from '../shared/cause-token.js';
 import type { RpcEnd } from '../rpc/client.js';
 import { agentErrorOf, isCodexRpcError } from '../rpc/errors.js';
 import { codexRejection } from '../shared/codex-error.js';

@@ -6,13 +6,18 @@
  */
 import type { ProviderEventInput, ProviderEventSink } from '@relvo-labs/agent-provider';
 import type { InboundNotification, UsageTotals } from '../protocol/inbound.js';
-import type { FenceReason } from '../protocol/vocabulary.js';
 import type { RpcEnd } from '../rpc/client.js';
 import { callSafely } from '../shared/call-safely.js';
 import { TurnCorrelator, type BufferedFrame, type RouteDecision } from './correlator.js';
 import { foreignTrafficDropped, sessionFenced } from './diagnostics.js';
 import type { CodexRun } from './run.js';
 import { ZERO_USAGE } from './run-usage.js';
+
+/** docs/behaviour.md §10.3 / §6.7: why a session was fenced. */
+// prettier-ignore
+export type FenceReason =
+  | 'turn_start_unacknowledged' | 'turn_start_unusable_id' | 'unattributable_terminal_overflow'
+  | 'server_request_ledger_overflow' | 'turn_stalled_unresponsive' | 'pre_binding_overflow';
 
 /** The session as the interaction owner check sees it, read at once. */
 export interface SessionSnapshot {

@@ -7,7 +7,7 @@
 import type { ProviderEventInput, ProviderRunTermination } from '@relvo-labs/agent-provider';
 import type { InboundNotification, ServerRequestScope, UsageTotals } from '../protocol/inbound.js';
 import type { CodexFileChangeItem } from '../protocol/items.js';
-import type { UpstreamProviderCode } from '../protocol/vocabulary.js';
+import type { UpstreamProviderCode } from '../protocol/provider-codes.js';
 import { RunExtensionEvents } from '../events/run-events.js';
 import type { CodexEventsOptions } from '../events/schemas.js';
 import type { ServerRequestOffer } from '../rpc/client.js';

@@ -4,12 +4,23 @@
  * provider codes. The message is read for those shapes and never copied.
  */
 import type { AgentErrorCode } from '@relvo-labs/agent-provider';
-import {
-  TURN_ERROR_CLASSIFICATIONS,
-  UPSTREAM_PROVIDER_CODES,
-  type TurnErrorClassification,
-  type UpstreamProviderCode,
-} from '../protocol/vocabulary.js';
+import { UPSTREAM_PROVIDER_CODES, type UpstreamProviderCode } from '../protocol/provider-codes.js';
+
+/**
+ * codex's own `codexErrorInfo` names as of the reviewed window (0.153.4–0.171.0); published
+ * only as `details.classification` of a failed turn, never as its `providerCode`.
+ */
+// prettier-ignore
+const TURN_ERROR_CLASSIFICATIONS = [
+  'contextWindowExceeded', 'sessionBudgetExceeded', 'usageLimitExceeded', 'rateLimitExceeded',
+  'flexUnavailable', 'serverOverloaded', 'modelNotFound', 'policyCapacityUnavailable',
+  'cyberPolicy', 'bioPolicy', 'misalignmentPolicyViolation', 'tooManyDenials',
+  'inferenceHookDenied', 'internalServerError', 'unauthorized', 'badRequest',
+  'threadRollbackFailed', 'sandboxError', 'httpConnectionFailed',
+  'responseStreamConnectionFailed', 'responseStreamDisconnected',
+  'responseTooManyFailedAttempts', 'activeTurnNotSteerable', 'other', 'unclassified',
+] as const;
+type TurnErrorClassification = (typeof TURN_ERROR_CLASSIFICATIONS)[number];
 
 export interface UpstreamFailure {
   readonly providerCode: UpstreamProviderCode;

@@ -1,11 +1,15 @@
-import {
-  THROWN_CAUSE_TOKENS,
-  type CauseToken,
-  type ThrownCauseToken,
-} from '../protocol/vocabulary.js';
-import { isCodexTransportError } from './codex-error.js';
+import { isCodexTransportError, type CodexTransportErrorCode } from './codex-error.js';
 
-export type { CauseToken };
+/** docs/behaviour.md §10.3: tokens for a thrown cause; anything unrecognised is `unknown`. */
+// prettier-ignore
+const THROWN_CAUSE_TOKENS = [
+  'ABORT_ERR', 'EACCES', 'ECONNRESET', 'ENOENT', 'ENOTDIR', 'EPERM', 'EPIPE',
+  'ERR_STREAM_PREMATURE_CLOSE', 'ETIMEDOUT', 'unknown',
+] as const;
+export type ThrownCauseToken = (typeof THROWN_CAUSE_TOKENS)[number];
+
+/** A bounded token naming why a stream or call failed: a transport code or a thrown-cause token. */
+export type CauseToken = ThrownCauseToken | CodexTransportErrorCode;
 
 const KNOWN: ReadonlySet<string> = new Set(THROWN_CAUSE_TOKENS.filter((t) => t !== 'unknown'));
 

@@ -1,6 +1,6 @@
 /**
  * The adapter's typed error values. `codexError` is the only way source code builds an
- * `AgentError`: its `providerCode` is the vocabulary's union, so a typo fails to compile.
+ * `AgentError`: its `providerCode` is the published codes' union, so a typo fails to compile.
  * `CodexTransportError` lives here, below the transport, so the cause-token reduction can
  * recognise it without importing the transport.
  */
@@ -14,11 +14,15 @@ import {
   type AgentErrorCode,
   type JsonObject,
 } from '@relvo-labs/agent-provider';
-import {
-  CODEX_TRANSPORT_ERROR_CODES,
-  type CodexTransportErrorCode,
-  type ProviderCode,
-} from '../protocol/vocabulary.js';
+import type { ProviderCode } from '../protocol/provider-codes.js';
+
+/** Why the transport failed: a bounded token, never upstream text. */
+// prettier-ignore
+const CODEX_TRANSPORT_ERROR_CODES = [
+  'spawn_failed', 'stdout_error', 'child_did_not_exit', 'process_group_did_not_exit',
+  'group_cleanup_unverified',
+] as const;
+export type CodexTransportErrorCode = (typeof CODEX_TRANSPORT_ERROR_CODES)[number];
 
 /** The package the adapter's error brands are keyed by (`Symbol.for('<package>/<Class>')`). */
 export const CODEX_PACKAGE = '@relvo-labs/agent-provider-codex';

@@ -3,14 +3,16 @@
  * The production implementation is the stdio transport; hosts may inject their own.
  */
 
-/** The transport's bounded vocabularies, from the one protocol vocabulary. */
 export {
-  CODEX_TRANSPORT_ERROR_CODES,
-  DROP_REASONS,
+  CodexTransportError,
+  isCodexTransportError,
   type CodexTransportErrorCode,
-  type DropReason,
-} from '../protocol/vocabulary.js';
-export { CodexTransportError, isCodexTransportError } from '../shared/codex-error.js';
+} from '../shared/codex-error.js';
+
+/** Why an inbound line or frame was dropped. Bounded tokens only: never payload text. */
+// prettier-ignore
+export type DropReason =
+  | 'oversized' | 'malformed' | 'unclassifiable' | 'unknown_reply' | 'duplicate_server_request';
 
 /** Resource usage of the owned process group (leader plus recorded members). */
 export interface CodexResourceUsage {

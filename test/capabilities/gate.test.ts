@@ -7,10 +7,7 @@ import type { ProviderSession } from '@relvo-labs/agent-provider';
 import { describe, expect, it, vi } from 'vitest';
 import { CODEX_FEATURES, type CodexFeature } from '../../src/capabilities/features.js';
 import { ReleaseCapabilities, requestedFeatures } from '../../src/capabilities/gate.js';
-import {
-  CODEX_APP_SERVER_MIN_VERSION,
-  type CodexSupportedAppServerVersion,
-} from '../../src/constants.js';
+import { CODEX_APP_SERVER_MIN_VERSION } from '../../src/constants.js';
 import { codexProviderOptionsSchema, type CodexProviderOptions } from '../../src/options.js';
 import {
   createProviderHarness,
@@ -35,15 +32,8 @@ const { LACKING } = vi.hoisted(() => ({
 }));
 
 vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/capabilities/releases.js')>();
-  const { CODEX_APP_SERVER_MIN_VERSION: first } = await import('../../src/constants.js');
-  const old = real.CODEX_RELEASE_CAPABILITIES[first as CodexSupportedAppServerVersion];
-  return {
-    CODEX_RELEASE_CAPABILITIES: {
-      ...real.CODEX_RELEASE_CAPABILITIES,
-      [first]: old.filter((f) => !LACKING.includes(f)),
-    },
-  };
+  const { firstReleaseLacking } = await import('../support/doctored-releases.js');
+  return firstReleaseLacking(await importOriginal(), LACKING);
 });
 
 /** The handshake went through to thread/start, and the session closes its transport once disposed. */

@@ -4,7 +4,7 @@ import {
   nativeApprovalDecision,
   translateCommandApproval,
 } from '../../src/interactions/native-approval.js';
-import type { ApprovalRefusalToken } from '../../src/protocol/vocabulary.js';
+import type { ApprovalRefusalToken } from '../../src/interactions/native-approval.js';
 import { realApprovalParams, THREAD, TURN } from '../support/interaction-frames.js';
 
 function withParams(patch: Record<string, unknown>): Record<string, unknown> {

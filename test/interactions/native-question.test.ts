@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { questionSetRequestSchema } from '@relvo-labs/agent-provider';
 import { buildNativeAnswers, translateUserInput } from '../../src/interactions/native-question.js';
-import type { QuestionRefusalToken } from '../../src/protocol/vocabulary.js';
+import type { QuestionRefusalToken } from '../../src/interactions/native-question.js';
 import { realQuestionParams, THREAD, TURN } from '../support/interaction-frames.js';
 
 type NativeQuestion = Record<string, unknown>;

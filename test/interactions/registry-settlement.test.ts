@@ -346,13 +346,21 @@ describe('retirement', () => {
     },
   );
 
-  it('dispose: everything is released and nothing further is admitted', async () => {
+  it('a retired run releases its approval with decline: the turn may go on without it', () => {
+    const h = registryHarness();
+    const approval = raiseApproval(h, 0);
+    expect(h.registry.retireRun(h.owner)).toBe(1);
+    expect(approval.log.responded).toEqual([{ decision: 'decline' }]);
+  });
+
+  it('dispose: everything is released (an approval with cancel, ending the turn) and nothing further is admitted', async () => {
     const h = registryHarness();
     const approval = raiseApproval(h, 0);
     const question = raiseQuestion(h, 1);
     expect(h.registry.retireAll('dispose')).toBe(2);
     expect(h.registry.closedBy).toBe('dispose');
-    expect(approval.log.responded).toEqual([{ decision: 'decline' }]);
+    // a disposed codex must not go on asking the model while it is torn down
+    expect(approval.log.responded).toEqual([{ decision: 'cancel' }]);
     expect(question.log.responded).toEqual([{ answers: {} }]);
     const late = fakeOffer(APPROVAL, approvalParams(), 2);
     h.registry.handleServerRequest(late.offer);

@@ -144,11 +144,13 @@ describe('consumer check: packed tarballs in a scratch project', () => {
     if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('ships only the build, schemas, docs and the licence', () => {
+  it('ships only the build, schemas, docs, the scripted model bin and the licence', () => {
     for (const dir of [SPI, REPO_ROOT]) {
       const files = packed.get(dir) ?? [];
       for (const f of files)
-        expect(f).toMatch(/^(dist\/|schemas\/|docs\/|adr\/|package\.json$|README\.md$|LICENSE$)/);
+        expect(f).toMatch(
+          /^(dist\/|schemas\/|docs\/|adr\/|bin\/relvo-codex-scripted-model\.js$|package\.json$|README\.md$|LICENSE$)/,
+        );
       // the licence ships with every package (Apache-2.0)
       expect(files).toContain('LICENSE');
     }

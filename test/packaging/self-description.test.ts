@@ -131,7 +131,10 @@ describe('docs/testing.md', () => {
 /** Names exported as types from a bundled declaration file, and the file's text. */
 function declarationExports(entry: string): { types: string[]; all: string[]; text: string } {
   const text = readFileSync(join(REPO_ROOT, 'dist', `${entry}.d.ts`), 'utf8');
-  const list = [...text.matchAll(/^export \{([^}]*)\};?$/gm)].flatMap((m) => m[1]!.split(','));
+  // a shared chunk's names are re-exported (`export { a as Name } from './chunk';`)
+  const list = [...text.matchAll(/^export \{([^}]*)\}(?: from '[^']*')?;?$/gm)].flatMap((m) =>
+    m[1]!.split(','),
+  );
   const names = list.map((n) => n.trim()).filter((n) => n.length > 0);
   const types = names.filter((n) => n.startsWith('type ')).map((n) => n.slice(5).trim());
   const all = names.map((n) =>

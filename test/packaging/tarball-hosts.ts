@@ -3,7 +3,7 @@
  * ESM and in strict TypeScript compiled against the published types (never the sources).
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths.js';
 
@@ -93,6 +93,46 @@ process.stdout.write(
 );
 `;
 
+/**
+ * Every public entry point with types, imported by a host that has neither pg nor OpenTelemetry
+ * nor vitest: each package's declarations compile with only its own dependencies. A profile's
+ * provider options are typed by `codexProfile`, with no cast.
+ */
+export const EVERY_ENTRY_HOST = `import * as spi from '@relvo-labs/agent-provider';
+import * as spiTesting from '@relvo-labs/agent-provider/testing';
+import * as codex from '@relvo-labs/agent-provider-codex';
+import * as codexTesting from '@relvo-labs/agent-provider-codex/testing';
+import * as demoModel from '@relvo-labs/agent-provider-codex/demo-model';
+import * as runtime from '@relvo-labs/agent-runtime';
+import * as consolePage from '@relvo-labs/agent-runtime/console';
+import type { CodexProviderOptions } from '@relvo-labs/agent-provider-codex';
+import type { AgentRuntimeOptions, EventStore } from '@relvo-labs/agent-runtime';
+
+const options: Omit<CodexProviderOptions, 'transport' | 'onRateLimits'> = {
+  approvals: 'bridge',
+  sandboxMode: 'workspace-write',
+};
+const profile = codex.codexProfile({ providerOptions: options });
+const config: AgentRuntimeOptions['config'] = { defaultProfile: 'p', profiles: { p: profile } };
+const store: EventStore = runtime.createMemoryEventStore();
+const entries = {
+  spi: typeof spi.providerEventInputSchema.parse,
+  spiTesting: typeof spiTesting.createScriptedProvider,
+  codex: typeof codex.createCodexProvider,
+  codexTesting: typeof codexTesting.ScriptedModelServer,
+  demoModel: typeof demoModel.ScriptedModelServer,
+  runtime: typeof runtime.createAgentRuntime,
+  console: typeof consolePage.startConsole,
+};
+await store.close();
+process.stdout.write(JSON.stringify({ entries, provider: config.profiles['p']?.provider }));
+`;
+
+/** The optional vitest entry, for a host that has vitest. */
+export const VITEST_ENTRY_HOST = `import { describeProviderConformance } from '@relvo-labs/agent-provider/testing/vitest';
+process.stdout.write(JSON.stringify({ conformance: typeof describeProviderConformance }));
+`;
+
 /** A host with pg (and its types) hands the runtime its own pg.Pool. */
 export const PG_HOST = `import { Pool } from 'pg';
 import { openPostgresEventStore } from '@relvo-labs/agent-runtime';
@@ -110,15 +150,19 @@ const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
  * installed packages' declarations too (`skipLibCheck: false`), into `dir/out`; throws with
  * tsc's output on any error. Node's types come from this repository, nothing else does.
  */
-export function compileStrict(dir: string, files: Record<string, string>): void {
+export function compileStrict(
+  dir: string,
+  files: Record<string, string>,
+  resolution: 'NodeNext' | 'Bundler' = 'NodeNext',
+): void {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
         strict: true,
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
+        module: resolution === 'NodeNext' ? 'NodeNext' : 'ES2022',
+        moduleResolution: resolution,
         target: 'ES2022',
         outDir: 'out',
         skipLibCheck: false,
@@ -130,6 +174,7 @@ export function compileStrict(dir: string, files: Record<string, string>): void 
       files: Object.keys(files),
     }),
   );
+  rmSync(join(dir, 'out'), { recursive: true, force: true });
   try {
     execFileSync(process.execPath, [TSC, '-p', 'tsconfig.json'], {
       cwd: dir,

@@ -3,8 +3,9 @@
  * outside the repository (better-sqlite3 compiles from source there, as on a host that cannot
  * download its prebuilt binary). First a host without pg, holding the newest zod 4 itself, with
  * the SPI, the adapter and the runtime: strict TypeScript compiles against their types, memory
- * and SQLite stores run a turn and PostgreSQL is refused with `store_driver_missing`. Then pg 8
- * (newest) and the CLI join it: one copy of zod and of pg in the tree, the installed CLI's demo
+ * and SQLite stores run a turn and PostgreSQL is refused with `store_driver_missing`; every entry
+ * point with types compiles there (NodeNext and Bundler resolution) without pg, OpenTelemetry or
+ * vitest. Then pg 8 (newest), vitest (for the conformance entry) and the CLI join it: one copy of zod and of pg in the tree, the installed CLI's demo
  * and a host turn through the real codex. Needs `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
@@ -15,7 +16,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmIn, packInto } from '../support/packing.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { testEnv } from '../support/processes.js';
-import { CODEX_HOST, compileStrict, NO_PG_HOST, PG_HOST } from './tarball-hosts.js';
+import {
+  CODEX_HOST,
+  compileStrict,
+  EVERY_ENTRY_HOST,
+  NO_PG_HOST,
+  PG_HOST,
+  VITEST_ENTRY_HOST,
+} from './tarball-hosts.js';
 
 const PACKAGES = [
   ['@relvo-labs/agent-provider', join(REPO_ROOT, 'packages', 'agent-provider')],
@@ -107,12 +115,42 @@ describe('the four tarballs installed into an empty project', () => {
     expect(existsSync(join(scratch, 'no-pg.sqlite'))).toBe(true);
   });
 
-  describe('pg 8 and the CLI join the host', () => {
-    beforeAll(() => {
-      npmIn(scratch, [...INSTALL, 'pg@8', '@types/pg@8', tarballs.get(CLI) ?? ''], {
-        timeoutMs: INSTALL_TIMEOUT_MS,
+  it.each(['NodeNext', 'Bundler'] as const)(
+    'every entry point with types compiles in a strict host (%s resolution, no skipLibCheck) without the optional peers, and codexProfile types a profile with no cast',
+    (resolution) => {
+      for (const optional of ['pg', '@opentelemetry/api', 'vitest'])
+        expect(existsSync(installed(optional))).toBe(false);
+      compileStrict(scratch, { 'every-entry.ts': EVERY_ENTRY_HOST }, resolution);
+      if (resolution === 'Bundler') return;
+      const out = JSON.parse(run('out/every-entry.js', [])) as Record<string, unknown>;
+      expect(out).toEqual({
+        entries: {
+          spi: 'function',
+          spiTesting: 'function',
+          codex: 'function',
+          codexTesting: 'function',
+          demoModel: 'function',
+          runtime: 'function',
+          console: 'function',
+        },
+        provider: 'codex',
       });
+    },
+  );
+
+  describe('pg 8, vitest and the CLI join the host', () => {
+    beforeAll(() => {
+      npmIn(
+        scratch,
+        [...INSTALL, 'pg@8', '@types/pg@8', 'vitest@^4.1.0', tarballs.get(CLI) ?? ''],
+        { timeoutMs: INSTALL_TIMEOUT_MS },
+      );
     }, INSTALL_TIMEOUT_MS + 60_000);
+
+    it('the vitest entry compiles in a strict host once vitest is there', () => {
+      compileStrict(scratch, { 'vitest-entry.ts': VITEST_ENTRY_HOST });
+      expect(existsSync(join(scratch, 'out', 'vitest-entry.js'))).toBe(true);
+    });
 
     it("one copy of zod and one of pg: every package shares the host's", () => {
       // exits non-zero on a missing or invalid peer
@@ -182,18 +220,26 @@ describe('the four tarballs installed into an empty project', () => {
 });
 
 describe('the published CLI', () => {
-  it('never loads the provider testing entry: what it runs of that kit is bundled', () => {
+  it("carries none of the testing kit: the demo and doctor load the provider's demo-model entry", () => {
     const root = join(REPO_ROOT, 'packages', 'cli');
     requireBuilt(root);
     const out = JSON.parse(npmIn(root, ['pack', '--dry-run', '--json'])) as {
       files: { path: string }[];
     }[];
-    const code = (out[0]?.files ?? []).map((f) => f.path).filter((f) => f.endsWith('.js'));
+    const files = (out[0]?.files ?? []).map((f) => f.path);
+    const code = files.filter((f) => f.endsWith('.js'));
     expect(code).toContain('bin/relvo-codex.js');
-    for (const file of code) {
-      expect(readFileSync(join(root, file), 'utf8'), file).not.toContain(
-        'agent-provider-codex/testing',
+    const texts = code.map((file) => readFileSync(join(root, file), 'utf8'));
+    for (const [i, text] of texts.entries())
+      expect(text, code[i]).not.toContain('agent-provider-codex/testing');
+    expect(texts.some((t) => t.includes('@relvo-labs/agent-provider-codex/demo-model'))).toBe(true);
+    // nothing of the kit's sources was bundled into the CLI's own code
+    const bundled = files
+      .filter((f) => f.endsWith('.js.map'))
+      .flatMap(
+        (f) => (JSON.parse(readFileSync(join(root, f), 'utf8')) as { sources: string[] }).sources,
       );
-    }
+    expect(bundled.length).toBeGreaterThan(0);
+    expect(bundled.filter((source) => source.includes('testing'))).toEqual([]);
   });
 });

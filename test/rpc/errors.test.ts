@@ -5,7 +5,7 @@ import {
   ProviderRejection,
 } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { WIRE_CLASSIFICATIONS } from '../../src/protocol/vocabulary.js';
+import { WIRE_CLASSIFICATIONS } from '../../src/protocol/provider-codes.js';
 import {
   classifyWireErrorCode,
   CodexRpcError,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UnclassifiableReason } from '../../src/protocol/vocabulary.js';
+import type { UnclassifiableReason } from '../../src/rpc/frames.js';
 import { requestIdKey } from '../../src/protocol/wire.js';
 import { classifyFrame } from '../../src/rpc/frames.js';
 

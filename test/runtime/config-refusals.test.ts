@@ -6,7 +6,7 @@ import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { createAgentRuntime, isRuntimeError, type RuntimeError } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createCodexProvider, type CodexProviderOptions } from '../../src/index.js';
-import { CODEX_SANDBOX_MODES } from '../../src/protocol/vocabulary.js';
+import { CODEX_SANDBOX_MODES } from '../../src/protocol/wire-names.js';
 
 /** createAgentRuntime refuses before it claims anything, so there is nothing to shut down. */
 async function creationRefusal(profile: Record<string, unknown>): Promise<RuntimeError> {

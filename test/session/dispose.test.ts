@@ -1,6 +1,6 @@
 import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { CODEX_SERVER_REQUEST } from '../../src/protocol/vocabulary.js';
+import { CODEX_SERVER_REQUEST } from '../../src/protocol/wire-names.js';
 import type { FakeTransport } from '../support/fake-transport.js';
 import {
   createProviderHarness,

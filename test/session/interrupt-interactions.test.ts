@@ -50,12 +50,12 @@ describe('interrupt and interactions (docs/behaviour.md §7.1)', () => {
     await session.dispose();
   });
 
-  it('disposal answers outstanding approvals before the connection is released', async () => {
+  it('disposal answers outstanding approvals (cancel: the turn ends) before the connection is released', async () => {
     const { h, session } = await openedHarness({ approvals: 'bridge' });
     const { run } = await startBound(h, session, 't1');
     await push(h.transport, approval(5));
     const disposing = session.dispose();
-    expect(replyTo(h.transport.sent, 5)).toEqual({ id: 5, result: { decision: 'decline' } });
+    expect(replyTo(h.transport.sent, 5)).toEqual({ id: 5, result: { decision: 'cancel' } });
     expect(h.transport.closeCalls).toBe(0);
     await disposing;
     expect(h.transport.closeCalls).toBe(1);

@@ -6,7 +6,7 @@
  */
 import type { AgentError, ProviderRunTermination } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { UPSTREAM_PROVIDER_CODES } from '../../src/protocol/vocabulary.js';
+import { UPSTREAM_PROVIDER_CODES } from '../../src/protocol/provider-codes.js';
 import { classifyUpstreamFailure } from '../../src/session/upstream-failure.js';
 import { terminationOfCompletedTurn } from '../../src/session/translate.js';
 import { oldestReleaseWith } from '../support/recorded.js';

@@ -7,11 +7,9 @@ import {
   type RpcNotification,
   type ServerRequestOffer,
 } from '../../src/rpc/client.js';
-import type {
-  DropReason,
-  FenceReason,
-  UnclassifiableReason,
-} from '../../src/protocol/vocabulary.js';
+import type { UnclassifiableReason } from '../../src/rpc/frames.js';
+import type { FenceReason } from '../../src/session/state.js';
+import type { DropReason } from '../../src/transport/types.js';
 import { useFakeTransport, type FakeTransport } from './fake-transport.js';
 
 export const INITIALIZE_PARAMS = {

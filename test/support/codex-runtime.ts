@@ -92,9 +92,14 @@ export async function codexRuntime(
     readonly provider?: AgentRuntimeOptions['providers'][string];
     /** The test takes the runtime to a state (a lost lease) where shutdown may reject. */
     readonly shutdownMayFail?: boolean;
+    /** This CODEX_HOME and model server (the caller cleans them up) instead of fresh ones. */
+    readonly home?: Omit<RealCodexParts, 'binary'>;
   },
 ): Promise<CodexRuntime> {
-  const parts = await realCodexParts(cleanups, options.prefix);
+  const parts =
+    options.home === undefined
+      ? await realCodexParts(cleanups, options.prefix)
+      : { binary: requireCodexBinary({ kind: 'native' }), ...options.home };
   const profile = typeof options.profile === 'function' ? options.profile(parts) : options.profile;
   const over =
     typeof options.providerOptions === 'function'

@@ -94,10 +94,13 @@ describe('a malformed provider event is refused', () => {
         const expected = zodVerdict(input);
         const intake = intakeProviderEvent(input);
         expect(intake.ok).toBe(expected !== undefined);
-        // what a run records: the same payload, or the typed diagnostic of the same refusal
-        expect(recordedEmission(input)).toEqual(
+        // what a run records: the same payload, or the typed diagnostic of the same refusal;
+        // the verdict says a recorded-as-is payload was admitted, a refusal's diagnostic not
+        const verdict = { asIs: !intake.ok };
+        expect(recordedEmission(input, verdict)).toEqual(
           intake.ok ? intake.value : contractDiagnostic(intake.reason),
         );
+        expect(verdict.asIs).toBe(intake.ok);
         if (intake.ok) {
           accepted += 1;
           expect(intake.value).toEqual(expected);
@@ -112,21 +115,28 @@ describe('a malformed provider event is refused', () => {
     expect(accepted).toBeGreaterThan(30);
   });
 
-  it('a delta the SPI made is recorded as that very payload; one it made out of bounds is refused', () => {
-    const made = messageDeltaEvent('from the SPI');
-    const recorded = recordedEmission(made);
-    // nothing copied and nothing judged again: the frozen payload made a moment ago
-    expect(recorded).toBe(made.payload);
-    expect(intakeProviderEvent(made)).toEqual({ ok: true, value: made.payload });
-    // an earlier one is no longer the last made: judged by the usual road, with the same verdict
+  it('a delta the SPI made is kept as that very frozen payload whatever was made since; one out of bounds is refused', () => {
     const earlier = messageDeltaEvent('earlier');
+    const made = messageDeltaEvent('from the SPI');
+    const verdict = { asIs: false };
+    // nothing copied: the frozen payload is sound and cannot change
+    expect(recordedEmission(made, verdict)).toBe(made.payload);
+    expect(verdict.asIs).toBe(true);
+    expect(intakeProviderEvent(made)).toEqual({ ok: true, value: made.payload });
+    // the verdict reads the delta, not the order of calls: an earlier one is judged the same
     messageDeltaEvent('later');
-    const judged = recordedEmission(earlier);
-    expect(judged).toEqual({ type: 'run.message_delta', text: 'earlier' });
-    expect(judged).not.toBe(earlier.payload);
+    expect(recordedEmission(earlier, verdict)).toBe(earlier.payload);
+    expect(verdict.asIs).toBe(true);
+    // an unfrozen look-alike is judged the same and copied into a frozen payload
+    const plain = { payload: { type: 'run.message_delta', text: 'plain' } };
+    const copied = recordedEmission(plain, verdict);
+    expect(copied).toEqual(plain.payload);
+    expect(copied).not.toBe(plain.payload);
+    expect(Object.isFrozen(copied)).toBe(true);
     for (const text of ['', 'x'.repeat(DELTA_MAX + 1)]) {
       const bad = messageDeltaEvent(text);
-      expect(recordedEmission(bad)).toEqual(contractDiagnostic('schema:payload.text'));
+      expect(recordedEmission(bad, verdict)).toEqual(contractDiagnostic('schema:payload.text'));
+      expect(verdict.asIs).toBe(false);
     }
   });
 

@@ -13,13 +13,9 @@ import { addRunOptions, runOptionsOf, type RunFlags } from './commands/run-comma
 import { neutraliseLine } from './ui/neutralise.js';
 import { COLOR_MODES, createOutput, type ColorMode, type Output } from './ui/output.js';
 import { PROGRAM_EXAMPLES, RUN_EXAMPLES, SERVE_EXAMPLES, VERSION_TEXT } from './help.js';
+import type { CliIo } from './cli-io.js';
 
-export interface CliIo {
-  readonly env: NodeJS.ProcessEnv;
-  readonly stdout: NodeJS.WriteStream;
-  readonly stderr: NodeJS.WriteStream;
-  readonly stdin: NodeJS.ReadStream;
-}
+export type { CliIo } from './cli-io.js';
 
 interface CommonOptions {
   readonly codex?: string;

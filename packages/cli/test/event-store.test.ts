@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventEnvelopeSchema } from '@relvo-labs/agent-runtime';
 import { scriptedUsage, textStep } from '@relvo-labs/agent-provider-codex/testing';
-import { untilLeaseLapsed } from '../../agent-runtime/test/pg-cluster.js';
+import { pgQuery, untilLeaseLapsed } from '../../agent-runtime/test/pg-cluster.js';
 import { usePgCluster } from '../../agent-runtime/test/pg-suite.js';
 import { redactConnectionString } from '../src/host/event-store.js';
 import { cliEnv, runCli, startCli, survivorsAfter, until } from './support/cli.js';
@@ -174,8 +174,23 @@ describe.skipIf(pg.skip !== undefined)('--event-store on PostgreSQL (real codex)
     expect(early.code).toBe(1);
     expect(early.stderr).toContain('(or host) has it open, or the lease');
     expect(await survivorsAfter(early.mark)).toEqual([]);
-    // the lease of `run` is the store's default (30 s), by the database's clock
-    await untilLeaseLapsed(pg.cluster().connectionString, 'relvo', sessionId, 60_000);
+    // the lease of `run` is the store's default (30 s), by the database's clock: what is left of
+    // it is at most that; then the clock is moved past it for this row instead of waited out
+    const db = pg.cluster().connectionString;
+    const [left] = await pgQuery<{ ms: number }>(
+      db,
+      `SELECT extract(epoch FROM expires_at - clock_timestamp()) * 1000 AS ms
+         FROM relvo.leases WHERE session_id = $1`,
+      [sessionId],
+    );
+    expect(Number(left?.ms)).toBeGreaterThan(0);
+    expect(Number(left?.ms)).toBeLessThanOrEqual(30_000);
+    await pgQuery(
+      db,
+      'UPDATE relvo.leases SET expires_at = clock_timestamp() WHERE session_id = $1',
+      [sessionId],
+    );
+    await untilLeaseLapsed(db, 'relvo', sessionId);
     s.server.enqueue(textStep(['You said ', 'PAPAYA'], { usage: scriptedUsage(60, 4, 0, 0) }));
     const resumed = await runCli(['run', '--resume', sessionId, 'what did I say?', ...args], {
       env,

@@ -12,7 +12,7 @@ import {
   CODEX_BRIDGED_FILE_CHANGE,
   CODEX_BRIDGED_QUESTION,
   CODEX_CLIENT_METHOD,
-} from '../../../src/protocol/vocabulary.js';
+} from '../../../src/protocol/wire-names.js';
 import { INBOUND_METHODS } from '../../../src/protocol/inbound.js';
 
 export type Schema = Record<string, unknown>;
@@ -20,7 +20,7 @@ export type Schema = Record<string, unknown>;
 const { initialized, ...clientRequests } = CODEX_CLIENT_METHOD;
 
 /**
- * What the adapter sends, reads and answers, taken from its protocol vocabulary so that a method
+ * What the adapter sends, reads and answers, taken from its wire names so that a method
  * the adapter starts to use is reviewed from then on.
  */
 export const ADAPTER_SURFACE: {

@@ -5,7 +5,7 @@
  * through the runtime's session-addressed methods, so they reach a session wherever it is
  * owned: carried out here, routed to the process that owns it, or taken over when nobody does.
  */
-import { interactionResponseSchema } from '@relvo-labs/agent-provider';
+import { interactionResponseSchema, type HistoryRequest } from '@relvo-labs/agent-provider';
 import { z } from 'zod';
 import { isRuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
 import { HttpRefusal } from './http.js';
@@ -16,6 +16,7 @@ const NOT_FOUND = new Set(['unknown_session', 'unknown_interaction', 'unknown_pr
 const CONFLICT = new Set([
   'session_busy',
   'revert_unsupported',
+  'history_unsupported',
   'session_not_ready',
   'session_closed',
   'runtime_shut_down',
@@ -87,6 +88,27 @@ export class ConsoleApi {
   async events(sessionId: string, from: number, limit: number): Promise<ApiReply> {
     const events = await this.#runtime.readEvents(sessionId, { fromSequence: from, limit });
     return { status: 200, body: { events } };
+  }
+
+  /**
+   * One page of the session's thread as its provider keeps it (`RuntimeSession.history`): what a
+   * resumed thread did before this log held it. A read of the provider session open here only:
+   * the console never starts a provider to read, and never reads through another process's.
+   */
+  async history(sessionId: string, options: HistoryRequest): Promise<ApiReply> {
+    const session = this.#runtime.session(sessionId);
+    if (session === undefined) {
+      const first = await this.#runtime.readEvents(sessionId, { fromSequence: 1, limit: 1 });
+      if (first.length === 0) throw new HttpRefusal(404, 'unknown_session');
+      const owner = (await this.#runtime.sessionOwners()).get(sessionId);
+      throw new HttpRefusal(409, owner === 'elsewhere' ? 'session_elsewhere' : 'session_not_open');
+    }
+    const { cursor, limit } = options;
+    const page = await session.history({
+      ...(cursor === undefined ? {} : { cursor }),
+      ...(limit === undefined ? {} : { limit }),
+    });
+    return { status: 200, body: page };
   }
 
   async openSession(body: unknown): Promise<ApiReply> {

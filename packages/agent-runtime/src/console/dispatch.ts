@@ -4,6 +4,7 @@
  * or writes a stream itself and returns nothing. The page's own routes are served by server.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { historyRequestSchema } from '@relvo-labs/agent-provider';
 import type { AgentRuntime } from '@relvo-labs/agent-runtime';
 import type { ApiReply, ConsoleApi } from './api.js';
 import type { OneTimeCodes } from './codes.js';
@@ -85,6 +86,16 @@ export function handlers(p: Parts): Record<Exclude<RouteKey, PageRoutes>, Handle
       const q = r.url.searchParams;
       const from = positive(q.get('from'), 1, Number.MAX_SAFE_INTEGER);
       return p.api.events(param(r, 0), from, positive(q.get('limit'), 1000, 1000));
+    },
+    'GET /api/sessions/:id/history': (r) => {
+      const cursor = r.url.searchParams.get('cursor');
+      const limit = r.url.searchParams.get('limit');
+      const query = historyRequestSchema.safeParse({
+        ...(cursor === null ? {} : { cursor }),
+        ...(limit === null ? {} : { limit: Number(limit) }),
+      });
+      if (!query.success) throw new HttpRefusal(400, 'query_invalid');
+      return p.api.history(param(r, 0), query.data);
     },
     'GET /api/sessions/:id/stream': async (r) => {
       await streamSession(p.runtime, param(r, 0), streamFrom(r), r.res, p.streams);

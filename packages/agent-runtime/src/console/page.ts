@@ -58,6 +58,10 @@ kbd { font: 11px ui-monospace, Menlo, Consolas, monospace; border: 1px solid #9a
 .mono, .text, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }
 #timeline { display: flex; flex-direction: column; gap: 6px; max-height: 62vh; overflow: auto; }
+#earlier { display: flex; flex-direction: column; gap: 6px; margin-bottom: 6px; }
+.earlier-pages, .earlier-page, .earlier-turn { display: flex; flex-direction: column; gap: 6px; }
+.earlier-turn { border-left: 3px solid #d0d7e2; padding-left: 6px; }
+.earlier-turn > .internal { display: none; }
 .entry { padding: 6px 8px; border-radius: 4px; background: #f7f8fa; overflow-wrap: anywhere; }
 .entry .label { font-size: 11px; color: var(--muted); margin-right: 6px; }
 .entry.you { background: #eef3ff; }
@@ -133,6 +137,7 @@ export function renderPage(): RenderedPage {
 </div>
 <section id="detail" aria-labelledby="detail-heading"><h2 id="detail-heading">Timeline <span id="detail-title"></span></h2>
 <div id="detail-summary" class="muted"></div>
+<div id="earlier" aria-label="Earlier turns"></div>
 <div id="timeline"></div>
 <div id="composer"><label for="prompt" class="visually-hidden">Prompt</label><textarea id="prompt" placeholder="Ask the agent…"></textarea>
 <div class="actions"><button id="send" class="primary">Send</button><button id="interrupt">Interrupt</button><button id="undo">Undo last turn</button></div></div>

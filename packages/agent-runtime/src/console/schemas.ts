@@ -3,7 +3,11 @@
  * it sends. The server takes its types from these (z.infer), tests check real replies against
  * them, and docs/console.md describes them (a test checks it names every route's fields).
  */
-import { interactionRequestSchema, sessionStateSchema } from '@relvo-labs/agent-provider';
+import {
+  historyPageSchema,
+  interactionRequestSchema,
+  sessionStateSchema,
+} from '@relvo-labs/agent-provider';
 import { z } from 'zod';
 import { eventEnvelopeSchema, warmPoolStateSchema } from '@relvo-labs/agent-runtime';
 import { LIVE_STATES, SESSION_OWNERS, WAITING_FOR } from './live-state.js';
@@ -93,6 +97,8 @@ export const turnReplySchema = z.strictObject({
 });
 export const interruptReplySchema = z.strictObject({ interrupted: z.literal(true) });
 export const revertReplySchema = z.strictObject({ reverted: z.literal(1) });
+/** One page of the provider's own thread, newest turns first: the SPI's `HistoryPage`, unchanged. */
+export const historyReplySchema = historyPageSchema;
 export const answerReplySchema = z.strictObject({ answered: z.string() });
 /** The runtime's warm pool (ADR-0037) as `runtime.warmPool()` reports it: its schema, unchanged. */
 export const poolReplySchema = warmPoolStateSchema;

@@ -1,7 +1,6 @@
 import {
   agentError,
   captureJson,
-  madeDeltaPayload,
   messageDeltaPayloadSchema,
   providerEventInputSchema,
   providerRunTerminationSchema,
@@ -35,14 +34,7 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/**
- * The last payload judged here that the log records as it is. A provider's emit is admitted
- * and appended in one synchronous step, so the log asks about exactly this object and need not
- * judge it again; any other payload (one staged while the run started, say) is judged anew.
- * One reference, not a WeakSet: adding each of hundreds of short-lived payloads to a WeakSet
- * cost more than judging them.
- */
-let lastAdmitted: object | undefined;
+/** The payload types the log records exactly as intake admitted them (nothing to add or flatten). */
 const RECORDED_AS_IS: ReadonlySet<string> = new Set([
   'run.message_delta',
   'run.tool_activity',
@@ -50,9 +42,13 @@ const RECORDED_AS_IS: ReadonlySet<string> = new Set([
   'diagnostic',
 ]);
 
-/** True for the payload this module produced last from a provider event the schema accepted. */
-export function wasAdmitted(payload: object): boolean {
-  return payload === lastAdmitted;
+/**
+ * Where intake says, for the emission it just judged, whether the log may hold the admitted
+ * payload as it is. One per emitter (a run, a session's sink), written by each verdict and read
+ * right after it: the fact travels with the call, never found later by identity.
+ */
+export interface Verdict {
+  asIs: boolean;
 }
 
 const DELTA_MIN = messageDeltaPayloadSchema.shape.text.minLength ?? 1;
@@ -89,9 +85,6 @@ export function ownData(target: object, key: string): unknown {
  * and finding `payload`, `type` and `text` among them as data members means there is no other.
  */
 function fastDelta(input: unknown): ProviderEventPayload | undefined {
-  // the SPI's own delta, made just now: judged and frozen when it was made
-  const made = madeDeltaPayload(input);
-  if (made !== undefined) return made;
   if (!plainWithKeys(input, 1)) return undefined;
   const payload = ownData(input, 'payload');
   if (!plainWithKeys(payload, 2) || ownData(payload, 'type') !== 'run.message_delta') {
@@ -101,12 +94,10 @@ function fastDelta(input: unknown): ProviderEventPayload | undefined {
   if (typeof text !== 'string' || text.length < DELTA_MIN || text.length > DELTA_MAX) {
     return undefined;
   }
+  // frozen already (the SPI's messageDeltaEvent makes it so): its two checked members cannot
+  // change, so it is kept rather than copied
+  if (Object.isFrozen(payload)) return payload as ProviderEventPayload;
   return Object.freeze({ type: 'run.message_delta', text });
-}
-
-function admit(payload: ProviderEventPayload): ProviderEventPayload {
-  lastAdmitted = RECORDED_AS_IS.has(payload.type) ? payload : undefined;
-  return payload;
 }
 
 function firstIssuePath(issues: readonly { path: readonly PropertyKey[] }[]): string {
@@ -117,10 +108,7 @@ function firstIssuePath(issues: readonly { path: readonly PropertyKey[] }[]): st
 export function intakeProviderEvent(input: unknown): Intake<ProviderEventPayload> {
   try {
     const fast = fastDelta(input);
-    if (fast !== undefined) {
-      lastAdmitted = fast;
-      return { ok: true, value: fast };
-    }
+    if (fast !== undefined) return { ok: true, value: fast };
     return fullRoad(input);
   } catch {
     return { ok: false, reason: 'capture_threw' };
@@ -129,20 +117,25 @@ export function intakeProviderEvent(input: unknown): Intake<ProviderEventPayload
 
 /**
  * What a run records for a provider emission: the admitted payload, or the diagnostic of its
- * refusal. The same verdicts as intakeProviderEvent, without a result object per delta.
+ * refusal. The same verdicts as intakeProviderEvent, without a result object per delta;
+ * `verdict.asIs` says whether the log may hold the payload as it is (admitted, of a type
+ * recorded unchanged), so the log need not judge it again.
  */
-export function recordedEmission(input: unknown): ProviderEventPayload {
+export function recordedEmission(input: unknown, verdict: Verdict): ProviderEventPayload {
+  verdict.asIs = false;
   try {
     const fast = fastDelta(input);
     if (fast !== undefined) {
-      lastAdmitted = fast;
+      verdict.asIs = true;
       return fast;
     }
   } catch {
     return contractDiagnostic('capture_threw');
   }
   const intake = fullRoad(input);
-  return intake.ok ? intake.value : contractDiagnostic(intake.reason);
+  if (!intake.ok) return contractDiagnostic(intake.reason);
+  verdict.asIs = RECORDED_AS_IS.has(intake.value.type);
+  return intake.value;
 }
 
 function fullRoad(input: unknown): Intake<ProviderEventPayload> {
@@ -152,7 +145,7 @@ function fullRoad(input: unknown): Intake<ProviderEventPayload> {
     const parsed = providerEventInputSchema.safeParse(captured.value);
     if (!parsed.success)
       return { ok: false, reason: `schema:${firstIssuePath(parsed.error.issues)}` };
-    return { ok: true, value: admit(deepFreeze(parsed.data.payload)) };
+    return { ok: true, value: deepFreeze(parsed.data.payload) };
   } catch {
     return { ok: false, reason: 'capture_threw' };
   }

@@ -8,7 +8,7 @@ import {
 import { RuntimeError } from '../errors.js';
 import { randomId } from '../ids.js';
 import { flatPayload } from './flat-payloads.js';
-import { deepFreeze, wasAdmitted } from './intake.js';
+import { deepFreeze } from './intake.js';
 import type { EventWriter } from './writer.js';
 
 /** A live reader of one session's committed envelopes (see subscription.ts). */
@@ -27,12 +27,13 @@ interface DeliveryWait {
 }
 
 /**
- * A payload the log can hold as it is: frozen, and judged by the schema. One intake admitted is
- * both already; anything else (the runtime's own payloads) is captured into a frozen copy, so a
- * later change to the caller's object, or a host's attempt on what it read, cannot reach the log.
+ * A payload the log can hold as it is: frozen, and judged by the schema. One the caller says
+ * intake admitted as it is (`judged`) is both already; anything else (the runtime's own payloads)
+ * is captured into a frozen copy, so a later change to the caller's object, or a host's attempt
+ * on what it read, cannot reach the log.
  */
-function recordable(payload: EventPayload): EventPayload | undefined {
-  if (wasAdmitted(payload)) return payload;
+function recordable(payload: EventPayload, judged: boolean): EventPayload | undefined {
+  if (judged) return payload;
   const flat = flatPayload(payload);
   if (flat !== undefined) return flat;
   const captured = captureJson(payload);
@@ -69,8 +70,8 @@ export class SessionLog {
    * Assigns the next sequence and stages the envelope for the next batch. Never throws. The
    * envelope is frozen: what a host reads (live or from the memory store) is this object.
    */
-  append(payload: EventPayload, runId?: string): EventEnvelope {
-    const recorded = this.failure === undefined ? recordable(payload) : payload;
+  append(payload: EventPayload, runId?: string, judged = false): EventEnvelope {
+    const recorded = this.failure === undefined ? recordable(payload, judged) : payload;
     const eventId = this.writer.ids('evt');
     const sequence = this.lastSequence + 1;
     const occurredAt = this.writer.stamp();

@@ -189,7 +189,9 @@ export class ProviderSessionPool {
         try {
           if (sinkState.stale) return;
           const intake = intakeProviderEvent(input);
-          if (intake.ok && intake.value.type === 'diagnostic') log.append(intake.value);
+          // admitted, a diagnostic is recorded as it is: the log need not judge it again
+          if (intake.ok && intake.value.type === 'diagnostic')
+            log.append(intake.value, undefined, true);
           else log.append(contractDiagnostic(intake.ok ? 'not_a_session_payload' : intake.reason));
         } catch {
           // the sink never throws

@@ -18,7 +18,7 @@ import {
 } from '@relvo-labs/agent-provider';
 import type { EventPayload } from '../envelope.js';
 import { rejection, RuntimeError } from '../errors.js';
-import { failedWith, intakeTermination, recordedEmission } from './intake.js';
+import { failedWith, intakeTermination, recordedEmission, type Verdict } from './intake.js';
 import type { InteractionRun } from './interactions.js';
 import { providerCallError } from './provider-call.js';
 import type { RunContext } from './run-context.js';
@@ -41,6 +41,8 @@ export class RunDriver implements InteractionRun {
   readonly done: Promise<TurnResult>;
   private resolveDone!: (result: TurnResult) => void;
   private readonly staged = new StagedEmissions();
+  /** What intake said of the emission being handled (read right after it judged). */
+  private readonly verdict: Verdict = { asIs: false };
   private stale = false;
   /** In-memory interrupt fence (docs/spi.md §18): interaction requests become diagnostics. */
   private fence = false;
@@ -92,8 +94,9 @@ export class RunDriver implements InteractionRun {
     return !this.stale && !this.fence && this.providerRun !== undefined;
   }
 
-  private append(payload: EventPayload): void {
-    this.ctx.log.append(payload, this.runId);
+  /** `judged`: intake admitted the payload as the log holds it (its verdict, passed along). */
+  private append(payload: EventPayload, judged = false): void {
+    this.ctx.log.append(payload, this.runId, judged);
   }
 
   private moveTo(to: RunState): void {
@@ -161,15 +164,16 @@ export class RunDriver implements InteractionRun {
 
   private onEmit(input: unknown): void {
     if (this.stale) return;
-    const payload = recordedEmission(input);
+    const payload = recordedEmission(input, this.verdict);
     if (this.state === 'starting') {
+      // held back and handled later: the log judges it then
       this.staged.push(payload);
       return;
     }
-    this.handle(payload);
+    this.handle(payload, this.verdict.asIs);
   }
 
-  private handle(payload: ProviderEventPayload): void {
+  private handle(payload: ProviderEventPayload, judged = false): void {
     switch (payload.type) {
       case 'interaction.requested':
         this.raise(payload.providerRef, payload.request);
@@ -178,7 +182,7 @@ export class RunDriver implements InteractionRun {
         this.withdraw(payload.providerRef);
         return;
       default:
-        this.append(payload);
+        this.append(payload, judged);
     }
   }
 

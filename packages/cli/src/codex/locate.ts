@@ -14,7 +14,10 @@ import {
 } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { locateCodexBinary, type CodexBinaryKind } from '../kit.js';
+import {
+  locateCodexBinary,
+  type CodexBinaryKind,
+} from '@relvo-labs/agent-provider-codex/demo-model';
 
 export const CODEX_EXECUTABLE_ENV = 'RELVO_CODEX_EXECUTABLE';
 

@@ -16,7 +16,7 @@ import { SessionFollower, type FollowEnd } from '../attach/follow.js';
 import { CliExit, EXIT } from '../exit-codes.js';
 import { ATTACH_EXAMPLES } from '../help.js';
 import { findSession, readSession } from '../host/log-reader.js';
-import type { CliIo } from '../program.js';
+import type { CliIo } from '../cli-io.js';
 import { terminalStreams } from '../turn/exit.js';
 import type { Output } from '../ui/output.js';
 import { TimelineRenderer } from '../ui/timeline.js';

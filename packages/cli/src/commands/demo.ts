@@ -7,11 +7,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentRuntime } from '@relvo-labs/agent-runtime';
-import { codexConfigArgs, createIsolatedCodexHome, ScriptedModelServer } from '../kit.js';
+import {
+  codexConfigArgs,
+  createIsolatedCodexHome,
+  ScriptedModelServer,
+} from '@relvo-labs/agent-provider-codex/demo-model';
 import { requireReviewedCodex } from '../codex/gate.js';
 import { closingStep, DEMO_COMMAND, DEMO_FILE, DEMO_PROMPT, openingStep } from '../demo/script.js';
 import { openCodexRuntime } from '../host/runtime.js';
-import type { CliIo } from '../program.js';
+import type { CliIo } from '../cli-io.js';
 import { createAnswerer, type AnswerPolicy } from '../turn/answers.js';
 import { ctrlCFor, StartupAborted } from '../turn/ctrl-c.js';
 import { SessionDriver } from '../turn/driver.js';

@@ -10,7 +10,11 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
-import { codexConfigArgs, createIsolatedCodexHome, ScriptedModelServer } from '../kit.js';
+import {
+  codexConfigArgs,
+  createIsolatedCodexHome,
+  ScriptedModelServer,
+} from '@relvo-labs/agent-provider-codex/demo-model';
 import { checkLimits } from '../codex/limits.js';
 import { CODEX_EXECUTABLE_ENV, findCodex } from '../codex/locate.js';
 import { accountProvider, checkLogin, loginHint, NOT_LOGGED_IN } from '../codex/login.js';

@@ -14,7 +14,7 @@ import { openRunSession } from '../host/open-run.js';
 import { placeSessions } from '../host/placement.js';
 import { followUpOrUndo } from '../turn/undo.js';
 import { checkEventLogPath } from '../host/startup-checks.js';
-import type { CliIo } from '../program.js';
+import type { CliIo } from '../cli-io.js';
 import { createAnswerer } from '../turn/answers.js';
 import { ctrlCFor, StartupAborted, type CtrlC } from '../turn/ctrl-c.js';
 import { SessionDriver, type TurnEnd } from '../turn/driver.js';

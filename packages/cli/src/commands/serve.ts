@@ -14,10 +14,9 @@ import { CliExit, EXIT } from '../exit-codes.js';
 import { chooseConfig } from '../host/config.js';
 import { postgresLog } from '../host/event-store.js';
 import { placeSessions } from '../host/placement.js';
-import { openCodexRuntime } from '../host/runtime.js';
-import { checkEventLogPath, startupErrorToExit } from '../host/startup-checks.js';
-import { EVENT_LOG_ENV } from '../paths.js';
-import type { CliIo } from '../program.js';
+import { openLoggedRuntime } from '../host/runtime.js';
+import { checkEventLogPath } from '../host/startup-checks.js';
+import type { CliIo } from '../cli-io.js';
 import type { Output } from '../ui/output.js';
 
 export const CONSOLE_TOKEN_ENV = 'RELVO_CODEX_CONSOLE_TOKEN';
@@ -110,21 +109,10 @@ export async function runServe(options: ServeOptions, out: Output, io: CliIo): P
   let console_: ConsoleServer | undefined;
   let lines: Interface | undefined;
   try {
-    try {
-      runtime = await openCodexRuntime({
-        codex,
-        env: io.env,
-        eventLog: ephemeral
-          ? { memory: true }
-          : shared === undefined
-            ? eventLog
-            : { postgres: shared },
-        eventLogOptions: { ownsFolder: options.eventLog === undefined && !io.env[EVENT_LOG_ENV] },
-        config: { ...chosen.config, defaultProfile: chosen.profile },
-      });
-    } catch (error) {
-      throw startupErrorToExit(error, eventLog);
-    }
+    runtime = await openLoggedRuntime(
+      { ephemeral, shared, eventLog, named: options.eventLog },
+      { codex, env: io.env, config: { ...chosen.config, defaultProfile: chosen.profile } },
+    );
     console_ = await startConsole({
       runtime,
       port,

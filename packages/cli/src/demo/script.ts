@@ -12,7 +12,7 @@ import {
   type RawStep,
   type SseEvent,
   type TextStep,
-} from '../kit.js';
+} from '@relvo-labs/agent-provider-codex/demo-model';
 
 export const DEMO_FILE = 'relvo-demo.txt';
 export const DEMO_FILE_TEXT = 'hello from codex';

@@ -4,13 +4,12 @@
  */
 import type { AgentRuntime, RuntimeSession } from '@relvo-labs/agent-runtime';
 import type { LocatedCodex } from '../codex/locate.js';
-import { EVENT_LOG_ENV } from '../paths.js';
 import { StartupAborted, type SessionCtrlC } from '../turn/ctrl-c.js';
 import { requireLogin } from '../turn/preflight.js';
 import type { ChosenConfig } from './config.js';
 import type { PostgresLog } from './event-store.js';
 import { forkFromLog, resumeFromLog, withThreadPersistence } from './resume.js';
-import { openCodexRuntime } from './runtime.js';
+import { openLoggedRuntime } from './runtime.js';
 import { startupErrorToExit } from './startup-checks.js';
 
 export interface RunSessionPlan {
@@ -43,17 +42,14 @@ export async function openRunSession(
 ): Promise<OpenedRun> {
   const { chosen, codex, workspace, eventLog } = plan;
   try {
-    const runtime = await openCodexRuntime({
-      codex,
-      env: plan.env,
-      eventLog: plan.ephemeral
-        ? { memory: true }
-        : plan.shared === undefined
-          ? eventLog
-          : { postgres: plan.shared },
-      eventLogOptions: { ownsFolder: plan.namedEventLog === undefined && !plan.env[EVENT_LOG_ENV] },
-      config: plan.ephemeral ? chosen.config : withThreadPersistence(chosen.config),
-    });
+    const runtime = await openLoggedRuntime(
+      { ephemeral: plan.ephemeral, shared: plan.shared, eventLog, named: plan.namedEventLog },
+      {
+        codex,
+        env: plan.env,
+        config: plan.ephemeral ? chosen.config : withThreadPersistence(chosen.config),
+      },
+    );
     onRuntime(runtime);
     ctrlC.checkpoint();
     // the login check starts a codex of its own: a signal must not wait for its answer

@@ -17,6 +17,8 @@ import { submitErrorToExit } from '../turn/submit-errors.js';
 import { openPrivateEventLog, type PrivateLogOptions } from './event-log.js';
 import { openPostgresLog, type PostgresLog } from './event-store.js';
 import { startOtlpExport } from './otlp.js';
+import { EVENT_LOG_ENV } from '../paths.js';
+import { startupErrorToExit } from './startup-checks.js';
 
 export interface CodexRuntimeOptions {
   readonly config: RuntimeConfig | RuntimeConfigInput;
@@ -37,6 +39,42 @@ export function codexFactory(codex: LocatedCodex) {
     });
   // the schemas go along, so that a typo in a profile is refused when the config is loaded
   return Object.assign(factory, { optionSchemas: createCodexProvider.optionSchemas });
+}
+
+/** Where a command keeps its log, as `run` and `serve` decide it from their options. */
+export interface LogPlace {
+  /** `--ephemeral` (or the host config's): no durable log at all. */
+  readonly ephemeral: boolean;
+  /** `--event-store`: the shared PostgreSQL log. */
+  readonly shared: PostgresLog | undefined;
+  /** The SQLite file (or the shared log's label, for messages). */
+  readonly eventLog: string;
+  /** `--event-log` as given: a folder the person named is left as it is. */
+  readonly named: string | undefined;
+}
+
+/**
+ * The runtime of a command that keeps a log (`run`, `serve`): in memory, on the shared
+ * PostgreSQL log or in the private SQLite file, the default file's folder owned by the CLI; a
+ * log that cannot be used is a one-line usage error naming it.
+ */
+export async function openLoggedRuntime(
+  place: LogPlace,
+  options: Pick<CodexRuntimeOptions, 'codex' | 'config'> & { readonly env: NodeJS.ProcessEnv },
+): Promise<AgentRuntime> {
+  try {
+    return await openCodexRuntime({
+      ...options,
+      eventLog: place.ephemeral
+        ? { memory: true }
+        : place.shared === undefined
+          ? place.eventLog
+          : { postgres: place.shared },
+      eventLogOptions: { ownsFolder: place.named === undefined && !options.env[EVENT_LOG_ENV] },
+    });
+  } catch (error) {
+    throw startupErrorToExit(error, place.eventLog);
+  }
 }
 
 export async function openCodexRuntime(options: CodexRuntimeOptions): Promise<AgentRuntime> {

@@ -1,6 +1,6 @@
 import type { RunTermination } from '@relvo-labs/agent-provider';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import type { CliIo } from '../program.js';
+import type { CliIo } from '../cli-io.js';
 import type { PromptStreams } from '../ui/prompt.js';
 
 /** 0 succeeded, 1 failed, 130 interrupted by the person. */

@@ -27,6 +27,9 @@ const REFUSAL: Readonly<Record<string, string>> = {
   no_active_run: 'nothing is running',
   unknown_session: 'no such session',
   unknown_interaction: 'no such question in this session',
+  session_elsewhere: 'another process runs this session: its earlier turns are read there',
+  session_not_open: 'no process runs this session now: resume it to read its earlier turns',
+  history_unsupported: "this session's provider keeps no thread to read",
 };
 
 function token(value: string): string {

@@ -6,6 +6,7 @@
  */
 import { api, openAnotherTab, readCredential, showLogin, useToken } from './api.js';
 import { byId, clean, el, inputById, setStatus, str } from './dom.js';
+import { EarlierTurns } from './earlier.js';
 import { drawInbox, inboxKeys, type Pending } from './inbox.js';
 import { liveText, ownerText, refusalText } from './labels.js';
 import { LiveStream } from './live.js';
@@ -42,6 +43,8 @@ function redrawSessions(): void {
   summary();
 }
 
+const earlier = new EarlierTurns(byId('earlier'));
+
 const live = new LiveStream({
   sessions(rows) {
     state.sessions = rows;
@@ -66,6 +69,7 @@ function select(sessionId: string): void {
   state.selected = sessionId;
   sessionStorage.setItem('relvo.session', sessionId);
   live.follow(sessionId);
+  earlier.follow(sessionId);
   redrawSessions();
 }
 

@@ -34,7 +34,7 @@ function errorCode(value: unknown): string {
   return isRecord(value) ? ` (${str(value['code'])})` : '';
 }
 
-function inputText(input: unknown): string {
+export function inputText(input: unknown): string {
   const parts =
     isRecord(input) && Array.isArray(input['parts']) ? input['parts'].filter(isRecord) : [];
   return parts

@@ -3,15 +3,21 @@
  * connected release stubbed in the initialize reply. No reviewed release lacks a feature, so the
  * capability map is doctored here only: the window's first release is made to lack some.
  */
+import type { ProviderSession } from '@relvo-labs/agent-provider';
 import { describe, expect, it, vi } from 'vitest';
 import { CODEX_FEATURES, type CodexFeature } from '../../src/capabilities/features.js';
 import { ReleaseCapabilities, requestedFeatures } from '../../src/capabilities/gate.js';
 import { CODEX_APP_SERVER_MIN_VERSION } from '../../src/constants.js';
 import { codexProviderOptionsSchema, type CodexProviderOptions } from '../../src/options.js';
-import { createProviderHarness, recordingSink, textInput } from '../support/provider-harness.js';
+import {
+  createProviderHarness,
+  recordingSink,
+  textInput,
+  type ProviderHarness,
+} from '../support/provider-harness.js';
 import { count, reply, startBound, THREAD, turns } from '../support/provider-frames.js';
-import { refusal } from '../support/doctored-releases.js';
 import { BASELINE, recordedUserAgentOf, unlistedNeighbours } from '../support/releases.js';
+import { refusal } from '../support/refusals.js';
 
 const OLD = CODEX_APP_SERVER_MIN_VERSION;
 // hoisted with the mock below, which cannot read this file's other bindings
@@ -29,6 +35,15 @@ vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
   const { firstReleaseLacking } = await import('../support/doctored-releases.js');
   return firstReleaseLacking(await importOriginal(), LACKING);
 });
+
+/** The handshake went through to thread/start, and the session closes its transport once disposed. */
+async function expectOpened(h: ProviderHarness, session: ProviderSession): Promise<void> {
+  expect(count(h.transport, 'initialized')).toBe(1);
+  expect(count(h.transport, 'thread/start')).toBe(1);
+  expect(h.transport.closeCalls).toBe(0);
+  await session.dispose();
+  expect(h.transport.closeCalls).toBe(1);
+}
 
 /** createSession on `version` with `options`; resolves the session or the refusal. */
 async function openOn(version: string, options: Omit<CodexProviderOptions, 'transport'> = {}) {
@@ -129,15 +144,13 @@ describe('createSession on a release that lacks a requested feature', () => {
       additionalAppServerVersions: [hostReviewed],
     });
     await reply(h.transport, 'thread/start', { thread: { id: THREAD, ephemeral: true } });
-    const session = await opening;
-    await session.dispose();
+    await expectOpened(h, await opening);
   });
 
   it('the same options open a session on a release that carries the feature', async () => {
     const { h, opening } = await openOn(BASELINE, { events: { plan: true } });
     await reply(h.transport, 'thread/start', { thread: { id: THREAD, ephemeral: true } });
-    const session = await opening;
-    await session.dispose();
+    await expectOpened(h, await opening);
   });
 });
 

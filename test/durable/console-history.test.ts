@@ -80,7 +80,7 @@ describe('the console and a resumed codex thread (SQLite)', () => {
     const { runtime } = await codexRuntime(cleanups, {
       prefix: 'unused',
       home: { iso, server },
-      store: openSqliteEventStore({ path: sqlite, leaseMs: LEASE_MS }),
+      runtime: { store: openSqliteEventStore({ path: sqlite, leaseMs: LEASE_MS }) },
       providerOptions: {
         persistence: 'thread',
         sandboxMode: 'workspace-write',

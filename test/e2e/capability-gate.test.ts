@@ -6,20 +6,15 @@
  * reply, the teardown of the refused connection, and a session whose run is refused a steer and
  * an output schema while codex goes on with the turn.
  */
-import { isProviderRejection, type AgentError } from '@relvo-labs/agent-provider';
 import { describe, expect, it, vi } from 'vitest';
 import { createCodexProvider } from '../../src/index.js';
-import {
-  codexConfigArgs,
-  createIsolatedCodexHome,
-  requireCodexBinary,
-  ScriptedModelServer,
-  textStep,
-} from '../../src/testing/index.js';
-import { testEnv } from '../support/processes.js';
+import { requireCodexBinary } from '../../src/testing/index.js';
+import { useCleanups } from '../support/cleanups.js';
+import { codexProviderBase, realCodexParts } from '../support/codex-runtime.js';
 import { textInput } from '../support/provider-harness.js';
 import { acceptUnderReview } from '../support/releases.js';
-import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';
+import { openRealCodex, recordingSink, waitForEvent, slowTextStep } from '../support/real-codex.js';
+import { refusal } from '../support/refusals.js';
 
 vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/capabilities/releases.js')>();
@@ -35,47 +30,31 @@ vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
 });
 
 const binary = requireCodexBinary({ kind: 'native' });
-
-async function refusal(promise: Promise<unknown>): Promise<AgentError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isProviderRejection(outcome)) throw new Error('expected a ProviderRejection');
-  return outcome.agentError;
-}
+const cleanups = useCleanups();
 
 describe(`the capability gate on the real codex ${binary.version}, its map entry doctored`, () => {
   it('createSession asking for a lacking feature is refused once codex names its release; nothing reaches the model', async () => {
-    const iso = createIsolatedCodexHome('relvo-gate-');
-    const server = await ScriptedModelServer.start();
-    try {
-      const provider = createCodexProvider({
-        executable: binary.path,
-        extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-        env: iso.env(testEnv()),
-        requestTimeoutMs: 20_000,
-        additionalAppServerVersions: acceptUnderReview(binary.version),
-        events: { plan: true },
-      });
-      const error = await refusal(
-        provider.createSession({
-          options: {},
-          workspace: { root: iso.workspace, ownership: 'borrowed' },
-          sink: recordingSink(),
-        }),
-      );
-      expect(error).toMatchObject({
-        code: 'capability_unsupported',
-        details: { capability: 'events.plan', codexVersion: binary.version },
-      });
-      // the refused connection was torn down, not kept in the abandoned ledger
-      expect(provider.abandonedConnectionCount).toBe(0);
-      expect(server.requests).toHaveLength(0);
-    } finally {
-      await server.close();
-      iso.dispose();
-    }
+    const parts = await realCodexParts(cleanups, 'relvo-gate-');
+    const { iso, server } = parts;
+    const provider = createCodexProvider({
+      ...codexProviderBase(parts),
+      additionalAppServerVersions: acceptUnderReview(binary.version),
+      events: { plan: true },
+    });
+    const error = await refusal(
+      provider.createSession({
+        options: {},
+        workspace: { root: iso.workspace, ownership: 'borrowed' },
+        sink: recordingSink(),
+      }),
+    );
+    expect(error).toMatchObject({
+      code: 'capability_unsupported',
+      details: { capability: 'events.plan', codexVersion: binary.version },
+    });
+    // the refused connection was torn down, not kept in the abandoned ledger
+    expect(provider.abandonedConnectionCount).toBe(0);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('a run is refused its outputSchema at startRun and its steer at steer; the turn itself completes', async () => {
@@ -94,12 +73,7 @@ describe(`the capability gate on the real codex ${binary.version}, its map entry
     });
     expect(codex.server.requests).toHaveLength(0);
 
-    codex.server.enqueue(
-      textStep(
-        Array.from({ length: 20 }, (_, i) => `w${i} `),
-        { delayMs: 50 },
-      ),
-    );
+    codex.server.enqueue(slowTextStep(20, 50, 'w'));
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('count'), sink, runRef: 'r1' });
     await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');

@@ -19,6 +19,7 @@ import {
   waitForEvent,
   waitForApproval,
   approveOnce,
+  slowTextStep,
 } from '../support/real-codex.js';
 
 describe('codex provider against the real binary under test', () => {
@@ -82,10 +83,7 @@ describe('codex provider against the real binary under test', () => {
   it('interrupts a slow stream: interrupted, partial output kept, the session stays usable', async () => {
     const codex = await openRealCodex();
     codex.server.enqueue(
-      textStep(
-        Array.from({ length: 50 }, (_, i) => `tick${i} `),
-        { delayMs: 100 },
-      ),
+      slowTextStep(50, 100, 'tick'),
       textStep('after', { usage: scriptedUsage(5, 1, 0, 0) }),
     );
     const sink = recordingSink();
@@ -307,12 +305,7 @@ function findByCmdline(needle: string): number[] {
 describe('the peer dies mid-turn', () => {
   it('SIGKILL of the app-server fails the run (never success), and dispose still succeeds', async () => {
     const codex = await openRealCodex();
-    codex.server.enqueue(
-      textStep(
-        Array.from({ length: 100 }, (_, i) => `t${i} `),
-        { delayMs: 100 },
-      ),
-    );
+    codex.server.enqueue(slowTextStep(100, 100, 't'));
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('slow'), sink, runRef: 'k' });
     await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');

@@ -14,7 +14,7 @@ import {
 } from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
 import { LOOKUP_TICKET as LOOKUP } from '../../scripts/lib/scenarios-host.js';
-import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';
+import { openRealCodex, recordingSink, waitForEvent, slowTextStep } from '../support/real-codex.js';
 
 describe('host tools on the real binary', () => {
   it("the model calls a host tool and reads the host's result in its next request", async () => {
@@ -132,13 +132,7 @@ describe('injected context on the real binary', () => {
 
   it('is taken while a run streams (codex does not refuse it): the same run asks the model again', async () => {
     const codex = await openRealCodex();
-    codex.server.enqueue(
-      textStep(
-        Array.from({ length: 30 }, (_, i) => `w${String(i)} `),
-        { delayMs: 40 },
-      ),
-      textStep(['after the note']),
-    );
+    codex.server.enqueue(slowTextStep(30, 40, 'w'), textStep(['after the note']));
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('count'), sink, runRef: 'r1' });
     await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');

@@ -4,56 +4,25 @@
  * after; the next turn's model request lacks the reverted turn; a revert while a turn runs is
  * refused `session_busy` with nothing recorded.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
+import { describe, expect, it } from 'vitest';
+import { textStep } from '@relvo-labs/agent-provider-codex/testing';
 import {
-  codexConfigArgs,
-  createIsolatedCodexHome,
-  requireCodexBinary,
-  ScriptedModelServer,
-  textStep,
-} from '@relvo-labs/agent-provider-codex/testing';
-import {
-  createAgentRuntime,
   createMemoryEventStore,
   isRuntimeError,
   type EventEnvelope,
 } from '@relvo-labs/agent-runtime';
-import { testEnv } from '../support/processes.js';
+import { useCleanups } from '../support/cleanups.js';
+import { codexRuntime } from '../support/codex-runtime.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function started() {
-  const binary = requireCodexBinary({ kind: 'native' });
-  const server = await ScriptedModelServer.start();
-  cleanups.push(() => server.close());
-  const iso = createIsolatedCodexHome('relvo-revert-rt-');
-  cleanups.push(() => {
-    iso.dispose();
-  });
   const store = createMemoryEventStore();
-  const runtime = await createAgentRuntime({
-    providers: { codex: createCodexProvider },
-    config: {
-      defaultProfile: 'codex',
-      profiles: {
-        codex: {
-          provider: 'codex',
-          providerOptions: {
-            executable: binary.path,
-            extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-            env: iso.env(testEnv()),
-            persistence: 'thread',
-          },
-        },
-      },
-    },
-    store,
+  const { iso, server, runtime } = await codexRuntime(cleanups, {
+    prefix: 'relvo-revert-rt-',
+    providerOptions: { persistence: 'thread' },
+    runtime: { store },
   });
-  cleanups.push(() => runtime.shutdown());
   const session = await runtime.openSession({ workspace: iso.workspace });
   const stored = async (): Promise<EventEnvelope[]> => {
     return [...(await store.read(session.id, { fromSequence: 1, limit: 10_000 }))];

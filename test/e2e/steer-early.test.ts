@@ -7,19 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { textStep } from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink } from '../support/real-codex.js';
+import { openRealCodex, recordingSink, slowTextStep } from '../support/real-codex.js';
 
 describe('steer at once after admission, against the real binary under test', () => {
   for (const persistence of ['thread', 'ephemeral'] as const) {
     it(`${persistence}: accepted, and the model hears it in the same run`, async () => {
       const codex = await openRealCodex({ persistence });
-      codex.server.enqueue(
-        textStep(
-          Array.from({ length: 20 }, (_, i) => `tick${i} `),
-          { delayMs: 50 },
-        ),
-        textStep('steered'),
-      );
+      codex.server.enqueue(slowTextStep(20, 50, 'tick'), textStep('steered'));
       const run = await codex.session.startRun({
         input: textInput('slow'),
         sink: recordingSink(),

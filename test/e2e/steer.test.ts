@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { requestInputItems, textStep, type RecordedRequest } from '../../src/testing/index.js';
 import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';
+import { openRealCodex, recordingSink, waitForEvent, slowTextStep } from '../support/real-codex.js';
 
 /** The user texts of a model request, in order. */
 function userTexts(request: RecordedRequest): string[] {
@@ -24,13 +24,7 @@ function userTexts(request: RecordedRequest): string[] {
 describe('steering a run on the real binary', () => {
   it('a steer during a streaming response reaches the next model request of the same run', async () => {
     const codex = await openRealCodex();
-    codex.server.enqueue(
-      textStep(
-        Array.from({ length: 40 }, (_, i) => `w${i} `),
-        { delayMs: 100 },
-      ),
-      textStep('steered answer'),
-    );
+    codex.server.enqueue(slowTextStep(40, 100, 'w'), textStep('steered answer'));
     const sink = recordingSink();
     const run = await codex.session.startRun({ input: textInput('count'), sink, runRef: 's1' });
     await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');

@@ -8,35 +8,25 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCodexProvider, createCodexStdioTransport } from '../../src/index.js';
 import {
   codexConfigArgs,
-  createIsolatedCodexHome,
   execCommandStep,
   functionCallOutput,
-  requireCodexBinary,
-  ScriptedModelServer,
   textStep,
 } from '../../src/testing/index.js';
+import { useCleanups } from '../support/cleanups.js';
+import { realCodexParts } from '../support/codex-runtime.js';
 import { testEnv } from '../support/processes.js';
 import { recordingSink, textInput } from '../support/provider-harness.js';
 import { acceptUnderReview } from '../support/releases.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 describe('a codex app-server started elsewhere serves a thread in the workspace it is given', () => {
   it('runs the thread in its cwd, not the process directory', async () => {
-    const binary = requireCodexBinary({ kind: 'native' });
-    const iso = createIsolatedCodexHome('relvo-e2e-');
-    cleanups.push(() => {
-      iso.dispose();
-    });
-    const server = await ScriptedModelServer.start();
-    cleanups.push(() => server.close());
+    const { binary, iso, server } = await realCodexParts(cleanups, 'relvo-e2e-');
     const processDir = realpathSync(mkdtempSync(join(tmpdir(), 'relvo-e2e-process-')));
     cleanups.push(() => {
       rmSync(processDir, { recursive: true, force: true });

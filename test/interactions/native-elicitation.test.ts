@@ -3,7 +3,7 @@ import { InteractionRegistry } from '../../src/interactions/registry.js';
 import { translateElicitation } from '../../src/interactions/native-elicitation.js';
 import { fakeOffer, fakeOwner, THREAD, TURN } from '../support/interaction-frames.js';
 import { refOf } from '../support/registry-harness.js';
-import { ADA_FORM_ANSWERS } from '../support/elicitation-frames.js';
+import { ADA_FORM_ANSWERS, UNNAMED_TOOL_APPROVAL } from '../support/elicitation-frames.js';
 
 const ROOT = '/work/ws';
 const METHOD = 'mcpServer/elicitation/request';
@@ -311,16 +311,7 @@ describe('refusals', () => {
 
 describe('MCP tool-call approval from a release whose _meta names no tool (before 0.167)', () => {
   /** As 0.153.4–0.166.0 send it: no `tool_name`, no `tool_params_display`. */
-  const unnamed = {
-    ...toolApproval,
-    _meta: {
-      codex_approval_kind: 'mcp_tool_call',
-      persist: ['session', 'always'],
-      tool_description: 'Returns pong',
-      tool_params: {},
-    },
-    message: 'Allow the elicit MCP server to run tool "plain"?',
-  };
+  const unnamed = { ...toolApproval, ...UNNAMED_TOOL_APPROVAL };
   const options = (call: { tool: string; arguments: unknown } | undefined) => ({
     workspaceRoot: ROOT,
     showUrls: false,

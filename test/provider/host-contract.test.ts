@@ -21,24 +21,7 @@ import {
   turnStarted,
   waitForRequest,
 } from '../support/provider-frames.js';
-
-async function refusal(promise: Promise<unknown>): Promise<AgentError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isProviderRejection(outcome)) throw new Error('expected a ProviderRejection');
-  return outcome.agentError;
-}
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
+import { refusal, thrown } from '../support/refusals.js';
 
 const text = (...texts: string[]) => ({
   parts: texts.map((t) => ({ type: 'text' as const, text: t })),
@@ -168,8 +151,12 @@ describe('input is validated before anything is sent (item 5)', () => {
       sink: recordingSink(),
       runRef: 'e',
     });
+    const request = await waitForRequest(h.transport, 'turn/start');
+    const sent = (request.params as { input: { text: string }[] }).input[0]!.text;
+    expect(sent.length).toBe(2_000_002);
+    expect(sent).toBe(`${emoji}\n\n${emoji}`);
     await reply(h.transport, 'turn/start', { turn: turnStarted('t1') });
-    await starting;
+    await expect(starting).resolves.toMatchObject({});
   });
 });
 

@@ -3,7 +3,6 @@
  * published shape, pages followed up to the cap, a bad answer or option refused with a token, and
  * the connection closed every time. The real catalog is in test/e2e/models.test.ts.
  */
-import { isProviderRejection, type AgentError } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { createCodexProvider, type ListModelsInit } from '../../src/index.js';
 import { MAX_MODEL_PAGES, modelOf } from '../../src/models.js';
@@ -16,6 +15,7 @@ import {
   waitForRequest,
 } from '../support/provider-frames.js';
 import { unlistedNeighbours, userAgentOf } from '../support/releases.js';
+import { refusal as rejection } from '../support/refusals.js';
 
 /** A catalog entry shaped like the baseline's (recorded from 0.171.0), with a canary inside. */
 function entry(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -36,15 +36,6 @@ function entry(id: string, extra: Record<string, unknown> = {}): Record<string, 
     isDefault: false,
     ...extra,
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AgentError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isProviderRejection(outcome)) throw new Error('expected a ProviderRejection');
-  return outcome.agentError;
 }
 
 describe('modelOf', () => {

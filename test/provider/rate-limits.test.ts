@@ -121,10 +121,8 @@ describe('onRateLimits on a live session (fake transport)', () => {
     params: { rateLimits },
   });
 
-  it('passes on an update with limits, mid-turn too; ignores empty and malformed ones', async () => {
-    const heard: CodexRateLimits[] = [];
-    const { h, session } = await openedHarness({ onRateLimits: (limits) => heard.push(limits) });
-    await push(h.transport, update(EMPTY), { method: 'account/rateLimits/updated', params: {} });
+  /** A turn that hears a rate-limit update mid-turn and completes; its run's sink. */
+  async function turnWithUpdate({ h, session }: Awaited<ReturnType<typeof openedHarness>>) {
     const { run, sink } = await startBound(h, session, 'turn-1');
     await push(
       h.transport,
@@ -133,6 +131,14 @@ describe('onRateLimits on a live session (fake transport)', () => {
       completed('turn-1', 'completed'),
     );
     expect((await run.completion).outcome).toBe('succeeded');
+    return sink;
+  }
+
+  it('passes on an update with limits, mid-turn too; ignores empty and malformed ones', async () => {
+    const heard: CodexRateLimits[] = [];
+    const { h, session } = await openedHarness({ onRateLimits: (limits) => heard.push(limits) });
+    await push(h.transport, update(EMPTY), { method: 'account/rateLimits/updated', params: {} });
+    const sink = await turnWithUpdate({ h, session });
     expect(heard).toEqual([rateLimitsOf(SNAPSHOT)]);
     // account-wide: nothing of it reaches the run or the session's events
     expect(JSON.stringify(sink.events)).not.toContain('usedPercent');
@@ -145,14 +151,7 @@ describe('onRateLimits on a live session (fake transport)', () => {
         throw new Error('host bug');
       },
     });
-    const { run } = await startBound(h, session, 'turn-1');
-    await push(
-      h.transport,
-      update(SNAPSHOT),
-      delta('turn-1', 'hi'),
-      completed('turn-1', 'completed'),
-    );
-    expect((await run.completion).outcome).toBe('succeeded');
+    await turnWithUpdate({ h, session });
     await session.dispose();
   });
 });

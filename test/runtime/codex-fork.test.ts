@@ -4,60 +4,20 @@
  * A's next turn has nothing of B. B's turn also sets its own model through `submitTurn`, and a
  * profile's `run.model` is the default of every other turn.
  */
-import {
-  createAgentRuntime,
-  type AgentRuntime,
-  type RuntimeSession,
-} from '@relvo-labs/agent-runtime';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCodexProvider } from '../../src/index.js';
-import {
-  codexConfigArgs,
-  createIsolatedCodexHome,
-  requireCodexBinary,
-  ScriptedModelServer,
-  textStep,
-} from '../../src/testing/index.js';
-import { testEnv } from '../support/processes.js';
+import type { RuntimeSession } from '@relvo-labs/agent-runtime';
+import { describe, expect, it } from 'vitest';
+import { textStep } from '../../src/testing/index.js';
+import { useCleanups } from '../support/cleanups.js';
+import { codexRuntime } from '../support/codex-runtime.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
-async function harness(): Promise<{
-  runtime: AgentRuntime;
-  server: ScriptedModelServer;
-  workspace: string;
-}> {
-  const binary = requireCodexBinary({ kind: 'native' });
-  const iso = createIsolatedCodexHome('relvo-fork-');
-  cleanups.push(() => {
-    iso.dispose();
+function harness() {
+  return codexRuntime(cleanups, {
+    prefix: 'relvo-fork-',
+    providerOptions: { persistence: 'thread' },
+    profile: { run: { model: 'profile-model' } },
   });
-  const server = await ScriptedModelServer.start();
-  cleanups.push(() => server.close());
-  const runtime = await createAgentRuntime({
-    providers: { codex: createCodexProvider },
-    config: {
-      defaultProfile: 'codex',
-      profiles: {
-        codex: {
-          provider: 'codex',
-          providerOptions: {
-            executable: binary.path,
-            extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-            env: iso.env(testEnv()),
-            requestTimeoutMs: 20_000,
-            persistence: 'thread',
-          },
-          run: { model: 'profile-model' },
-        },
-      },
-    },
-  });
-  cleanups.push(() => runtime.shutdown());
-  return { runtime, server, workspace: iso.workspace };
 }
 
 async function turn(session: RuntimeSession, input: string, model?: string): Promise<void> {

@@ -11,7 +11,7 @@ import {
   type HostToolFunction,
 } from '@relvo-labs/agent-runtime';
 import type { JsonValue } from '@relvo-labs/agent-provider';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCodexProvider } from '../../src/index.js';
 import {
   createIsolatedCodexHome,
@@ -20,13 +20,11 @@ import {
   ScriptedModelServer,
   textStep,
 } from '../../src/testing/index.js';
+import { useCleanups } from '../support/cleanups.js';
 import { codexRuntime } from '../support/codex-runtime.js';
 import { LOOKUP_TICKET as LOOKUP } from '../../scripts/lib/scenarios-host.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 async function harness(lookup: HostToolFunction): Promise<{
   runtime: AgentRuntime;
@@ -37,7 +35,7 @@ async function harness(lookup: HostToolFunction): Promise<{
     prefix: 'relvo-runtime-tools-',
     providerOptions: { experimentalApi: true },
     profile: { tools: [LOOKUP] },
-    toolFunctions: { lookup_ticket: lookup },
+    runtime: { toolFunctions: { lookup_ticket: lookup } },
   });
   return { runtime, server, open: () => runtime.openSession({ workspace }) };
 }

@@ -10,14 +10,13 @@ import {
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
 import type { ContextItem } from '@relvo-labs/agent-provider';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestInputItems, ScriptedModelServer, textStep } from '../../src/testing/index.js';
+import { useCleanups } from '../support/cleanups.js';
 import { codexRuntime } from '../support/codex-runtime.js';
+import { slowTextStep } from '../support/real-codex.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 async function harness(): Promise<{
   runtime: AgentRuntime;
@@ -86,13 +85,7 @@ describe('session.injectContext on the real codex', () => {
 
   it('while a run streams it is taken, not refused: the same turn asks the model again with it', async () => {
     const h = await harness();
-    h.server.enqueue(
-      textStep(
-        Array.from({ length: 30 }, (_, i) => `w${String(i)} `),
-        { delayMs: 40 },
-      ),
-      textStep(['after the note']),
-    );
+    h.server.enqueue(slowTextStep(30, 40, 'w'), textStep(['after the note']));
     const turn = await h.session.submitTurn({ input: 'count' });
     await untilStored(h.runtime, h.session.id, 'run.message_delta');
     await h.session.injectContext([{ type: 'text', role: 'user', text: 'MID-RUN NOTE' }]);

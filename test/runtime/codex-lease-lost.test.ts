@@ -5,35 +5,24 @@
  * gets the session within one lease period.
  */
 import {
-  createAgentRuntime,
   isRuntimeError,
   openPostgresEventStore,
   type AgentRuntime,
   type EventStore,
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pgQuery } from '../../packages/agent-runtime/test/pg-cluster.js';
 import { usePgCluster } from '../../packages/agent-runtime/test/pg-suite.js';
-import { createCodexProvider } from '../../src/index.js';
-import {
-  codexConfigArgs,
-  createIsolatedCodexHome,
-  execCommandStep,
-  requireCodexBinary,
-  ScriptedModelServer,
-  type IsolatedCodexHome,
-} from '../../src/testing/index.js';
+import { execCommandStep, type IsolatedCodexHome } from '../../src/testing/index.js';
+import { useCleanups } from '../support/cleanups.js';
+import { codexRuntime } from '../support/codex-runtime.js';
 import { processesWithEnv } from '../support/proc-scan.js';
-import { testEnv } from '../support/processes.js';
 
 const pg = usePgCluster();
 const LEASE_MS = 1_000;
 let schemas = 0;
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 function sql(text: string, params: unknown[] = []): Promise<object[]> {
   return pgQuery(pg.cluster().connectionString, text, params);
@@ -65,35 +54,12 @@ interface Owner {
 
 /** A runtime on `store` whose session has a codex turn waiting for an approval. */
 async function ownerWithPendingApproval(store: EventStore): Promise<Owner> {
-  const binary = requireCodexBinary({ kind: 'native' });
-  const iso = createIsolatedCodexHome('relvo-lease-');
-  cleanups.push(() => {
-    iso.dispose();
+  const { iso, server, runtime } = await codexRuntime(cleanups, {
+    prefix: 'relvo-lease-',
+    providerOptions: { sandboxMode: 'workspace-write', approvals: 'bridge' },
+    runtime: { store, closeGraceMs: 5_000 },
+    shutdownMayFail: true,
   });
-  const server = await ScriptedModelServer.start();
-  cleanups.push(() => server.close());
-  const runtime = await createAgentRuntime({
-    providers: { codex: createCodexProvider },
-    config: {
-      defaultProfile: 'codex',
-      profiles: {
-        codex: {
-          provider: 'codex',
-          providerOptions: {
-            executable: binary.path,
-            extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-            env: iso.env(testEnv()),
-            sandboxMode: 'workspace-write',
-            approvals: 'bridge',
-            requestTimeoutMs: 20_000,
-          },
-        },
-      },
-    },
-    store,
-    closeGraceMs: 5_000,
-  });
-  cleanups.push(() => runtime.shutdown().catch(() => undefined));
   const session = await runtime.openSession({ workspace: iso.workspace });
   let ended: string | undefined;
   void (async () => {

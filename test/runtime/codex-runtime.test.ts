@@ -12,26 +12,21 @@ import {
   type RuntimeConfigInput,
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCodexProvider } from '../../src/index.js';
 import {
-  codexConfigArgs,
-  createIsolatedCodexHome,
   execCommandStep,
   functionCallOutput,
-  requireCodexBinary,
   scriptedUsage,
   ScriptedModelServer,
   textStep,
   type IsolatedCodexHome,
 } from '../../src/testing/index.js';
 import { processesWithEnv } from '../support/proc-scan.js';
-import { testEnv } from '../support/processes.js';
+import { useCleanups } from '../support/cleanups.js';
+import { codexProviderJson, realCodexParts } from '../support/codex-runtime.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 interface RuntimeHarness {
   readonly runtime: AgentRuntime;
@@ -42,20 +37,10 @@ interface RuntimeHarness {
 }
 
 async function harness(): Promise<RuntimeHarness> {
-  const binary = requireCodexBinary({ kind: 'native' });
-  const iso = createIsolatedCodexHome('relvo-runtime-');
-  cleanups.push(() => {
-    iso.dispose();
-  });
-  const server = await ScriptedModelServer.start();
-  cleanups.push(() => server.close());
+  const parts = await realCodexParts(cleanups, 'relvo-runtime-');
+  const { iso, server } = parts;
   // all of it JSON: the same shape a host would put in its config file
-  const codexOptions = {
-    executable: binary.path,
-    extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-    env: iso.env(testEnv()),
-    requestTimeoutMs: 20_000,
-  };
+  const codexOptions = codexProviderJson(parts);
   const config: RuntimeConfigInput = {
     defaultProfile: 'codex-readonly',
     profiles: {

@@ -4,17 +4,12 @@
  * the host. The SDK's in-memory exporters receive the spans docs/observability.md lists, with
  * their parents, and the metric points; no prompt, output or path is in any attribute.
  */
-import { createAgentRuntime, type RuntimeConfigInput } from '@relvo-labs/agent-runtime';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCodexProvider } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import {
-  createIsolatedCodexHome,
   execCommandStep,
   functionCallOutput,
-  requireCodexBinary,
   responseFailedStep,
   scriptedUsage,
-  ScriptedModelServer,
   textStep,
 } from '../../src/testing/index.js';
 import {
@@ -24,52 +19,30 @@ import {
   points,
 } from '../../packages/agent-runtime/test/otel-sink.js';
 import { until } from '../../packages/agent-runtime/test/support.js';
-import { testEnv } from '../support/processes.js';
+import { useCleanups } from '../support/cleanups.js';
+import { codexRuntime } from '../support/codex-runtime.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 const PROMPT = 'canary-prompt-5521 run the marker command';
 
 describe('runtime telemetry on the real codex', () => {
   it('a retried model request, a command approval and its wait: the documented spans, parents, attributes and metrics', async () => {
-    const binary = requireCodexBinary({ kind: 'native' });
-    const iso = createIsolatedCodexHome('relvo-otel-');
-    cleanups.push(() => {
-      iso.dispose();
-    });
-    const server = await ScriptedModelServer.start();
-    cleanups.push(() => server.close());
     const sink = otelSink();
     cleanups.push(() => sink.shutdown());
-    const config: RuntimeConfigInput = {
-      defaultProfile: 'codex',
-      profiles: {
-        codex: {
-          provider: 'codex',
-          providerOptions: {
-            executable: binary.path,
-            // one stream retry: codex says so (error, willRetry) before its second request
-            extraArgs: server.configArgs({
-              extra: ['model_providers.scripted.stream_max_retries=1'],
-            }),
-            env: iso.env(testEnv()),
-            requestTimeoutMs: 20_000,
-            sandboxMode: 'workspace-write',
-            approvals: 'bridge',
-            toolActivity: 'redacted',
-          },
-        },
+    const { iso, server, runtime } = await codexRuntime(cleanups, {
+      prefix: 'relvo-otel-',
+      providerOptions: ({ server }) => ({
+        // one stream retry: codex says so (error, willRetry) before its second request
+        extraArgs: server.configArgs({ extra: ['model_providers.scripted.stream_max_retries=1'] }),
+        sandboxMode: 'workspace-write',
+        approvals: 'bridge',
+        toolActivity: 'redacted',
+      }),
+      runtime: {
+        telemetry: { tracerProvider: sink.tracerProvider, meterProvider: sink.meterProvider },
       },
-    };
-    const runtime = await createAgentRuntime({
-      providers: { codex: createCodexProvider },
-      config,
-      telemetry: { tracerProvider: sink.tracerProvider, meterProvider: sink.meterProvider },
     });
-    cleanups.push(() => runtime.shutdown());
     const marker = `canary-output-${String(process.pid)}`;
     server.enqueue(
       responseFailedStep('rate_limit_exceeded', 'Rate limit reached. Please try again in 20ms.'),

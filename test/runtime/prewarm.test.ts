@@ -4,27 +4,19 @@
  * group of its own, and nothing is left once the runtime shuts down.
  */
 import { createAgentRuntime, type AgentRuntime } from '@relvo-labs/agent-runtime';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createCodexProvider,
   type CodexProviderOptions,
   type CodexProviderSession,
 } from '../../src/index.js';
-import {
-  codexConfigArgs,
-  createIsolatedCodexHome,
-  requireCodexBinary,
-  ScriptedModelServer,
-  textStep,
-} from '../../src/testing/index.js';
+import { textStep } from '../../src/testing/index.js';
+import { useCleanups } from '../support/cleanups.js';
+import { codexProviderJson, codexRuntime, realCodexParts } from '../support/codex-runtime.js';
 import { processesWithEnv, waitForProcesses } from '../support/proc-scan.js';
-import { testEnv } from '../support/processes.js';
 import { until } from '../../packages/agent-runtime/test/support.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 async function threadOf(
   session: CodexProviderSession,
@@ -34,21 +26,8 @@ async function threadOf(
   return { thread: opaque.threadId, turn: opaque.lastTurnId };
 }
 
-/** The pinned binary, a throw-away codex home and the scripted model, torn down after the test. */
-async function realCodex() {
-  const binary = requireCodexBinary({ kind: 'native' });
-  const iso = createIsolatedCodexHome('relvo-prewarm-');
-  cleanups.push(() => {
-    iso.dispose();
-  });
-  const server = await ScriptedModelServer.start();
-  cleanups.push(() => server.close());
-  return { binary, iso, server };
-}
-
 describe('prewarmed sessions on the real binary', () => {
   it('a session opened from the warm set is a fresh thread in its own process group', async () => {
-    const { binary, iso, server } = await realCodex();
     // every provider session the runtime creates, in order
     const created: CodexProviderSession[] = [];
     const codex = (options: CodexProviderOptions) => {
@@ -63,27 +42,13 @@ describe('prewarmed sessions on the real binary', () => {
         },
       };
     };
-    const runtime: AgentRuntime = await createAgentRuntime({
-      providers: { codex },
-      config: {
-        defaultProfile: 'warm',
-        profiles: {
-          warm: {
-            provider: 'codex',
-            providerOptions: {
-              executable: binary.path,
-              extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-              env: iso.env(testEnv()),
-              requestTimeoutMs: 20_000,
-              persistence: 'thread',
-            },
-            prewarm: { count: 1, workspace: iso.workspace },
-          },
-        },
-      },
-      closeGraceMs: 10_000,
+    const { iso, server, runtime } = await codexRuntime(cleanups, {
+      prefix: 'relvo-prewarm-',
+      provider: codex,
+      providerOptions: { persistence: 'thread' },
+      profile: ({ iso }) => ({ prewarm: { count: 1, workspace: iso.workspace } }),
+      runtime: { closeGraceMs: 10_000 },
     });
-    cleanups.push(() => runtime.shutdown().catch(() => undefined));
     // started and handshaken before any runtime session exists
     await until(() => created.length === 1, 'the warm app-server', 20_000);
 
@@ -125,13 +90,9 @@ describe('prewarmed sessions on the real binary', () => {
   });
 
   it('reports a warm app-server ready, and a profile whose codex cannot start by code and token only', async () => {
-    const { binary, iso, server } = await realCodex();
-    const providerOptions = (executable: string) => ({
-      executable,
-      extraArgs: codexConfigArgs({ baseUrl: server.baseUrl }),
-      env: iso.env(testEnv()),
-      requestTimeoutMs: 20_000,
-    });
+    const parts = await realCodexParts(cleanups, 'relvo-prewarm-');
+    const { iso } = parts;
+    const providerOptions = (executable: string) => codexProviderJson(parts, { executable });
     const missing = `${iso.home}/no-such-codex-binary`;
     const runtime: AgentRuntime = await createAgentRuntime({
       providers: { codex: createCodexProvider },
@@ -140,7 +101,7 @@ describe('prewarmed sessions on the real binary', () => {
         profiles: {
           warm: {
             provider: 'codex',
-            providerOptions: providerOptions(binary.path),
+            providerOptions: providerOptions(parts.binary.path),
             prewarm: { count: 1, workspace: iso.workspace },
           },
           broken: {

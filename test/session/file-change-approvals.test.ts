@@ -11,7 +11,7 @@ import {
   textInput,
   WORKSPACE,
 } from '../support/provider-harness.js';
-import { loadRecorded, replayRecorded, until } from '../support/recorded.js';
+import { loadRecorded, replayRecorded, until, replayedToRequest } from '../support/recorded.js';
 
 const FILE_CHANGE = 'item/fileChange/requestApproval';
 
@@ -58,15 +58,13 @@ describe('file-change approvals replayed from the real binary', () => {
     ['file_change_decline', { kind: 'approval', decision: 'denied' }],
   ] as const) {
     it(`${scenario}: one neutral approval listing the workspace-relative files, one native reply`, async () => {
-      const h = createProviderHarness({ fileChanges: 'bridge' });
-      const replaying = replayRecorded(h, scenario);
-      const session = await h.openSession();
-      const sink = recordingSink();
-      const run = await session.startRun({ input: textInput('write'), sink, runRef: 'r' });
-      await until(() => sink.ofType('interaction.requested').length === 1, 'interaction.requested');
-      const [requested] = sink.ofType('interaction.requested');
-      expect(requested!.providerRef).toMatch(/^approval-[0-9a-f-]{36}-\d+$/);
-      expect(requested!.request).toEqual({
+      const { h, replaying, session, sink, run, requested } = await replayedToRequest(
+        { fileChanges: 'bridge' },
+        scenario,
+        'write',
+      );
+      expect(requested.providerRef).toMatch(/^approval-[0-9a-f-]{36}-\d+$/);
+      expect(requested.request).toEqual({
         kind: 'approval',
         subject: {
           category: 'file_write',
@@ -77,14 +75,14 @@ describe('file-change approvals replayed from the real binary', () => {
         riskHint: 'medium',
       });
       expect(JSON.stringify(sink.events)).not.toContain(WORKSPACE);
-      await session.respondToInteraction(requested!.providerRef, response);
-      await session.respondToInteraction(requested!.providerRef, response);
+      await session.respondToInteraction(requested.providerRef, response);
+      await session.respondToInteraction(requested.providerRef, response);
       expect(await run.completion).toEqual({ outcome: 'succeeded' });
       await replaying;
       expect(sentReplyTo(h.transport.sent, 0)).toEqual([recordedReply(scenario)]);
       // session mode is not offered for patches
       const late = await session
-        .respondToInteraction(requested!.providerRef, {
+        .respondToInteraction(requested.providerRef, {
           kind: 'approval',
           decision: 'approved',
           mode: 'session',

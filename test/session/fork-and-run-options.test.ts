@@ -4,9 +4,8 @@
  * turn with its own model/effort/summary, then one that sends the thread's defaults back),
  * `output_schema` and `steer` (what the adapter sends is what was recorded).
  */
-import { WIRE_VERSION, type ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
+import type { ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { placeDigest } from '../../src/session/recovery.js';
 import {
   createProviderHarness,
   recordingSink,
@@ -15,6 +14,7 @@ import {
   WORKSPACE,
 } from '../support/provider-harness.js';
 import { loadRecorded, replayRecorded } from '../support/recorded.js';
+import { codexRecord, threadOpaque } from '../support/recovery-records.js';
 
 function forkParams(): { threadId: string; lastTurnId: string } {
   const line = loadRecorded('fork').find((l) => l.frame.method === 'thread/fork')!;
@@ -22,18 +22,7 @@ function forkParams(): { threadId: string; lastTurnId: string } {
 }
 
 function recordOf(opaque: Record<string, unknown>): ProviderRecoveryRecord {
-  return {
-    providerId: 'codex',
-    providerVersion: '0.1.0',
-    wireVersion: WIRE_VERSION,
-    opaque: {
-      format: 'codex-thread',
-      version: 1,
-      codexHome: placeDigest('codex-home', '/home/replay/.codex'),
-      workspace: placeDigest('workspace', WORKSPACE),
-      ...opaque,
-    },
-  };
+  return codexRecord(threadOpaque(opaque));
 }
 
 describe('forkSession (fork replayed)', () => {

@@ -93,7 +93,10 @@ describe('handshake: version gate (docs/behaviour.md §5.2)', () => {
       await reply(h.transport, 'initialize', { userAgent });
       await reply(h.transport, 'thread/start', { thread: { id: THREAD } });
       const session = await opening;
+      expect(count(h.transport, 'initialized')).toBe(1);
+      expect(count(h.transport, 'thread/start')).toBe(1);
       await session.dispose();
+      expect(h.transport.closeCalls).toBe(1);
     });
   }
 

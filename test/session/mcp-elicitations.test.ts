@@ -5,8 +5,7 @@
  */
 import { providerEventInputSchema, type InteractionResponse } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { createProviderHarness, recordingSink, textInput } from '../support/provider-harness.js';
-import { loadRecorded, replayRecorded, until } from '../support/recorded.js';
+import { loadRecorded, replayedToRequest, until } from '../support/recorded.js';
 import { ADA_FORM_ANSWERS } from '../support/elicitation-frames.js';
 
 function recordedReplies(scenario: string): Record<string, unknown>[] {
@@ -25,15 +24,21 @@ describe('MCP elicitations replayed from the real binary', () => {
   ];
   for (const [scenario, kind, answer] of cases) {
     it(`${scenario}: the tool approval, then the ${kind}, each answered as recorded`, async () => {
-      const h = createProviderHarness({ mcpElicitations: 'bridge' });
-      const replaying = replayRecorded(h, scenario);
-      const session = await h.openSession();
-      const sink = recordingSink();
-      const run = await session.startRun({ input: textInput('go'), sink, runRef: 'r' });
-      await until(() => sink.ofType('interaction.requested').length === 1, 'the tool approval');
-      const [call] = sink.ofType('interaction.requested');
-      expect(call!.request).toMatchObject({ kind: 'approval', subject: { category: 'tool' } });
-      await session.respondToInteraction(call!.providerRef, approveOnce);
+      const {
+        h,
+        replaying,
+        session,
+        sink,
+        run,
+        requested: call,
+      } = await replayedToRequest(
+        { mcpElicitations: 'bridge' },
+        scenario,
+        'go',
+        'the tool approval',
+      );
+      expect(call.request).toMatchObject({ kind: 'approval', subject: { category: 'tool' } });
+      await session.respondToInteraction(call.providerRef, approveOnce);
       await until(() => sink.ofType('interaction.requested').length === 2, 'the elicitation');
       const second = sink.ofType('interaction.requested')[1]!;
       expect(second.request.kind).toBe(kind);

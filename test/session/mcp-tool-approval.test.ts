@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { completed, openedHarness, push, startBound, THREAD } from '../support/provider-frames.js';
+import { UNNAMED_TOOL_APPROVAL } from '../support/elicitation-frames.js';
 
 const mcpCall = (id: string, tool: string, status = 'inProgress') => ({
   type: 'mcpToolCall',
@@ -38,13 +39,7 @@ const unnamedApproval = (id: number) => ({
     turnId: 't1',
     serverName: 'elicit',
     mode: 'form',
-    _meta: {
-      codex_approval_kind: 'mcp_tool_call',
-      persist: ['session', 'always'],
-      tool_description: 'Returns pong',
-      tool_params: {},
-    },
-    message: 'Allow the elicit MCP server to run tool "plain"?',
+    ...UNNAMED_TOOL_APPROVAL,
     requestedSchema: { type: 'object', properties: {} },
   },
 });

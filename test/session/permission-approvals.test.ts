@@ -5,13 +5,8 @@
  */
 import { providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import {
-  createProviderHarness,
-  recordingSink,
-  textInput,
-  WORKSPACE,
-} from '../support/provider-harness.js';
-import { loadRecorded, replayRecorded, until } from '../support/recorded.js';
+import { createProviderHarness, WORKSPACE } from '../support/provider-harness.js';
+import { loadRecorded, replayedToRequest } from '../support/recorded.js';
 import { GRANTED_DIR_APPROVAL } from '../support/elicitation-frames.js';
 
 function recordedReply(scenario: string): Record<string, unknown> {
@@ -45,17 +40,15 @@ describe('permission requests replayed from the real binary', () => {
     ['permissions_empty_grant', { kind: 'approval', decision: 'denied' }],
   ] as const) {
     it(`${scenario}: one approval, workspace-relative, one native reply as recorded`, async () => {
-      const h = createProviderHarness({ permissions: 'bridge' });
-      const replaying = replayRecorded(h, scenario);
-      const session = await h.openSession();
-      const sink = recordingSink();
-      const run = await session.startRun({ input: textInput('write'), sink, runRef: 'r' });
-      await until(() => sink.ofType('interaction.requested').length === 1, 'interaction.requested');
-      const [requested] = sink.ofType('interaction.requested');
-      expect(requested!.request).toEqual(GRANTED_DIR_APPROVAL);
+      const { h, replaying, session, sink, run, requested } = await replayedToRequest(
+        { permissions: 'bridge' },
+        scenario,
+        'write',
+      );
+      expect(requested.request).toEqual(GRANTED_DIR_APPROVAL);
       expect(JSON.stringify(sink.events)).not.toContain(WORKSPACE);
-      await session.respondToInteraction(requested!.providerRef, response);
-      await session.respondToInteraction(requested!.providerRef, response);
+      await session.respondToInteraction(requested.providerRef, response);
+      await session.respondToInteraction(requested.providerRef, response);
       expect(await run.completion).toEqual({ outcome: 'succeeded' });
       await replaying;
       expect(h.transport.sent.filter((f) => f.id === 0 && !Object.hasOwn(f, 'method'))).toEqual([

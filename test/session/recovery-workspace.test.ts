@@ -7,16 +7,13 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  isProviderRejection,
-  WIRE_VERSION,
-  type ProviderRecoveryRecord,
-} from '@relvo-labs/agent-provider';
+import { isProviderRejection, type ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { wireRejection, wireRefusalOf } from '../../src/rpc/errors.js';
 import { placeDigest, workspaceDigest } from '../../src/session/recovery.js';
 import { createProviderHarness } from '../support/provider-harness.js';
 import { loadRecorded, replayRecorded } from '../support/recorded.js';
+import { codexRecord, threadOpaque } from '../support/recovery-records.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -33,18 +30,13 @@ function places(): { ws: string; link: string; other: string } {
 }
 
 function recordFor(ws: string, digest = placeDigest('workspace', ws)): ProviderRecoveryRecord {
-  return {
-    providerId: 'codex',
-    providerVersion: '0.1.0',
-    wireVersion: WIRE_VERSION,
-    opaque: {
-      format: 'codex-thread',
-      version: 1,
+  return codexRecord(
+    threadOpaque({
       threadId: 't',
       codexHome: placeDigest('codex-home', '/not/the/replayed/home'),
       workspace: digest,
-    },
-  };
+    }),
+  );
 }
 
 async function providerCodeOfResume(rec: ProviderRecoveryRecord, root: string) {

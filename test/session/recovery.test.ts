@@ -6,7 +6,6 @@
 import {
   isProviderRejection,
   providerRecoveryRecordSchema,
-  WIRE_VERSION,
   type ProviderRecoveryRecord,
 } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
@@ -21,9 +20,9 @@ import {
 } from '../support/provider-harness.js';
 import type { TranscriptLine } from '../support/replay.js';
 import { loadRecorded, replayRecorded } from '../support/recorded.js';
+import { codexRecord, REPLAY_CODEX_HOME, threadOpaque } from '../support/recovery-records.js';
 
 /** The replay's stand-in for `<codex_home>` (test/support/replay.ts). */
-const REPLAY_CODEX_HOME = '/home/replay/.codex';
 
 function resumedThreadId(lines: readonly TranscriptLine[]): string {
   const line = lines.find((l) => l.frame.method === 'thread/resume')!;
@@ -36,25 +35,10 @@ function replayedTurnId(lines: readonly TranscriptLine[]): string {
   return (line.frame.params as { turnId: string }).turnId;
 }
 
-function record(opaque: Record<string, unknown>, over: Partial<ProviderRecoveryRecord> = {}) {
-  return {
-    providerId: 'codex',
-    providerVersion: '0.1.0',
-    wireVersion: WIRE_VERSION,
-    opaque,
-    ...over,
-  } as ProviderRecoveryRecord;
-}
+const record = codexRecord;
 
 function opaqueFor(threadId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    format: 'codex-thread',
-    version: 1,
-    threadId,
-    codexHome: placeDigest('codex-home', REPLAY_CODEX_HOME),
-    workspace: placeDigest('workspace', WORKSPACE),
-    ...over,
-  };
+  return threadOpaque({ threadId, ...over });
 }
 
 function resume(h: ProviderHarness, rec: ProviderRecoveryRecord) {

@@ -3,7 +3,6 @@
  * first release (`vi.mock` of src/capabilities/releases.js) to lack the ones it names, and reads
  * the typed refusal a gated call settles with.
  */
-import { isProviderRejection, type AgentError } from '@relvo-labs/agent-provider';
 import type { CodexFeature } from '../../src/capabilities/features.js';
 import type * as Releases from '../../src/capabilities/releases.js';
 import {
@@ -26,12 +25,4 @@ export function firstReleaseLacking(
   };
 }
 
-/** The AgentError `promise` rejects with; throws when it resolves or rejects otherwise. */
-export async function refusal(promise: Promise<unknown>): Promise<AgentError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isProviderRejection(outcome)) throw new Error('expected a ProviderRejection');
-  return outcome.agentError;
-}
+export { refusal } from './refusals.js';

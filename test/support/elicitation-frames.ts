@@ -31,3 +31,14 @@ export const ADA_FORM_ANSWERS: InteractionResponse = {
     q4: { type: 'text', text: 'Ada' },
   },
 };
+
+/** An MCP tool-call approval as 0.153.4–0.166.0 send it: its `_meta` names no tool. */
+export const UNNAMED_TOOL_APPROVAL = {
+  _meta: {
+    codex_approval_kind: 'mcp_tool_call',
+    persist: ['session', 'always'],
+    tool_description: 'Returns pong',
+    tool_params: {},
+  },
+  message: 'Allow the elicit MCP server to run tool "plain"?',
+};

@@ -2,7 +2,6 @@
  * The real pinned codex behind `createCodexProvider()`, pointed at a scripted model server on
  * 127.0.0.1 with a throw-away HOME/CODEX_HOME. Everything is torn down after each test.
  */
-import { afterEach } from 'vitest';
 import type { ProviderEventInput, ProviderSessionInit } from '@relvo-labs/agent-provider';
 import {
   createCodexProvider,
@@ -12,11 +11,12 @@ import {
 } from '../../src/index.js';
 import {
   codexConfigArgs,
-  createIsolatedCodexHome,
-  requireCodexBinary,
-  ScriptedModelServer,
+  textStep,
   type IsolatedCodexHome,
+  type ScriptedModelServer,
 } from '../../src/testing/index.js';
+import { useCleanups } from './cleanups.js';
+import { realCodexParts } from './codex-runtime.js';
 import { testEnv } from './processes.js';
 import { acceptUnderReview } from './releases.js';
 import { recordingSink, type RecordingSink } from './provider-harness.js';
@@ -35,11 +35,7 @@ export type HostEnvironment = Pick<
   'env' | 'inheritEnv' | 'commandEnvironment'
 >;
 
-const cleanups: (() => Promise<void>)[] = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 export async function openRealCodex(
   options: Omit<CodexProviderOptions, 'executable' | 'extraArgs' | 'env' | 'transport'> = {},
@@ -61,14 +57,8 @@ export async function openRealCodex(
     readonly tools?: ProviderSessionInit['tools'];
   } = {},
 ): Promise<RealCodex> {
-  const binary = requireCodexBinary({ kind: config.kind ?? 'native' });
-  const iso = createIsolatedCodexHome('relvo-e2e-');
-  cleanups.push(async () => {
-    iso.dispose();
-  });
+  const { binary, iso, server } = await realCodexParts(cleanups, 'relvo-e2e-', config.kind);
   config.prepareHome?.(iso.home);
-  const server = await ScriptedModelServer.start();
-  cleanups.push(() => server.close());
   const provider = createCodexProvider({
     ...options,
     executable: binary.path,
@@ -150,6 +140,14 @@ export function approveOnce(codex: RealCodex, providerRef: string): Promise<void
     decision: 'approved',
     mode: 'once',
   });
+}
+
+/** An answer of `count` deltas (`<word><i> `) `delayMs` apart: a run still streaming when the test acts. */
+export function slowTextStep(count: number, delayMs: number, word: string) {
+  return textStep(
+    Array.from({ length: count }, (_, i) => `${word}${String(i)} `),
+    { delayMs },
+  );
 }
 
 export { recordingSink };

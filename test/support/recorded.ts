@@ -6,8 +6,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODEX_SUPPORTED_APP_SERVER_VERSIONS } from '../../src/constants.js';
-import type { ProviderHarness } from './provider-harness.js';
-import { WORKSPACE } from './provider-harness.js';
+import type { CodexProviderOptions } from '../../src/index.js';
+import {
+  createProviderHarness,
+  recordingSink,
+  textInput,
+  WORKSPACE,
+  type ProviderHarness,
+} from './provider-harness.js';
 import {
   loadTranscript,
   replay,
@@ -68,4 +74,25 @@ export async function until(check: () => boolean, label: string, maxTurns = 4000
     await new Promise<void>((r) => setImmediate(r));
   }
   throw new Error(`never happened: ${label}`);
+}
+
+/**
+ * `scenario` replayed into a session opened with `options`; a run started on `input`, awaited
+ * until its first interaction request. Await `replaying` at the end of the test.
+ */
+export async function replayedToRequest(
+  options: Omit<CodexProviderOptions, 'transport'>,
+  scenario: string,
+  input: string,
+  label = 'interaction.requested',
+) {
+  const h = createProviderHarness(options);
+  const replaying = replayRecorded(h, scenario);
+  const session = await h.openSession();
+  const sink = recordingSink();
+  const run = await session.startRun({ input: textInput(input), sink, runRef: 'r' });
+  await until(() => sink.ofType('interaction.requested').length === 1, label);
+  const [requested] = sink.ofType('interaction.requested');
+  if (requested === undefined) throw new Error(`no ${label}`);
+  return { h, replaying, session, sink, run, requested };
 }

@@ -99,6 +99,10 @@ describe('the scripted model in its own process', () => {
     const started = await start();
     started.closeLifeline();
     await exitWithin(started, 5_000);
+    const gone = await connectScriptedModel(started.model.controlUrl, { timeoutMs: 1_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(gone).toMatchObject({ code: 'unreachable' });
   });
 
   it('a control request that gets no answer times out', async () => {

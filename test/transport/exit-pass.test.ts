@@ -5,38 +5,16 @@
  * environment it shows.
  */
 import { describe, expect, it } from 'vitest';
-import { MarkedProcesses, OWNER_ENV_VAR } from '../../src/transport/owner-marker.js';
-import { OwnedGroup } from '../../src/transport/process-group.js';
-import { passAtExit, teardown, type TeardownDeps } from '../../src/transport/teardown.js';
-import { ScriptedWorld, scriptedLeader, virtualClock } from '../support/scripted-probe.js';
+import { passAtExit, teardown } from '../../src/transport/teardown.js';
+import { LEADER, MARK, ownedWorld, vanishMidPass } from '../support/owned-world.js';
+import { scriptedLeader, type ScriptedWorld } from '../support/scripted-probe.js';
 
-const LEADER = 100;
-const OWNER = 'owner-1';
-const MARK = [`${OWNER_ENV_VAR}=${OWNER}`];
-
-/** A world, its owned group and marker, and a leader whose exit runs the reap-instant pass. */
+/** An owned world with 30 older strangers, and a leader whose exit runs the reap-instant pass. */
 function exiting(build: (w: ScriptedWorld) => void) {
-  const world = new ScriptedWorld();
-  world.add(LEADER, { pgid: LEADER, starttime: 1000, env: MARK });
-  for (let pid = 10; pid < 40; pid += 1) world.add(pid, { pgid: pid, starttime: 500 + pid });
-  build(world);
-  let listings = 0;
-  const listPids = world.listPids.bind(world);
-  world.listPids = () => {
-    listings += 1;
-    return listPids();
-  };
-  const group = new OwnedGroup(world, LEADER);
-  const marked = new MarkedProcesses(world, OWNER, 5, group.leaderStart);
-  const deps: TeardownDeps = {
-    probe: world,
-    group,
-    marked,
-    useProcessGroup: true,
-    closeGraceMs: 2000,
-    killGraceMs: 2000,
-    clock: virtualClock(),
-  };
+  const { world, calls, group, marked, deps } = ownedWorld((w) => {
+    for (let pid = 10; pid < 40; pid += 1) w.add(pid, { pgid: pid, starttime: 500 + pid });
+    build(w);
+  });
   const base = scriptedLeader(world, LEADER);
   let proven = false;
   const leader = {
@@ -49,7 +27,7 @@ function exiting(build: (w: ScriptedWorld) => void) {
     },
     provenEmptyAtExit: () => proven,
   };
-  return { world, deps, leader, listings: () => listings };
+  return { world, deps, leader, listings: () => calls.listings };
 }
 
 describe('the pass at the reap instant', () => {
@@ -76,17 +54,7 @@ describe('the pass at the reap instant', () => {
     const { world, deps, leader, listings } = exiting((w) => {
       w.add(201, { pgid: 201, starttime: 1100, ppid: 1, env: MARK });
     });
-    const statOf = world.statOf.bind(world);
-    let raced = false;
-    world.statOf = (pid) => {
-      if (pid === 201 && !raced) {
-        // listed, then forks 202 (not in that listing) and exits before its stat is read
-        raced = true;
-        world.procs.get(201)!.alive = false;
-        world.add(202, { pgid: 202, starttime: 1150, ppid: 1, env: MARK });
-      }
-      return statOf(pid);
-    };
+    vanishMidPass(world);
     await teardown(leader, deps);
     expect(leader.provenEmptyAtExit()).toBe(false);
     expect(world.signalled(202)).toEqual(['SIGTERM']);

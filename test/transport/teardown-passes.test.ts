@@ -7,49 +7,14 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { MarkedProcesses, OWNER_ENV_VAR } from '../../src/transport/owner-marker.js';
-import { OwnedGroup } from '../../src/transport/process-group.js';
 import { createLinuxProcProbe } from '../../src/transport/proc-probe.js';
-import { teardown, type TeardownDeps } from '../../src/transport/teardown.js';
-import { ScriptedWorld, scriptedLeader, virtualClock } from '../support/scripted-probe.js';
-
-const LEADER = 100;
-const OWNER = 'owner-1';
-const MARK = [`${OWNER_ENV_VAR}=${OWNER}`];
-const SELF = 5;
-
-/** A scripted world that counts listings and environment reads. */
-function counted(build: (w: ScriptedWorld) => void) {
-  const world = new ScriptedWorld();
-  world.add(LEADER, { pgid: LEADER, starttime: 1000, env: MARK });
-  build(world);
-  const calls = { listings: 0, environs: [] as number[] };
-  const listPids = world.listPids.bind(world);
-  const markerOf = world.markerOf.bind(world);
-  world.listPids = () => {
-    calls.listings += 1;
-    return listPids();
-  };
-  world.markerOf = (pid, entry) => {
-    calls.environs.push(pid);
-    return markerOf(pid, entry);
-  };
-  const group = new OwnedGroup(world, LEADER);
-  const marked = new MarkedProcesses(world, OWNER, SELF, group.leaderStart);
-  const deps: TeardownDeps = {
-    probe: world,
-    group,
-    marked,
-    useProcessGroup: true,
-    closeGraceMs: 2000,
-    killGraceMs: 2000,
-    clock: virtualClock(),
-  };
-  return { world, calls, group, marked, deps };
-}
+import { teardown } from '../../src/transport/teardown.js';
+import { LEADER, MARK, OWNER, ownedWorld, SELF, vanishMidPass } from '../support/owned-world.js';
+import { ScriptedWorld, scriptedLeader } from '../support/scripted-probe.js';
 
 describe('the marker sweep reads environments only of processes younger than the app-server', () => {
   it('passes over older processes unread, and still adopts a young setsid daemon and the scrubbed child of an owned process', () => {
-    const { calls, marked } = counted((w) => {
+    const { calls, marked } = ownedWorld((w) => {
       for (let pid = 10; pid < 60; pid += 1) w.add(pid, { pgid: pid, starttime: 500 + pid });
       w.add(61, { pgid: 61, starttime: 999, ppid: 1, env: MARK }); // impossible, and not read
       w.add(201, { pgid: 201, starttime: 1100, ppid: 1, env: MARK }); // setsid daemon
@@ -78,7 +43,7 @@ describe('the marker sweep reads environments only of processes younger than the
 
 describe('passes over /proc per teardown', () => {
   it('an idle teardown with nothing owned takes one pass after the exit and signals nothing', async () => {
-    const { world, calls, deps } = counted((w) => {
+    const { world, calls, deps } = ownedWorld((w) => {
       for (let pid = 10; pid < 60; pid += 1) w.add(pid, { pgid: pid, starttime: 500 + pid });
     });
     const leader = { ...scriptedLeader(world, LEADER), scannedAtExit: true };
@@ -88,7 +53,7 @@ describe('passes over /proc per teardown', () => {
   });
 
   it('without a scan at the exit instant the group is scanned while the leader lives, before stdin closes', async () => {
-    const { world, calls, group, deps } = counted((w) => {
+    const { world, calls, group, deps } = ownedWorld((w) => {
       w.add(201, { pgid: LEADER, starttime: 1001 });
     });
     const leader = scriptedLeader(world, LEADER);
@@ -110,20 +75,10 @@ describe('passes over /proc per teardown', () => {
   });
 
   it('a process that vanishes mid-pass triggers a second pass, which finds what it forked', async () => {
-    const { world, calls, deps } = counted((w) => {
+    const { world, calls, deps } = ownedWorld((w) => {
       w.add(201, { pgid: 201, starttime: 1100, ppid: 1, env: MARK });
     });
-    // 201 is listed, then forks 202 (not in that listing) and exits before its stat is read
-    const statOf = world.statOf.bind(world);
-    let raced = false;
-    world.statOf = (pid) => {
-      if (pid === 201 && !raced) {
-        raced = true;
-        world.procs.get(201)!.alive = false;
-        world.add(202, { pgid: 202, starttime: 1150, ppid: 1, env: MARK });
-      }
-      return statOf(pid);
-    };
+    vanishMidPass(world);
     const leader = { ...scriptedLeader(world, LEADER), scannedAtExit: true };
     await teardown(leader, deps);
     expect(world.signalled(202)).toEqual(['SIGTERM']);
@@ -132,7 +87,7 @@ describe('passes over /proc per teardown', () => {
   });
 
   it('after a drain the marker sweep takes a fresh pass: a marked process the group drain did not kill is found', async () => {
-    const { world, deps } = counted((w) => {
+    const { world, deps } = ownedWorld((w) => {
       w.add(150, { pgid: LEADER, starttime: 1050, env: MARK, ignoresTerm: true });
       w.add(201, { pgid: 201, starttime: 1100, env: MARK });
     });

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { requireCodexBinary } from '../../src/testing/index.js';
 import { REPO_ROOT } from '../support/paths.js';
-import { npmIn, packInto } from '../support/packing.js';
+import { npmIn, packedPackages } from '../support/packing.js';
 import { testEnv } from '../support/processes.js';
 
 const SPI = join(REPO_ROOT, 'packages', 'agent-provider');
@@ -98,15 +98,17 @@ describe('consumer check: packed tarballs in a scratch project', () => {
   /** Files of each packed tarball, by package directory. */
   const packed = new Map<string, string[]>();
 
-  beforeAll(() => {
+  beforeAll(async () => {
     requireBuilt(SPI);
     requireBuilt(REPO_ROOT);
     scratch = mkdtempSync(join(tmpdir(), 'relvo-consumer-'));
     const npm = (args: string[], cwd: string): string => npmIn(cwd, args);
+    const packs = [...(await packedPackages()).values()];
     const pack = (dir: string): string => {
-      const { tarball, files } = packInto(dir, scratch);
-      packed.set(dir, [...files]);
-      return tarball;
+      const found = packs.find((p) => p.dir === dir);
+      if (found === undefined) throw new Error(`no pack of ${dir}`);
+      packed.set(dir, [...found.files]);
+      return found.tarball;
     };
     const spiTarball = pack(SPI);
     const codexTarball = pack(REPO_ROOT);

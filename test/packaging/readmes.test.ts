@@ -2,24 +2,20 @@
  * Each packed README stands on its own: every relative link names a file inside that package's
  * tarball (as `npm pack` lists it), and no contributor-only material leaks into it.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, normalize, posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { packedPackages } from '../support/packing.js';
+import { REPO_ROOT } from '../support/paths.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const PACKAGES = ['.', 'packages/agent-provider', 'packages/agent-runtime', 'packages/cli'];
 const CONTRIBUTOR_WORDS = [/\.ci\/run/, /not part of this package/i, /worktree/i];
 
-function packedFiles(dir: string): Set<string> {
-  const npm = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-    cwd: join(ROOT, dir),
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  expect(npm.status).toBe(0);
-  const packed = JSON.parse(npm.stdout) as { files: { path: string }[] }[];
-  return new Set(packed[0]?.files.map((f) => f.path) ?? []);
+/** What `npm pack` puts in the tarball of the package in `dir` (the shared pack of this build). */
+async function packedFiles(dir: string): Promise<Set<string>> {
+  const packed = [...(await packedPackages()).values()].find((p) => p.dir === join(REPO_ROOT, dir));
+  expect(packed, dir).toBeDefined();
+  return new Set(packed?.files ?? []);
 }
 
 function relativeLinks(markdown: string): string[] {
@@ -28,10 +24,10 @@ function relativeLinks(markdown: string): string[] {
 }
 
 describe.each(PACKAGES)('the README packed with %s', (dir) => {
-  const readme = readFileSync(join(ROOT, dir, 'README.md'), 'utf8');
+  const readme = readFileSync(join(REPO_ROOT, dir, 'README.md'), 'utf8');
 
-  it('links only to files inside the tarball', () => {
-    const files = packedFiles(dir);
+  it('links only to files inside the tarball', async () => {
+    const files = await packedFiles(dir);
     expect(files.has('README.md')).toBe(true);
     const missing = relativeLinks(readme)
       .map((l) =>

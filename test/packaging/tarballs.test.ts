@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npmIn, packInto } from '../support/packing.js';
+import { npmIn, packedPackages } from '../support/packing.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { testEnv } from '../support/processes.js';
 import {
@@ -70,10 +70,10 @@ describe('the four tarballs installed into an empty project', () => {
     return result.stdout;
   };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     for (const [, dir] of PACKAGES) requireBuilt(dir);
     scratch = mkdtempSync(join(tmpdir(), 'relvo-tarballs-'));
-    for (const [name, dir] of PACKAGES) tarballs.set(name, packInto(dir, scratch).tarball);
+    for (const [name, packed] of await packedPackages()) tarballs.set(name, packed.tarball);
     // a host approves better-sqlite3's install script, as this repository does
     writeFileSync(
       join(scratch, 'package.json'),
@@ -220,13 +220,10 @@ describe('the four tarballs installed into an empty project', () => {
 });
 
 describe('the published CLI', () => {
-  it("carries none of the testing kit: the demo and doctor load the provider's demo-model entry", () => {
+  it("carries none of the testing kit: the demo and doctor load the provider's demo-model entry", async () => {
     const root = join(REPO_ROOT, 'packages', 'cli');
     requireBuilt(root);
-    const out = JSON.parse(npmIn(root, ['pack', '--dry-run', '--json'])) as {
-      files: { path: string }[];
-    }[];
-    const files = (out[0]?.files ?? []).map((f) => f.path);
+    const files = [...((await packedPackages()).get(CLI)?.files ?? [])];
     const code = files.filter((f) => f.endsWith('.js'));
     expect(code).toContain('bin/relvo-codex.js');
     const texts = code.map((file) => readFileSync(join(root, file), 'utf8'));

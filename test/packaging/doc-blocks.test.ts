@@ -19,9 +19,11 @@ import {
   commandsOf,
   type DocBlock,
 } from '../support/doc-blocks.js';
+import { builtCli } from '../support/built.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { testEnv } from '../support/processes.js';
 
+const CLI_ENTRY = await builtCli();
 const blocks = checkedBlocks();
 const where = (b: DocBlock): string => `${b.file}:${b.line}`;
 const withCheck = (check: string): DocBlock[] => blocks.filter((b) => b.check === check);
@@ -78,11 +80,11 @@ function runNode(
 }
 
 function cliHelp(command: string): string {
-  return execFileSync(
-    process.execPath,
-    ['--conditions=relvo-source', '--import', 'tsx', 'packages/cli/src/bin.ts', command, '--help'],
-    { cwd: REPO_ROOT, encoding: 'utf8', env: testEnv({ NO_COLOR: '1' }) },
-  );
+  return execFileSync(process.execPath, [CLI_ENTRY, command, '--help'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    env: testEnv({ NO_COLOR: '1' }),
+  });
 }
 
 /** Why a documented command is not one this repository provides, or undefined when it is. */

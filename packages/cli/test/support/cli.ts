@@ -1,25 +1,25 @@
 /**
- * Runs `relvo-codex` the way `npm run demo` does (sources through tsx), as a child process with
+ * Runs `relvo-codex` the way `npm run demo` does (the built CLI), as a child process with
  * the suite's leak marker plus a marker of its own, so a test can prove that nothing the CLI
  * started (codex, the app-server group, commands) outlived it.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { ROOT } from '../../../../scripts/build-current.mjs';
+import { builtCli } from '../../../../test/support/built.js';
 import { processesWithEnv } from '../../../../test/support/proc-scan.js';
 import { testEnv } from '../../../../test/support/processes.js';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const CLI_SOURCE = join(REPO_ROOT, 'packages/cli/src/bin.ts');
+export const REPO_ROOT = ROOT;
+/** The built CLI's entry module (built here first when its sources are newer). */
+export const CLI_ENTRY = await builtCli();
 export const CLI_MARK_VAR = 'RELVO_CLI_TEST_MARK';
-// by URL: a bare `tsx` resolves from the working directory, and some tests run elsewhere
-const TSX_LOADER = pathToFileURL(join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
-/** argv that starts the CLI from its sources (what `npm run demo` runs). */
+/** argv that starts the built CLI (what `npm run demo` runs). */
 export function cliArgv(args: readonly string[]): string[] {
-  return ['--conditions=relvo-source', '--import', TSX_LOADER, CLI_SOURCE, ...args];
+  return [CLI_ENTRY, ...args];
 }
 
 export interface CliResult {
@@ -146,7 +146,7 @@ export function markedProcesses(mark: string): { pid: number; comm: string }[] {
  * of a Node process differs between releases (`node` on 20, the main thread's name on 24).
  */
 export function markedCli(mark: string): { pid: number } | undefined {
-  const cli = processesWithEnv(`${CLI_MARK_VAR}=${mark}`).find((p) => p.argv.includes(CLI_SOURCE));
+  const cli = processesWithEnv(`${CLI_MARK_VAR}=${mark}`).find((p) => p.argv.includes(CLI_ENTRY));
   return cli === undefined ? undefined : { pid: cli.pid };
 }
 

@@ -5,7 +5,7 @@
  * the sources, and the first file that needs it builds once while the others wait on a lock.
  */
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { BUILT_CLI, ROOT, build, buildIsCurrent } from '../../scripts/build-current.mjs';
 
 const LOCK = join(ROOT, 'node_modules/.cache/relvo-build.lock');
@@ -34,6 +34,7 @@ function holderAlive(): boolean {
 }
 
 function takeLock(): boolean {
+  mkdirSync(dirname(LOCK), { recursive: true });
   try {
     mkdirSync(LOCK, { recursive: false });
   } catch {

@@ -16,6 +16,7 @@ import {
 } from '../../src/testing/index.js';
 import { onCleanup } from '../../packages/agent-runtime/test/support.js';
 import { testEnv } from '../support/processes.js';
+import { scriptArgv } from '../support/script-bundle.js';
 import { Host, LEASE_MS, type HostSpec } from './harness.js';
 
 const MAIN = fileURLToPath(new URL('../../src/testing/scripted-model-main.ts', import.meta.url));
@@ -28,7 +29,7 @@ describe('an out-of-process scripted model across a host kill (SQLite)', () => {
       iso.dispose();
     });
     const modelProcess = await startScriptedModelProcess({
-      command: [process.execPath, '--import', 'tsx', MAIN],
+      command: [process.execPath, ...scriptArgv(MAIN)],
       env: testEnv(),
     });
     onCleanup(() => modelProcess.stop());

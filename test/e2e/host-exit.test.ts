@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processesWithCmdline, processesWithEnv, type LiveProcess } from '../support/proc-scan.js';
 import { testEnv } from '../support/processes.js';
+import { scriptArgv } from '../support/script-bundle.js';
 
 const HOST = fileURLToPath(new URL('./hosts/forgetful-host.ts', import.meta.url));
 
@@ -39,14 +40,10 @@ afterEach(() => {
 });
 
 async function startHost(args: readonly string[]): Promise<RunningHost> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=relvo-source', '--import', 'tsx', HOST, ...args],
-    {
-      env: testEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...scriptArgv(HOST), ...args], {
+    env: testEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   hosts.push(child);
   const exited = once(child, 'exit').then(([code, signal]) => ({
     code: code as number | null,

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { findMarkedProcesses, RUN_ID_VAR } from './leak-scan.js';
+import { removeScriptBundles } from './script-bundle.js';
 
 export function setup(): void {
   process.env[RUN_ID_VAR] = `leak-${randomUUID()}`;
@@ -13,6 +14,7 @@ export function setup(): void {
 export async function teardown(): Promise<void> {
   const marker = process.env[RUN_ID_VAR];
   if (marker === undefined) return;
+  removeScriptBundles();
   const deadline = Date.now() + 5_000;
   let alive = findMarkedProcesses(marker);
   while (alive.length > 0 && Date.now() < deadline) {

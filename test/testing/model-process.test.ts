@@ -15,12 +15,13 @@ import {
 } from '../../src/testing/index.js';
 import { onCleanup } from '../../packages/agent-runtime/test/support.js';
 import { testEnv } from '../support/processes.js';
+import { scriptArgv } from '../support/script-bundle.js';
 
 const MAIN = fileURLToPath(new URL('../../src/testing/scripted-model-main.ts', import.meta.url));
 
 async function start(): Promise<ScriptedModelProcess> {
   const started = await startScriptedModelProcess({
-    command: [process.execPath, '--import', 'tsx', MAIN],
+    command: [process.execPath, ...scriptArgv(MAIN)],
     env: testEnv(),
     timeoutMs: 5_000,
   });

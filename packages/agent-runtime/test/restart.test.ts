@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openSqliteEventStore } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
+import { scriptArgv } from '../../../test/support/script-bundle.js';
 import { expectGapless, history, onCleanup, sqliteRuntime, tempDir, types } from './support.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));
@@ -17,14 +18,10 @@ describe('durability across a process restart', () => {
   it('a child killed with SIGKILL mid-run: its lease holds while it lives, readers are not blocked; once it is gone a new runtime takes over at once (no wait for expiry), replays gaplessly and marks the session failed', async () => {
     const dir = tempDir();
     const path = join(dir, 'events.db');
-    const child = spawn(
-      process.execPath,
-      ['--conditions=relvo-source', '--import', 'tsx', CHILD, path, dir],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: childEnv(),
-      },
-    );
+    const child = spawn(process.execPath, [...scriptArgv(CHILD), path, dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: childEnv(),
+    });
     const exited = new Promise<NodeJS.Signals | number | null>((resolve) => {
       child.once('exit', (code, signal) => {
         resolve(signal ?? code);

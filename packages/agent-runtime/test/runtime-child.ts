@@ -1,9 +1,10 @@
 /**
- * A runtime in a child process of its own (sources through tsx), whose stdout lines are kept and
+ * A runtime in a child process of its own (its script bundled), whose stdout lines are kept and
  * which is killed after the test. Tests that need several runtimes on one store drive them
  * through this.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { scriptArgv } from '../../../test/support/script-bundle.js';
 import { onCleanup } from './support.js';
 
 export class RuntimeChild {
@@ -23,7 +24,7 @@ export class RuntimeChild {
     launcher: readonly string[] = [],
   ) {
     const marker = process.env.RELVO_TEST_RUN_ID;
-    const node = [process.execPath, '--conditions=relvo-source', '--import', 'tsx', script];
+    const node = [process.execPath, ...scriptArgv(script)];
     const [command = '', ...rest] = [...launcher, ...node, ...args];
     this.#process = spawn(command, rest, {
       env: marker === undefined ? env : { ...env, RELVO_TEST_CHILD_MARKER: marker },

@@ -11,6 +11,8 @@ import {
 } from '../../src/index.js';
 import {
   codexConfigArgs,
+  execCommandStep,
+  scriptedUsage,
   textStep,
   type IsolatedCodexHome,
   type ScriptedModelServer,
@@ -148,6 +150,20 @@ export function slowTextStep(count: number, delayMs: number, word: string) {
     Array.from({ length: count }, (_, i) => `${word}${String(i)} `),
     { delayMs },
   );
+}
+
+/** The model's last answer of a turn, with a small usage of its own. */
+export function closingStep(text: string) {
+  return textStep(text, { usage: scriptedUsage(5, 1, 0, 0) });
+}
+
+/** An `echo <marker>` the model asks to run outside the sandbox: the approvals bridge asks. */
+export function escalatedEcho(marker: string, callId: string) {
+  return execCommandStep(`echo ${marker}`, {
+    callId,
+    escalate: true,
+    justification: 'test wants echo',
+  });
 }
 
 export { recordingSink };

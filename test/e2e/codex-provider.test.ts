@@ -17,22 +17,14 @@ describe('codex provider against the real binary under test', () => {
     const { sink, termination } = await turns.run(codex.session, 'hi', 'one');
     expect(termination).toEqual({ outcome: 'succeeded' });
     expect(texts(sink)).toBe('Hello world');
-    expect(turns.lastUsage(sink)).toEqual({
-      inputTokens: 1200,
-      outputTokens: 30,
-      totalTokens: 1230,
-    });
+    expect(turns.lastUsage(sink)).toEqual(turns.tokens(1200, 30, 1230));
     for (const e of sink.events) expect(providerEventInputSchema.safeParse(e).success).toBe(true);
 
     codex.server.enqueue(textStep('again', { usage: scriptedUsage(10, 2, 0, 0) }));
     const second = await turns.run(codex.session, 'more', 'two');
     expect(second.termination).toEqual({ outcome: 'succeeded' });
     // usage is the run's own (ADR-0012), not the thread total
-    expect(turns.lastUsage(second.sink)).toEqual({
-      inputTokens: 10,
-      outputTokens: 2,
-      totalTokens: 12,
-    });
+    expect(turns.lastUsage(second.sink)).toEqual(turns.tokens(10, 2, 12));
     expect(codex.server.requests).toHaveLength(2);
     // both requests belong to one thread: the second carries the first turn's history
     expect(JSON.stringify(codex.server.requests[1]?.body)).toContain('Hello world');

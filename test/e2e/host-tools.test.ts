@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { functionCallOutput, functionCallStep, textStep } from '../../src/testing/index.js';
 import { LOOKUP_TICKET as LOOKUP } from '../../scripts/lib/scenarios-host.js';
-import { expectNotesBetween } from '../support/model-requests.js';
+import { expectNotesBetween, twoNotes } from '../support/model-requests.js';
 import { openRealCodex, slowTextStep } from '../support/real-codex.js';
 import * as turns from '../support/turns.js';
 
@@ -82,22 +82,16 @@ describe('host tools on the real binary', () => {
   });
 });
 
+const NOTES = twoNotes('HOST NOTE: gold plan', 'HOST USER NOTE');
+
 describe('injected context on the real binary', () => {
   it("reaches the model's next request, after the earlier turns and before the new input", async () => {
     const codex = await openRealCodex();
     codex.server.enqueue(textStep(['first']), textStep(['second']));
     expect((await turns.end(codex.session, 'first question', 'r1')).outcome).toBe('succeeded');
-    await codex.session.injectContext?.([
-      { type: 'text', role: 'developer', text: 'HOST NOTE: gold plan' },
-      { type: 'text', role: 'user', text: 'HOST USER NOTE' },
-    ]);
+    await codex.session.injectContext?.(NOTES);
     expect((await turns.end(codex.session, 'second question', 'r2')).outcome).toBe('succeeded');
-    expectNotesBetween(codex.server.requests[1]!, {
-      earlier: 'first question',
-      developer: 'HOST NOTE: gold plan',
-      user: 'HOST USER NOTE',
-      next: 'second question',
-    });
+    expectNotesBetween(codex.server.requests[1]!, 'first question', NOTES, 'second question');
     // the first request never saw it
     expect(JSON.stringify(codex.server.requests[0]?.body)).not.toContain('HOST NOTE');
   });

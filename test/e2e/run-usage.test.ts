@@ -37,11 +37,7 @@ describe('run.usage on the real binary', () => {
     );
     const first = await turns.run(codex.session, 'one', 'u1');
     expect(first.termination).toEqual({ outcome: 'succeeded' });
-    expect(turns.lastUsage(first.sink)).toEqual({
-      inputTokens: 1200,
-      outputTokens: 30,
-      totalTokens: 1230,
-    });
+    expect(turns.lastUsage(first.sink)).toEqual(turns.tokens(1200, 30, 1230));
 
     const second = await turns.start(codex.session, 'two', 'u2');
     await turns.firstDelta(second.sink);
@@ -52,10 +48,6 @@ describe('run.usage on the real binary', () => {
 
     const third = await turns.run(codex.session, 'three', 'u3');
     expect(third.termination).toEqual({ outcome: 'succeeded' });
-    expect(turns.lastUsage(third.sink)).toEqual({
-      inputTokens: 1300,
-      outputTokens: 8,
-      totalTokens: 1308,
-    });
+    expect(turns.lastUsage(third.sink)).toEqual(turns.tokens(1300, 8, 1308));
   });
 });

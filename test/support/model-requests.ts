@@ -1,4 +1,5 @@
 /** What a request the scripted model received shows of injected context. */
+import type { ContextItem } from '@relvo-labs/agent-provider';
 import { expect } from 'vitest';
 import { requestInputItems, type RecordedRequest } from '../../src/testing/index.js';
 
@@ -9,25 +10,31 @@ export function messageTexts(request: RecordedRequest): string[] {
     .map((i) => `${String(i.role)}:${JSON.stringify(i.content)}`);
 }
 
+/** A developer note and a user note, the injection `expectNotesBetween` looks for. */
+export function twoNotes(developer: string, user: string): ContextItem[] {
+  return [
+    { type: 'text', role: 'developer', text: developer },
+    { type: 'text', role: 'user', text: user },
+  ];
+}
+
 /**
- * Asserts the order of a request after an injection between two turns: the earlier turn's
- * input, then the injected developer note, the injected user note right after it, then the new
- * turn's input.
+ * Asserts the order of a request after `twoNotes` were injected between two turns: the earlier
+ * turn's input, then the developer note, the user note right after it, then the new input.
  */
 export function expectNotesBetween(
   request: RecordedRequest,
-  texts: {
-    readonly earlier: string;
-    readonly developer: string;
-    readonly user: string;
-    readonly next: string;
-  },
+  earlier: string,
+  notes: readonly ContextItem[],
+  next: string,
 ): void {
+  const [developer, user] = notes.map((n) => n.text);
+  if (developer === undefined || user === undefined) throw new Error('two notes expected');
   const messages = messageTexts(request);
   const at = (needle: string): number => messages.findIndex((t) => t.includes(needle));
-  expect(at(texts.earlier)).toBeGreaterThan(-1);
-  expect(at(texts.developer)).toBeGreaterThan(at(texts.earlier));
-  expect(messages[at(texts.developer)]).toMatch(/^developer:/);
-  expect(at(texts.user)).toBe(at(texts.developer) + 1);
-  expect(at(texts.next)).toBeGreaterThan(at(texts.user));
+  expect(at(earlier)).toBeGreaterThan(-1);
+  expect(at(developer)).toBeGreaterThan(at(earlier));
+  expect(messages[at(developer)]).toMatch(/^developer:/);
+  expect(at(user)).toBe(at(developer) + 1);
+  expect(at(next)).toBeGreaterThan(at(user));
 }

@@ -10,6 +10,7 @@ import type {
   ProviderSession,
   TurnInput,
 } from '@relvo-labs/agent-provider';
+import { expect } from 'vitest';
 import { recordingSink, textInput, type RecordingSink } from './provider-harness.js';
 import { waitForApproval, waitForEvent } from './real-codex.js';
 
@@ -52,6 +53,18 @@ export async function run(
 ): Promise<{ readonly sink: RecordingSink; readonly termination: ProviderRunTermination }> {
   const { run, sink } = await start(session, input, runRef, extra);
   return { sink, termination: await run.completion };
+}
+
+/** A run started and awaited that must succeed: its sink. */
+export async function ok(
+  session: ProviderSession,
+  input: string | TurnInput,
+  runRef: string,
+  extra: TurnExtra = {},
+): Promise<RecordingSink> {
+  const { sink, termination } = await run(session, input, runRef, extra);
+  expect(termination).toEqual({ outcome: 'succeeded' });
+  return sink;
 }
 
 /** How a run started and awaited ended. */
@@ -110,4 +123,9 @@ export function answer(
 /** The last `run.usage` a run reported to `sink`. */
 export function lastUsage(sink: RecordingSink) {
   return sink.ofType('run.usage').at(-1)?.usage;
+}
+
+/** A `run.usage` figure, every count named: what `lastUsage` is compared with. */
+export function tokens(inputTokens: number, outputTokens: number, totalTokens: number) {
+  return { inputTokens, outputTokens, totalTokens };
 }

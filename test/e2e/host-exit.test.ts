@@ -102,7 +102,7 @@ const uniqueSleep = () => `300.${String(process.pid)}${String(Date.now()).slice(
 const HARD = (d: string) => [`--bashrc=${d}`, '--stop-leader', '--no-pdeathsig'];
 
 describe('a host that ends without dispose() leaves no codex process (real binary)', () => {
-  it.each([
+  for (const { name, args, code } of [
     {
       name: 'process.exit(0): the exit hook kills every owned process synchronously',
       args: (d: string) => ['exit', ...HARD(d)],
@@ -118,17 +118,19 @@ describe('a host that ends without dispose() leaves no codex process (real binar
       args: (d: string) => ['command', `--sleep=${d}`],
       code: 0,
     },
-  ])(
-    '$name',
-    async ({ args, code }) => {
-      const d = uniqueSleep();
-      const host = await startHost(args(d));
-      expect((await host.exited).code).toBe(code);
-      expect(names(await survivorsAfter(host.report.owner))).toEqual([]);
-      expect(processesWithCmdline(`sleep ${d}`)).toEqual([]);
-    },
-    90_000,
-  );
+  ]) {
+    it(
+      name,
+      async () => {
+        const d = uniqueSleep();
+        const host = await startHost(args(d));
+        expect((await host.exited).code).toBe(code);
+        expect(names(await survivorsAfter(host.report.owner))).toEqual([]);
+        expect(processesWithCmdline(`sleep ${d}`)).toEqual([]);
+      },
+      90_000,
+    );
+  }
 
   it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
     '%s with default handling: owned processes are killed and the host still dies of the signal',

@@ -182,10 +182,12 @@ const CASES: readonly StartupCase[] = [
 ];
 
 describe('createSession start-up failures', () => {
-  it.each(CASES)('$name', async ({ start, refusal, also }) => {
-    const { options, root } = start();
-    const error = await startupError(options, root);
-    expect(error).toMatchObject(refusal);
-    also?.(error, root);
-  });
+  for (const { name, start, refusal, also } of CASES) {
+    it(name, async () => {
+      const { options, root } = start();
+      const error = await startupError(options, root);
+      expect(error).toMatchObject(refusal);
+      also?.(error, root);
+    });
+  }
 });

@@ -110,13 +110,13 @@ export function firstDelta(sink: RecordingSink): Promise<unknown> {
 export function answer(
   session: ProviderSession,
   providerRef: string,
-  answer: 'once' | 'session' | 'denied',
+  decision: 'once' | 'session' | 'denied',
 ): Promise<void> {
   return session.respondToInteraction(
     providerRef,
-    answer === 'denied'
+    decision === 'denied'
       ? { kind: 'approval', decision: 'denied' }
-      : { kind: 'approval', decision: 'approved', mode: answer },
+      : { kind: 'approval', decision: 'approved', mode: decision },
   );
 }
 

@@ -14,14 +14,9 @@ import {
 } from '@relvo-labs/agent-runtime';
 import { startConsole } from '@relvo-labs/agent-runtime/console';
 import { describe, expect, it } from 'vitest';
-import {
-  createIsolatedCodexHome,
-  requireCodexBinary,
-  ScriptedModelServer,
-  textStep,
-} from '../../src/testing/index.js';
+import { textStep } from '../../src/testing/index.js';
 import { onCleanup } from '../../packages/agent-runtime/test/support.js';
-import { codexRuntime } from '../support/codex-runtime.js';
+import { codexRuntime, realCodexParts } from '../support/codex-runtime.js';
 import { testEnv } from '../support/processes.js';
 import { Host, LEASE_MS } from './harness.js';
 
@@ -40,13 +35,12 @@ async function resumeWhenFree(runtime: AgentRuntime, sessionId: string): Promise
 
 describe('the console and a resumed codex thread (SQLite)', () => {
   it("reads the turns from before the resume out of codex's thread", async () => {
-    const binary = requireCodexBinary({ kind: 'native' });
-    const iso = createIsolatedCodexHome('relvo-console-history-');
-    onCleanup(() => {
-      iso.dispose();
+    // undone last first, after the console
+    const cleanups: (() => Promise<void> | void)[] = [];
+    onCleanup(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     });
-    const server = await ScriptedModelServer.start();
-    onCleanup(() => server.close());
+    const { binary, iso, server } = await realCodexParts(cleanups, 'relvo-console-history-');
     const sqlite = join(iso.root, 'log.sqlite');
     const word = `KIWI-${String(Date.now())}`;
     server.enqueue(textStep(['Noted ', word, '.']));
@@ -72,10 +66,6 @@ describe('the console and a resumed codex thread (SQLite)', () => {
     owner.signal('SIGKILL');
     await owner.exited;
 
-    const cleanups: (() => Promise<void> | void)[] = [];
-    onCleanup(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    });
     // the same profile as the killed host's: persistence 'thread', so its thread resumes
     const { runtime } = await codexRuntime(cleanups, {
       prefix: 'unused',

@@ -13,8 +13,9 @@ import { useCleanups } from '../support/cleanups.js';
 import { codexProviderBase, realCodexParts } from '../support/codex-runtime.js';
 import { textInput } from '../support/provider-harness.js';
 import { acceptUnderReview } from '../support/releases.js';
-import { openRealCodex, recordingSink, waitForEvent, slowTextStep } from '../support/real-codex.js';
+import { openRealCodex, sessionInit, slowTextStep } from '../support/real-codex.js';
 import { refusal } from '../support/refusals.js';
+import * as turns from '../support/turns.js';
 
 vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/capabilities/releases.js')>();
@@ -41,13 +42,7 @@ describe(`the capability gate on the real codex ${binary.version}, its map entry
       additionalAppServerVersions: acceptUnderReview(binary.version),
       events: { plan: true },
     });
-    const error = await refusal(
-      provider.createSession({
-        options: {},
-        workspace: { root: iso.workspace, ownership: 'borrowed' },
-        sink: recordingSink(),
-      }),
-    );
+    const error = await refusal(provider.createSession(sessionInit(iso.workspace)));
     expect(error).toMatchObject({
       code: 'capability_unsupported',
       details: { capability: 'events.plan', codexVersion: binary.version },
@@ -60,12 +55,7 @@ describe(`the capability gate on the real codex ${binary.version}, its map entry
   it('a run is refused its outputSchema at startRun and its steer at steer; the turn itself completes', async () => {
     const codex = await openRealCodex();
     const schemaRefused = await refusal(
-      codex.session.startRun({
-        input: textInput('x'),
-        sink: recordingSink(),
-        runRef: 'structured',
-        outputSchema: { type: 'object' },
-      }),
+      turns.start(codex.session, 'x', 'structured', { outputSchema: { type: 'object' } }),
     );
     expect(schemaRefused).toMatchObject({
       code: 'capability_unsupported',
@@ -74,9 +64,8 @@ describe(`the capability gate on the real codex ${binary.version}, its map entry
     expect(codex.server.requests).toHaveLength(0);
 
     codex.server.enqueue(slowTextStep(20, 50, 'w'));
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('count'), sink, runRef: 'r1' });
-    await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');
+    const { run, sink } = await turns.start(codex.session, 'count', 'r1');
+    await turns.firstDelta(sink);
     if (run.steer === undefined) throw new Error('the codex run has steer');
     expect(await refusal(run.steer(textInput('STEER')))).toMatchObject({
       code: 'capability_unsupported',

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { textStep } from '../../src/testing/index.js';
 import { firstPixel, solidPng } from '../support/png.js';
 import { openRealCodex, recordingSink, type RealCodex } from '../support/real-codex.js';
+import * as turns from '../support/turns.js';
 import { startSwapper } from '../support/swapper.js';
 
 const INSIDE = solidPng(0, 128, 0);
@@ -90,16 +91,11 @@ describe('file references raced and misnamed, against the real binary', () => {
       mkdirSync(join(codex.iso.workspace, 'folder.png'));
       execFileSync('mkfifo', [join(codex.iso.workspace, 'pipe.png')]);
       const started = Date.now();
-      const error = await codex.session
-        .startRun({
-          input: { parts: [{ type: 'file_ref', path }] },
-          sink: recordingSink(),
-          runRef: 'x',
-        })
-        .then(
-          () => undefined,
-          (e: unknown) => e,
-        );
+      const error = await turns.refusal(
+        codex.session,
+        { parts: [{ type: 'file_ref', path }] },
+        'x',
+      );
       expect(isProviderRejection(error) && error.agentError).toMatchObject({
         code: 'invalid_request',
         providerCode,

@@ -3,11 +3,12 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProviderRejection } from '@relvo-labs/agent-provider';
+import { isProviderRejection, type TurnInput } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { ONE_PIXEL_PNG } from '../../scripts/lib/scenarios-tools.js';
 import { textStep } from '../../src/testing/index.js';
-import { openRealCodex, recordingSink } from '../support/real-codex.js';
+import { openRealCodex } from '../support/real-codex.js';
+import * as turns from '../support/turns.js';
 
 describe('file references against the real binary', () => {
   it('the model request names the workspace-relative path and carries the image', async () => {
@@ -16,18 +17,14 @@ describe('file references against the real binary', () => {
     writeFileSync(join(codex.iso.workspace, 'notes', 'a.txt'), 'x\n');
     writeFileSync(join(codex.iso.workspace, 'pic.png'), ONE_PIXEL_PNG);
     codex.server.enqueue(textStep('seen'));
-    const run = await codex.session.startRun({
-      input: {
-        parts: [
-          { type: 'text', text: 'look' },
-          { type: 'file_ref', path: 'notes/a.txt' },
-          { type: 'file_ref', path: 'pic.png' },
-        ],
-      },
-      sink: recordingSink(),
-      runRef: 'f',
-    });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const look: TurnInput = {
+      parts: [
+        { type: 'text', text: 'look' },
+        { type: 'file_ref', path: 'notes/a.txt' },
+        { type: 'file_ref', path: 'pic.png' },
+      ],
+    };
+    expect(await turns.end(codex.session, look, 'f')).toEqual({ outcome: 'succeeded' });
     const input = (codex.server.requests[0]?.body as { input: unknown[] }).input;
     const last = JSON.stringify(input.at(-1));
     expect(last).toContain('[referenced file: notes/a.txt]');
@@ -39,16 +36,11 @@ describe('file references against the real binary', () => {
   it('a symlink out of the workspace is refused and nothing reaches the model', async () => {
     const codex = await openRealCodex({ fileReferences: 'resolve' });
     symlinkSync(join(codex.iso.home, '.codex'), join(codex.iso.workspace, 'escape'));
-    const error = await codex.session
-      .startRun({
-        input: { parts: [{ type: 'file_ref', path: 'escape' }] },
-        sink: recordingSink(),
-        runRef: 'e',
-      })
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    const error = await turns.refusal(
+      codex.session,
+      { parts: [{ type: 'file_ref', path: 'escape' }] },
+      'e',
+    );
     expect(isProviderRejection(error) && error.agentError).toMatchObject({
       code: 'invalid_request',
       providerCode: 'file_ref_outside_workspace',

@@ -6,30 +6,22 @@
 import { isProviderRejection, type ProviderRecoveryRecord } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { scriptedUsage, textStep } from '../../src/testing/index.js';
-import { textInput, texts } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, type RealCodex } from '../support/real-codex.js';
+import { texts } from '../support/provider-harness.js';
+import {
+  openRealCodex,
+  sessionInit,
+  UNKNOWN_THREAD_ID,
+  withUnknownThread,
+  type RealCodex,
+} from '../support/real-codex.js';
+import * as turns from '../support/turns.js';
 
 function threadOf(record: ProviderRecoveryRecord): string {
   return (record.opaque as { threadId: string }).threadId;
 }
 
 function fork(codex: RealCodex, record: ProviderRecoveryRecord) {
-  return codex.provider.forkSession!(record, {
-    options: {},
-    workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
-    sink: recordingSink(),
-  });
-}
-
-async function turn(
-  session: RealCodex['session'],
-  text: string,
-  runRef: string,
-): Promise<ReturnType<typeof recordingSink>> {
-  const sink = recordingSink();
-  const run = await session.startRun({ input: textInput(text), sink, runRef });
-  expect(await run.completion).toEqual({ outcome: 'succeeded' });
-  return sink;
+  return codex.provider.forkSession!(record, sessionInit(codex.iso.workspace));
 }
 
 function inputOf(codex: RealCodex, index: number): string {
@@ -44,14 +36,14 @@ describe('fork against the real binary', () => {
       textStep('You said KIWI', { usage: scriptedUsage(950, 6, 0, 0) }),
       textStep('A again', { usage: scriptedUsage(990, 7, 0, 0) }),
     );
-    await turn(codex.session, 'remember KIWI', 'a1');
+    await turns.ok(codex.session, 'remember KIWI', 'a1');
     const record = await codex.session.exportRecoveryRecord!();
     // the source stays open: codex forks a thread another session holds (measured on 0.171.0)
     const forked = await fork(codex, record);
     try {
       const forkedRecord = await forked.exportRecoveryRecord!();
       expect(threadOf(forkedRecord)).not.toBe(threadOf(record));
-      const inB = await turn(forked, 'what did I say?', 'b1');
+      const inB = await turns.ok(forked, 'what did I say?', 'b1');
       expect(texts(inB)).toBe('You said KIWI');
       const b = inputOf(codex, 1);
       expect(b.indexOf('remember KIWI')).toBeGreaterThan(-1);
@@ -60,7 +52,7 @@ describe('fork against the real binary', () => {
       // the fork's own usage only; nothing of A's turn is counted as B's run
       expect(inB.ofType('run.usage').map((u) => u.usage.inputTokens)).toEqual([950]);
       // A is unchanged: its next request has its own turn and not B's
-      await turn(codex.session, 'and in A?', 'a2');
+      await turns.ok(codex.session, 'and in A?', 'a2');
       const a = inputOf(codex, 2);
       expect(a).toContain('remember KIWI');
       expect(a).not.toContain('what did I say?');
@@ -73,16 +65,12 @@ describe('fork against the real binary', () => {
   it('an unknown thread or a foreign record is refused typed, never a fresh thread', async () => {
     const codex = await openRealCodex({ persistence: 'thread' });
     const record = await codex.session.exportRecoveryRecord!();
-    const forged: ProviderRecoveryRecord = {
-      ...record,
-      opaque: { ...(record.opaque as object), threadId: '01a22fcf-0000-7000-8000-000000000000' },
-    };
-    const unknown = await fork(codex, forged).catch((e: unknown) => e);
+    const unknown = await fork(codex, withUnknownThread(record)).catch((e: unknown) => e);
     expect(isProviderRejection(unknown) && unknown.agentError).toMatchObject({
       code: 'invalid_request',
       providerCode: 'recovery_thread_unknown',
     });
-    expect(JSON.stringify(unknown)).not.toContain('01a22fcf');
+    expect(JSON.stringify(unknown)).not.toContain(UNKNOWN_THREAD_ID.slice(0, 8));
     const foreign = await fork(codex, { ...record, providerId: 'other' }).catch((e: unknown) => e);
     expect(isProviderRejection(foreign) && foreign.agentError.providerCode).toBe(
       'recovery_record_foreign',

@@ -99,21 +99,35 @@ const uniqueSleep = () => `300.${String(process.pid)}${String(Date.now()).slice(
 const HARD = (d: string) => [`--bashrc=${d}`, '--stop-leader', '--no-pdeathsig'];
 
 describe('a host that ends without dispose() leaves no codex process (real binary)', () => {
-  it('process.exit(0): the exit hook kills every owned process synchronously', async () => {
-    const d = uniqueSleep();
-    const host = await startHost(['exit', ...HARD(d)]);
-    expect((await host.exited).code).toBe(0);
-    expect(names(await survivorsAfter(host.report.owner))).toEqual([]);
-    expect(processesWithCmdline(`sleep ${d}`)).toEqual([]);
-  }, 90_000);
-
-  it('an uncaught exception: the exit hook still runs', async () => {
-    const d = uniqueSleep();
-    const host = await startHost(['throw', ...HARD(d)]);
-    expect((await host.exited).code).toBe(1);
-    expect(names(await survivorsAfter(host.report.owner))).toEqual([]);
-    expect(processesWithCmdline(`sleep ${d}`)).toEqual([]);
-  }, 90_000);
+  for (const { name, args, code } of [
+    {
+      name: 'process.exit(0): the exit hook kills every owned process synchronously',
+      args: (d: string) => ['exit', ...HARD(d)],
+      code: 0,
+    },
+    {
+      name: 'an uncaught exception: the exit hook still runs',
+      args: (d: string) => ['throw', ...HARD(d)],
+      code: 1,
+    },
+    {
+      name: 'process.exit during an approved command: the command in its own session is killed too',
+      args: (d: string) => ['command', `--sleep=${d}`],
+      code: 0,
+    },
+  ]) {
+    it(
+      name,
+      async () => {
+        const d = uniqueSleep();
+        const host = await startHost(args(d));
+        expect((await host.exited).code).toBe(code);
+        expect(names(await survivorsAfter(host.report.owner))).toEqual([]);
+        expect(processesWithCmdline(`sleep ${d}`)).toEqual([]);
+      },
+      90_000,
+    );
+  }
 
   it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
     '%s with default handling: owned processes are killed and the host still dies of the signal',
@@ -139,14 +153,6 @@ describe('a host that ends without dispose() leaves no codex process (real binar
       ),
     ]);
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(names(await survivorsAfter(host.report.owner))).toEqual([]);
-    expect(processesWithCmdline(`sleep ${d}`)).toEqual([]);
-  }, 90_000);
-
-  it('process.exit during an approved command: the command in its own session is killed too', async () => {
-    const d = `300.${String(process.pid)}${String(Date.now()).slice(-6)}`;
-    const host = await startHost(['command', `--sleep=${d}`]);
-    expect((await host.exited).code).toBe(0);
     expect(names(await survivorsAfter(host.report.owner))).toEqual([]);
     expect(processesWithCmdline(`sleep ${d}`)).toEqual([]);
   }, 90_000);

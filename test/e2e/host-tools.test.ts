@@ -6,15 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isProviderRejection } from '@relvo-labs/agent-provider';
-import {
-  functionCallOutput,
-  functionCallStep,
-  requestInputItems,
-  textStep,
-} from '../../src/testing/index.js';
-import { textInput } from '../support/provider-harness.js';
+import { functionCallOutput, functionCallStep, textStep } from '../../src/testing/index.js';
 import { LOOKUP_TICKET as LOOKUP } from '../../scripts/lib/scenarios-host.js';
-import { openRealCodex, recordingSink, waitForEvent, slowTextStep } from '../support/real-codex.js';
+import { expectNotesBetween, twoNotes } from '../support/model-requests.js';
+import { openRealCodex, slowTextStep } from '../support/real-codex.js';
+import * as turns from '../support/turns.js';
 
 describe('host tools on the real binary', () => {
   it("the model calls a host tool and reads the host's result in its next request", async () => {
@@ -23,24 +19,18 @@ describe('host tools on the real binary', () => {
       functionCallStep('lookup_ticket', { id: 42 }, { callId: 'call_host_1' }),
       textStep(['Ticket 42 is open.']),
     );
-    const sink = recordingSink();
-    const run = await codex.session.startRun({
-      input: textInput('ticket 42?'),
-      sink,
-      runRef: 'r1',
-    });
-    const asked = await waitForEvent(
-      sink,
-      (e) => e.payload.type === 'interaction.requested',
+    const { run, asked } = await turns.untilAsked(
+      codex.session,
+      'ticket 42?',
+      'r1',
       'the tool call',
     );
-    if (asked.payload.type !== 'interaction.requested') throw new Error('unreachable');
-    expect(asked.payload.request).toEqual({
+    expect(asked.request).toEqual({
       kind: 'tool_call',
       tool: 'lookup_ticket',
       input: { id: 42 },
     });
-    await codex.session.respondToInteraction(asked.payload.providerRef, {
+    await codex.session.respondToInteraction(asked.providerRef, {
       kind: 'tool_call',
       output: { type: 'json', value: { id: 42, status: 'open', owner: 'HOST-RESULT-7' } },
     });
@@ -67,13 +57,8 @@ describe('host tools on the real binary', () => {
       functionCallStep('no_such_tool', {}, { callId: 'call_unknown_1' }),
       textStep(['gave up']),
     );
-    const sink = recordingSink();
-    const run = await codex.session.startRun({
-      input: textInput('ticket abc?'),
-      sink,
-      runRef: 'r1',
-    });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const { sink, termination } = await turns.run(codex.session, 'ticket abc?', 'r1');
+    expect(termination).toEqual({ outcome: 'succeeded' });
     expect(sink.events.filter((e) => e.payload.type === 'interaction.requested')).toEqual([]);
     const afterBad = codex.server.requests[1];
     if (afterBad === undefined) throw new Error('no second model request');
@@ -97,35 +82,16 @@ describe('host tools on the real binary', () => {
   });
 });
 
+const NOTES = twoNotes('HOST NOTE: gold plan', 'HOST USER NOTE');
+
 describe('injected context on the real binary', () => {
   it("reaches the model's next request, after the earlier turns and before the new input", async () => {
     const codex = await openRealCodex();
     codex.server.enqueue(textStep(['first']), textStep(['second']));
-    const first = await codex.session.startRun({
-      input: textInput('first question'),
-      sink: recordingSink(),
-      runRef: 'r1',
-    });
-    expect((await first.completion).outcome).toBe('succeeded');
-    await codex.session.injectContext?.([
-      { type: 'text', role: 'developer', text: 'HOST NOTE: gold plan' },
-      { type: 'text', role: 'user', text: 'HOST USER NOTE' },
-    ]);
-    const second = await codex.session.startRun({
-      input: textInput('second question'),
-      sink: recordingSink(),
-      runRef: 'r2',
-    });
-    expect((await second.completion).outcome).toBe('succeeded');
-    const texts = requestInputItems(codex.server.requests[1]!)
-      .filter((i) => i.type === 'message')
-      .map((i) => `${String(i.role)}:${JSON.stringify(i.content)}`);
-    const at = (needle: string): number => texts.findIndex((t) => t.includes(needle));
-    expect(at('first question')).toBeGreaterThan(-1);
-    expect(at('HOST NOTE: gold plan')).toBeGreaterThan(at('first question'));
-    expect(texts[at('HOST NOTE: gold plan')]).toMatch(/^developer:/);
-    expect(at('HOST USER NOTE')).toBe(at('HOST NOTE: gold plan') + 1);
-    expect(at('second question')).toBeGreaterThan(at('HOST USER NOTE'));
+    expect((await turns.end(codex.session, 'first question', 'r1')).outcome).toBe('succeeded');
+    await codex.session.injectContext?.(NOTES);
+    expect((await turns.end(codex.session, 'second question', 'r2')).outcome).toBe('succeeded');
+    expectNotesBetween(codex.server.requests[1]!, 'first question', NOTES, 'second question');
     // the first request never saw it
     expect(JSON.stringify(codex.server.requests[0]?.body)).not.toContain('HOST NOTE');
   });
@@ -133,9 +99,8 @@ describe('injected context on the real binary', () => {
   it('is taken while a run streams (codex does not refuse it): the same run asks the model again', async () => {
     const codex = await openRealCodex();
     codex.server.enqueue(slowTextStep(30, 40, 'w'), textStep(['after the note']));
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('count'), sink, runRef: 'r1' });
-    await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');
+    const { run, sink } = await turns.start(codex.session, 'count', 'r1');
+    await turns.firstDelta(sink);
     await codex.session.injectContext?.([{ type: 'text', role: 'user', text: 'MID-RUN NOTE' }]);
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     // measured on 0.171.0: one turn, a second model request that carries the note

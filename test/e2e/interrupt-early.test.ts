@@ -6,28 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { textStep } from '../../src/testing/index.js';
-import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, slowTextStep } from '../support/real-codex.js';
+import { openRealCodex, slowTextStep } from '../support/real-codex.js';
+import * as turns from '../support/turns.js';
 
 describe('interrupt at once after admission, against the real binary under test', () => {
   for (const persistence of ['thread', 'ephemeral'] as const) {
     it(`${persistence}: applies, the run ends interrupted, the session stays usable`, async () => {
       const codex = await openRealCodex({ persistence });
       codex.server.enqueue(slowTextStep(20, 50, 'tick'), textStep('after'));
-      const run = await codex.session.startRun({
-        input: textInput('slow'),
-        sink: recordingSink(),
-        runRef: 'early',
-      });
+      const { run } = await turns.start(codex.session, 'slow', 'early');
       await run.interrupt('stopped at once');
       expect(await run.completion).toEqual({ outcome: 'interrupted', reason: 'stopped at once' });
-      const next = await codex.session.startRun({
-        input: textInput('next'),
-        sink: recordingSink(),
-        runRef: 'next',
-      });
       // the interrupted turn may not have reached the model: either step may answer this one
-      expect(await next.completion).toEqual({ outcome: 'succeeded' });
+      expect(await turns.end(codex.session, 'next', 'next')).toEqual({ outcome: 'succeeded' });
     });
   }
 });

@@ -9,26 +9,36 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProviderRejection } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { createCodexProvider } from '../../src/index.js';
+import { createCodexProvider, type CodexProviderOptions } from '../../src/index.js';
 import { codexConfigArgs, requireCodexBinary, textStep } from '../../src/testing/index.js';
 import { isolatedHomes, OFFLINE } from '../support/codex-login.js';
 import { processesWithEnv } from '../support/proc-scan.js';
 import { testEnv } from '../support/processes.js';
-import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink } from '../support/real-codex.js';
+import { openRealCodex, sessionInit } from '../support/real-codex.js';
 import { acceptUnderReview } from '../support/releases.js';
+import * as turns from '../support/turns.js';
 
 const binary = requireCodexBinary({ kind: 'native' });
 const freshHome = isolatedHomes('relvo-login-');
 const FAKE_KEY = 'sk-fake-login-CANARY-0123456789';
 
+/** A provider on a fresh home, with no model to reach. */
+function offlineProvider(
+  home: ReturnType<typeof freshHome>,
+  over: Partial<CodexProviderOptions> = {},
+) {
+  return createCodexProvider({
+    executable: binary.path,
+    extraArgs: OFFLINE,
+    env: home.env(testEnv()),
+    ...over,
+  });
+}
+
 describe('login and logout (real binary)', () => {
   it('an API-key login leaves codex logged in; logout undoes it; the key is never echoed', async () => {
     const home = freshHome();
-    const provider = createCodexProvider({
-      executable: binary.path,
-      extraArgs: OFFLINE,
-      env: home.env(testEnv()),
+    const provider = offlineProvider(home, {
       requestTimeoutMs: 20_000,
       additionalAppServerVersions: acceptUnderReview(binary.version),
     });
@@ -50,11 +60,7 @@ describe('login and logout (real binary)', () => {
 
   it('a malformed key is refused before codex is started, without echoing it', async () => {
     const home = freshHome();
-    const provider = createCodexProvider({
-      executable: binary.path,
-      extraArgs: OFFLINE,
-      env: home.env(testEnv()),
-    });
+    const provider = offlineProvider(home);
     const refused = await provider
       .login({ apiKey: `${FAKE_KEY} with spaces`, cwd: home.workspace })
       .catch((e: unknown) => e);
@@ -83,18 +89,9 @@ describe('login and logout (real binary)', () => {
     expect((await provider.login({ apiKey: FAKE_KEY, cwd })).authMode).toBe('apiKey');
     codex.server.enqueue(textStep('with the key'), textStep('without'));
     const turn = async (runRef: string) => {
-      const session = await provider.createSession({
-        options: {},
-        workspace: { root: cwd, ownership: 'borrowed' },
-        sink: recordingSink(),
-      });
+      const session = await provider.createSession(sessionInit(cwd));
       try {
-        const run = await session.startRun({
-          input: textInput('hi'),
-          sink: recordingSink(),
-          runRef,
-        });
-        return await run.completion;
+        return await turns.end(session, 'hi', runRef);
       } finally {
         await session.dispose();
       }

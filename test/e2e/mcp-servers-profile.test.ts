@@ -5,27 +5,16 @@
 import { createCodexProvider } from '@relvo-labs/agent-provider-codex';
 import { createAgentRuntime, isRuntimeError } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
+import { oneCodexProfile } from '../support/codex-runtime.js';
 
 const SECRET = 'profile-env-CANARY-1234';
 
 describe('mcpServers in a runtime profile', () => {
   it('a duplicate server name refuses the config at creation; the env value is never echoed', async () => {
+    const server = { name: 'tools', command: 'node', env: { TOKEN: SECRET } };
     const refused = await createAgentRuntime({
       providers: { codex: createCodexProvider },
-      config: {
-        defaultProfile: 'p',
-        profiles: {
-          p: {
-            provider: 'codex',
-            providerOptions: {
-              mcpServers: [
-                { name: 'tools', command: 'node', env: { TOKEN: SECRET } },
-                { name: 'tools', command: 'node', env: { TOKEN: SECRET } },
-              ],
-            },
-          },
-        },
-      },
+      config: oneCodexProfile({ mcpServers: [server, server] }),
     }).then(
       async (runtime) => {
         await runtime.shutdown();

@@ -11,16 +11,11 @@ import {
   execCommandStep,
   functionCallOutput,
   requestPermissionsStep,
-  scriptedUsage,
-  textStep,
 } from '../../src/testing/index.js';
-import { textInput } from '../support/provider-harness.js';
-import {
-  openRealCodex,
-  recordingSink,
-  waitForApproval,
-  type RealCodex,
-} from '../support/real-codex.js';
+import { openRealCodex, type RealCodex, closingStep } from '../support/real-codex.js';
+import * as turns from '../support/turns.js';
+
+const ASKED = 'the permission approval';
 
 async function openWithGrantedDir(permissions?: 'bridge' | 'none') {
   const codex = await openRealCodex(permissions === undefined ? {} : { permissions });
@@ -36,14 +31,14 @@ function askThenWrite(codex: RealCodex, dir: string, file: string) {
       callId: 'call_perm_1',
     }),
     execCommandStep(`touch ${join(dir, file)}`, { callId: `call_touch_${file}` }),
-    textStep('done', { usage: scriptedUsage(5, 1, 0, 0) }),
+    closingStep('done'),
   );
 }
 
 function writeOnly(codex: RealCodex, dir: string, file: string) {
   codex.server.enqueue(
     execCommandStep(`touch ${join(dir, file)}`, { callId: `call_touch_${file}` }),
-    textStep('done again', { usage: scriptedUsage(5, 1, 0, 0) }),
+    closingStep('done again'),
   );
 }
 
@@ -54,10 +49,8 @@ describe('permission requests, against the real binary', () => {
       'item/permissions/requestApproval',
     );
     askThenWrite(codex, dir, 'one.txt');
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('write'), sink, runRef: 'p1' });
-    const requested = await waitForApproval(sink, 'the permission approval');
-    expect(requested.request).toMatchObject({
+    const { run, sink, asked } = await turns.untilAsked(codex.session, 'write', 'p1', ASKED);
+    expect(asked.request).toMatchObject({
       kind: 'approval',
       subject: {
         category: 'file_write',
@@ -65,12 +58,8 @@ describe('permission requests, against the real binary', () => {
       },
       allowedModes: ['once', 'session'],
     });
-    expect(JSON.stringify(requested.request)).not.toContain(codex.iso.workspace);
-    await codex.session.respondToInteraction(requested.providerRef, {
-      kind: 'approval',
-      decision: 'approved',
-      mode: 'once',
-    });
+    expect(JSON.stringify(asked.request)).not.toContain(codex.iso.workspace);
+    await turns.answer(codex.session, asked.providerRef, 'once');
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     expect(existsSync(join(dir, 'one.txt'))).toBe(true);
     const granted = codex.server.requests.map((r) => functionCallOutput(r, 'call_perm_1'));
@@ -78,26 +67,22 @@ describe('permission requests, against the real binary', () => {
 
     // the next turn runs without the grant
     writeOnly(codex, dir, 'two.txt');
-    const next = await codex.session.startRun({ input: textInput('again'), sink, runRef: 'p2' });
-    expect(await next.completion).toEqual({ outcome: 'succeeded' });
+    expect(await turns.end(codex.session, 'again', 'p2', { sink })).toEqual({
+      outcome: 'succeeded',
+    });
     expect(existsSync(join(dir, 'two.txt'))).toBe(false);
   });
 
   it('granted for the session: the next turn writes without a new request', async () => {
     const { codex, dir } = await openWithGrantedDir('bridge');
     askThenWrite(codex, dir, 'one.txt');
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('write'), sink, runRef: 's1' });
-    const requested = await waitForApproval(sink, 'the permission approval');
-    await codex.session.respondToInteraction(requested.providerRef, {
-      kind: 'approval',
-      decision: 'approved',
-      mode: 'session',
-    });
+    const { run, sink, asked } = await turns.untilAsked(codex.session, 'write', 's1', ASKED);
+    await turns.answer(codex.session, asked.providerRef, 'session');
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     writeOnly(codex, dir, 'two.txt');
-    const next = await codex.session.startRun({ input: textInput('again'), sink, runRef: 's2' });
-    expect(await next.completion).toEqual({ outcome: 'succeeded' });
+    expect(await turns.end(codex.session, 'again', 's2', { sink })).toEqual({
+      outcome: 'succeeded',
+    });
     expect(existsSync(join(dir, 'two.txt'))).toBe(true);
     expect(sink.ofType('interaction.requested')).toHaveLength(1);
   });
@@ -105,13 +90,8 @@ describe('permission requests, against the real binary', () => {
   it('denied: the empty grant, nothing written', async () => {
     const { codex, dir } = await openWithGrantedDir('bridge');
     askThenWrite(codex, dir, 'one.txt');
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('write'), sink, runRef: 'd1' });
-    const requested = await waitForApproval(sink, 'the permission approval');
-    await codex.session.respondToInteraction(requested.providerRef, {
-      kind: 'approval',
-      decision: 'denied',
-    });
+    const { run, asked } = await turns.untilAsked(codex.session, 'write', 'd1', ASKED);
+    await turns.answer(codex.session, asked.providerRef, 'denied');
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     expect(existsSync(join(dir, 'one.txt'))).toBe(false);
   });
@@ -119,9 +99,8 @@ describe('permission requests, against the real binary', () => {
   it('by default the tool is not offered: nothing is raised, nothing written', async () => {
     const { codex, dir } = await openWithGrantedDir();
     askThenWrite(codex, dir, 'one.txt');
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('write'), sink, runRef: 'n1' });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const { sink, termination } = await turns.run(codex.session, 'write', 'n1');
+    expect(termination).toEqual({ outcome: 'succeeded' });
     expect(sink.ofType('interaction.requested')).toEqual([]);
     expect(existsSync(join(dir, 'one.txt'))).toBe(false);
   });

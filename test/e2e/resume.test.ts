@@ -9,16 +9,18 @@ import { symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scriptedUsage, textStep } from '../../src/testing/index.js';
-import { textInput, texts } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, type RealCodex } from '../support/real-codex.js';
+import { texts } from '../support/provider-harness.js';
+import {
+  openRealCodex,
+  sessionInit,
+  withUnknownThread,
+  type RealCodex,
+} from '../support/real-codex.js';
+import * as turns from '../support/turns.js';
 
 /** What resuming `record` in the same workspace rejects with (undefined when it resumed). */
 function resumeRefusal(codex: RealCodex, record: ProviderRecoveryRecord): Promise<unknown> {
-  return codex.provider.resumeSession!(record, {
-    options: {},
-    workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
-    sink: recordingSink(),
-  }).then(
+  return codex.provider.resumeSession!(record, sessionInit(codex.iso.workspace)).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -27,12 +29,7 @@ function resumeRefusal(codex: RealCodex, record: ProviderRecoveryRecord): Promis
 /** One turn on a persisted thread, then its recovery record. */
 async function oneTurnAndExport(codex: RealCodex): Promise<ProviderRecoveryRecord> {
   codex.server.enqueue(textStep('Noted.', { usage: scriptedUsage(9, 2, 0, 0) }));
-  const run = await codex.session.startRun({
-    input: textInput('remember'),
-    sink: recordingSink(),
-    runRef: 'first',
-  });
-  expect(await run.completion).toEqual({ outcome: 'succeeded' });
+  await turns.ok(codex.session, 'remember', 'first');
   return codex.session.exportRecoveryRecord!();
 }
 
@@ -44,29 +41,13 @@ describe('resume against the real binary', () => {
       textStep(['Noted', ' it.'], { usage: scriptedUsage(900, 5, 0, 0) }),
       textStep(['You said ', secretWord], { usage: scriptedUsage(950, 6, 0, 0) }),
     );
-    const first = await codex.session.startRun({
-      input: textInput(`remember ${secretWord}`),
-      sink: recordingSink(),
-      runRef: 'first',
-    });
-    expect(await first.completion).toEqual({ outcome: 'succeeded' });
+    await turns.ok(codex.session, `remember ${secretWord}`, 'first');
     const record = await codex.session.exportRecoveryRecord!();
     await codex.session.dispose();
 
-    const sessionSink = recordingSink();
-    const resumed = await codex.provider.resumeSession!(record, {
-      options: {},
-      workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
-      sink: sessionSink,
-    });
+    const resumed = await codex.provider.resumeSession!(record, sessionInit(codex.iso.workspace));
     try {
-      const sink = recordingSink();
-      const run = await resumed.startRun({
-        input: textInput('what did I say?'),
-        sink,
-        runRef: 'second',
-      });
-      expect(await run.completion).toEqual({ outcome: 'succeeded' });
+      const sink = await turns.ok(resumed, 'what did I say?', 'second');
       expect(texts(sink)).toBe(`You said ${secretWord}`);
       // the second model request holds the earlier user text and answer, then the new text
       const body = JSON.stringify(codex.server.requests[1]?.body);
@@ -86,14 +67,7 @@ describe('resume against the real binary', () => {
   it('an unknown thread is refused with a typed error, never a fresh thread', async () => {
     const codex = await openRealCodex({ persistence: 'thread' });
     const record = await codex.session.exportRecoveryRecord!();
-    const forged: ProviderRecoveryRecord = {
-      ...record,
-      opaque: {
-        ...(record.opaque as Record<string, unknown>),
-        threadId: '01a22fcf-0000-7000-8000-000000000000',
-      },
-    };
-    const error = await resumeRefusal(codex, forged);
+    const error = await resumeRefusal(codex, withUnknownThread(record));
     expect(isProviderRejection(error) && error.agentError).toMatchObject({
       code: 'invalid_request',
       providerCode: 'recovery_thread_unknown',
@@ -122,16 +96,10 @@ describe('resume against the real binary', () => {
     await codex.session.dispose();
     const link = join(dirname(codex.iso.workspace), 'ws-link');
     symlinkSync(codex.iso.workspace, link);
-    const resumed = await codex.provider.resumeSession!(record, {
-      options: {},
-      workspace: { root: `${link}/`, ownership: 'borrowed' },
-      sink: recordingSink(),
-    });
+    const resumed = await codex.provider.resumeSession!(record, sessionInit(`${link}/`));
     try {
       codex.server.enqueue(textStep('again', { usage: scriptedUsage(9, 2, 0, 0) }));
-      const sink = recordingSink();
-      const run = await resumed.startRun({ input: textInput('next'), sink, runRef: 'second' });
-      expect(await run.completion).toEqual({ outcome: 'succeeded' });
+      const sink = await turns.ok(resumed, 'next', 'second');
       expect(texts(sink)).toBe('again');
       expect(JSON.stringify(codex.server.requests[1]?.body)).toContain('remember');
     } finally {

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execCommandStep, scriptedUsage, textStep } from '../../src/testing/index.js';
-import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';
+import { openRealCodex } from '../support/real-codex.js';
+import * as turns from '../support/turns.js';
 
 describe('run.usage on the real binary', () => {
   it('a command turn (two model requests) reports the sum, growing monotonically', async () => {
@@ -15,9 +15,8 @@ describe('run.usage on the real binary', () => {
       execCommandStep('echo usage-probe', { usage: scriptedUsage(500, 20, 0, 0) }),
       textStep('ran it', { usage: scriptedUsage(585, 20, 0, 0) }),
     );
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('run it'), sink, runRef: 'cmd' });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const { sink, termination } = await turns.run(codex.session, 'run it', 'cmd');
+    expect(termination).toEqual({ outcome: 'succeeded' });
     expect(codex.server.requests).toHaveLength(2);
     const usage = sink.ofType('run.usage').map((e) => e.usage);
     expect(usage.at(-1)).toEqual({ inputTokens: 1085, outputTokens: 40, totalTokens: 1125 });
@@ -36,42 +35,19 @@ describe('run.usage on the real binary', () => {
       ),
       textStep('third', { usage: scriptedUsage(1300, 8, 0, 0) }),
     );
-    const first = recordingSink();
-    const run1 = await codex.session.startRun({
-      input: textInput('one'),
-      sink: first,
-      runRef: 'u1',
-    });
-    expect(await run1.completion).toEqual({ outcome: 'succeeded' });
-    expect(first.ofType('run.usage').at(-1)?.usage).toEqual({
-      inputTokens: 1200,
-      outputTokens: 30,
-      totalTokens: 1230,
-    });
+    const first = await turns.run(codex.session, 'one', 'u1');
+    expect(first.termination).toEqual({ outcome: 'succeeded' });
+    expect(turns.lastUsage(first.sink)).toEqual(turns.tokens(1200, 30, 1230));
 
-    const second = recordingSink();
-    const run2 = await codex.session.startRun({
-      input: textInput('two'),
-      sink: second,
-      runRef: 'u2',
-    });
-    await waitForEvent(second, (e) => e.payload.type === 'run.message_delta', 'a delta');
-    await run2.interrupt('enough');
-    expect((await run2.completion).outcome).toBe('interrupted');
+    const second = await turns.start(codex.session, 'two', 'u2');
+    await turns.firstDelta(second.sink);
+    await second.run.interrupt('enough');
+    expect((await second.run.completion).outcome).toBe('interrupted');
     // codex repeats the previous turn's figures on interrupt: none of that is this run's usage
-    expect(second.ofType('run.usage')).toEqual([]);
+    expect(second.sink.ofType('run.usage')).toEqual([]);
 
-    const third = recordingSink();
-    const run3 = await codex.session.startRun({
-      input: textInput('three'),
-      sink: third,
-      runRef: 'u3',
-    });
-    expect(await run3.completion).toEqual({ outcome: 'succeeded' });
-    expect(third.ofType('run.usage').at(-1)?.usage).toEqual({
-      inputTokens: 1300,
-      outputTokens: 8,
-      totalTokens: 1308,
-    });
+    const third = await turns.run(codex.session, 'three', 'u3');
+    expect(third.termination).toEqual({ outcome: 'succeeded' });
+    expect(turns.lastUsage(third.sink)).toEqual(turns.tokens(1300, 8, 1308));
   });
 });

@@ -8,13 +8,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { execCommandStep, responseFailedStep, textStep } from '../../src/testing/index.js';
 import { processesWithEnv } from '../support/proc-scan.js';
-import { textInput, texts } from '../support/provider-harness.js';
-import {
-  openRealCodex,
-  recordingSink,
-  waitForEvent,
-  type RealCodex,
-} from '../support/real-codex.js';
+import { texts } from '../support/provider-harness.js';
+import { openRealCodex, type RealCodex } from '../support/real-codex.js';
+import * as turns from '../support/turns.js';
 
 const STALL_MS = 1_500;
 const GRACE_MS = 5_000;
@@ -73,41 +69,29 @@ describe('stall watchdog (real binary)', () => {
       { stallTimeoutMs: STALL_MS, stallGraceMs: GRACE_MS },
       { baseUrl: await silentModel() },
     );
-    const sink = recordingSink();
     const started = Date.now();
-    const run = await codex.session.startRun({ input: textInput('hi'), sink, runRef: 'silent' });
-    expect(await run.completion).toMatchObject(STALLED);
+    const { sink, termination } = await turns.run(codex.session, 'hi', 'silent');
+    expect(termination).toMatchObject(STALLED);
     expect(Date.now() - started).toBeLessThan(STALL_MS + GRACE_MS + SLACK_MS);
     expect(sink.ofType('diagnostic').map((d) => d.detail)).toContainEqual({
       reason: 'turn_stalled',
     });
     // codex answered the interrupt and completed the turn: nothing fenced
     expect(fenced(codex)).toBe(false);
-    const next = await codex.session.startRun({
-      input: textInput('again'),
-      sink: recordingSink(),
-      runRef: 'silent-2',
-    });
-    expect(await next.completion).toMatchObject(STALLED);
+    expect(await turns.end(codex.session, 'again', 'silent-2')).toMatchObject(STALLED);
   }, 90_000);
 
   it('a stream that stops mid-way: turn_stalled well before codex’s 300 s idle timeout; partial text kept', async () => {
     const codex = await openRealCodex({ stallTimeoutMs: STALL_MS, stallGraceMs: GRACE_MS });
     codex.server.enqueue(textStep(['part', 'never', 'sent'], { stallAfterDeltas: 1 }));
-    const sink = recordingSink();
     const started = Date.now();
-    const run = await codex.session.startRun({ input: textInput('hi'), sink, runRef: 'mid' });
-    expect(await run.completion).toMatchObject(STALLED);
+    const { sink, termination } = await turns.run(codex.session, 'hi', 'mid');
+    expect(termination).toMatchObject(STALLED);
     expect(Date.now() - started).toBeLessThan(STALL_MS + GRACE_MS + SLACK_MS);
     expect(texts(sink)).toBe('part');
     expect(fenced(codex)).toBe(false);
     codex.server.enqueue(textStep('fine'));
-    const next = await codex.session.startRun({
-      input: textInput('again'),
-      sink: recordingSink(),
-      runRef: 'mid-2',
-    });
-    expect(await next.completion).toEqual({ outcome: 'succeeded' });
+    expect(await turns.end(codex.session, 'again', 'mid-2')).toEqual({ outcome: 'succeeded' });
   }, 90_000);
 
   it('a SIGSTOPped app-server: the interrupt gets no answer, the session is fenced after the grace, dispose still succeeds', async () => {
@@ -118,9 +102,8 @@ describe('stall watchdog (real binary)', () => {
         { delayMs: 100 },
       ),
     );
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('slow'), sink, runRef: 'stop' });
-    await waitForEvent(sink, (e) => e.payload.type === 'run.message_delta', 'a first delta');
+    const { run, sink } = await turns.start(codex.session, 'slow', 'stop');
+    await turns.firstDelta(sink);
     const leader = leaderOf(codex);
     const stoppedAt = Date.now();
     process.kill(leader, 'SIGSTOP');
@@ -142,21 +125,15 @@ describe('stall watchdog (real binary)', () => {
       execCommandStep(`sleep 4; echo ${marker}`, { escalate: true, justification: 'test' }),
       textStep('done'),
     );
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('go'), sink, runRef: 'sleep' });
-    const requested = await waitForEvent(
-      sink,
-      (e) => e.payload.type === 'interaction.requested',
+    const { run, sink, asked } = await turns.untilAsked(
+      codex.session,
+      'go',
+      'sleep',
       'the approval',
     );
-    if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
     // the person takes longer than the stall timeout to answer
     await new Promise((r) => setTimeout(r, STALL_MS * 2));
-    await codex.session.respondToInteraction(requested.payload.providerRef, {
-      kind: 'approval',
-      decision: 'approved',
-      mode: 'once',
-    });
+    await turns.answer(codex.session, asked.providerRef, 'once');
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     expect(JSON.stringify(codex.server.requests[1]?.body)).toContain(marker);
     expect(sink.ofType('diagnostic').some((d) => d.detail?.reason === 'turn_stalled')).toBe(false);
@@ -180,10 +157,8 @@ describe('stall watchdog (real binary)', () => {
         responseFailedStep('rate_limit_exceeded', 'Rate limit reached. Please try again in 200ms.'),
       );
     }
-    const sink = recordingSink();
     const started = Date.now();
-    const run = await codex.session.startRun({ input: textInput('hi'), sink, runRef: 'retry' });
-    const outcome = await run.completion;
+    const { sink, termination: outcome } = await turns.run(codex.session, 'hi', 'retry');
     expect(outcome).toMatchObject(STALLED);
     expect(Date.now() - started).toBeLessThan(STALL_MS + GRACE_MS + SLACK_MS);
     const notices = sink
@@ -203,11 +178,6 @@ describe('stall watchdog (real binary)', () => {
     expect(fenced(codex)).toBe(false);
     codex.server.clear();
     codex.server.enqueue(textStep('fine'));
-    const next = await codex.session.startRun({
-      input: textInput('again'),
-      sink: recordingSink(),
-      runRef: 'retry-2',
-    });
-    expect(await next.completion).toEqual({ outcome: 'succeeded' });
+    expect(await turns.end(codex.session, 'again', 'retry-2')).toEqual({ outcome: 'succeeded' });
   }, 90_000);
 });

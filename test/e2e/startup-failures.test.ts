@@ -62,103 +62,132 @@ const node = (script: string): Pick<CodexProviderOptions, 'executable' | 'extraA
   extraArgs: [join(STAND_INS, script)],
 });
 
-describe('createSession start-up failures', () => {
-  it('a missing executable is spawn_failed (ENOENT), not retryable', async () => {
-    const missing = join(scratch, 'no-such-codex');
-    const error = await startupError({ executable: missing });
-    expect(error).toMatchObject({
+interface StartupCase {
+  readonly name: string;
+  /** The provider options, and the workspace root when it is not the scratch folder. */
+  readonly start: () => { options: CodexProviderOptions; root?: string };
+  readonly refusal: Record<string, unknown>;
+  /** What else the refusal must (not) say. */
+  readonly also?: (error: AgentError, root?: string) => void;
+}
+
+const missingCodex = (): string => join(scratch, 'no-such-codex');
+
+const CASES: readonly StartupCase[] = [
+  {
+    name: 'a missing executable is spawn_failed (ENOENT), not retryable',
+    start: () => ({ options: { executable: missingCodex() } }),
+    refusal: {
       code: 'provider_rejected',
       retryable: false,
       providerCode: 'spawn_failed',
       details: { cause: 'ENOENT' },
-    });
-    expectNoLeak(error, missing);
-  });
-
-  it('an executable without the execute bit is spawn_failed (EACCES), not retryable', async () => {
-    const file = join(scratch, 'codex');
-    writeFileSync(file, '#!/bin/sh\nexit 0\n');
-    chmodSync(file, 0o644);
-    const error = await startupError({ executable: file });
-    expect(error).toMatchObject({
+    },
+    also: (error) => {
+      expectNoLeak(error, missingCodex());
+    },
+  },
+  {
+    name: 'an executable without the execute bit is spawn_failed (EACCES), not retryable',
+    start: () => {
+      const file = join(scratch, 'codex');
+      writeFileSync(file, '#!/bin/sh\nexit 0\n');
+      chmodSync(file, 0o644);
+      return { options: { executable: file } };
+    },
+    refusal: {
       code: 'provider_rejected',
       retryable: false,
       providerCode: 'spawn_failed',
       details: { cause: 'EACCES' },
-    });
-  });
-
-  it('a workspace root that does not exist is refused before anything is spawned', async () => {
-    const root = join(scratch, 'gone');
+    },
+  },
+  {
+    name: 'a workspace root that does not exist is refused before anything is spawned',
     // the executable does not exist either: a spawn attempt would say spawn_failed instead
-    const error = await startupError({ executable: join(scratch, 'no-such-codex') }, root);
-    expect(error).toMatchObject({
-      code: 'workspace_unavailable',
-      retryable: true,
-      providerCode: 'workspace_missing',
-    });
-    expectNoLeak(error, root);
-  });
-
-  it('a workspace root that is a file is an invalid request', async () => {
-    const root = join(scratch, 'a-file');
-    writeFileSync(root, 'x');
-    const error = await startupError({ executable: join(scratch, 'no-such-codex') }, root);
-    expect(error).toMatchObject({
+    start: () => ({ options: { executable: missingCodex() }, root: join(scratch, 'gone') }),
+    refusal: { code: 'workspace_unavailable', retryable: true, providerCode: 'workspace_missing' },
+    also: (error, root) => {
+      expectNoLeak(error, root ?? scratch);
+    },
+  },
+  {
+    name: 'a workspace root that is a file is an invalid request',
+    start: () => {
+      const root = join(scratch, 'a-file');
+      writeFileSync(root, 'x');
+      return { options: { executable: missingCodex() }, root };
+    },
+    refusal: {
       code: 'invalid_request',
       retryable: false,
       providerCode: 'workspace_not_directory',
-    });
-  });
-
-  it('/bin/true exits before answering initialize: exit code 0 in details', async () => {
-    const error = await startupError({ executable: '/bin/true' });
-    expect(error).toMatchObject({
+    },
+  },
+  {
+    name: '/bin/true exits before answering initialize: exit code 0 in details',
+    start: () => ({ options: { executable: '/bin/true' } }),
+    refusal: {
       code: 'provider_rejected',
       retryable: false,
       providerCode: 'exited_before_initialize',
       details: { exitCode: 0 },
-    });
-    expect(error.message).toBe('codex exited before answering initialize (exit code 0)');
-  });
-
-  it('/bin/cat (refuses app-server --stdio) exits before initialize with its exit code', async () => {
-    const error = await startupError({ executable: '/bin/cat' });
-    expect(error).toMatchObject({
+    },
+    also: (error) => {
+      expect(error.message).toBe('codex exited before answering initialize (exit code 0)');
+    },
+  },
+  {
+    name: '/bin/cat (refuses app-server --stdio) exits before initialize with its exit code',
+    start: () => ({ options: { executable: '/bin/cat' } }),
+    refusal: {
       providerCode: 'exited_before_initialize',
       retryable: false,
       details: { exitCode: 1 },
-    });
-    // cat's complaint went to stderr and stays there
-    expect(JSON.stringify(error)).not.toMatch(/unrecognized|invalid option|stdio/);
-  });
-
-  it('a process killed by a signal before initialize is retryable, with the signal in details', async () => {
-    const error = await startupError(node('self-kill.cjs'));
-    expect(error).toMatchObject({
+    },
+    also: (error) => {
+      // cat's complaint went to stderr and stays there
+      expect(JSON.stringify(error)).not.toMatch(/unrecognized|invalid option|stdio/);
+    },
+  },
+  {
+    name: 'a process killed by a signal before initialize is retryable, with the signal in details',
+    start: () => ({ options: node('self-kill.cjs') }),
+    refusal: {
       code: 'provider_unavailable',
       retryable: true,
       providerCode: 'exited_before_initialize',
       details: { signal: 'SIGKILL' },
-    });
-  });
-
-  it('a process that answers initialize with something that is not codex is handshake_invalid', async () => {
-    const error = await startupError(node('not-codex.cjs'));
-    expect(error).toMatchObject({
+    },
+  },
+  {
+    name: 'a process that answers initialize with something that is not codex is handshake_invalid',
+    start: () => ({ options: node('not-codex.cjs') }),
+    refusal: {
       code: 'provider_contract_violation',
       retryable: false,
       providerCode: 'handshake_invalid',
-    });
-  });
-
-  it('a process that never answers initialize times out as initialize_timeout (retryable)', async () => {
-    const error = await startupError({ ...node('silent.cjs'), requestTimeoutMs: 400 });
-    expect(error).toMatchObject({
+    },
+  },
+  {
+    name: 'a process that never answers initialize times out as initialize_timeout (retryable)',
+    start: () => ({ options: { ...node('silent.cjs'), requestTimeoutMs: 400 } }),
+    refusal: {
       code: 'provider_unavailable',
       retryable: true,
       providerCode: 'initialize_timeout',
       details: { timeoutMs: 400 },
+    },
+  },
+];
+
+describe('createSession start-up failures', () => {
+  for (const { name, start, refusal, also } of CASES) {
+    it(name, async () => {
+      const { options, root } = start();
+      const error = await startupError(options, root);
+      expect(error).toMatchObject(refusal);
+      also?.(error, root);
     });
-  });
+  }
 });

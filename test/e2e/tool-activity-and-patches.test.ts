@@ -8,15 +8,11 @@ import { join } from 'node:path';
 import { providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { applyPatchCommand } from '../../scripts/lib/scenarios-tools.js';
-import {
-  execCommandStep,
-  functionCallOutput,
-  scriptedUsage,
-  textStep,
-} from '../../src/testing/index.js';
-import { textInput } from '../support/provider-harness.js';
-import { openRealCodex, recordingSink, waitForEvent } from '../support/real-codex.js';
+import { execCommandStep, functionCallOutput } from '../../src/testing/index.js';
+import { closingStep, openRealCodex } from '../support/real-codex.js';
+import * as turns from '../support/turns.js';
 
+const PATCH_ASKED = 'the patch approval';
 const SECRET = 'sk-e2eCANARYSECRET0123456789abc';
 
 describe('tool activity against the real binary', () => {
@@ -27,11 +23,10 @@ describe('tool activity against the real binary', () => {
       execCommandStep(`printf 'PRINTED-%s %s\\n' ${marker} ${SECRET}; exit 3`, {
         callId: 'call_e2e',
       }),
-      textStep('done', { usage: scriptedUsage(5, 1, 0, 0) }),
+      closingStep('done'),
     );
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('go'), sink, runRef: 'ta' });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const { sink, termination } = await turns.run(codex.session, 'go', 'ta');
+    expect(termination).toEqual({ outcome: 'succeeded' });
     // the model got the output: the command really ran
     expect(functionCallOutput(codex.server.requests[1]!, 'call_e2e')).toContain(
       `PRINTED-${marker}`,
@@ -66,17 +61,10 @@ describe('file-change approvals against the real binary', () => {
     });
     codex.server.enqueue(
       execCommandStep(applyPatchCommand(note, 'APPROVED-LINE'), { callId: 'call_patch' }),
-      textStep('patched', { usage: scriptedUsage(5, 1, 0, 0) }),
+      closingStep('patched'),
     );
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('write'), sink, runRef: 'fa' });
-    const requested = await waitForEvent(
-      sink,
-      (e) => e.payload.type === 'interaction.requested',
-      'the patch approval',
-    );
-    if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
-    expect(requested.payload.request).toMatchObject({
+    const { run, sink, asked } = await turns.untilAsked(codex.session, 'write', 'fa', PATCH_ASKED);
+    expect(asked.request).toMatchObject({
       kind: 'approval',
       subject: {
         category: 'file_write',
@@ -86,11 +74,7 @@ describe('file-change approvals against the real binary', () => {
     });
     // nothing is written while the approval is pending
     expect(existsSync(join(codex.iso.workspace, note))).toBe(false);
-    await codex.session.respondToInteraction(requested.payload.providerRef, {
-      kind: 'approval',
-      decision: 'approved',
-      mode: 'once',
-    });
+    await turns.answer(codex.session, asked.providerRef, 'once');
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     expect(readFileSync(join(codex.iso.workspace, note), 'utf8')).toBe('APPROVED-LINE\n');
     expect(functionCallOutput(codex.server.requests[1]!, 'call_patch')).toContain(note);
@@ -104,21 +88,11 @@ describe('file-change approvals against the real binary', () => {
     const codex = await openRealCodex({ fileChanges: 'bridge', sandboxMode: 'workspace-write' });
     codex.server.enqueue(
       execCommandStep(applyPatchCommand(note, 'DENIED-LINE'), { callId: 'call_patch' }),
-      textStep('ok', { usage: scriptedUsage(5, 1, 0, 0) }),
+      closingStep('ok'),
     );
     const before = readdirSync(codex.iso.workspace).sort();
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('write'), sink, runRef: 'fd' });
-    const requested = await waitForEvent(
-      sink,
-      (e) => e.payload.type === 'interaction.requested',
-      'the patch approval',
-    );
-    if (requested.payload.type !== 'interaction.requested') throw new Error('unreachable');
-    await codex.session.respondToInteraction(requested.payload.providerRef, {
-      kind: 'approval',
-      decision: 'denied',
-    });
+    const { run, asked } = await turns.untilAsked(codex.session, 'write', 'fd', PATCH_ASKED);
+    await turns.answer(codex.session, asked.providerRef, 'denied');
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     expect(readdirSync(codex.iso.workspace).sort()).toEqual(before);
     expect(functionCallOutput(codex.server.requests[1]!, 'call_patch')).toContain('rejected');
@@ -131,11 +105,10 @@ describe('file-change approvals against the real binary', () => {
     );
     codex.server.enqueue(
       execCommandStep(applyPatchCommand(note, 'UNASKED'), { callId: 'call_patch' }),
-      textStep('ok', { usage: scriptedUsage(5, 1, 0, 0) }),
+      closingStep('ok'),
     );
-    const sink = recordingSink();
-    const run = await codex.session.startRun({ input: textInput('write'), sink, runRef: 'fu' });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const { sink, termination } = await turns.run(codex.session, 'write', 'fu');
+    expect(termination).toEqual({ outcome: 'succeeded' });
     expect(sink.ofType('interaction.requested')).toEqual([]);
     expect(readFileSync(join(codex.iso.workspace, note), 'utf8')).toBe('UNASKED\n');
   });

@@ -9,6 +9,7 @@ import {
   type AgentRuntime,
   type EventEnvelope,
   type HostToolFunction,
+  type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
 import type { JsonValue } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +41,26 @@ async function harness(lookup: HostToolFunction): Promise<{
   return { runtime, server, open: () => runtime.openSession({ workspace }) };
 }
 
+/**
+ * A session whose turn has the model call `lookup_ticket` with `args`, then answer; the turn
+ * must complete.
+ */
+async function lookupTurn(
+  h: Awaited<ReturnType<typeof harness>>,
+  input: string,
+  args: Record<string, JsonValue>,
+  callId: string,
+): Promise<RuntimeSession> {
+  const session = await h.open();
+  h.server.enqueue(
+    functionCallStep('lookup_ticket', args, { callId }),
+    textStep([`answer to ${input}`]),
+  );
+  const turn = await session.submitTurn({ input });
+  expect((await turn.done).turnState).toBe('completed');
+  return session;
+}
+
 async function stored(runtime: AgentRuntime, sessionId: string): Promise<EventEnvelope[]> {
   return [...(await runtime.readEvents(sessionId, { limit: 10_000 }))];
 }
@@ -52,13 +73,7 @@ describe('runtime host functions on the real codex', () => {
       expect(context.tool).toBe('lookup_ticket');
       return { type: 'text', text: 'ticket 42 is open (HOST-FN-9)' };
     });
-    const session = await h.open();
-    h.server.enqueue(
-      functionCallStep('lookup_ticket', { id: 42 }, { callId: 'call_rt_1' }),
-      textStep(['It is open.']),
-    );
-    const turn = await session.submitTurn({ input: 'ticket 42?' });
-    expect((await turn.done).turnState).toBe('completed');
+    const session = await lookupTurn(h, 'ticket 42?', { id: 42 }, 'call_rt_1');
     expect(seen).toEqual([{ id: 42 }]);
     const second = h.server.requests[1];
     if (second === undefined) throw new Error('no second model request');
@@ -81,13 +96,7 @@ describe('runtime host functions on the real codex', () => {
     const h = await harness(() => {
       throw new Error('SECRET-HOST-ERROR');
     });
-    const session = await h.open();
-    h.server.enqueue(
-      functionCallStep('lookup_ticket', { id: 7 }, { callId: 'call_rt_2' }),
-      textStep(['Sorry.']),
-    );
-    const turn = await session.submitTurn({ input: 'ticket 7?' });
-    expect((await turn.done).turnState).toBe('completed');
+    const session = await lookupTurn(h, 'ticket 7?', { id: 7 }, 'call_rt_2');
     const second = h.server.requests[1];
     if (second === undefined) throw new Error('no second model request');
     expect(functionCallOutput(second, 'call_rt_2')).toBe('host tool failed (failed)');
@@ -104,13 +113,7 @@ describe('runtime host functions on the real codex', () => {
       calls += 1;
       return { type: 'text', text: 'unexpected' };
     });
-    const session = await h.open();
-    h.server.enqueue(
-      functionCallStep('lookup_ticket', { id: 'x' }, { callId: 'call_rt_3' }),
-      textStep(['ok']),
-    );
-    const turn = await session.submitTurn({ input: 'ticket x?' });
-    expect((await turn.done).turnState).toBe('completed');
+    const session = await lookupTurn(h, 'ticket x?', { id: 'x' }, 'call_rt_3');
     expect(calls).toBe(0);
     const events = await stored(h.runtime, session.id);
     expect(events.some((e) => e.payload.type === 'interaction.requested')).toBe(false);

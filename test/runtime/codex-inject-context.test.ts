@@ -9,11 +9,11 @@ import {
   type EventEnvelope,
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
-import type { ContextItem } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import { requestInputItems, ScriptedModelServer, textStep } from '../../src/testing/index.js';
+import { ScriptedModelServer, textStep } from '../../src/testing/index.js';
 import { useCleanups } from '../support/cleanups.js';
 import { codexRuntime } from '../support/codex-runtime.js';
+import { expectNotesBetween, twoNotes } from '../support/model-requests.js';
 import { slowTextStep } from '../support/real-codex.js';
 
 const cleanups = useCleanups();
@@ -42,10 +42,7 @@ async function untilStored(runtime: AgentRuntime, sessionId: string, type: strin
   }
 }
 
-const NOTES: ContextItem[] = [
-  { type: 'text', role: 'developer', text: 'RUNTIME NOTE: gold plan' },
-  { type: 'text', role: 'user', text: 'RUNTIME USER NOTE' },
-];
+const NOTES = twoNotes('RUNTIME NOTE: gold plan', 'RUNTIME USER NOTE');
 
 describe('session.injectContext on the real codex', () => {
   it("is logged, then reaches the model's next request after the earlier turn", async () => {
@@ -71,15 +68,7 @@ describe('session.injectContext on the real codex', () => {
 
     const request = h.server.requests[1];
     if (request === undefined) throw new Error('no second model request');
-    const texts = requestInputItems(request)
-      .filter((i) => i.type === 'message')
-      .map((i) => `${String(i.role)}:${JSON.stringify(i.content)}`);
-    const index = (needle: string): number => texts.findIndex((t) => t.includes(needle));
-    expect(index('first question')).toBeGreaterThan(-1);
-    expect(index('RUNTIME NOTE: gold plan')).toBeGreaterThan(index('first question'));
-    expect(texts[index('RUNTIME NOTE: gold plan')]).toMatch(/^developer:/);
-    expect(index('RUNTIME USER NOTE')).toBe(index('RUNTIME NOTE: gold plan') + 1);
-    expect(index('second question')).toBeGreaterThan(index('RUNTIME USER NOTE'));
+    expectNotesBetween(request, 'first question', NOTES, 'second question');
     expect(JSON.stringify(h.server.requests[0]?.body)).not.toContain('RUNTIME NOTE');
   });
 

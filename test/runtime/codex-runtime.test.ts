@@ -25,6 +25,7 @@ import {
 import { processesWithEnv } from '../support/proc-scan.js';
 import { useCleanups } from '../support/cleanups.js';
 import { codexProviderJson, realCodexParts } from '../support/codex-runtime.js';
+import { closingStep, escalatedEcho } from '../support/real-codex.js';
 
 const cleanups = useCleanups();
 
@@ -120,14 +121,7 @@ describe('agent runtime with the real codex provider and the scripted provider',
   it('bridges a real approval: pending interaction, validated answer, the command runs', async () => {
     const h = await harness();
     const marker = `out-${Date.now()}`;
-    h.server.enqueue(
-      execCommandStep(`echo ${marker}`, {
-        callId: 'call_ok',
-        escalate: true,
-        justification: 'test wants echo',
-      }),
-      textStep('done', { usage: scriptedUsage(5, 1, 0, 0) }),
-    );
+    h.server.enqueue(escalatedEcho(marker, 'call_ok'), closingStep('done'));
     const turn = await h.session.submitTurn({
       input: 'run it',
       profile: 'codex-workspace-write-with-approvals',

@@ -2,7 +2,11 @@
  * The real pinned codex behind `createCodexProvider()`, pointed at a scripted model server on
  * 127.0.0.1 with a throw-away HOME/CODEX_HOME. Everything is torn down after each test.
  */
-import type { ProviderEventInput, ProviderSessionInit } from '@relvo-labs/agent-provider';
+import type {
+  ProviderEventInput,
+  ProviderRecoveryRecord,
+  ProviderSessionInit,
+} from '@relvo-labs/agent-provider';
 import {
   createCodexProvider,
   type CodexProvider,
@@ -11,6 +15,8 @@ import {
 } from '../../src/index.js';
 import {
   codexConfigArgs,
+  execCommandStep,
+  scriptedUsage,
   textStep,
   type IsolatedCodexHome,
   type ScriptedModelServer,
@@ -73,9 +79,7 @@ export async function openRealCodex(
   });
   const sessionSink = recordingSink();
   const session = await provider.createSession({
-    options: {},
-    workspace: { root: iso.workspace, ownership: 'borrowed' },
-    sink: sessionSink,
+    ...sessionInit(iso.workspace, sessionSink),
     ...(config.tools !== undefined ? { tools: config.tools } : {}),
   });
   cleanups.push(() => session.dispose());
@@ -90,11 +94,20 @@ export async function openRealCodex(
 export async function resumeAfterDispose(codex: RealCodex): Promise<CodexProviderSession> {
   const record = await codex.session.exportRecoveryRecord!();
   await codex.session.dispose();
-  return codex.provider.resumeSession!(record, {
-    options: {},
-    workspace: { root: codex.iso.workspace, ownership: 'borrowed' },
-    sink: recordingSink(),
-  });
+  return codex.provider.resumeSession!(record, sessionInit(codex.iso.workspace));
+}
+
+/** What a session is opened, resumed or forked with: no options, a borrowed workspace. */
+export function sessionInit(root: string, sink: RecordingSink = recordingSink()) {
+  return { options: {}, workspace: { root, ownership: 'borrowed' as const }, sink };
+}
+
+/** A thread id codex never handed out, for refusals of unknown threads. */
+export const UNKNOWN_THREAD_ID = '01a22fcf-0000-7000-8000-000000000000';
+
+/** `record` pointing at a thread codex does not know. */
+export function withUnknownThread(record: ProviderRecoveryRecord): ProviderRecoveryRecord {
+  return { ...record, opaque: { ...(record.opaque as object), threadId: UNKNOWN_THREAD_ID } };
 }
 
 /** Resolves with the first event that matches, or fails after a bounded number of polls. */
@@ -148,6 +161,20 @@ export function slowTextStep(count: number, delayMs: number, word: string) {
     Array.from({ length: count }, (_, i) => `${word}${String(i)} `),
     { delayMs },
   );
+}
+
+/** The model's last answer of a turn, with a small usage of its own. */
+export function closingStep(text: string) {
+  return textStep(text, { usage: scriptedUsage(5, 1, 0, 0) });
+}
+
+/** An `echo <marker>` the model asks to run outside the sandbox: the approvals bridge asks. */
+export function escalatedEcho(marker: string, callId: string) {
+  return execCommandStep(`echo ${marker}`, {
+    callId,
+    escalate: true,
+    justification: 'test wants echo',
+  });
 }
 
 export { recordingSink };

@@ -8,19 +8,21 @@ import { locateCodexBinary, requireCodexBinary } from '../../src/testing/index.j
 import { testEnv } from '../support/processes.js';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 
+/** Where the binary of `kind` was found, after checking it is the pinned version. */
+function foundPath(kind: 'native' | 'launcher'): string {
+  const located = locateCodexBinary({ kind });
+  expect(located).toMatchObject({ found: true, kind, version: CODEX_APP_SERVER_VERSION });
+  if (!located.found) throw new Error('unreachable');
+  return located.path;
+}
+
 describe('locateCodexBinary', () => {
   it('finds the native binary of the pinned devDependency and it reports that version', () => {
-    const native = locateCodexBinary({ kind: 'native' });
-    expect(native).toMatchObject({
-      found: true,
-      kind: 'native',
-      version: CODEX_APP_SERVER_VERSION,
-    });
-    if (!native.found) throw new Error('unreachable');
-    expect(native.path).toMatch(
+    const path = foundPath('native');
+    expect(path).toMatch(
       /@openai\/codex-linux-x64\/vendor\/x86_64-unknown-linux-musl\/bin\/codex$/,
     );
-    const out = execFileSync(native.path, ['--version'], {
+    const out = execFileSync(path, ['--version'], {
       encoding: 'utf8',
       env: testEnv(),
       stdio: 'pipe',
@@ -29,14 +31,7 @@ describe('locateCodexBinary', () => {
   });
 
   it('finds the launcher script', () => {
-    const launcher = locateCodexBinary({ kind: 'launcher' });
-    expect(launcher).toMatchObject({
-      found: true,
-      kind: 'launcher',
-      version: CODEX_APP_SERVER_VERSION,
-    });
-    if (!launcher.found) throw new Error('unreachable');
-    expect(launcher.path).toMatch(/node_modules\/\.bin\/codex$/);
+    expect(foundPath('launcher')).toMatch(/node_modules\/\.bin\/codex$/);
   });
 
   it('is arch-aware: another arch needs another platform package', () => {

@@ -1,5 +1,7 @@
-// Whether the built packages (every dist/ the CLI runs from) are at least as new as their
-// sources, and a one-time build when they are not. `npm run demo` and the CLI's tests share it.
+// Whether the built packages (every dist/ the CLI, the demo and the packaging tests run from) are
+// at least as new as everything the build reads, and a one-time build when they are not.
+// `npm run demo`, `npm test` and the CLI's tests share it; run as a program
+// (`node scripts/build-current.mjs`) it builds only when the build is missing or older.
 // Plain JavaScript on purpose: a TypeScript loader costs more start-up time than the check.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -17,11 +19,23 @@ const outputs = [
   'dist/index.js',
   ...packages.map((dir) => join(dir, dir.endsWith('cli') ? 'dist/bin.js' : 'dist/index.js')),
 ];
-const sourceRoots = ['src', ...packages.map((dir) => join(dir, 'src'))];
+// docs/: the runtime's build ships docs/console.md; the packages' scripts/ generate sources
+const sourceRoots = [
+  'src',
+  'docs',
+  ...packages.flatMap((dir) => [join(dir, 'src'), join(dir, 'scripts')]),
+];
 const sourceFiles = [
   'package.json',
+  'package-lock.json',
   'tsup.config.ts',
-  ...packages.flatMap((dir) => [join(dir, 'package.json'), join(dir, 'tsup.config.ts')]),
+  'tsconfig.json',
+  'tsconfig.base.json',
+  ...packages.flatMap((dir) => [
+    join(dir, 'package.json'),
+    join(dir, 'tsup.config.ts'),
+    join(dir, 'tsconfig.json'),
+  ]),
 ];
 
 /** @param {string} path @returns {number | undefined} */
@@ -33,9 +47,12 @@ function mtime(path) {
   }
 }
 
-/** @param {string} dir @returns {number} */
+/**
+ * The newest change under `dir`, a folder's own time included (a deleted file changes only it).
+ * @param {string} dir @returns {number}
+ */
 function newestUnder(dir) {
-  let newest = 0;
+  let newest = mtime(dir) ?? 0;
   let entries;
   try {
     entries = readdirSync(join(ROOT, dir), { withFileTypes: true });
@@ -74,4 +91,16 @@ export function build() {
       ? spawnSync('npm', ['run', 'build'], options)
       : spawnSync(process.execPath, [npm, 'run', 'build'], options);
   return run.status === 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (buildIsCurrent()) {
+    process.stdout.write('the build is current: every dist/ is newer than what it is built from\n');
+  } else {
+    process.stdout.write('the build is missing or older than its sources: npm run build…\n');
+    if (!build()) {
+      process.stderr.write('the build failed; run `npm run build` to see why\n');
+      process.exitCode = 1;
+    }
+  }
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { onCleanup, runCleanups } from './cleanups.js';
 import { createManualProvider, type ManualProviderControls } from './manual-provider.js';
 import {
   createScriptedProvider,
@@ -21,15 +22,10 @@ import {
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
 
-const cleanups: (() => Promise<void> | void)[] = [];
+// an isolated file's hook; the in-memory project adds one per file (cleanup-hook.ts)
+afterEach(runCleanups);
 
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-export function onCleanup(fn: () => Promise<void> | void): void {
-  cleanups.push(fn);
-}
+export { onCleanup };
 
 export function tempDir(prefix = 'relvo-runtime-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

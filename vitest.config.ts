@@ -3,9 +3,10 @@ import { defineConfig } from 'vitest/config';
 /**
  * Tests that run modules in memory only (fake transports, hand-built frames, fake clocks, stores
  * in memory or on a temp SQLite file that they close): no process, no PostgreSQL, browser, tmux
- * or real codex, no module mocks, no process-wide state left changed (environment, OpenTelemetry
- * globals, listeners, fake timers) and no support module that registers hooks when first
- * imported, except agent-runtime's support.ts, whose cleanups cleanup-hook.ts runs per file.
+ * or real codex, no module mocks, no process-wide state left changed (environment, globals,
+ * OpenTelemetry providers, listeners, fake timers; happy-dom files share one window per worker,
+ * so nothing left on document or window either) and no support module that registers hooks when
+ * first imported, except agent-runtime's support.ts, whose cleanups cleanup-hook.ts runs per file.
  * They share one module graph per worker (`isolate: false`): a fresh process per file spent
  * several times its tests' own time importing the same sources again.
  */
@@ -27,13 +28,17 @@ const IN_MEMORY_RUNTIME = [
   'command-router',
   'config-refusals',
   'console/api-doc',
+  'console/earlier-turns',
   'console/live-state',
+  'console/pool-render',
+  'console/timeline-cards',
   'console/timeline-context',
   'console/timeline-render',
   'console/timeline-revert',
   'console/timeline-turn',
   'durable',
   'envelope-guard',
+  'error-brand',
   'events',
   'expiry',
   'flat-payloads',
@@ -49,6 +54,7 @@ const IN_MEMORY_RUNTIME = [
   'postgres-listen',
   'prewarm',
   'profiles',
+  'provider-reasons',
   'readme-reasons',
   'record-key',
   'revert',
@@ -62,6 +68,7 @@ const IN_MEMORY_RUNTIME = [
   'telemetry',
   'turn-done',
   'turn-path',
+  'warm-pool-state',
 ].map((name) => `packages/agent-runtime/test/${name}*.test.ts`);
 
 const IN_MEMORY_ROOT = [
@@ -82,6 +89,8 @@ const IN_MEMORY_ROOT = [
   'transport/environment',
   'transport/exit-pass',
   'transport/iterable-adapter',
+  'transport/owner-marker',
+  'transport/process-group',
 ].map((name) => `test/${name}.test.ts`);
 
 const IN_MEMORY = [...IN_MEMORY_FOLDERS, ...IN_MEMORY_RUNTIME, ...IN_MEMORY_ROOT];

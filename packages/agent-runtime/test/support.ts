@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { onCleanup, runCleanups } from './cleanups.js';
 import { createManualProvider, type ManualProviderControls } from './manual-provider.js';
 import {
   createScriptedProvider,
@@ -21,6 +20,7 @@ import {
   type RuntimeError,
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
+import { onCleanup, runCleanups } from './cleanups.js';
 
 // an isolated file's hook; the in-memory project adds one per file (cleanup-hook.ts)
 afterEach(runCleanups);

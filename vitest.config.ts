@@ -23,7 +23,9 @@ const IN_MEMORY_FOLDERS = [
 
 // files of mixed folders, by name; `name*` keeps the parts of a file split into name-*.test.ts
 const IN_MEMORY_RUNTIME = [
+  'answer-order',
   'close-deadline',
+  'command-deadlines',
   'command-order',
   'command-router',
   'config-refusals',
@@ -39,10 +41,13 @@ const IN_MEMORY_RUNTIME = [
   'durable',
   'envelope-guard',
   'error-brand',
+  'event-batching',
+  'event-path',
   'events',
   'expiry',
   'flat-payloads',
   'fork',
+  'frozen-log',
   'host-options',
   'host-settings',
   'inject-context',
@@ -60,6 +65,7 @@ const IN_MEMORY_RUNTIME = [
   'revert',
   'routed-commands',
   'run-options',
+  'sqlite-refusals',
   'sqlite-store',
   'steer',
   'store-failure',

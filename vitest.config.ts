@@ -1,12 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Folders whose tests run modules in memory only (fake transports, hand-built frames): no
- * process, server, database or browser, no module mocks, and no support module that registers
- * hooks when first imported. They share one module graph per worker (`isolate: false`): a fresh
- * process per file spent several times its tests' own time importing the same sources again.
+ * Tests that run modules in memory only (fake transports, hand-built frames, fake clocks, stores
+ * in memory or on a temp SQLite file that they close): no process, no PostgreSQL, browser, tmux
+ * or real codex, no module mocks, no process-wide state left changed (environment, globals,
+ * OpenTelemetry providers, listeners, fake timers; happy-dom files share one window per worker,
+ * so nothing left on document or window either) and no support module that registers hooks when
+ * first imported, except agent-runtime's support.ts, whose cleanups cleanup-hook.ts runs per file.
+ * They share one module graph per worker (`isolate: false`): a fresh process per file spent
+ * several times its tests' own time importing the same sources again.
  */
-const IN_MEMORY = [
+const IN_MEMORY_FOLDERS = [
   'test/jsonl',
   'test/rpc',
   'test/interactions',
@@ -16,6 +20,86 @@ const IN_MEMORY = [
   'test/provider',
   'packages/agent-provider/test',
 ].map((folder) => `${folder}/**/*.test.ts`);
+
+// files of mixed folders, by name; `name*` keeps the parts of a file split into name-*.test.ts
+const IN_MEMORY_RUNTIME = [
+  'answer-order',
+  'close-deadline',
+  'command-deadlines',
+  'command-order',
+  'command-router',
+  'config-refusals',
+  'console/api-doc',
+  'console/earlier-turns',
+  'console/live-state',
+  'console/pool-render',
+  'console/timeline-cards',
+  'console/timeline-context',
+  'console/timeline-render',
+  'console/timeline-revert',
+  'console/timeline-turn',
+  'durable',
+  'envelope-guard',
+  'error-brand',
+  'event-batching',
+  'event-path',
+  'events',
+  'expiry',
+  'flat-payloads',
+  'fork',
+  'frozen-log',
+  'host-options',
+  'host-settings',
+  'inject-context',
+  'interaction-memory',
+  'interactions',
+  'lifecycle',
+  'output-schema',
+  'postgres-driver',
+  'postgres-listen',
+  'prewarm',
+  'profiles',
+  'provider-reasons',
+  'readme-reasons',
+  'record-key',
+  'revert',
+  'routed-commands',
+  'run-options',
+  'sqlite-refusals',
+  'sqlite-store',
+  'steer',
+  'store-failure',
+  'store-integrity',
+  'subscription',
+  'telemetry',
+  'turn-done',
+  'turn-path',
+  'warm-pool-state',
+].map((name) => `packages/agent-runtime/test/${name}*.test.ts`);
+
+const IN_MEMORY_ROOT = [
+  'protocol/compat-reports',
+  'protocol/inbound',
+  'protocol/inbound-fast-path',
+  'protocol/provider-codes',
+  'protocol/release-cache',
+  'protocol/review-capabilities',
+  'protocol/review-diff',
+  'protocol/review-latest',
+  'protocol/review-published',
+  'protocol/thread-past-recordings',
+  'protocol/window',
+  'protocol/wire-names',
+  'runtime/config-refusals',
+  'support/fake-transport',
+  'transport/environment',
+  'transport/exit-pass',
+  'transport/iterable-adapter',
+  'transport/owner-marker',
+  'transport/process-group',
+].map((name) => `test/${name}.test.ts`);
+
+const IN_MEMORY = [...IN_MEMORY_FOLDERS, ...IN_MEMORY_RUNTIME, ...IN_MEMORY_ROOT];
 
 // workspace packages resolve to their TypeScript sources in tests (see ADR-0001)
 const sources = {
@@ -31,7 +115,16 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     maxWorkers: 2,
     projects: [
-      { ...sources, test: { ...limits, name: 'in-memory', include: IN_MEMORY, isolate: false } },
+      {
+        ...sources,
+        test: {
+          ...limits,
+          name: 'in-memory',
+          include: IN_MEMORY,
+          isolate: false,
+          setupFiles: ['packages/agent-runtime/test/cleanup-hook.ts'],
+        },
+      },
       {
         ...sources,
         test: {

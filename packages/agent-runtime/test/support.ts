@@ -20,16 +20,12 @@ import {
   type RuntimeError,
   type RuntimeSession,
 } from '@relvo-labs/agent-runtime';
+import { onCleanup, runCleanups } from './cleanups.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
+// an isolated file's hook; the in-memory project adds one per file (cleanup-hook.ts)
+afterEach(runCleanups);
 
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-export function onCleanup(fn: () => Promise<void> | void): void {
-  cleanups.push(fn);
-}
+export { onCleanup };
 
 export function tempDir(prefix = 'relvo-runtime-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

@@ -20,6 +20,7 @@ import {
   type ProviderHarness,
   type RecordingSink,
 } from './provider-harness.js';
+import { openedHarness, startBound } from './provider-frames.js';
 import { replayRecorded } from './recorded.js';
 import type { ReplayOptions, ReplayResult } from './replay.js';
 
@@ -97,6 +98,15 @@ export async function replayedRun(
   const ended = await runToEnd(opened.session, input, runRef);
   await opened.replaying;
   return { ...opened, ...ended };
+}
+
+/** A fresh harness, its session opened, and a run bound to turn `turnId` (hand-built frames). */
+export async function openedWithRun(
+  options: Omit<CodexProviderOptions, 'transport'> = {},
+  turnId = 't1',
+) {
+  const { h, session } = await openedHarness(options);
+  return { h, session, ...(await startBound(h, session, turnId)) };
 }
 
 /** The labels `label` gives the events' payloads, in order; undefined leaves a payload out. */

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { ToolActivityTracker } from '../../src/session/tool-activity.js';
 import { toolItemOf } from './inbound.js';
 
-export const ROOT = '/srv/canary-ws/project';
+/** What must never reach an event: a secret, a GitHub token, a path outside, output, a password. */
 export const CANARY = {
   secret: 'sk-CANARYTOOLSECRET1234567890',
   gh: 'ghp_CANARYCANARYCANARY123456',
@@ -15,6 +15,9 @@ export const CANARY = {
   output: 'CANARY-OUTPUT-do-not-copy',
   bare: 'hunter2canarypassword',
 } as const;
+
+/** The workspace root (its absolute path must not reach an event either). */
+export const ROOT = '/srv/canary-ws/project';
 
 type Item = Record<string, unknown>;
 

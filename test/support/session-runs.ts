@@ -7,7 +7,6 @@ import type {
   ProviderEventInput,
   ProviderRun,
   ProviderRunRequest,
-  ProviderRunTermination,
   ProviderSession,
   TurnInput,
 } from '@relvo-labs/agent-provider';
@@ -30,7 +29,7 @@ export interface StartedRun {
 }
 
 export interface EndedRun extends StartedRun {
-  readonly termination: ProviderRunTermination;
+  readonly termination: Awaited<ProviderRun['completion']>;
 }
 
 /** What a run request may carry beside its input, sink and runRef (per-run options). */

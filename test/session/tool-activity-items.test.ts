@@ -9,6 +9,7 @@ import { redactToolText } from '../../src/shared/workspace-redaction.js';
 import { toolItemOf } from '../support/inbound.js';
 import * as kit from '../support/session-tool-activity.js';
 
+// both rule files take the same names from the kit: one line, not a long import list each
 const { CANARY, command, expectNoCanary, fileChange, ROOT, tracked } = kit;
 
 describe('rule 5: MCP argument values are never copied', () => {

@@ -11,6 +11,7 @@ import {
 } from '../../src/shared/workspace-redaction.js';
 import * as kit from '../support/session-tool-activity.js';
 
+// both rule files take the same names from the kit: one line, not a long import list each
 const { CANARY, command, expectNoCanary, fileChange, ROOT, tracked } = kit;
 
 describe('rule 1: output is never copied', () => {

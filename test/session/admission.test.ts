@@ -123,17 +123,8 @@ describe('startRun admission order (docs/behaviour.md §6.1)', () => {
 describe('turn/start parameters and runRef idempotency', () => {
   it('text parts are joined with a blank line into one input item, exactly', async () => {
     const { h, session } = await openedHarness();
-    const starting = session.startRun({
-      input: {
-        parts: [
-          { type: 'text', text: 'first' },
-          { type: 'text', text: 'second\n' },
-          { type: 'text', text: 'third' },
-        ],
-      },
-      sink: recordingSink(),
-      runRef: 'r',
-    });
+    const parts = ['first', 'second\n', 'third'].map((text) => ({ type: 'text' as const, text }));
+    const starting = session.startRun({ input: { parts }, sink: recordingSink(), runRef: 'r' });
     const frame = await waitForRequest(h.transport, 'turn/start');
     expect(frame.params).toEqual({
       threadId: THREAD,

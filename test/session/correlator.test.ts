@@ -1,4 +1,9 @@
-import { isProviderRejection, SPI_LIMITS, type ProviderSession } from '@relvo-labs/agent-provider';
+import {
+  isProviderRejection,
+  SPI_LIMITS,
+  type ProviderRun,
+  type ProviderSession,
+} from '@relvo-labs/agent-provider';
 import { MAX_DELTA_CHUNK } from '../../src/session/translate.js';
 import { describe, expect, it } from 'vitest';
 import {
@@ -20,6 +25,7 @@ import {
   waitForRequest,
   openedHarness,
 } from '../support/provider-frames.js';
+import { openedWithRun } from '../support/session-runs.js';
 
 const OTHER_THREAD = '01a228d9-0000-7000-8000-000000000000';
 
@@ -37,7 +43,7 @@ async function isPending(p: Promise<unknown>): Promise<boolean> {
   return Promise.race([p.then(() => false), turns(30).then(() => true)]);
 }
 
-/** startRun whose turn/start is not answered yet; the caller replies with `answer`. */
+/** startRun whose turn/start is not answered yet; `bind` answers it and resolves the run. */
 async function pendingStart(
   h: ProviderHarness,
   session: ProviderSession,
@@ -47,15 +53,32 @@ async function pendingStart(
   const sink = recordingSink();
   const starting = session.startRun({ input: textInput('x'), sink, runRef });
   await waitForRequest(h.transport, 'turn/start', nth);
-  const answer = (turnId: string) =>
-    reply(h.transport, 'turn/start', { turn: { id: turnId } }, nth);
-  return { sink, starting, answer };
+  const bind = async (turnId: string) => {
+    await reply(h.transport, 'turn/start', { turn: { id: turnId } }, nth);
+    return starting;
+  };
+  return { sink, bind };
 }
+
+/** A fresh session with a run whose turn/start is not answered yet. */
+async function openedPending() {
+  const { h, session } = await openedHarness();
+  return { h, session, ...(await pendingStart(h, session)) };
+}
+
+/** Turn t1 completes: `run` succeeds. */
+async function expectSucceedsOnCompletion(h: ProviderHarness, run: ProviderRun): Promise<void> {
+  await push(h.transport, completed('t1', 'completed'));
+  expect(await run.completion).toEqual({ outcome: 'succeeded' });
+}
+
+/** `n` terminals of background turns nobody started. */
+const backgroundTerminals = (n: number) =>
+  Array.from({ length: n }, (_, i) => completed(`bg${i}`, 'completed'));
 
 describe('correlation: foreign traffic', () => {
   it('other threads and turns are dropped with one debug diagnostic per session and never settle the run', async () => {
-    const { h, session } = await openedHarness();
-    const { run, sink } = await startBound(h, session, 't1');
+    const { h, session, run, sink } = await openedWithRun();
     await push(
       h.transport,
       delta('t1', 'other thread', OTHER_THREAD),
@@ -90,8 +113,7 @@ describe('correlation: foreign traffic', () => {
 
 describe('correlation: the pre-binding buffer', () => {
   it('early frames, an early turn/completed included, are applied in order once the turn id arrives', async () => {
-    const { h, session } = await openedHarness();
-    const { sink, starting, answer } = await pendingStart(h, session);
+    const { h, session, sink, bind } = await openedPending();
     await push(
       h.transport,
       {
@@ -110,8 +132,7 @@ describe('correlation: the pre-binding buffer', () => {
       completed('t1', 'completed'),
     );
     expect(sink.events).toHaveLength(0);
-    await answer('t1');
-    const run = await starting;
+    const run = await bind('t1');
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     expect(sink.events.map((e) => e.payload.type)).toEqual([
       'run.message_delta',
@@ -126,15 +147,13 @@ describe('correlation: the pre-binding buffer', () => {
   });
 
   it('SPI_LIMITS.preBindingEmissions output frames are held; one more fails the run, typed, and its turn is interrupted once', async () => {
-    const { h, session } = await openedHarness();
-    const { sink, starting, answer } = await pendingStart(h, session);
+    const { h, session, sink, bind } = await openedPending();
     const frames = Array.from({ length: SPI_LIMITS.preBindingEmissions + 1 }, (_, i) =>
       delta('t1', `${i},`),
     );
     await push(h.transport, ...frames);
     expect(fenceDiagnostics(h, 'pre_binding_overflow')).toBe(1);
-    await answer('t1');
-    const run = await starting;
+    const run = await bind('t1');
     expect(await run.completion).toMatchObject({
       outcome: 'failed',
       error: { code: 'provider_contract_violation', providerCode: 'pre_binding_overflow' },
@@ -147,16 +166,14 @@ describe('correlation: the pre-binding buffer', () => {
   });
 
   it('a delta longer than one chunk counts as the emissions it makes', async () => {
-    const { h, session } = await openedHarness();
-    const { starting, answer } = await pendingStart(h, session);
+    const { h, session, bind } = await openedPending();
     const long = 'y'.repeat(MAX_DELTA_CHUNK + 1);
     const frames = Array.from({ length: SPI_LIMITS.preBindingEmissions - 1 }, () =>
       delta('t1', 'x'),
     );
     await push(h.transport, ...frames, delta('t1', long));
     expect(fenceDiagnostics(h, 'pre_binding_overflow')).toBe(1);
-    await answer('t1');
-    const run = await starting;
+    const run = await bind('t1');
     expect(await run.completion).toMatchObject({
       outcome: 'failed',
       error: { providerCode: 'pre_binding_overflow' },
@@ -165,45 +182,31 @@ describe('correlation: the pre-binding buffer', () => {
   });
 
   it('exactly SPI_LIMITS.preBindingEmissions output frames and no terminal lose nothing and warn nothing', async () => {
-    const { h, session } = await openedHarness();
-    const { sink, starting, answer } = await pendingStart(h, session);
+    const { h, session, sink, bind } = await openedPending();
     const bound = SPI_LIMITS.preBindingEmissions;
     await push(h.transport, ...Array.from({ length: bound }, () => delta('t1', 'x')));
-    await answer('t1');
-    const run = await starting;
+    const run = await bind('t1');
     expect(texts(sink)).toBe('x'.repeat(bound));
     expect(sink.ofType('diagnostic')).toHaveLength(0);
-    await push(h.transport, completed('t1', 'completed'));
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    await expectSucceedsOnCompletion(h, run);
     await session.dispose();
   });
 
   it('16 pre-binding terminals are held; the run binds and continues', async () => {
-    const { h, session } = await openedHarness();
-    const { starting, answer } = await pendingStart(h, session);
-    await push(
-      h.transport,
-      ...Array.from({ length: 16 }, (_, i) => completed(`bg${i}`, 'completed')),
-    );
-    await answer('t1');
-    const run = await starting;
+    const { h, session, bind } = await openedPending();
+    await push(h.transport, ...backgroundTerminals(16));
+    const run = await bind('t1');
     expect(await isPending(run.completion)).toBe(true);
     expect(fenceDiagnostics(h, 'unattributable_terminal_overflow')).toBe(0);
-    await push(h.transport, completed('t1', 'completed'));
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    await expectSucceedsOnCompletion(h, run);
     await session.dispose();
   });
 
   it('a 17th terminal fences the session, fails the run, and its turn id later draws one turn/interrupt', async () => {
-    const { h, session } = await openedHarness();
-    const { starting, answer } = await pendingStart(h, session);
-    await push(
-      h.transport,
-      ...Array.from({ length: 17 }, (_, i) => completed(`bg${i}`, 'completed')),
-    );
+    const { h, session, bind } = await openedPending();
+    await push(h.transport, ...backgroundTerminals(17));
     expect(fenceDiagnostics(h, 'unattributable_terminal_overflow')).toBe(1);
-    await answer('t1');
-    const run = await starting;
+    const run = await bind('t1');
     expect(await run.completion).toMatchObject({
       outcome: 'failed',
       error: { code: 'provider_contract_violation', providerCode: 'pre_binding_terminal_overflow' },
@@ -237,15 +240,14 @@ describe('correlation: retired turns', () => {
     await push(h.transport, completed('t1', 'completed'));
     expect(await first.run.completion).toEqual({ outcome: 'succeeded' });
 
-    const { sink, starting, answer } = await pendingStart(h, session, 1, 'b');
+    const { sink, bind } = await pendingStart(h, session, 1, 'b');
     // tails of t1 before run b is bound: discarded on arrival, not buffered
     await push(
       h.transport,
       delta('t1', 'late'),
       completed('t1', 'failed', { message: 'm', codexErrorInfo: 'other' }),
     );
-    await answer('t2');
-    const run = await starting;
+    const run = await bind('t2');
     // and after binding
     await push(h.transport, delta('t1', 'later'), completed('t1', 'completed'));
     expect(await isPending(run.completion)).toBe(true);
@@ -264,15 +266,14 @@ describe('correlation: retired turns', () => {
       await push(h.transport, completed(`t${i}`, 'completed'));
       await run.completion;
     }
-    const { answer, starting } = await pendingStart(h, session, 65, 'last');
+    const { bind } = await pendingStart(h, session, 65, 'last');
     // t1 is still retired: 17 of its terminals are discarded before buffering, nothing overflows
     await push(h.transport, ...Array.from({ length: 17 }, () => completed('t1', 'completed')));
     expect(fenceDiagnostics(h, 'unattributable_terminal_overflow')).toBe(0);
     // t0 was evicted (65 retirements): its terminals are buffered again, and the 17th overflows
     await push(h.transport, ...Array.from({ length: 17 }, () => completed('t0', 'completed')));
     expect(fenceDiagnostics(h, 'unattributable_terminal_overflow')).toBe(1);
-    await answer('t65');
-    await starting;
+    await bind('t65');
     await session.dispose();
   });
 });

@@ -5,32 +5,26 @@
  */
 import { isProviderRejection, providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import {
-  createProviderHarness,
-  recordingSink,
-  textInput,
-  WORKSPACE,
-} from '../support/provider-harness.js';
+import { createProviderHarness, WORKSPACE } from '../support/provider-harness.js';
 import { loadRecorded, replayRecorded, until, replayedToRequest } from '../support/recorded.js';
+import {
+  answerRefusal,
+  expectDeclinedUnbridged,
+  recordedReplyLine,
+  sentReplyTo,
+} from '../support/session-replies.js';
+import { replayedSession, runOn, type ReplayedSessionOptions } from '../support/session-runs.js';
 
 const FILE_CHANGE = 'item/fileChange/requestApproval';
+const DECLINE = 'file_change_decline';
 
-function sentReplyTo(sent: readonly Record<string, unknown>[], id: number | string) {
-  return sent.filter((f) => f.id === id && !Object.hasOwn(f, 'method'));
-}
+const recordedReply = (scenario: string) => recordedReplyLine(loadRecorded(scenario)).frame;
 
-function recordedReply(scenario: string): Record<string, unknown> {
-  const line = loadRecorded(scenario).find(
-    (l) => l.dir === 'c2s' && !Object.hasOwn(l.frame, 'method') && Object.hasOwn(l.frame, 'id'),
-  );
-  if (line === undefined) throw new Error('no recorded reply');
-  return line.frame;
-}
-
-function replySeq(scenario: string): number {
-  return loadRecorded(scenario).find(
-    (l) => l.dir === 'c2s' && !Object.hasOwn(l.frame, 'method') && Object.hasOwn(l.frame, 'id'),
-  )!.seq;
+/** `file_change_decline` replayed up to the recorded reply, the run on 'write' started. */
+async function declineUpToReply(options: ReplayedSessionOptions) {
+  const untilSeq = recordedReplyLine(loadRecorded(DECLINE)).seq;
+  const opened = await replayedSession(DECLINE, { ...options, untilSeq });
+  return { ...opened, ...(await runOn(opened.session, 'write', 'r')) };
 }
 
 describe('file-change approvals replayed from the real binary', () => {
@@ -95,18 +89,14 @@ describe('file-change approvals replayed from the real binary', () => {
   }
 
   it('a request whose fileChange item was never seen has no reviewable subject: refused -32602 on its id', async () => {
-    const h = createProviderHarness({ fileChanges: 'bridge' });
-    const replaying = replayRecorded(h, 'file_change_decline', {
-      untilSeq: replySeq('file_change_decline'),
+    const { h, replaying, session, sink } = await declineUpToReply({
+      provider: { fileChanges: 'bridge' },
       rewrite: (frame) =>
         frame.method === 'item/started' &&
         (frame.params as { item: { type: string } }).item.type === 'fileChange'
           ? undefined
           : frame,
     });
-    const session = await h.openSession();
-    const sink = recordingSink();
-    await session.startRun({ input: textInput('write'), sink, runRef: 'r' });
     await replaying;
     await until(() => sentReplyTo(h.transport.sent, 0).length === 1, 'the refusal');
     expect(sentReplyTo(h.transport.sent, 0)[0]).toMatchObject({
@@ -118,17 +108,14 @@ describe('file-change approvals replayed from the real binary', () => {
   });
 
   it('a request naming an item that was not announced is refused even when another patch was', async () => {
-    const h = createProviderHarness({ fileChanges: 'bridge' });
-    const replaying = replayRecorded(h, 'file_change_decline', {
-      untilSeq: replySeq('file_change_decline'),
+    const { h, replaying, session } = await declineUpToReply({
+      provider: { fileChanges: 'bridge' },
       rewrite: (frame) => {
         if (frame.method !== 'item/fileChange/requestApproval') return frame;
         const params = frame.params as Record<string, unknown>;
         return { ...frame, params: { ...params, itemId: 'call_other' } };
       },
     });
-    const session = await h.openSession();
-    await session.startRun({ input: textInput('write'), sink: recordingSink(), runRef: 'r' });
     await replaying;
     await until(() => sentReplyTo(h.transport.sent, 0).length === 1, 'the refusal');
     expect(sentReplyTo(h.transport.sent, 0)[0]).toMatchObject({ error: { code: -32602 } });
@@ -136,42 +123,30 @@ describe('file-change approvals replayed from the real binary', () => {
   });
 
   it('bridge off: the recorded request is declined -32601 and raises nothing', async () => {
-    const h = createProviderHarness({ approvals: 'bridge' });
-    const replaying = replayRecorded(h, 'file_change_decline', {
-      untilSeq: replySeq('file_change_decline'),
+    const { h, replaying, session, sink } = await declineUpToReply({
+      provider: { approvals: 'bridge' },
     });
-    const session = await h.openSession();
-    const sink = recordingSink();
-    await session.startRun({ input: textInput('write'), sink, runRef: 'r' });
     await replaying;
-    await until(() => sentReplyTo(h.transport.sent, 0).length === 1, 'the decline');
-    expect(sentReplyTo(h.transport.sent, 0)[0]).toMatchObject({ id: 0, error: { code: -32601 } });
-    expect(sink.ofType('interaction.requested')).toHaveLength(0);
+    await expectDeclinedUnbridged(h, sink);
     await session.dispose();
   });
 
   it('an unanswered patch approval is withdrawn when the run is interrupted (retired with decline)', async () => {
-    const h = createProviderHarness({ fileChanges: 'bridge' });
-    const replaying = replayRecorded(h, 'file_change_decline', {
-      untilSeq: replySeq('file_change_decline'),
+    const { h, replaying, session, sink, run } = await declineUpToReply({
+      provider: { fileChanges: 'bridge' },
     });
-    const session = await h.openSession();
-    const sink = recordingSink();
-    const run = await session.startRun({ input: textInput('write'), sink, runRef: 'r' });
     await until(() => sink.ofType('interaction.requested').length === 1, 'interaction.requested');
     await replaying;
     const interrupting = run.interrupt('stop');
     await until(() => sentReplyTo(h.transport.sent, 0).length === 1, 'the retirement reply');
     expect(sentReplyTo(h.transport.sent, 0)[0]).toEqual({ id: 0, result: { decision: 'decline' } });
     const [requested] = sink.ofType('interaction.requested');
-    const late = await session
-      .respondToInteraction(requested!.providerRef, {
-        kind: 'approval',
-        decision: 'approved',
-        mode: 'once',
-      })
-      .catch((e: unknown) => e);
-    expect(isProviderRejection(late) && late.agentError.code).toBe('unknown_interaction');
+    const late = await answerRefusal(session, requested!.providerRef, {
+      kind: 'approval',
+      decision: 'approved',
+      mode: 'once',
+    });
+    expect(late).toBe('unknown_interaction');
     void interrupting.catch(() => undefined);
     await session.dispose();
   });

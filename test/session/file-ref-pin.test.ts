@@ -5,29 +5,32 @@
  * never yields bytes from outside the workspace.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FILE_REF_IMAGE_MAX_BYTES } from '../../src/session/file-ref-pin.js';
 import { nativeInputOf, referenceText } from '../../src/session/file-refs.js';
 import { solidPng } from '../support/png.js';
+import { tempBase } from '../support/session-workspaces.js';
 import { startSwapper } from '../support/swapper.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 function workspace(): { base: string; root: string } {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'relvo-filepin-')));
-  dirs.push(base);
+  const base = tempBase('relvo-filepin-');
   const root = join(base, 'ws');
   mkdirSync(root);
   return { base, root };
 }
 
 const ref = (path: string) => ({ parts: [{ type: 'file_ref' as const, path }] });
+
+/** A reference to `name`, a sparse file one byte larger than an image may be. */
+function oversized(root: string, name: string) {
+  writeFileSync(join(root, name), '');
+  truncateSync(join(root, name), FILE_REF_IMAGE_MAX_BYTES + 1);
+  return ref(name);
+}
+
+const refused = (providerCode: string) => ({ ok: false, providerCode });
 
 describe('file reference names in the prompt', () => {
   it('a plain name is written as is', () => {
@@ -70,27 +73,18 @@ describe('what a reference may name', () => {
   ])('%s is refused, typed, at once', (_name, make) => {
     const { root } = workspace();
     make(root);
-    expect(nativeInputOf(ref('dir.png'), root)).toMatchObject({
-      ok: false,
-      providerCode: 'file_ref_not_regular_file',
-    });
+    expect(nativeInputOf(ref('dir.png'), root)).toMatchObject(refused('file_ref_not_regular_file'));
   });
 
   it('an image larger than can be attached is refused, typed', () => {
     const { root } = workspace();
-    writeFileSync(join(root, 'big.png'), '');
-    truncateSync(join(root, 'big.png'), FILE_REF_IMAGE_MAX_BYTES + 1);
-    expect(nativeInputOf(ref('big.png'), root)).toMatchObject({
-      ok: false,
-      providerCode: 'file_ref_too_large',
-    });
+    const big = oversized(root, 'big.png');
+    expect(nativeInputOf(big, root)).toMatchObject(refused('file_ref_too_large'));
   });
 
   it('a large text file is only named, never read', () => {
     const { root } = workspace();
-    writeFileSync(join(root, 'big.txt'), '');
-    truncateSync(join(root, 'big.txt'), FILE_REF_IMAGE_MAX_BYTES + 1);
-    expect(nativeInputOf(ref('big.txt'), root)).toEqual({
+    expect(nativeInputOf(oversized(root, 'big.txt'), root)).toEqual({
       ok: true,
       input: [{ type: 'text', text: '[referenced file: big.txt]' }],
     });

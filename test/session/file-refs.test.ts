@@ -4,33 +4,21 @@
  * path, an image also as the bytes the adapter read itself (an inline `image`); a path that
  * escapes the workspace, or is not a regular file, is refused before anything is sent.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  isProviderRejection,
-  type ProviderSession,
-  type TurnInput,
-} from '@relvo-labs/agent-provider';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { TurnInput } from '@relvo-labs/agent-provider';
+import { describe, expect, it } from 'vitest';
 import { ONE_PIXEL_PNG } from '../../scripts/lib/scenarios-tools.js';
-import {
-  createProviderHarness,
-  recordingSink,
-  type ProviderHarness,
-} from '../support/provider-harness.js';
+import { createProviderHarness, type ProviderHarness } from '../support/provider-harness.js';
 import { replay } from '../support/replay.js';
 import { loadRecorded } from '../support/recorded.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { refusal } from '../support/refusals.js';
+import { runOn, runToEnd } from '../support/session-runs.js';
+import { tempBase } from '../support/session-workspaces.js';
 
 /** A real workspace (references are resolved on disk) plus a secret file outside it. */
 function workspace(): { root: string; outside: string } {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'relvo-fileref-')));
-  dirs.push(base);
+  const base = tempBase('relvo-fileref-');
   const root = join(base, 'ws');
   mkdirSync(join(root, 'notes'), { recursive: true });
   writeFileSync(join(root, 'notes', 'a.txt'), 'REFERENCED-CONTENT\n');
@@ -42,8 +30,13 @@ function workspace(): { root: string; outside: string } {
   return { root, outside };
 }
 
-async function open(h: ProviderHarness, root: string, scenario = 'file_ref') {
-  const replaying = replay(h.transport, loadRecorded(scenario), { workspace: root });
+/** A session on `root` with `file_ref` replayed (up to `untilSeq`, when given). */
+async function open(h: ProviderHarness, root: string, untilSeq?: number) {
+  const recorded = loadRecorded('file_ref');
+  const replaying = replay(h.transport, recorded, {
+    workspace: root,
+    ...(untilSeq === undefined ? {} : { untilSeq }),
+  });
   const session = await h.provider.createSession({
     options: {},
     workspace: { root, ownership: 'borrowed' },
@@ -54,14 +47,8 @@ async function open(h: ProviderHarness, root: string, scenario = 'file_ref') {
 
 /** A session whose handshake is replayed, stopping before the recorded turn/start. */
 async function openBeforeTurnStart(h: ProviderHarness, root: string) {
-  const recorded = loadRecorded('file_ref');
-  const untilSeq = recorded.find((l) => l.frame.method === 'turn/start')!.seq;
-  const replaying = replay(h.transport, recorded, { workspace: root, untilSeq });
-  const session = await h.provider.createSession({
-    options: {},
-    workspace: { root, ownership: 'borrowed' },
-    sink: h.sessionSink,
-  });
+  const turnStart = loadRecorded('file_ref').find((l) => l.frame.method === 'turn/start')!;
+  const { session, replaying } = await open(h, root, turnStart.seq);
   await replaying;
   return session;
 }
@@ -73,27 +60,14 @@ const refs = (...paths: string[]): TurnInput => ({
   ],
 });
 
-async function refusal(session: ProviderSession, input: TurnInput) {
-  const error = await session.startRun({ input, sink: recordingSink(), runRef: 'x' }).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isProviderRejection(error)) throw new Error('expected a ProviderRejection');
-  return error.agentError;
-}
-
 describe('file references replayed from the real binary', () => {
   it('the descriptor lists file_ref; the turn carries the relative paths as text and the image bytes inline', async () => {
     const { root } = workspace();
     const h = createProviderHarness({ fileReferences: 'resolve' });
     expect(h.provider.describe().extensions['supportedInputParts']).toEqual(['text', 'file_ref']);
     const { session, replaying } = await open(h, root);
-    const run = await session.startRun({
-      input: refs('notes/a.txt', 'pic.png'),
-      sink: recordingSink(),
-      runRef: 'r',
-    });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const { termination } = await runToEnd(session, refs('notes/a.txt', 'pic.png'), 'r');
+    expect(termination).toEqual({ outcome: 'succeeded' });
     await replaying;
     const turnStart = h.transport.sent.find((f) => f.method === 'turn/start');
     expect((turnStart?.params as { input: unknown }).input).toEqual([
@@ -116,12 +90,7 @@ describe('file references replayed from the real binary', () => {
     const { root } = workspace();
     const h = createProviderHarness({ fileReferences: 'resolve' });
     const { session, replaying } = await open(h, root);
-    const run = await session.startRun({
-      input: refs('inner-link/a.txt'),
-      sink: recordingSink(),
-      runRef: 'r',
-    });
-    await run.completion;
+    await runToEnd(session, refs('inner-link/a.txt'), 'r');
     await replaying.catch(() => undefined);
     const turnStart = h.transport.sent.find((f) => f.method === 'turn/start');
     expect(JSON.stringify(turnStart?.params)).toContain('[referenced file: notes/a.txt]');
@@ -139,7 +108,7 @@ describe('file references replayed from the real binary', () => {
       const { root, outside } = workspace();
       const h = createProviderHarness({ fileReferences: 'resolve' });
       const session = await openBeforeTurnStart(h, root);
-      const error = await refusal(session, refs('notes/a.txt', path));
+      const error = await refusal(runOn(session, refs('notes/a.txt', path), 'x'));
       expect(error).toMatchObject({ code: 'invalid_request', providerCode });
       const text = JSON.stringify(error);
       for (const leak of [path, outside, root]) expect(text).not.toContain(leak);
@@ -153,7 +122,7 @@ describe('file references replayed from the real binary', () => {
     const h = createProviderHarness();
     expect(h.provider.describe().extensions['supportedInputParts']).toEqual(['text']);
     const session = await openBeforeTurnStart(h, root);
-    const error = await refusal(session, refs('notes/a.txt'));
+    const error = await refusal(runOn(session, refs('notes/a.txt'), 'x'));
     expect(error.code).toBe('capability_unsupported');
     await session.dispose();
   });

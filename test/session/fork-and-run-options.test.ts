@@ -15,6 +15,9 @@ import {
 } from '../support/provider-harness.js';
 import { loadRecorded, replayRecorded } from '../support/recorded.js';
 import { codexRecord, threadOpaque } from '../support/recovery-records.js';
+import { replayedSession, runOn, runToEnd } from '../support/session-runs.js';
+
+const SUCCEEDED = { outcome: 'succeeded' } as const;
 
 function forkParams(): { threadId: string; lastTurnId: string } {
   const line = loadRecorded('fork').find((l) => l.frame.method === 'thread/fork')!;
@@ -47,9 +50,8 @@ describe('forkSession (fork replayed)', () => {
       ephemeral: false,
       cwd: WORKSPACE,
     });
-    const sink = recordingSink();
-    const run = await session.startRun({ input: textInput('what did I say?'), sink, runRef: 'b' });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const { sink, termination } = await runToEnd(session, 'what did I say?', 'b');
+    expect(termination).toEqual({ outcome: 'succeeded' });
     await replaying;
     expect(texts(sink)).toBe('You said KIWI');
     // codex reports the fork's total with the source's 900 in it: the run gets its 950 only
@@ -62,26 +64,12 @@ describe('forkSession (fork replayed)', () => {
 
 describe('per-run options (run_options replayed)', () => {
   it('the own options go out on turn/start; the next run sends the model and effort back', async () => {
-    const h = createProviderHarness();
-    const replaying = replayRecorded(h, 'run_options');
-    const session = await h.openSession();
-    const own = await session.startRun({
-      input: textInput('own'),
-      sink: recordingSink(),
-      runRef: 'a',
-      model: 'other-model',
-      effort: 'high',
-      summary: 'detailed',
-    });
-    expect(await own.completion).toEqual({ outcome: 'succeeded' });
+    const { h, replaying, session } = await replayedSession('run_options');
+    const own = { model: 'other-model', effort: 'high', summary: 'detailed' } as const;
+    expect((await runToEnd(session, 'own', 'a', own)).termination).toEqual(SUCCEEDED);
     // its own summary: so no config/read is needed to undo the earlier one
-    const back = await session.startRun({
-      input: textInput('back'),
-      sink: recordingSink(),
-      runRef: 'b',
-      summary: 'auto',
-    });
-    expect(await back.completion).toEqual({ outcome: 'succeeded' });
+    const back = await runToEnd(session, 'back', 'b', { summary: 'auto' });
+    expect(back.termination).toEqual(SUCCEEDED);
     await replaying;
     const starts = h.transport.sent.filter((f) => f.method === 'turn/start');
     const options = starts.map((f) => {
@@ -99,11 +87,8 @@ describe('per-run options (run_options replayed)', () => {
 
 describe('steer and output schema (steer, output_schema replayed)', () => {
   it('turn/steer names the run’s own turn; the run stays one run and succeeds', async () => {
-    const h = createProviderHarness();
-    const replaying = replayRecorded(h, 'steer');
-    const session = await h.openSession();
-    const sink = recordingSink();
-    const run = await session.startRun({ input: textInput('count'), sink, runRef: 's' });
+    const { h, replaying, session } = await replayedSession('steer');
+    const { run, sink } = await runOn(session, 'count', 's');
     for (let i = 0; sink.ofType('run.message_delta').length === 0; i += 1) {
       if (i > 500) throw new Error('no delta replayed');
       await new Promise((r) => setTimeout(r, 2));
@@ -124,25 +109,13 @@ describe('steer and output schema (steer, output_schema replayed)', () => {
   });
 
   it('outputSchema goes out on its turn only; the answer is delivered as the extension', async () => {
-    const h = createProviderHarness();
-    const replaying = replayRecorded(h, 'output_schema');
-    const session = await h.openSession();
+    const { h, replaying, session } = await replayedSession('output_schema');
     const schema = { type: 'object', required: ['answer'] };
-    const sink = recordingSink();
-    const run = await session.startRun({
-      input: textInput('answer in JSON'),
-      sink,
-      runRef: 'j',
-      outputSchema: schema,
-    });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
-    expect(sink.ofType('run.extension').map((e) => e.data)).toEqual([{ value: { answer: '42' } }]);
-    const plain = await session.startRun({
-      input: textInput('and now plain'),
-      sink: recordingSink(),
-      runRef: 'p',
-    });
-    expect(await plain.completion).toEqual({ outcome: 'succeeded' });
+    const json = await runToEnd(session, 'answer in JSON', 'j', { outputSchema: schema });
+    expect(json.termination).toEqual(SUCCEEDED);
+    const extensions = json.sink.ofType('run.extension');
+    expect(extensions.map((e) => e.data)).toEqual([{ value: { answer: '42' } }]);
+    expect((await runToEnd(session, 'and now plain', 'p')).termination).toEqual(SUCCEEDED);
     await replaying;
     const starts = h.transport.sent.filter((f) => f.method === 'turn/start');
     expect(starts.map((f) => (f.params as { outputSchema?: unknown }).outputSchema)).toEqual([

@@ -15,17 +15,15 @@ import {
   startBound,
   userInputRequest,
 } from '../support/provider-frames.js';
+import { trailOf } from '../support/session-runs.js';
 
 /** The run's interaction events in order, as `requested <ref>` / `withdrawn <ref>`. */
-function interactionTrail(events: readonly ProviderEventInput[]): string[] {
-  return events.flatMap(({ payload }) =>
-    payload.type === 'interaction.requested'
-      ? [`requested ${payload.providerRef}`]
-      : payload.type === 'interaction.withdrawn'
-        ? [`withdrawn ${payload.providerRef}`]
-        : [],
+const interactionTrail = (events: readonly ProviderEventInput[]): string[] =>
+  trailOf(events, (p) =>
+    p.type === 'interaction.requested' || p.type === 'interaction.withdrawn'
+      ? `${p.type === 'interaction.requested' ? 'requested' : 'withdrawn'} ${p.providerRef}`
+      : undefined,
   );
-}
 
 describe('settlements a host did not make are published', () => {
   it('an interrupt withdraws the pending approval and question at once, before the acknowledgement', async () => {

@@ -4,13 +4,8 @@
  * turn's usage only, never what the other turn spent.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  createProviderHarness,
-  recordingSink,
-  startReplay,
-  textInput,
-} from '../support/provider-harness.js';
 import { loadTranscript } from '../support/replay.js';
+import { replayedRun } from '../support/session-runs.js';
 
 type Totals = Record<'inputTokens' | 'outputTokens' | 'totalTokens', number>;
 interface UsageParams {
@@ -41,8 +36,8 @@ describe('usage heard before the run is bound', () => {
     const early = lines.find((l) => l.seq > turnStartAt && l.seq < replyAt && l.dir === 's2c');
     expect(early?.frame.method).toBe('warning');
 
-    const h = createProviderHarness();
-    const replaying = startReplay(h, 'text_turn', {
+    const { session, sink, termination } = await replayedRun('text_turn', 'hi', 'r1', {
+      release: 'pinned',
       rewrite: (frame, line) => {
         if (line.seq === early!.seq) {
           // another turn of the thread, its total reported while turn/start is pending
@@ -65,11 +60,7 @@ describe('usage heard before the run is bound', () => {
         return frame;
       },
     });
-    const session = await h.openSession();
-    const sink = recordingSink();
-    const run = await session.startRun({ input: textInput('hi'), sink, runRef: 'r1' });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
-    await replaying;
+    expect(termination).toEqual({ outcome: 'succeeded' });
     expect(sink.ofType('run.usage').map((e) => e.usage)).toEqual([
       {
         inputTokens: ownTotal.inputTokens,

@@ -4,7 +4,6 @@
  * (codex refuses) and `text_turn` for the export side.
  */
 import {
-  isProviderRejection,
   providerRecoveryRecordSchema,
   type ProviderRecoveryRecord,
 } from '@relvo-labs/agent-provider';
@@ -12,8 +11,6 @@ import { describe, expect, it } from 'vitest';
 import { placeDigest } from '../../src/session/recovery.js';
 import {
   createProviderHarness,
-  recordingSink,
-  textInput,
   WORKSPACE,
   type ProviderHarness,
   texts,
@@ -21,6 +18,8 @@ import {
 import type { TranscriptLine } from '../support/replay.js';
 import { loadRecorded, replayRecorded } from '../support/recorded.js';
 import { codexRecord, REPLAY_CODEX_HOME, threadOpaque } from '../support/recovery-records.js';
+import { refusal } from '../support/refusals.js';
+import { replayedRun, runOn, runToEnd } from '../support/session-runs.js';
 
 /** The replay's stand-in for `<codex_home>` (test/support/replay.ts). */
 
@@ -51,15 +50,6 @@ function resume(h: ProviderHarness, rec: ProviderRecoveryRecord) {
   });
 }
 
-async function rejectionOf(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isProviderRejection(error)) throw new Error('expected a ProviderRejection');
-  return error.agentError;
-}
-
 describe('persistence off (default)', () => {
   it('no recovery is declared and none is offered', async () => {
     const h = createProviderHarness();
@@ -75,22 +65,16 @@ describe('persistence off (default)', () => {
 
 describe('exportRecoveryRecord (text_turn replayed)', () => {
   it('a persisted thread; the record is versioned, JSON-safe, path-free and names the thread', async () => {
-    const h = createProviderHarness({ persistence: 'thread' });
+    const { h, session, termination } = await replayedRun('text_turn', 'hi', 'a', {
+      provider: { persistence: 'thread' },
+    });
     expect(h.provider.describe().recovery).toEqual({
       exportsRecoveryRecord: true,
       resumesFromRecoveryRecord: true,
       forksFromRecoveryRecord: true,
     });
+    expect(termination).toEqual({ outcome: 'succeeded' });
     const lines = loadRecorded('text_turn');
-    const replaying = replayRecorded(h, 'text_turn');
-    const session = await h.openSession();
-    const run = await session.startRun({
-      input: textInput('hi'),
-      sink: recordingSink(),
-      runRef: 'a',
-    });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
-    await replaying;
     expect(h.transport.sent.find((f) => f.method === 'thread/start')?.params).toMatchObject({
       ephemeral: false,
     });
@@ -134,9 +118,8 @@ describe('resumeSession (resume replayed)', () => {
     const resumeFrame = h.transport.sent.find((f) => f.method === 'thread/resume');
     expect(resumeFrame?.params).toMatchObject({ threadId, excludeTurns: true, cwd: WORKSPACE });
     expect(h.transport.sent.some((f) => f.method === 'thread/start')).toBe(false);
-    const sink = recordingSink();
-    const run = await session.startRun({ input: textInput('what did I say?'), sink, runRef: 'b' });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
+    const { sink, termination } = await runToEnd(session, 'what did I say?', 'b');
+    expect(termination).toEqual({ outcome: 'succeeded' });
     await replaying;
     expect(texts(sink)).toBe('You said PINEAPPLE-42.');
     // only this turn's usage (the scripted 950/6), never the replayed 900/5 of the earlier turn
@@ -161,10 +144,9 @@ describe('resumeSession (resume replayed)', () => {
       h,
       record(opaqueFor(resumedThreadId(lines), { lastTurnId: replayedTurnId(lines) })),
     );
-    const sink = recordingSink();
-    const started = session.startRun({ input: textInput('x'), sink, runRef: 'c' });
+    const started = runOn(session, 'x', 'c');
     h.transport.push(usageLine.frame);
-    const run = await started;
+    const { run, sink } = await started;
     expect(await run.completion).toEqual({ outcome: 'succeeded' });
     await replaying;
     expect(sink.ofType('run.usage').map((u) => u.usage.inputTokens)).toEqual([950]);
@@ -197,7 +179,7 @@ describe('resumeSession refusals: typed, never a silent fresh thread', () => {
     ],
   ])('%s: invalid_request before anything is spawned', async (_name, rec, providerCode) => {
     const h = createProviderHarness({ persistence: 'thread' });
-    const error = await rejectionOf(resume(h, rec));
+    const error = await refusal(resume(h, rec));
     expect(error).toMatchObject({ code: 'invalid_request', providerCode });
     expect(h.transport.sent).toEqual([]);
   });
@@ -208,7 +190,7 @@ describe('resumeSession refusals: typed, never a silent fresh thread', () => {
     // stop right after the initialize reply: the refusal tears the connection down
     const afterInit = lines.find((l) => l.frame.method === 'configWarning')!.seq;
     const replaying = replayRecorded(h, 'resume', { untilSeq: afterInit });
-    const error = await rejectionOf(
+    const error = await refusal(
       resume(
         h,
         record(
@@ -231,7 +213,7 @@ describe('resumeSession refusals: typed, never a silent fresh thread', () => {
     const h = createProviderHarness({ persistence: 'thread' });
     const lines = loadRecorded('resume_unknown_thread');
     const replaying = replayRecorded(h, 'resume_unknown_thread');
-    const error = await rejectionOf(resume(h, record(opaqueFor(resumedThreadId(lines)))));
+    const error = await refusal(resume(h, record(opaqueFor(resumedThreadId(lines)))));
     await replaying;
     expect(error).toMatchObject({
       code: 'invalid_request',

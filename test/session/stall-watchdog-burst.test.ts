@@ -4,8 +4,9 @@
  * the last frame, and must still fire on time after a burst.
  */
 import { describe, expect, it } from 'vitest';
-import { StallWatchdog, type WatchdogClock } from '../../src/session/stall-watchdog.js';
+import type { WatchdogClock } from '../../src/session/stall-watchdog.js';
 import { scoped } from '../support/inbound.js';
+import { watchdogOn } from '../support/session-watchdog.js';
 
 class RefreshableClock implements WatchdogClock {
   now = 0;
@@ -42,19 +43,7 @@ class RefreshableClock implements WatchdogClock {
 
 const microtasks = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-function setup() {
-  const clock = new RefreshableClock();
-  const calls: string[] = [];
-  const dog = new StallWatchdog({
-    stallTimeoutMs: 1000,
-    graceMs: 200,
-    clock,
-    waitingOnPerson: () => false,
-    onStall: () => calls.push(`stall@${String(clock.now)}`),
-    onUnresponsive: () => calls.push(`unresponsive@${String(clock.now)}`),
-  });
-  return { clock, calls, dog };
-}
+const setup = () => watchdogOn(new RefreshableClock());
 
 describe('StallWatchdog with a refreshable clock', () => {
   it('restarts the count once per burst of frames, after the burst', async () => {

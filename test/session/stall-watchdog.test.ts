@@ -1,7 +1,8 @@
 /** The stall watchdog's timing on an injected clock (ADR-0008): no wall time involved. */
 import { describe, expect, it } from 'vitest';
-import { StallWatchdog, type WatchdogClock } from '../../src/session/stall-watchdog.js';
+import type { WatchdogClock } from '../../src/session/stall-watchdog.js';
 import { scoped } from '../support/inbound.js';
+import { watchdogOn } from '../support/session-watchdog.js';
 
 class ManualClock implements WatchdogClock {
   now = 0;
@@ -33,76 +34,54 @@ class ManualClock implements WatchdogClock {
   }
 }
 
-function setup(options: { waiting?: () => boolean } = {}) {
-  const clock = new ManualClock();
-  const calls: string[] = [];
-  const dog = new StallWatchdog({
-    stallTimeoutMs: 1000,
-    graceMs: 200,
-    clock,
-    waitingOnPerson: options.waiting ?? (() => false),
-    onStall: () => calls.push(`stall@${String(clock.now)}`),
-    onUnresponsive: () => calls.push(`unresponsive@${String(clock.now)}`),
-  });
-  return { clock, calls, dog };
-}
+const setup = (options: { waiting?: () => boolean } = {}) =>
+  watchdogOn(new ManualClock(), options.waiting);
 
 const item = (id: string, type: string) => ({ item: { id, type } });
 
 describe('StallWatchdog', () => {
   it('fires once after stallTimeoutMs of silence, then unresponsive after the grace', () => {
-    const { clock, calls, dog } = setup();
-    clock.advance(999);
-    expect(calls).toEqual([]);
-    clock.advance(1);
-    expect(calls).toEqual(['stall@1000']);
+    const { after, dog } = setup();
+    expect(after(999)).toEqual([]);
+    expect(after(1)).toEqual(['stall@1000']);
     expect(dog.stalled).toBe(true);
-    clock.advance(200);
-    expect(calls).toEqual(['stall@1000', 'unresponsive@1200']);
-    clock.advance(10_000);
-    expect(calls).toHaveLength(2);
+    expect(after(200)).toEqual(['stall@1000', 'unresponsive@1200']);
+    expect(after(10_000)).toHaveLength(2);
   });
 
   it('every frame restarts the count', () => {
-    const { clock, calls, dog } = setup();
+    const { after, calls, clock, dog } = setup();
     for (let i = 0; i < 10; i += 1) {
       clock.advance(900);
       dog.frame(scoped('item/agentMessage/delta', {}));
     }
     expect(calls).toEqual([]);
-    clock.advance(1000);
-    expect(calls).toEqual(['stall@10000']);
+    expect(after(1000)).toEqual(['stall@10000']);
   });
 
   it('a running command does not expire the count, however long; its completion restarts it', () => {
-    const { clock, calls, dog } = setup();
+    const { after, dog } = setup();
     dog.frame(scoped('item/started', item('cmd1', 'commandExecution')));
-    clock.advance(60_000);
-    expect(calls).toEqual([]);
+    expect(after(60_000)).toEqual([]);
     dog.frame(scoped('item/completed', item('cmd1', 'commandExecution')));
-    clock.advance(999);
-    expect(calls).toEqual([]);
-    clock.advance(1);
-    expect(calls).toEqual(['stall@61000']);
+    expect(after(999)).toEqual([]);
+    expect(after(1)).toEqual(['stall@61000']);
   });
 
   it('other items (a message, reasoning) do not pause it', () => {
-    const { clock, calls, dog } = setup();
+    const { after, dog } = setup();
     dog.frame(scoped('item/started', item('m1', 'agentMessage')));
     dog.frame(scoped('item/started', item('r1', 'reasoning')));
-    clock.advance(1000);
-    expect(calls).toEqual(['stall@1000']);
+    expect(after(1000)).toEqual(['stall@1000']);
   });
 
   it('an approval waiting for a person does not expire the count', () => {
     let waiting = true;
-    const { clock, calls } = setup({ waiting: () => waiting });
-    clock.advance(30_000);
-    expect(calls).toEqual([]);
+    const { after } = setup({ waiting: () => waiting });
+    expect(after(30_000)).toEqual([]);
     waiting = false;
     // re-armed at each expiry: fires within one more period once nobody is waited for
-    clock.advance(1000);
-    expect(calls).toEqual(['stall@31000']);
+    expect(after(1000)).toEqual(['stall@31000']);
   });
 
   it('stop() leaves no timer, before or after a stall', () => {
@@ -121,18 +100,17 @@ describe('StallWatchdog', () => {
   });
 
   it('frames after the stall do not restart the count', () => {
-    const { clock, calls, dog } = setup();
+    const { after, clock, dog } = setup();
     clock.advance(1000);
     dog.frame(scoped('item/agentMessage/delta', {}));
-    clock.advance(200);
-    expect(calls).toEqual(['stall@1000', 'unresponsive@1200']);
+    expect(after(200)).toEqual(['stall@1000', 'unresponsive@1200']);
   });
 
   // the frames codex sends while it retries a failed model request, as the real binary sent them
   const retryNotice = { error: { message: 'x' }, willRetry: true };
 
   it('retry notices are not progress: the count runs on from the last output however many arrive', () => {
-    const { clock, calls, dog } = setup();
+    const { after, clock, dog } = setup();
     dog.frame(scoped('item/agentMessage/delta', {}));
     for (let i = 0; i < 12; i += 1) {
       clock.advance(90);
@@ -140,22 +118,18 @@ describe('StallWatchdog', () => {
       // a retried stream re-announces its empty message before failing again
       dog.frame(scoped('item/started', item(`m${String(i)}`, 'agentMessage')));
     }
-    clock.advance(1000 - 12 * 90);
-    expect(calls).toEqual(['stall@1000']);
+    expect(after(1000 - 12 * 90)).toEqual(['stall@1000']);
   });
 
   it('output after a retry is progress again, and a final error (no retry) restarts the count', () => {
-    const { clock, calls, dog } = setup();
+    const { after, clock, dog } = setup();
     clock.advance(600);
     dog.frame(scoped('error', retryNotice));
     dog.frame(scoped('item/started', item('m1', 'agentMessage')));
     dog.frame(scoped('item/agentMessage/delta', {}));
-    clock.advance(999);
-    expect(calls).toEqual([]);
+    expect(after(999)).toEqual([]);
     dog.frame(scoped('error', { error: { message: 'x' }, willRetry: false }));
-    clock.advance(999);
-    expect(calls).toEqual([]);
-    clock.advance(1);
-    expect(calls).toEqual(['stall@2599']);
+    expect(after(999)).toEqual([]);
+    expect(after(1)).toEqual(['stall@2599']);
   });
 });

@@ -6,24 +6,16 @@
  */
 import type { ProviderEventInput } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import {
-  createProviderHarness,
-  recordingSink,
-  startReplay,
-  textInput,
-} from '../support/provider-harness.js';
 import { until } from '../support/recorded.js';
+import { replayedSession, runOn, trailOf } from '../support/session-runs.js';
 
 /** Interaction requests and tool phases, in the order the run's sink saw them. */
-function trail(events: readonly ProviderEventInput[]): string[] {
-  return events.flatMap(({ payload }) =>
-    payload.type === 'interaction.requested'
-      ? ['approval requested']
-      : payload.type === 'run.tool_activity'
-        ? [`${payload.toolName} ${payload.phase}`]
-        : [],
-  );
-}
+const trail = (events: readonly ProviderEventInput[]): string[] =>
+  trailOf(events, (payload) => {
+    if (payload.type === 'interaction.requested') return 'approval requested';
+    if (payload.type === 'run.tool_activity') return `${payload.toolName} ${payload.phase}`;
+    return undefined;
+  });
 
 describe('an approval-gated command in tool activity (recorded frames)', () => {
   for (const [scenario, decision, expected] of [
@@ -31,11 +23,11 @@ describe('an approval-gated command in tool activity (recorded frames)', () => {
     ['approval_decline', 'denied', ['approval requested', 'command failed']],
   ] as const) {
     it(`${scenario}: nothing is invoked while the approval waits; ${decision} → ${expected.slice(1).join(', ')}`, async () => {
-      const h = createProviderHarness({ approvals: 'bridge', toolActivity: 'redacted' });
-      const replaying = startReplay(h, scenario);
-      const session = await h.openSession();
-      const sink = recordingSink();
-      const run = await session.startRun({ input: textInput('run it'), sink, runRef: 'r' });
+      const { replaying, session } = await replayedSession(scenario, {
+        provider: { approvals: 'bridge', toolActivity: 'redacted' },
+        release: 'pinned',
+      });
+      const { run, sink } = await runOn(session, 'run it', 'r');
       await until(() => sink.ofType('interaction.requested').length === 1, 'the approval');
       // codex has announced the command already; it has not run
       expect(trail(sink.events)).toEqual(['approval requested']);

@@ -6,14 +6,12 @@
 import { providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { CANARY_OUTPUT, CANARY_SECRET } from '../../scripts/lib/scenarios-tools.js';
-import {
-  createProviderHarness,
-  recordingSink,
-  textInput,
-  WORKSPACE,
-  texts,
-} from '../support/provider-harness.js';
-import { loadRecorded, replayRecorded } from '../support/recorded.js';
+import { WORKSPACE, texts } from '../support/provider-harness.js';
+import { loadRecorded } from '../support/recorded.js';
+import { replayedRun } from '../support/session-runs.js';
+
+const SCENARIO = 'tool_activity';
+const REDACTED = { toolActivity: 'redacted' } as const;
 
 function recordedOutputBytes(callId: string): number {
   const line = loadRecorded('tool_activity').find(
@@ -28,14 +26,11 @@ function recordedOutputBytes(callId: string): number {
 
 describe('tool activity replayed from the real binary', () => {
   it('toolActivity redacted: invoked and terminal phases for each tool item, redacted and bounded', async () => {
-    const h = createProviderHarness({ toolActivity: 'redacted' });
+    const { h, session, sink, termination } = await replayedRun(SCENARIO, 'show your tools', 't', {
+      provider: REDACTED,
+    });
     expect(h.provider.describe().run.streaming.toolActivity).toBe(true);
-    const replaying = replayRecorded(h, 'tool_activity');
-    const session = await h.openSession();
-    const sink = recordingSink();
-    const run = await session.startRun({ input: textInput('show your tools'), sink, runRef: 't' });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
-    await replaying;
+    expect(termination).toEqual({ outcome: 'succeeded' });
 
     const activity = sink.ofType('run.tool_activity');
     expect(activity.map((a) => [a.toolName, a.phase])).toEqual([
@@ -85,22 +80,17 @@ describe('tool activity replayed from the real binary', () => {
   });
 
   it('toolActivity off (default): the same frames publish no tool activity and the descriptor says so', async () => {
-    const h = createProviderHarness();
+    const { h, session, sink, termination } = await replayedRun(SCENARIO, 'x', 't');
     expect(h.provider.describe().run.streaming.toolActivity).toBe(false);
-    const replaying = replayRecorded(h, 'tool_activity');
-    const session = await h.openSession();
-    const sink = recordingSink();
-    const run = await session.startRun({ input: textInput('x'), sink, runRef: 't' });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
-    await replaying;
+    expect(termination).toEqual({ outcome: 'succeeded' });
     expect(sink.ofType('run.tool_activity')).toEqual([]);
     expect(texts(sink)).toBe('Done.');
     await session.dispose();
   });
 
   it('an item that only completes gets no invented invoked; one that never completes gets no terminal phase', async () => {
-    const h = createProviderHarness({ toolActivity: 'redacted' });
-    const replaying = replayRecorded(h, 'tool_activity', {
+    const { session, sink, termination } = await replayedRun(SCENARIO, 'x', 't', {
+      provider: REDACTED,
       // drop the first command's start and the failing command's completion, as codex does for
       // fast commands (docs/protocol.md, "Ordering facts and quirks")
       rewrite: (frame) => {
@@ -110,11 +100,7 @@ describe('tool activity replayed from the real binary', () => {
         return frame;
       },
     });
-    const session = await h.openSession();
-    const sink = recordingSink();
-    const run = await session.startRun({ input: textInput('x'), sink, runRef: 't' });
-    expect(await run.completion).toEqual({ outcome: 'succeeded' });
-    await replaying;
+    expect(termination).toEqual({ outcome: 'succeeded' });
     const commands = sink.ofType('run.tool_activity').filter((a) => a.toolName === 'command');
     expect(commands.map((a) => a.phase)).toEqual(['succeeded', 'invoked']);
     await session.dispose();

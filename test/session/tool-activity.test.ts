@@ -1,71 +1,25 @@
 /**
  * ADR-0014: one test per rule of the tool-activity redaction contract, each with canary paths
- * and canary secrets in command lines, file paths, MCP arguments and outputs.
+ * and canary secrets in command lines, file paths, MCP arguments and outputs. Rules 1–4 here
+ * (output, URLs, paths, credentials); rules 5–8 in tool-activity-items.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { ToolActivityTracker, TOOL_ACTIVITY_BOUNDS } from '../../src/session/tool-activity.js';
-import { toolItemOf } from '../support/inbound.js';
 import {
   OUTSIDE_WORKSPACE,
   redactToolText,
   workspacePath,
 } from '../../src/shared/workspace-redaction.js';
+import * as kit from '../support/session-tool-activity.js';
 
-const ROOT = '/srv/canary-ws/project';
-const CANARY_SECRET = 'sk-CANARYTOOLSECRET1234567890';
-const CANARY_GH = 'ghp_CANARYCANARYCANARY123456';
-const CANARY_OUTSIDE = '/home/canary-user/.ssh/id_canary';
-const CANARY_OUTPUT = 'CANARY-OUTPUT-do-not-copy';
-const CANARY_BARE = 'hunter2canarypassword';
-
-function itemFrame(item: Record<string, unknown>): Record<string, unknown> {
-  return { threadId: 'th', turnId: 'tu', item };
-}
-
-function command(over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    type: 'commandExecution',
-    id: 'call_1',
-    command: `/bin/bash -lc 'cat ${CANARY_OUTSIDE} ${ROOT}/src/a.ts'`,
-    cwd: ROOT,
-    status: 'inProgress',
-    commandActions: [],
-    aggregatedOutput: null,
-    exitCode: null,
-    durationMs: null,
-    ...over,
-  };
-}
-
-function allText(value: unknown): string {
-  return JSON.stringify(value);
-}
-
-function expectNoCanary(value: unknown): void {
-  const text = allText(value);
-  for (const canary of [
-    CANARY_SECRET,
-    CANARY_GH,
-    CANARY_OUTSIDE,
-    CANARY_OUTPUT,
-    CANARY_BARE,
-    '/srv/canary-ws',
-    'canary-user',
-  ]) {
-    expect(text).not.toContain(canary);
-  }
-}
+// both rule files take the same names from the kit: one line, not a long import list each
+const { CANARY, command, expectNoCanary, fileChange, ROOT, tracked } = kit;
 
 describe('rule 1: output is never copied', () => {
   it('a finished command reports exitCode, durationMs and outputBytes, never the output text', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    const output = `${CANARY_OUTPUT} ${CANARY_SECRET} ${CANARY_OUTSIDE}\n`;
-    const done = tracker.completed(
-      toolItemOf(
-        itemFrame(
-          command({ status: 'completed', exitCode: 0, durationMs: 66, aggregatedOutput: output }),
-        ),
-      ),
+    const { completed } = tracked();
+    const output = `${CANARY.output} ${CANARY.secret} ${CANARY.outside}\n`;
+    const done = completed(
+      command({ status: 'completed', exitCode: 0, durationMs: 66, aggregatedOutput: output }),
     );
     expect(done?.payload).toMatchObject({
       type: 'run.tool_activity',
@@ -82,37 +36,21 @@ describe('rule 1: output is never copied', () => {
   });
 
   it('patch diffs and MCP results and error text are not copied', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    const patch = tracker.completed(
-      toolItemOf(
-        itemFrame({
-          type: 'fileChange',
-          id: 'p1',
-          status: 'completed',
-          changes: [
-            {
-              path: `${ROOT}/a.txt`,
-              kind: { type: 'add' },
-              diff: `${CANARY_OUTPUT} ${CANARY_SECRET}`,
-            },
-          ],
-        }),
-      ),
+    const { completed } = tracked();
+    const diff = `${CANARY.output} ${CANARY.secret}`;
+    const patch = completed(
+      fileChange('completed', [{ path: `${ROOT}/a.txt`, kind: { type: 'add' }, diff }]),
     );
-    const mcp = tracker.completed(
-      toolItemOf(
-        itemFrame({
-          type: 'mcpToolCall',
-          id: 'm1',
-          server: 'fs',
-          tool: 'read',
-          status: 'failed',
-          arguments: {},
-          result: { content: [{ type: 'text', text: CANARY_OUTPUT }] },
-          error: { message: `${CANARY_SECRET} at ${CANARY_OUTSIDE}` },
-        }),
-      ),
-    );
+    const mcp = completed({
+      type: 'mcpToolCall',
+      id: 'm1',
+      server: 'fs',
+      tool: 'read',
+      status: 'failed',
+      arguments: {},
+      result: { content: [{ type: 'text', text: CANARY.output }] },
+      error: { message: `${CANARY.secret} at ${CANARY.outside}` },
+    });
     expect(patch?.payload).toMatchObject({ phase: 'succeeded' });
     expect(mcp?.payload).toMatchObject({ phase: 'failed', detail: { status: 'failed' } });
     expectNoCanary([patch, mcp]);
@@ -122,7 +60,7 @@ describe('rule 1: output is never copied', () => {
 describe('rule 2: URLs become <url>', () => {
   it('a URL with userinfo and a token query is replaced whole', () => {
     const text = redactToolText(
-      `curl https://user:${CANARY_BARE}@internal.canary/x?token=${CANARY_BARE}`,
+      `curl https://user:${CANARY.bare}@internal.canary/x?token=${CANARY.bare}`,
       ROOT,
       512,
     );
@@ -138,7 +76,7 @@ describe('rule 3: paths are workspace-relative; outside is replaced', () => {
   });
 
   it('path fields outside the root, or escaping it with .., are replaced whole', () => {
-    expect(workspacePath(CANARY_OUTSIDE, ROOT, 512)).toBe(OUTSIDE_WORKSPACE);
+    expect(workspacePath(CANARY.outside, ROOT, 512)).toBe(OUTSIDE_WORKSPACE);
     expect(workspacePath(`${ROOT}/../../canary-user/x`, ROOT, 512)).toBe(OUTSIDE_WORKSPACE);
     expect(workspacePath('../canary-user/x', ROOT, 512)).toBe(OUTSIDE_WORKSPACE);
     // a sibling sharing the root as a string prefix is outside
@@ -146,8 +84,7 @@ describe('rule 3: paths are workspace-relative; outside is replaced', () => {
   });
 
   it('command lines: the root is stripped and every other absolute path is replaced', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    const started = tracker.started(toolItemOf(itemFrame(command())));
+    const started = tracked().started(command());
     expect(started?.payload).toMatchObject({
       phase: 'invoked',
       detail: { command: `cat ${OUTSIDE_WORKSPACE} src/a.ts`, cwd: '.' },
@@ -178,20 +115,12 @@ describe('rule 3: paths are workspace-relative; outside is replaced', () => {
   });
 
   it('file changes list workspace-relative paths, kinds and moves; outside paths are replaced', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    const started = tracker.started(
-      toolItemOf(
-        itemFrame({
-          type: 'fileChange',
-          id: 'p1',
-          status: 'inProgress',
-          changes: [
-            { path: `${ROOT}/notes/hello.txt`, kind: { type: 'add' }, diff: CANARY_OUTPUT },
-            { path: CANARY_OUTSIDE, kind: { type: 'delete' }, diff: '' },
-            { path: `${ROOT}/a.ts`, kind: { type: 'update', move_path: `${ROOT}/b.ts` }, diff: '' },
-          ],
-        }),
-      ),
+    const started = tracked().started(
+      fileChange('inProgress', [
+        { path: `${ROOT}/notes/hello.txt`, kind: { type: 'add' }, diff: CANARY.output },
+        { path: CANARY.outside, kind: { type: 'delete' }, diff: '' },
+        { path: `${ROOT}/a.ts`, kind: { type: 'update', move_path: `${ROOT}/b.ts` }, diff: '' },
+      ]),
     );
     expect(started?.payload).toMatchObject({
       toolName: 'file_change',
@@ -211,158 +140,31 @@ describe('rule 3: paths are workspace-relative; outside is replaced', () => {
 
 describe('rule 4: credential shapes are redacted', () => {
   it.each([
-    ['an sk- key', `echo ${CANARY_SECRET}`],
-    ['a GitHub token', `git push https://x ${CANARY_GH}`],
-    ['a bearer header', `curl -H "Authorization: Bearer ${CANARY_BARE}" x`],
-    ['a secret-named assignment', `API_TOKEN=${CANARY_BARE} ./run`],
-    ['a quoted assignment', `export DB_PASSWORD='${CANARY_BARE} more'`],
-    ['a password flag', `mysql --password ${CANARY_BARE}`],
-    ['a password flag with =', `tool --api-key=${CANARY_BARE}`],
+    ['an sk- key', `echo ${CANARY.secret}`],
+    ['a GitHub token', `git push https://x ${CANARY.gh}`],
+    ['a bearer header', `curl -H "Authorization: Bearer ${CANARY.bare}" x`],
+    ['a secret-named assignment', `API_TOKEN=${CANARY.bare} ./run`],
+    ['a quoted assignment', `export DB_PASSWORD='${CANARY.bare} more'`],
+    ['a password flag', `mysql --password ${CANARY.bare}`],
+    ['a password flag with =', `tool --api-key=${CANARY.bare}`],
   ])('%s in a command line', (_name, cmd) => {
-    const tracker = new ToolActivityTracker(ROOT);
-    const event = tracker.started(toolItemOf(itemFrame(command({ command: cmd }))));
-    expect(allText(event)).toContain('[redacted]');
+    const event = tracked().started(command({ command: cmd }));
+    expect(JSON.stringify(event)).toContain('[redacted]');
     expectNoCanary(event);
   });
 
   it('a secret in a web search query and in a file path', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    const search = tracker.completed(
-      toolItemOf(itemFrame({ type: 'webSearch', id: 'ws', query: `how to use ${CANARY_SECRET}` })),
-    );
+    const search = tracked().completed({
+      type: 'webSearch',
+      id: 'ws',
+      query: `how to use ${CANARY.secret}`,
+    });
     expect(search?.payload).toMatchObject({
       toolName: 'web_search',
       phase: 'succeeded',
       detail: { query: 'how to use [redacted]' },
     });
-    expect(workspacePath(`${ROOT}/${CANARY_SECRET}.txt`, ROOT, 512)).toBe('[redacted].txt');
+    expect(workspacePath(`${ROOT}/${CANARY.secret}.txt`, ROOT, 512)).toBe('[redacted].txt');
     expectNoCanary(search);
-  });
-});
-
-describe('rule 5: MCP argument values are never copied', () => {
-  it('only top-level argument names, redacted and bounded', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    const started = tracker.started(
-      toolItemOf(
-        itemFrame({
-          type: 'mcpToolCall',
-          id: 'm1',
-          server: 'files',
-          tool: 'read_file',
-          status: 'inProgress',
-          arguments: {
-            path: CANARY_OUTSIDE,
-            token: CANARY_SECRET,
-            nested: { deeper: CANARY_BARE },
-            [CANARY_SECRET]: 1,
-          },
-        }),
-      ),
-    );
-    expect(started?.payload).toMatchObject({
-      toolName: 'mcp_tool',
-      phase: 'invoked',
-      detail: {
-        server: 'files',
-        tool: 'read_file',
-        argumentKeys: ['path', 'token', 'nested', '[redacted]'],
-      },
-    });
-    expectNoCanary(started);
-  });
-});
-
-describe('rule 6: everything is bounded, after redaction', () => {
-  it('a long command is cut to the bound with a mark, never splitting a surrogate pair', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    const long = `echo ${'😀'.repeat(2000)}`;
-    const event = tracker.started(toolItemOf(itemFrame(command({ command: long }))));
-    const text = (event?.payload as unknown as { detail: { command: string } }).detail.command;
-    expect(text.length).toBeLessThanOrEqual(TOOL_ACTIVITY_BOUNDS.command);
-    expect(text.endsWith('…')).toBe(true);
-    expect(text).not.toMatch(/[\uD800-\uDBFF]…$/);
-  });
-
-  it('a secret straddling the bound is redacted before the cut', () => {
-    const padded = `${'x'.repeat(500)} ${CANARY_SECRET}`;
-    const text = redactToolText(padded, ROOT, 512);
-    expect(text).not.toContain('sk-CANARY');
-  });
-
-  it('at most 32 file changes per event, with the full count', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    const changes = Array.from({ length: 100 }, (_, i) => ({
-      path: `${ROOT}/f${i}`,
-      kind: { type: 'add' },
-      diff: '',
-    }));
-    const event = tracker.started(
-      toolItemOf(itemFrame({ type: 'fileChange', id: 'p', status: 'inProgress', changes })),
-    );
-    const detail = (
-      event?.payload as unknown as { detail: { changes: unknown[]; changeCount: number } }
-    ).detail;
-    expect(detail.changes).toHaveLength(TOOL_ACTIVITY_BOUNDS.changes);
-    expect(detail.changeCount).toBe(100);
-  });
-});
-
-describe('rule 7: no native ids', () => {
-  it('invoked and terminal phases pair by a per-run activityId, never codex item ids', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    const a = tracker.started(toolItemOf(itemFrame(command({ id: 'call_native_canary' }))));
-    const b = tracker.completed(
-      toolItemOf(itemFrame(command({ id: 'call_native_canary', status: 'failed', exitCode: 2 }))),
-    );
-    expect(a?.payload).toMatchObject({ detail: { activityId: 'tool-1' } });
-    expect(b?.payload).toMatchObject({
-      phase: 'failed',
-      detail: { activityId: 'tool-1', exitCode: 2, status: 'failed' },
-    });
-    expect(allText([a, b])).not.toContain('call_native_canary');
-  });
-});
-
-describe('rule 8: no invented phases', () => {
-  it('one invoked and one terminal per item; repeats are dropped', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    expect(tracker.started(toolItemOf(itemFrame(command())))).toBeDefined();
-    expect(tracker.started(toolItemOf(itemFrame(command())))).toBeUndefined();
-    expect(
-      tracker.completed(toolItemOf(itemFrame(command({ status: 'completed' })))),
-    ).toBeDefined();
-    expect(
-      tracker.completed(toolItemOf(itemFrame(command({ status: 'completed' })))),
-    ).toBeUndefined();
-  });
-
-  it('a completion without a start gives only the terminal phase; a non-terminal status gives none', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    expect(
-      tracker.completed(toolItemOf(itemFrame(command({ status: 'inProgress' })))),
-    ).toBeUndefined();
-    const done = tracker.completed(toolItemOf(itemFrame(command({ status: 'declined' }))));
-    expect(done?.payload).toMatchObject({ phase: 'failed', detail: { status: 'declined' } });
-  });
-
-  it('non-tool items and malformed frames give nothing; a web search start has no query', () => {
-    const tracker = new ToolActivityTracker(ROOT);
-    expect(
-      tracker.started(
-        toolItemOf(itemFrame({ type: 'agentMessage', id: 'm', text: CANARY_OUTPUT })),
-      ),
-    ).toBeUndefined();
-    expect(tracker.started(toolItemOf({ item: command() }))).toBeUndefined();
-    expect(
-      tracker.started(toolItemOf(itemFrame({ type: 'commandExecution', id: 'c' }))),
-    ).toBeUndefined();
-    const search = tracker.started(
-      toolItemOf(itemFrame({ type: 'webSearch', id: 'ws', query: '' })),
-    );
-    expect(search?.payload).toMatchObject({ phase: 'invoked', detail: { activityId: 'tool-1' } });
-    expect((search?.payload as { detail: Record<string, unknown> }).detail).not.toHaveProperty(
-      'query',
-    );
   });
 });

@@ -1,13 +1,8 @@
 import { providerEventInputSchema, providerRunTerminationSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
-import {
-  createProviderHarness,
-  recordingSink,
-  startReplay,
-  textInput,
-  texts,
-} from '../support/provider-harness.js';
+import { createProviderHarness, startReplay, texts } from '../support/provider-harness.js';
 import { loadTranscript } from '../support/replay.js';
+import { replayedRun, replayedSession, runToEnd } from '../support/session-runs.js';
 
 /** Everything the recorded binary streamed as assistant text in a turn, joined. */
 function recordedText(scenario: string): string {
@@ -19,13 +14,9 @@ function recordedText(scenario: string): string {
 
 describe('replay of the real baseline transcripts', () => {
   it('text_turn: streams the recorded deltas, reports per-turn usage, succeeds', async () => {
-    const h = createProviderHarness();
-    const replaying = startReplay(h, 'text_turn');
-    const session = await h.openSession();
-    const sink = recordingSink();
-    const run = await session.startRun({ input: textInput('hi'), sink, runRef: 'r1' });
-    const termination = await run.completion;
-    await replaying;
+    const { h, session, sink, termination } = await replayedRun('text_turn', 'hi', 'r1', {
+      release: 'pinned',
+    });
     expect(providerRunTerminationSchema.parse(termination)).toEqual({ outcome: 'succeeded' });
     const text = texts(sink);
     expect(text).toBe(recordedText('text_turn'));
@@ -50,21 +41,11 @@ describe('replay of the real baseline transcripts', () => {
   });
 
   it('two_turns: both runs use the one thread and succeed', async () => {
-    const h = createProviderHarness();
-    const replaying = startReplay(h, 'two_turns');
-    const session = await h.openSession();
-    const first = await session.startRun({
-      input: textInput('one'),
-      sink: recordingSink(),
-      runRef: 'a',
-    });
-    expect(await first.completion).toEqual({ outcome: 'succeeded' });
-    const second = await session.startRun({
-      input: textInput('two'),
-      sink: recordingSink(),
-      runRef: 'b',
-    });
-    expect(await second.completion).toEqual({ outcome: 'succeeded' });
+    const { h, replaying, session } = await replayedSession('two_turns', { release: 'pinned' });
+    const first = await runToEnd(session, 'one', 'a');
+    expect(first.termination).toEqual({ outcome: 'succeeded' });
+    const second = await runToEnd(session, 'two', 'b');
+    expect(second.termination).toEqual({ outcome: 'succeeded' });
     await replaying;
     const turnStarts = h.transport.sent.filter((f) => f.method === 'turn/start');
     expect(turnStarts).toHaveLength(2);
@@ -80,13 +61,9 @@ describe('replay of the real baseline transcripts', () => {
     ['response_failed', 'stream_disconnected', 'provider_unavailable'],
   ] as const) {
     it(`${scenario}: fails with the classified turn error and no upstream prose`, async () => {
-      const h = createProviderHarness();
-      const replaying = startReplay(h, scenario);
-      const session = await h.openSession();
-      const sink = recordingSink();
-      const run = await session.startRun({ input: textInput('x'), sink, runRef: 'r' });
-      const termination = await run.completion;
-      await replaying;
+      const { h, session, sink, termination } = await replayedRun(scenario, 'x', 'r', {
+        release: 'pinned',
+      });
       expect(termination).toMatchObject({
         outcome: 'failed',
         error: { code, providerCode },

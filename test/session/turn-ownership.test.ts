@@ -15,6 +15,7 @@ import {
   turnStarted,
 } from '../support/provider-frames.js';
 import { recordingSink, textInput } from '../support/provider-harness.js';
+import { openedWithRun } from '../support/session-runs.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -28,8 +29,7 @@ const t = (inputTokens: number, outputTokens: number) => ({
 
 describe('the turn a run owns', () => {
   it("usage of another turn on the same thread is never added to the run's own", async () => {
-    const { h, session } = await openedHarness();
-    const { run, sink } = await startBound(h, session, 't1');
+    const { h, session, run, sink } = await openedWithRun();
     await push(
       h.transport,
       usage('t1', t(100, 10), t(100, 10)),

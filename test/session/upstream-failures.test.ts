@@ -163,61 +163,46 @@ describe('recorded turn failures (the first recording of each scenario)', () => 
 });
 
 describe('codexErrorInfo values only newer releases send (measured)', () => {
-  const cases: [unknown, string, Expected][] = [
+  const HTTP = 'httpConnectionFailed';
+  const withStatus = (kind: string, httpStatusCode: number | null) => ({
+    [kind]: { httpStatusCode },
+  });
+  /** codexErrorInfo values on a turn error whose message says nothing ('m'). */
+  const byInfo: [unknown, Expected][] = [
+    [withStatus(HTTP, 401), rejected('unauthorized', HTTP, 401)],
+    [withStatus(HTTP, 503), unavailable('upstream_unavailable', HTTP, 503)],
+    [withStatus(HTTP, null), unavailable('upstream_unavailable', HTTP)],
     [
-      { httpConnectionFailed: { httpStatusCode: 401 } },
-      'm',
-      rejected('unauthorized', 'httpConnectionFailed', 401),
-    ],
-    [
-      { httpConnectionFailed: { httpStatusCode: 503 } },
-      'm',
-      unavailable('upstream_unavailable', 'httpConnectionFailed', 503),
-    ],
-    [
-      { httpConnectionFailed: { httpStatusCode: null } },
-      'm',
-      unavailable('upstream_unavailable', 'httpConnectionFailed'),
-    ],
-    [
-      { responseStreamDisconnected: { httpStatusCode: null } },
-      'm',
+      withStatus('responseStreamDisconnected', null),
       unavailable('stream_disconnected', 'responseStreamDisconnected'),
     ],
     [
-      { responseStreamConnectionFailed: { httpStatusCode: 429 } },
-      'm',
+      withStatus('responseStreamConnectionFailed', 429),
       unavailable('rate_limited', 'responseStreamConnectionFailed', 429),
     ],
-    ['modelNotFound', 'm', rejected('model_not_found', 'modelNotFound')],
-    ['flexUnavailable', 'm', unavailable('capacity_unavailable', 'flexUnavailable')],
-    [
-      'policyCapacityUnavailable',
-      'm',
-      unavailable('capacity_unavailable', 'policyCapacityUnavailable'),
-    ],
-    ['bioPolicy', 'm', rejected('policy_denied', 'bioPolicy')],
-    ['tooManyDenials', 'm', rejected('policy_denied', 'tooManyDenials')],
-    ['inferenceHookDenied', 'm', rejected('policy_denied', 'inferenceHookDenied')],
-    ['misalignmentPolicyViolation', 'm', rejected('policy_denied', 'misalignmentPolicyViolation')],
-    ['unauthorized', 'm', rejected('unauthorized', 'unauthorized')],
-    ['sessionBudgetExceeded', 'm', rejected('usage_limit', 'sessionBudgetExceeded')],
-    ['sandboxError', 'm', rejected('other', 'sandboxError')],
+    ['modelNotFound', rejected('model_not_found', 'modelNotFound')],
+    ['flexUnavailable', unavailable('capacity_unavailable', 'flexUnavailable')],
+    ['policyCapacityUnavailable', unavailable('capacity_unavailable', 'policyCapacityUnavailable')],
+    ['bioPolicy', rejected('policy_denied', 'bioPolicy')],
+    ['tooManyDenials', rejected('policy_denied', 'tooManyDenials')],
+    ['inferenceHookDenied', rejected('policy_denied', 'inferenceHookDenied')],
+    ['misalignmentPolicyViolation', rejected('policy_denied', 'misalignmentPolicyViolation')],
+    ['unauthorized', rejected('unauthorized', 'unauthorized')],
+    ['sessionBudgetExceeded', rejected('usage_limit', 'sessionBudgetExceeded')],
+    ['sandboxError', rejected('other', 'sandboxError')],
     [
       { activeTurnNotSteerable: { turnKind: 'review' } },
-      'm',
       rejected('other', 'activeTurnNotSteerable'),
     ],
     // values the adapter does not know (the schema's catch-all), malformed and absent values
-    ['somethingNew', 'm', rejected('other', 'unclassified')],
-    [{ somethingNew: {} }, 'm', rejected('other', 'unclassified')],
-    [{ a: 1, b: 2 }, 'm', rejected('other', 'unclassified')],
-    [
-      { httpConnectionFailed: { httpStatusCode: 4010 } },
-      'm',
-      unavailable('upstream_unavailable', 'httpConnectionFailed'),
-    ],
-    [null, 'm', rejected('other', 'unclassified')],
+    ['somethingNew', rejected('other', 'unclassified')],
+    [{ somethingNew: {} }, rejected('other', 'unclassified')],
+    [{ a: 1, b: 2 }, rejected('other', 'unclassified')],
+    [withStatus(HTTP, 4010), unavailable('upstream_unavailable', HTTP)],
+    [null, rejected('other', 'unclassified')],
+  ];
+  /** The message decides only where codexErrorInfo does not. */
+  const byMessage: [unknown, string, Expected][] = [
     [
       undefined,
       'unexpected status 401 Unauthorized: x',
@@ -236,6 +221,10 @@ describe('codexErrorInfo values only newer releases send (measured)', () => {
       'stream disconnected before completion: x',
       rejected('policy_denied', 'cyberPolicy'),
     ],
+  ];
+  const cases: [unknown, string, Expected][] = [
+    ...byInfo.map(([info, expected]): [unknown, string, Expected] => [info, 'm', expected]),
+    ...byMessage,
   ];
   it.each(cases)('%j with message %j', (info, message, expected) => {
     expectFailure(

@@ -86,13 +86,18 @@ export function createProviderHarness(
   };
 }
 
-/** Starts replaying `scenario` in the background; await the promise at the end of the test. */
+/**
+ * Starts replaying `scenario` (as recorded on `release`, the pinned one unless named) in the
+ * background; await the promise at the end of the test.
+ */
 export function startReplay(
   harness: ProviderHarness,
   scenario: string,
   options: Omit<ReplayOptions, 'workspace'> = {},
+  release?: string,
 ): Promise<ReplayResult> {
-  return replay(harness.transport, loadTranscript(scenario), { workspace: WORKSPACE, ...options });
+  const lines = loadTranscript(scenario, release);
+  return replay(harness.transport, lines, { workspace: WORKSPACE, ...options });
 }
 
 export function textInput(text: string) {

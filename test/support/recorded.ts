@@ -10,13 +10,12 @@ import type { CodexProviderOptions } from '../../src/index.js';
 import {
   createProviderHarness,
   recordingSink,
+  startReplay,
   textInput,
-  WORKSPACE,
   type ProviderHarness,
 } from './provider-harness.js';
 import {
   loadTranscript,
-  replay,
   type ReplayOptions,
   type ReplayResult,
   type TranscriptLine,
@@ -60,13 +59,12 @@ export function loadRecorded(scenario: string): TranscriptLine[] {
   return loadTranscript(scenario, newestReleaseWith(scenario));
 }
 
-export function replayRecorded(
+/** `startReplay` of the newest allowlisted release that holds `scenario`. */
+export const replayRecorded = (
   harness: ProviderHarness,
   scenario: string,
   options: Omit<ReplayOptions, 'workspace'> = {},
-): Promise<ReplayResult> {
-  return replay(harness.transport, loadRecorded(scenario), { workspace: WORKSPACE, ...options });
-}
+): Promise<ReplayResult> => startReplay(harness, scenario, options, newestReleaseWith(scenario));
 
 export async function until(check: () => boolean, label: string, maxTurns = 4000): Promise<void> {
   for (let i = 0; i < maxTurns; i += 1) {

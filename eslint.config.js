@@ -32,6 +32,8 @@ export default defineConfig(
       'packages/agent-provider/schemas/**',
       'coverage/**',
       '**/*.cjs',
+      // a test run's scratch folders (bundled test programs, doc blocks), removed after it
+      '.vitest-*/**',
     ],
   },
   js.configs.recommended,

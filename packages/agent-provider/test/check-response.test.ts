@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  approval,
-  check,
-  freeText,
-  multi,
-  set,
-  setResponse,
-  single,
-  validSetAnswers,
-} from './response-requests.js';
+import { check, requests, setResponse, validSetAnswers } from './response-requests.js';
+
+const { approval, freeText, multi, set, single } = requests;
 
 describe('kinds', () => {
   it('names the expected and received kinds when they differ', () => {

@@ -18,20 +18,20 @@ const choices = [
   { value: 'green', label: 'Green' },
 ];
 
-export const freeText = questionRequestSchema.parse({ kind: 'question', prompt: 'Name?' });
-export const single = questionRequestSchema.parse({ kind: 'question', prompt: 'Colour?', choices });
-export const multi = questionRequestSchema.parse({
+const freeText = questionRequestSchema.parse({ kind: 'question', prompt: 'Name?' });
+const single = questionRequestSchema.parse({ kind: 'question', prompt: 'Colour?', choices });
+const multi = questionRequestSchema.parse({
   kind: 'question',
   prompt: 'Colours?',
   choices,
   multiSelect: true,
 });
-export const approval = approvalRequestSchema.parse({
+const approval = approvalRequestSchema.parse({
   kind: 'approval',
   subject: { category: 'command', summary: 'run tests' },
   allowedModes: ['once', 'session'],
 });
-export const set = questionSetRequestSchema.parse({
+const set = questionSetRequestSchema.parse({
   kind: 'question_set',
   questions: [
     { key: 'name', prompt: 'Name?' },
@@ -51,5 +51,8 @@ export const setResponse = (answers: Record<string, unknown>) => ({
   answers,
 });
 
-/** One request of each kind, for properties that range over them all. */
-export const everyRequest: InteractionRequest[] = [freeText, single, multi, set, approval];
+/** One request of each kind, by name. */
+export const requests = { freeText, single, multi, approval, set };
+
+/** The same requests, for properties that range over them all. */
+export const everyRequest: InteractionRequest[] = Object.values(requests);

@@ -191,3 +191,11 @@ export async function settlesWithin<T>(
     clearTimeout(timer);
   }
 }
+
+/** What `promise` settled as: 'resolved', or the error it was rejected with. */
+export function settledAs(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => 'resolved',
+    (error: unknown) => error,
+  );
+}

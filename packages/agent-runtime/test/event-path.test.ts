@@ -4,11 +4,7 @@
  * accepts nothing the zod schema refuses). That what a host reads cannot change the log is
  * frozen-log.test.ts; batching per macrotask is event-batching.test.ts.
  */
-import {
-  captureJson,
-  messageDeltaEvent,
-  providerEventInputSchema,
-} from '@relvo-labs/agent-provider';
+import { messageDeltaEvent, providerEventInputSchema } from '@relvo-labs/agent-provider';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,17 +12,13 @@ import {
   intakeProviderEvent,
   recordedEmission,
 } from '../src/session/intake.js';
+import { fullRoad } from './full-road.js';
 import { manualRuntime, until } from './support.js';
 
 const DELTA_MAX = 100_000;
 
 /** What the full road (capture, then the strict SPI schema) says about `input`. */
-function zodVerdict(input: unknown): unknown {
-  const captured = captureJson(input);
-  if (!captured.ok) return undefined;
-  const parsed = providerEventInputSchema.safeParse(captured.value);
-  return parsed.success ? parsed.data.payload : undefined;
-}
+const zodVerdict = (input: unknown): unknown => fullRoad(providerEventInputSchema, input)?.payload;
 
 const rarely = fc.constantFrom(false, false, false, true);
 

@@ -4,7 +4,7 @@
  * SQLite and PostgreSQL share; memory holds its own contract: one runtime owns it all.
  */
 import type { EventStore } from '@relvo-labs/agent-runtime';
-import { expect, it } from 'vitest';
+import { expect, it, type TestContext } from 'vitest';
 import { closed, opened, stateChanged } from './store-envelopes.js';
 import { expectReaderFollowsWriter } from './store-follow.js';
 import { refusal, describeEachStore, type TestStore } from './store-kinds.js';
@@ -19,6 +19,14 @@ async function takenOverBy(store: EventStore, sessionId: string): Promise<void> 
     if (Date.now() > deadline) throw new Error('the lease never lapsed');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** `opened`'s store and another on its data, with their command tables; a store without one is a visible skip. */
+function commandTables(ctx: TestContext, opened: TestStore) {
+  const [a, b] = [opened.store, opened.other()];
+  const [ta, tb] = [a.commands, b.commands];
+  if (ta === undefined || tb === undefined) ctx.skip('this store has no command table yet');
+  return { a, b, ta, tb };
 }
 
 describeEachStore('$name store: leases, fencing and commands', (openStore, kind) => {
@@ -77,13 +85,7 @@ describeEachStore('$name store: leases, fencing and commands', (openStore, kind)
   });
 
   it('commands: recorded once, accepted and settled once by the lease holder only, withdrawn only while pending', async (ctx) => {
-    const { store: a, other } = open(5_000);
-    const b = other();
-    const [ta, tb] = [a.commands, b.commands];
-    if (ta === undefined || tb === undefined) {
-      ctx.skip('this store has no command table yet');
-      return;
-    }
+    const { a, ta, tb } = commandTables(ctx, open(5_000));
     await a.append([opened('ses_c', 1)]);
     expect(await tb.ownerOf('ses_c')).toEqual({ owner: ta.owner, self: false });
     expect(await ta.ownerOf('ses_c')).toEqual({ owner: ta.owner, self: true });
@@ -133,13 +135,7 @@ describeEachStore('$name store: leases, fencing and commands', (openStore, kind)
   });
 
   it('commands: a store whose lease was taken over can no longer accept or settle', async (ctx) => {
-    const { store: a, other } = open();
-    const b = other();
-    const [ta, tb] = [a.commands, b.commands];
-    if (ta === undefined || tb === undefined) {
-      ctx.skip('this store has no command table yet');
-      return;
-    }
+    const { a, b, ta, tb } = commandTables(ctx, open());
     await a.append([opened('ses_f', 1)]);
     await ta.enqueue({ commandId: 'cmd_f', sessionId: 'ses_f', body: {}, issuedAt: 'x' });
     expect(await ta.accept('cmd_f')).toBe(true);

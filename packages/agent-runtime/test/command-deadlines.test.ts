@@ -7,15 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from './fake-clock.js';
-import {
-  OPEN,
-  Shared,
-  fakeSession,
-  outcomeOf,
-  router,
-  settleMicrotasks,
-  tableFor,
-} from './command-table.js';
+import { OPEN, Shared, fakeSession, outcomeOf, router, settleMicrotasks } from './command-table.js';
 
 describe('command deadlines and dead owners', () => {
   it('withdraws a command nobody accepted by the deadline: session_unowned, and never carried out after', async () => {
@@ -49,7 +41,7 @@ describe('command deadlines and dead owners', () => {
     // A accepted it and then stopped answering
     const [row] = [...shared.rows.values()];
     if (row === undefined) throw new Error('not enqueued');
-    expect(await tableFor(shared, 'A').accept(row.commandId)).toBe(true);
+    expect(await shared.table('A').accept(row.commandId)).toBe(true);
     clock.advance(5_000);
     await settleMicrotasks();
     expect(shared.rows.get(row.commandId)?.state).toBe('accepted');
@@ -60,7 +52,7 @@ describe('command deadlines and dead owners', () => {
 
   it('the taker-over settles what the dead owner accepted as unknown and carries out what was pending', async () => {
     const shared = new Shared('A');
-    const a = tableFor(shared, 'A');
+    const a = shared.table('A');
     const body = { kind: 'steer', input: 'one' };
     await a.enqueue({ commandId: 'cmd_x', sessionId: 'ses_1', body, issuedAt: OPEN.openedAt });
     await a.enqueue({ commandId: 'cmd_y', sessionId: 'ses_1', body, issuedAt: OPEN.openedAt });
@@ -80,7 +72,7 @@ describe('command deadlines and dead owners', () => {
 
   it('a malformed recorded command is settled command_invalid and never carried out', async () => {
     const shared = new Shared('A');
-    await tableFor(shared, 'B').enqueue({
+    await shared.table('B').enqueue({
       commandId: 'cmd_bad',
       sessionId: 'ses_1',
       body: {

@@ -24,6 +24,10 @@ export class Shared {
   notify(): void {
     for (const l of [...this.listeners]) l();
   }
+  /** The command table as runtime `owner` sees it. */
+  table(owner: string): CommandTable {
+    return tableFor(this, owner);
+  }
 }
 
 export function tableFor(shared: Shared, owner: string): CommandTable {

@@ -131,13 +131,8 @@ describe('turn.started and run.finished', () => {
   });
 
   it('an input the runtime did not judge itself takes the full road', () => {
-    const payload = {
-      type: 'turn.started',
-      turnId: 'trn_1',
-      profile: 'p',
-      providerId: 'codex',
-      input: { parts: [{ type: 'text', text: 'hello' }] },
-    };
+    const started = { type: 'turn.started', turnId: 'trn_1', profile: 'p', providerId: 'codex' };
+    const payload = { ...started, input: { parts: [{ type: 'text', text: 'hello' }] } };
     expect(flatPayload(payload)).toBeUndefined();
     expect(flatPayload({ ...payload, input: judged })).toEqual(payloadVerdict(payload));
   });

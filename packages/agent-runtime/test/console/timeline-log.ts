@@ -4,6 +4,7 @@
  * shape the log can hold. Tool details, plans, diffs and reasoning parts follow what the codex
  * adapter publishes (its tool-activity contract and its `codex` extension kinds).
  */
+import type { JsonObject } from '@relvo-labs/agent-provider';
 import type { z } from 'zod';
 import {
   eventEnvelopeSchema,
@@ -72,7 +73,7 @@ export function codex(kind: string, data: Record<string, unknown>): EventPayload
 /** A command's tool activity in `phase`, with `detail` as codex reports it. */
 export function commandActivity(
   phase: 'invoked' | 'succeeded' | 'failed',
-  detail: Record<string, unknown>,
+  detail: JsonObject,
 ): PayloadInput {
   return { type: 'run.tool_activity', toolName: 'command', phase, detail };
 }

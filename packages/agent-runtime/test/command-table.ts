@@ -30,7 +30,7 @@ export class Shared {
   }
 }
 
-export function tableFor(shared: Shared, owner: string): CommandTable {
+function tableFor(shared: Shared, owner: string): CommandTable {
   const held = (sessionId: string): boolean => shared.holder.get(sessionId) === owner;
   return {
     owner,

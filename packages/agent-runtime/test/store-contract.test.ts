@@ -7,7 +7,7 @@ import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
 import { createAgentRuntime, type EventEnvelope } from '@relvo-labs/agent-runtime';
 import { expect, it } from 'vitest';
 import { opened, stateChanged } from './store-envelopes.js';
-import { refusal, describeEachStore } from './store-kinds.js';
+import { describeEachStore, refusal } from './store-kinds.js';
 import {
   expectGapless,
   history,

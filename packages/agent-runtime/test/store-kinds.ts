@@ -5,14 +5,13 @@
 import { join } from 'node:path';
 import {
   createMemoryEventStore,
-  isRuntimeError,
   openPostgresEventStore,
   openSqliteEventStore,
   type EventStore,
 } from '@relvo-labs/agent-runtime';
 import { describe, it } from 'vitest';
 import { usePgCluster } from './pg-suite.js';
-import { onCleanup, tempDir } from './support.js';
+import { onCleanup, rejection, tempDir } from './support.js';
 
 export interface Opened {
   readonly store: EventStore;
@@ -97,11 +96,7 @@ export function describeEachStore(
   });
 }
 
+/** The reason of the typed error `p` is rejected with; anything else fails the test. */
 export async function refusal(p: Promise<unknown>): Promise<string> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isRuntimeError(error)) throw new Error(`expected a RuntimeError, got ${String(error)}`);
-  return error.reason;
+  return (await rejection(p)).reason;
 }

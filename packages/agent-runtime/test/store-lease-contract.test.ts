@@ -7,7 +7,7 @@ import type { EventStore } from '@relvo-labs/agent-runtime';
 import { expect, it, type TestContext } from 'vitest';
 import { closed, opened, stateChanged } from './store-envelopes.js';
 import { expectReaderFollowsWriter } from './store-follow.js';
-import { refusal, describeEachStore, type TestStore } from './store-kinds.js';
+import { describeEachStore, refusal, type TestStore } from './store-kinds.js';
 import { onCleanup, until } from './support.js';
 
 const LEASE_MS = 300;

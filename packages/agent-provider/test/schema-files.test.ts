@@ -47,34 +47,26 @@ describe('JSON Schema agrees with zod on samples', () => {
   const validator = (name: keyof typeof PUBLIC_SCHEMAS) =>
     ajv.getSchema(schemaId(name)) ?? ajv.compile(JSON.parse(generated.get(`${name}.json`) ?? '{}'));
 
+  const identity = { providerId: 'a', providerVersion: '1', wireVersion: '0.8', displayName: 'A' };
   const samples: [keyof typeof PUBLIC_SCHEMAS, unknown][] = [
     [
       'provider-descriptor',
       {
-        providerId: 'a',
-        providerVersion: '1',
-        wireVersion: '0.8',
-        displayName: 'A',
+        ...identity,
         workspace: { requires: 'none' },
       },
     ],
     [
       'provider-descriptor',
       {
-        providerId: 'a',
-        providerVersion: '1',
-        wireVersion: '0.8',
-        displayName: 'A',
+        ...identity,
         workspace: {},
       },
     ],
     [
       'provider-descriptor',
       {
-        providerId: 'a',
-        providerVersion: '1',
-        wireVersion: '0.8',
-        displayName: 'A',
+        ...identity,
         workspace: { requires: 'none' },
         recovery: { resumesFromRecoveryRecord: true },
       },

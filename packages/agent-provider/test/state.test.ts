@@ -23,9 +23,12 @@ function edgeSet<S extends string>(table: StateTable<S>): string[] {
     .sort();
 }
 
-describe('session machine', () => {
-  it('has exactly the specified edges', () => {
-    expect(edgeSet(SESSION_STATE_TABLE)).toEqual(
+describe('machines', () => {
+  it.each([
+    [
+      'session',
+      SESSION_STATE_TABLE,
+      SESSION_STATES,
       [
         'opening->ready',
         'opening->failed',
@@ -33,35 +36,13 @@ describe('session machine', () => {
         'ready->failed',
         'closing->closed',
         'closing->failed',
-      ].sort(),
-    );
-    expect(SESSION_STATES.filter((s) => isTerminal(SESSION_STATE_TABLE, s))).toEqual([
-      'closed',
-      'failed',
-    ]);
-    expect(canTransition(SESSION_STATE_TABLE, 'ready', 'closed')).toBe(false);
-    expect(canTransition(SESSION_STATE_TABLE, 'opening', 'ready')).toBe(true);
-  });
-
-  it('command matrix', () => {
-    expect(SESSION_COMMAND_MATRIX).toEqual({
-      opening: [],
-      ready: ['submit_turn', 'interrupt_run', 'respond_to_interaction', 'close_session'],
-      closing: ['interrupt_run', 'respond_to_interaction'],
-      closed: [],
-      failed: [],
-    });
-    expect(isCommandAllowed('closing', 'submit_turn')).toBe(false);
-    expect(isCommandAllowed('closing', 'respond_to_interaction')).toBe(true);
-    for (const state of ['opening', 'closed', 'failed'] as const) {
-      for (const command of SESSION_COMMANDS) expect(isCommandAllowed(state, command)).toBe(false);
-    }
-  });
-});
-
-describe('turn machine', () => {
-  it('has exactly the specified edges, including running->running', () => {
-    expect(edgeSet(TURN_STATE_TABLE)).toEqual(
+      ],
+      ['closed', 'failed'],
+    ],
+    [
+      'turn (running->running included)',
+      TURN_STATE_TABLE,
+      TURN_STATES,
       [
         'accepted->running',
         'accepted->cancelled',
@@ -70,19 +51,13 @@ describe('turn machine', () => {
         'running->completed',
         'running->failed',
         'running->cancelled',
-      ].sort(),
-    );
-    expect(TURN_STATES.filter((s) => isTerminal(TURN_STATE_TABLE, s))).toEqual([
-      'completed',
-      'failed',
-      'cancelled',
-    ]);
-  });
-});
-
-describe('run machine', () => {
-  it('has exactly the specified edges', () => {
-    expect(edgeSet(RUN_STATE_TABLE)).toEqual(
+      ],
+      ['completed', 'failed', 'cancelled'],
+    ],
+    [
+      'run',
+      RUN_STATE_TABLE,
+      RUN_STATES,
       [
         'queued->starting',
         'queued->interrupting',
@@ -101,13 +76,36 @@ describe('run machine', () => {
         'interrupting->interrupted',
         'interrupting->succeeded',
         'interrupting->failed',
-      ].sort(),
-    );
-    expect(RUN_STATES.filter((s) => isTerminal(RUN_STATE_TABLE, s))).toEqual([
-      'succeeded',
-      'failed',
-      'interrupted',
-    ]);
+      ],
+      ['succeeded', 'failed', 'interrupted'],
+    ],
+  ] as const)(
+    'the %s machine has exactly the specified edges',
+    (_, table, states, edges, terminal) => {
+      const anyTable = table as StateTable<string>;
+      expect(edgeSet(anyTable)).toEqual([...edges].sort());
+      expect(states.filter((s: string) => isTerminal(anyTable, s))).toEqual(terminal);
+    },
+  );
+
+  it('session: transitions and command matrix', () => {
+    expect(canTransition(SESSION_STATE_TABLE, 'ready', 'closed')).toBe(false);
+    expect(canTransition(SESSION_STATE_TABLE, 'opening', 'ready')).toBe(true);
+    expect(SESSION_COMMAND_MATRIX).toEqual({
+      opening: [],
+      ready: ['submit_turn', 'interrupt_run', 'respond_to_interaction', 'close_session'],
+      closing: ['interrupt_run', 'respond_to_interaction'],
+      closed: [],
+      failed: [],
+    });
+    expect(isCommandAllowed('closing', 'submit_turn')).toBe(false);
+    expect(isCommandAllowed('closing', 'respond_to_interaction')).toBe(true);
+    for (const state of ['opening', 'closed', 'failed'] as const) {
+      for (const command of SESSION_COMMANDS) expect(isCommandAllowed(state, command)).toBe(false);
+    }
+  });
+
+  it('run: the next states of interrupting, and no skipped start', () => {
     expect(nextStates(RUN_STATE_TABLE, 'interrupting')).toEqual([
       'interrupted',
       'succeeded',

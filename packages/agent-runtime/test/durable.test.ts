@@ -10,6 +10,7 @@ import {
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createDurableProvider, type DurableControls } from './durable-provider.js';
+import { manualOptions } from './manual-provider.js';
 import { expectGapless, history, onCleanup, tempDir, types } from './support.js';
 
 /** Polls (bounded) until `probe` resolves true. */
@@ -20,8 +21,6 @@ async function until(probe: () => Promise<boolean>, timeoutMs = 10_000): Promise
     await new Promise((r) => setTimeout(r, 5));
   }
 }
-
-const CONFIG = { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } };
 
 async function runtimeOn(
   path: string,
@@ -43,11 +42,7 @@ async function crashMidTurn(): Promise<{ path: string; sessionId: string; worksp
   const path = join(tempDir(), 'events.db');
   const durable = createDurableProvider();
   const store = openSqliteEventStore({ path });
-  const first = await createAgentRuntime({
-    providers: { manual: () => durable.provider },
-    config: CONFIG,
-    store,
-  });
+  const first = await createAgentRuntime(manualOptions(durable.provider, { store }));
   const workspace = tempDir();
   const session = await first.openSession({ workspace });
   const done = await session.submitTurn({ input: 'first' });

@@ -1,14 +1,9 @@
 import type { InteractionRequest } from '@relvo-labs/agent-provider';
-import {
-  createAgentRuntime,
-  isRuntimeError,
-  type EventEnvelope,
-  type RuntimeProfile,
-} from '@relvo-labs/agent-runtime';
+import { isRuntimeError, type EventEnvelope, type RuntimeProfile } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from './fake-clock.js';
 import { createManualProvider } from './manual-provider.js';
-import { history, onCleanup, settlesWithin, tempDir, until } from './support.js';
+import { history, runtimeOnManual, settlesWithin, tempDir, turnWithRun, until } from './support.js';
 
 const APPROVAL: InteractionRequest = {
   kind: 'approval',
@@ -26,8 +21,7 @@ const AFTER_MS = 60_000;
 async function setup(expiry?: RuntimeProfile['interactionExpiry']) {
   const clock = new FakeClock();
   const manual = createManualProvider();
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => manual.provider },
+  const runtime = await runtimeOnManual(manual.provider, {
     config: {
       defaultProfile: 'm',
       profiles: {
@@ -36,11 +30,8 @@ async function setup(expiry?: RuntimeProfile['interactionExpiry']) {
     },
     clock,
   });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
   const session = await runtime.openSession({ workspace: tempDir() });
-  const turn = await session.submitTurn({ input: 'x' });
-  await until(() => manual.sessions[0]?.runs.length === 1, 'the run');
-  const run = manual.sessions[0]!.runs[0]!;
+  const { turn, run } = await turnWithRun(manual, session);
   const ask = (request: InteractionRequest, ref = 'r1'): void => {
     run.sink.emit({ payload: { type: 'interaction.requested', providerRef: ref, request } });
   };

@@ -1,22 +1,10 @@
-import {
-  createAgentRuntime,
-  isRuntimeError,
-  type AgentRuntime,
-  type EventEnvelope,
-} from '@relvo-labs/agent-runtime';
+import { isRuntimeError, type AgentRuntime, type EventEnvelope } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createDurableProvider, type DurableControls } from './durable-provider.js';
-import { history, manualRuntime, onCleanup, tempDir, until } from './support.js';
+import { history, manualRuntime, runtimeOnManual, tempDir, until } from './support.js';
 
-async function runtimeWith(durable: DurableControls): Promise<AgentRuntime> {
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => durable.provider },
-    config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
-    closeGraceMs: 2_000,
-  });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
-  return runtime;
-}
+const runtimeWith = (durable: DurableControls): Promise<AgentRuntime> =>
+  runtimeOnManual(durable.provider, { closeGraceMs: 2_000 });
 
 function opaqueRecords(events: readonly EventEnvelope[]): unknown[] {
   return events.flatMap((e) =>
@@ -36,12 +24,17 @@ async function oneTurn(
   await turn.done;
 }
 
+/** A runtime on `durable` with a source session that had one finished turn. */
+async function sourceWithOneTurn(durable = createDurableProvider()) {
+  const runtime = await runtimeWith(durable);
+  const source = await runtime.openSession({ workspace: tempDir() });
+  await oneTurn(durable, source);
+  return { durable, runtime, source };
+}
+
 describe('runtime.forkSession (ADR-0041)', () => {
   it('a new session with its own log forks the source’s latest record; the source is unchanged', async () => {
-    const durable = createDurableProvider();
-    const runtime = await runtimeWith(durable);
-    const source = await runtime.openSession({ workspace: tempDir() });
-    await oneTurn(durable, source);
+    const { durable, runtime, source } = await sourceWithOneTurn();
     const fork = await runtime.forkSession(source.id);
     expect(fork.id).not.toBe(source.id);
     expect(runtime.session(fork.id)).toBe(fork);
@@ -74,10 +67,7 @@ describe('runtime.forkSession (ADR-0041)', () => {
   });
 
   it('a closed source forks from its stored record', async () => {
-    const durable = createDurableProvider();
-    const runtime = await runtimeWith(durable);
-    const source = await runtime.openSession({ workspace: tempDir() });
-    await oneTurn(durable, source);
+    const { durable, runtime, source } = await sourceWithOneTurn();
     await source.close();
     const fork = await runtime.forkSession(source.id);
     expect(fork.state).toBe('ready');
@@ -101,9 +91,7 @@ describe('runtime.forkSession (ADR-0041)', () => {
       'session_not_forkable',
     );
     const noFork = createDurableProvider('home-a', 'manual', false);
-    const other = await runtimeWith(noFork);
-    const kept = await other.openSession({ workspace: tempDir() });
-    await oneTurn(noFork, kept);
+    const { runtime: other, source: kept } = await sourceWithOneTurn(noFork);
     expect(reasonOf(await other.forkSession(kept.id).catch((e: unknown) => e))).toBe(
       'fork_unsupported',
     );
@@ -111,10 +99,7 @@ describe('runtime.forkSession (ADR-0041)', () => {
   });
 
   it('a provider’s refusal is fork_refused with its code; the fork is closed', async () => {
-    const durable = createDurableProvider();
-    const runtime = await runtimeWith(durable);
-    const source = await runtime.openSession({ workspace: tempDir() });
-    await oneTurn(durable, source);
+    const { durable, runtime, source } = await sourceWithOneTurn();
     // closed: the stored record (home-a) is what is forked
     await source.close();
     durable.home = 'home-b';

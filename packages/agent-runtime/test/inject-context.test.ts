@@ -11,17 +11,11 @@ import {
   type ContextItem,
   type ProviderDescriptor,
 } from '@relvo-labs/agent-provider';
-import {
-  createAgentRuntime,
-  createMemoryEventStore,
-  isRuntimeError,
-  type EventEnvelope,
-  type EventStore,
-} from '@relvo-labs/agent-runtime';
+import { createMemoryEventStore, type EventStore } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createManualProvider, manualDescriptor } from './manual-provider.js';
-import { withAppend } from './store-wrap.js';
-import { onCleanup, settlesWithin, tempDir, until } from './support.js';
+import { typeGatedStore } from './store-wrap.js';
+import { rejection, runtimeOnManual, settlesWithin, tempDir } from './support.js';
 
 const NOTE: ContextItem[] = [{ type: 'text', role: 'developer', text: 'HOST NOTE' }];
 
@@ -63,12 +57,7 @@ async function injectRuntime(
       };
     },
   };
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => provider },
-    config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
-    store,
-  });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
+  const runtime = await runtimeOnManual(provider, { store });
   const session = await runtime.openSession({ workspace: tempDir() });
   sessionId = session.id;
   const types = async (): Promise<string[]> =>
@@ -78,24 +67,14 @@ async function injectRuntime(
 
 describe('session.injectContext', () => {
   it('records context.injected and makes it durable before the provider gets the items', async () => {
-    const inner = createMemoryEventStore();
-    let hold: Promise<void> | undefined;
-    let release = (): void => undefined;
-    const store = withAppend(inner, 'memory', async (batch: readonly EventEnvelope[]) => {
-      if (batch.some((e) => e.payload.type === 'context.injected')) {
-        hold = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        await hold;
-      }
-      await inner.append(batch);
-    });
+    const { store, hold } = typeGatedStore();
+    const gate = hold('context.injected');
     const { session, injected, types, runtime } = await injectRuntime({ store });
     const done = session.injectContext(NOTE);
-    await until(() => hold !== undefined, 'the held append');
+    await settlesWithin(gate.reached, 'the held append');
     // the append is held: the provider has not been handed anything
     expect(injected).toEqual([]);
-    release();
+    gate.release();
     await settlesWithin(done, 'injectContext');
     expect(injected).toEqual([{ items: NOTE, storedThen: expect.any(Array) as unknown }]);
     expect(injected[0]?.storedThen.at(-1)).toBe('context.injected');
@@ -109,21 +88,17 @@ describe('session.injectContext', () => {
   });
 
   it('a store that fails the record: the provider never gets the items, the error is typed', async () => {
-    const inner = createMemoryEventStore();
-    const store = withAppend(inner, 'memory', async (batch: readonly EventEnvelope[]) => {
-      if (batch.some((e) => e.payload.type === 'context.injected')) throw new Error('disk full');
-      await inner.append(batch);
-    });
+    const { store, refuse } = typeGatedStore();
+    refuse('context.injected');
     const { session, injected } = await injectRuntime({ store });
-    const failed = await session.injectContext(NOTE).catch((e: unknown) => e);
-    expect(isRuntimeError(failed)).toBe(true);
+    await rejection(session.injectContext(NOTE));
     expect(injected).toEqual([]);
   });
 
   it('a provider that does not declare run.injectContext is refused, with nothing recorded', async () => {
     const { session, injected, types } = await injectRuntime({ declared: false });
-    const refused = await session.injectContext(NOTE).catch((e: unknown) => e);
-    expect(isRuntimeError(refused) && [refused.code, refused.reason]).toEqual([
+    const refused = await rejection(session.injectContext(NOTE));
+    expect([refused.code, refused.reason]).toEqual([
       'capability_unsupported',
       'inject_context_unsupported',
     ]);
@@ -139,27 +114,20 @@ describe('session.injectContext', () => {
       [{ type: 'text', role: 'user', text: '' }],
       Array.from({ length: 65 }, () => NOTE[0]),
     ]) {
-      const refused = await session.injectContext(bad as ContextItem[]).catch((e: unknown) => e);
-      expect(isRuntimeError(refused) && [refused.code, refused.reason]).toEqual([
-        'invalid_request',
-        'context_invalid',
-      ]);
+      const refused = await rejection(session.injectContext(bad as ContextItem[]));
+      expect([refused.code, refused.reason]).toEqual(['invalid_request', 'context_invalid']);
       // the refusal never echoes the text it was handed
-      expect(isRuntimeError(refused) && refused.message).not.toContain('HOST NOTE');
+      expect(refused.message).not.toContain('HOST NOTE');
     }
-    const unknown = await session.injectContext(NOTE, { profile: 'nope' }).catch((e: unknown) => e);
-    expect(isRuntimeError(unknown)).toBe(true);
+    await rejection(session.injectContext(NOTE, { profile: 'nope' }));
     expect(injected).toEqual([]);
     expect(await types()).not.toContain('context.injected');
   });
 
   it("a provider's refusal comes back typed; the record of the request stays", async () => {
     const { session, injected, types } = await injectRuntime({ refuse: true });
-    const refused = await session.injectContext(NOTE).catch((e: unknown) => e);
-    expect(isRuntimeError(refused) && [refused.code, refused.reason]).toEqual([
-      'invalid_request',
-      'provider_rejected',
-    ]);
+    const refused = await rejection(session.injectContext(NOTE));
+    expect([refused.code, refused.reason]).toEqual(['invalid_request', 'provider_rejected']);
     expect(injected).toHaveLength(1);
     expect((await types()).filter((t) => t === 'context.injected')).toHaveLength(1);
   });
@@ -167,8 +135,7 @@ describe('session.injectContext', () => {
   it('is refused once the session is closed', async () => {
     const { session, injected } = await injectRuntime();
     await session.close();
-    const refused = await session.injectContext(NOTE).catch((e: unknown) => e);
-    expect(isRuntimeError(refused) && refused.reason).toBe('session_closed');
+    expect((await rejection(session.injectContext(NOTE))).reason).toBe('session_closed');
     expect(injected).toEqual([]);
   });
 });

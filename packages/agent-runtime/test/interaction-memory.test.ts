@@ -1,7 +1,7 @@
 import { SPI_LIMITS, type InteractionRequest } from '@relvo-labs/agent-provider';
 import { isRuntimeError } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
-import { manualRuntime, until } from './support.js';
+import { manualRuntime, turnWithRun } from './support.js';
 
 const approval: InteractionRequest = {
   kind: 'approval',
@@ -21,9 +21,7 @@ async function reasonOf(work: Promise<unknown>): Promise<unknown> {
 describe('settled-interaction memory', () => {
   it('remembers the last rememberedSettlements settled interactions, even within one run', async () => {
     const { manual, session, events } = await manualRuntime();
-    const turn = await session.submitTurn({ input: 'x' });
-    await until(() => manual.sessions[0]?.runs.length === 1, 'run started');
-    const run = manual.sessions[0]!.runs[0]!;
+    const { turn, run } = await turnWithRun(manual, session);
     const ids: string[] = [];
     const limit = SPI_LIMITS.rememberedSettlements;
     for (let i = 0; i <= limit; i += 1) {

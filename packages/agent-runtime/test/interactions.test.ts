@@ -1,7 +1,15 @@
 import { agentError, ProviderRejection, type InteractionRequest } from '@relvo-labs/agent-provider';
 import { isRuntimeError, type EventEnvelope } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
-import { expectGapless, history, scriptedRuntime, types, until, manualRuntime } from './support.js';
+import {
+  expectGapless,
+  history,
+  manualRuntime,
+  scriptedRuntime,
+  turnWithRun,
+  types,
+  until,
+} from './support.js';
 
 const approval: InteractionRequest = {
   kind: 'approval',
@@ -73,9 +81,7 @@ describe('interactions', () => {
 
   it('a response that fails validation never reaches the provider and leaves the interaction answerable', async () => {
     const { manual, session, events } = await manualRuntime();
-    await session.submitTurn({ input: 'x' });
-    await until(() => manual.sessions[0]?.runs.length === 1, 'run started');
-    const run = manual.sessions[0]!.runs[0]!;
+    const { run } = await turnWithRun(manual, session);
     await until(() => session.activeRunId !== undefined, 'active');
     run.sink.emit({
       payload: { type: 'interaction.requested', providerRef: 'p1', request: approval },
@@ -105,9 +111,7 @@ describe('interactions', () => {
 
   it('interaction.withdrawn settles the interaction as withdrawn and the run leaves awaiting_interaction', async () => {
     const { manual, session, events } = await manualRuntime();
-    const turn = await session.submitTurn({ input: 'x' });
-    await until(() => manual.sessions[0]?.runs.length === 1, 'run started');
-    const run = manual.sessions[0]!.runs[0]!;
+    const { turn, run } = await turnWithRun(manual, session);
     run.sink.emit({
       payload: { type: 'interaction.requested', providerRef: 'w1', request: approval },
     });
@@ -136,9 +140,7 @@ describe('interactions', () => {
 
   it('a run that ends settles its pending interactions (cancelled) before run.finished', async () => {
     const { manual, session, events } = await manualRuntime();
-    const turn = await session.submitTurn({ input: 'x' });
-    await until(() => manual.sessions[0]?.runs.length === 1, 'run started');
-    const run = manual.sessions[0]!.runs[0]!;
+    const { turn, run } = await turnWithRun(manual, session);
     run.sink.emit({
       payload: {
         type: 'interaction.requested',
@@ -209,9 +211,7 @@ describe('interactions', () => {
 
   it('refuses an interaction request while the interrupt fence is up or after the run ended', async () => {
     const { manual, session, events } = await manualRuntime();
-    const turn = await session.submitTurn({ input: 'x' });
-    await until(() => manual.sessions[0]?.runs.length === 1, 'run started');
-    const run = manual.sessions[0]!.runs[0]!;
+    const { turn, run } = await turnWithRun(manual, session);
     await session.interrupt('stop');
     run.sink.emit({
       payload: { type: 'interaction.requested', providerRef: 'late', request: approval },

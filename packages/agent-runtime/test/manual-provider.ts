@@ -18,6 +18,7 @@ import {
   type ProviderSessionInit,
   type TurnInput,
 } from '@relvo-labs/agent-provider';
+import type { AgentRuntimeOptions, RuntimeConfigInput } from '@relvo-labs/agent-runtime';
 
 export interface ManualRun {
   readonly request: ProviderRunRequest;
@@ -153,4 +154,36 @@ export function createManualProvider(
     },
   };
   return controls;
+}
+
+/** Profile `m` on the provider `manual`: what most runtimes of these tests run. */
+export const MANUAL_CONFIG: RuntimeConfigInput = {
+  defaultProfile: 'm',
+  profiles: { m: { provider: 'manual' } },
+};
+
+/** Profile `m` with a warm pool of `count` sessions in `workspace`, and a `cold` profile beside it. */
+export function warmPoolConfig(
+  count: number,
+  idleMs: number,
+  workspace: string,
+): RuntimeConfigInput {
+  return {
+    defaultProfile: 'm',
+    profiles: {
+      m: { provider: 'manual', prewarm: { count, idleMs, workspace } },
+      cold: { provider: 'manual' },
+    },
+  };
+}
+
+/**
+ * createAgentRuntime's options for a runtime whose provider `manual` is `provider` (a manual or
+ * durable one): MANUAL_CONFIG unless `rest` names another config, and the rest of `rest`.
+ */
+export function manualOptions(
+  provider: AgentProvider,
+  rest: Partial<AgentRuntimeOptions> = {},
+): AgentRuntimeOptions {
+  return { providers: { manual: () => provider }, config: MANUAL_CONFIG, ...rest };
 }

@@ -16,7 +16,7 @@ import {
 import pg from 'pg';
 import type { CommandTable } from '../src/store/commands.js';
 import { pgQuery, testRecordKey, type PgCluster } from './pg-cluster.js';
-import { onCleanup } from './support.js';
+import { onCleanup, settledAs, settlesWithin } from './support.js';
 
 export const FLEET_CONFIG = {
   defaultProfile: 'm',
@@ -105,4 +105,18 @@ export function fleet(cluster: () => PgCluster, schema: string): Fleet {
       };
     },
   };
+}
+
+/**
+ * How a routed call ended, within `timeoutMs`: 'resolved', or its typed refusal as code, reason
+ * and whether it was routed; an untyped failure fails the test.
+ */
+export async function routedRefusal(
+  call: Promise<unknown>,
+  timeoutMs: number,
+): Promise<[string, string, unknown] | 'resolved'> {
+  const error = await settlesWithin(settledAs(call), 'the refusal', timeoutMs);
+  if (error === 'resolved') return 'resolved';
+  if (!isRuntimeError(error)) throw new Error('not a runtime error', { cause: error });
+  return [error.code, error.reason, error.error.details?.['routed']];
 }

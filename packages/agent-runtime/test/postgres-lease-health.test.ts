@@ -4,7 +4,6 @@
  * ends the session's readers with `lease_lost` and disposes its provider session at once.
  */
 import {
-  createAgentRuntime,
   isRuntimeError,
   openPostgresEventStore,
   type AgentRuntime,
@@ -16,11 +15,10 @@ import { createManualProvider, type ManualProviderControls } from './manual-prov
 import { pgQuery } from './pg-cluster.js';
 import { usePgCluster } from './pg-suite.js';
 import { closed as closedEnvelope } from './store-envelopes.js';
-import { onCleanup, settlesWithin, tempDir, until } from './support.js';
+import { onCleanup, rejection, runtimeOnManual, settlesWithin, tempDir, until } from './support.js';
 
 const server = usePgCluster();
 const LEASE_MS = 600;
-let schemas = 0;
 
 function sql<R extends object>(text: string, params: unknown[] = []): Promise<R[]> {
   return pgQuery<R>(server.cluster().connectionString, text, params);
@@ -50,13 +48,7 @@ function store(options: {
 
 async function runtimeOn(s: EventStore): Promise<[AgentRuntime, ManualProviderControls]> {
   const manual = createManualProvider();
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => manual.provider },
-    config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
-    store: s,
-    closeGraceMs: 2_000,
-  });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
+  const runtime = await runtimeOnManual(manual.provider, { store: s, closeGraceMs: 2_000 });
   return [runtime, manual];
 }
 
@@ -94,8 +86,8 @@ async function takenOverAfter(other: EventStore, sessionId: string): Promise<num
 
 describe.skipIf(server.skip !== undefined)('PostgreSQL: leases follow write health', () => {
   it('an owner whose writes fail for good gives its sessions up within one lease period; their readers end typed and their providers are disposed', async () => {
-    const schema = `lh_${(schemas += 1)}`;
-    const role = `writer_${schemas}`;
+    const schema = server.schema('lh');
+    const role = `writer_${schema}`;
     const other = store({ schema });
     await other.listSessions(); // creates the schema
     await sql(`CREATE ROLE ${role} LOGIN`);
@@ -130,13 +122,12 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL: leases follow write heal
     expect(busy.provider.disposeCalls).toBe(1);
     expect(idle.provider.disposeCalls).toBe(1);
     expect((await busy.turn.done).turnState).toBe('failed');
-    const refused = await idle.session.submitTurn({ input: 'more' }).catch((e: unknown) => e);
-    expect(isRuntimeError(refused) && refused.reason).toBe('lease_lost');
+    expect((await rejection(idle.session.submitTurn({ input: 'more' }))).reason).toBe('lease_lost');
     expect(manual.sessions).toHaveLength(2);
   });
 
   it('a renewal that finds the lease taken over ends the readers with lease_lost and disposes the provider session at once; a new reader follows the new owner', async () => {
-    const schema = `lh_${(schemas += 1)}`;
+    const schema = server.schema('lh');
     const [runtime, manual] = await runtimeOn(store({ schema }));
     const other = store({ schema });
     const busy = await busySession(runtime, manual);
@@ -172,12 +163,11 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL: leases follow write heal
     await other.append([closedEnvelope(busy.session.id, last + 1)]);
     await settlesWithin(following, 'the follower');
     expect(followed).toEqual(Array.from({ length: last + 1 }, (_, i) => i + 1));
-    const closed = await busy.session.close().catch((e: unknown) => e);
-    expect(isRuntimeError(closed) && closed.reason).toBe('lease_lost');
+    expect((await rejection(busy.session.close())).reason).toBe('lease_lost');
   });
 
   it('a lease whose renewal cannot be confirmed (the store lost its database) is lost locally, its provider disposed before the lease lapses on the server', async () => {
-    const schema = `lh_${(schemas += 1)}`;
+    const schema = server.schema('lh');
     // longer here: the local deadline comes a tenth of it before the server's expiry
     const leaseMs = 1_500;
     const pool = new pg.Pool({ connectionString: server.cluster().connectionString });

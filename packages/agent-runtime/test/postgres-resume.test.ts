@@ -5,8 +5,6 @@
  * over, settles what the owner left open (once), and continues it.
  */
 import {
-  createAgentRuntime,
-  isRuntimeError,
   openPostgresEventStore,
   type AgentRuntime,
   type EventStore,
@@ -15,21 +13,11 @@ import { describe, expect, it } from 'vitest';
 import { createDurableProvider, type DurableControls } from './durable-provider.js';
 import { usePgCluster } from './pg-suite.js';
 import { testRecordKey } from './pg-cluster.js';
-import { expectGapless, history, onCleanup, tempDir, types } from './support.js';
+import { expectGapless, history, rejection, runtimeOnManual, tempDir, types } from './support.js';
 
 const server = usePgCluster();
-const CONFIG = { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } };
-
-async function runtimeOn(store: EventStore, durable: DurableControls): Promise<AgentRuntime> {
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => durable.provider },
-    config: CONFIG,
-    store,
-    closeGraceMs: 2_000,
-  });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
-  return runtime;
-}
+const runtimeOn = (store: EventStore, durable: DurableControls): Promise<AgentRuntime> =>
+  runtimeOnManual(durable.provider, { store, closeGraceMs: 2_000 });
 
 describe.skipIf(server.skip !== undefined)('PostgreSQL: resumeSession in a running runtime', () => {
   it('refused while the owner holds the lease; after it, taken over, the open run settled once, and continued', async () => {
@@ -49,11 +37,8 @@ describe.skipIf(server.skip !== undefined)('PostgreSQL: resumeSession in a runni
     const standby = await runtimeOn(store(), standbyProvider);
     expect(standby.resumableSessionIds).toEqual([]);
     const before = types(await history(standby, session.id));
-    const refused = await standby.resumeSession(session.id).then(
-      () => undefined,
-      (error: unknown) => (isRuntimeError(error) ? error.reason : 'unknown'),
-    );
-    expect(refused).toBe('session_leased');
+    const refused = await rejection(standby.resumeSession(session.id));
+    expect(refused.reason).toBe('session_leased');
     expect(types(await history(standby, session.id))).toEqual(before);
     expect(standbyProvider.resumed).toEqual([]);
 

@@ -6,13 +6,13 @@
  * `commandTimeoutMs` on the caller's clock and the call is refused `session_unowned`).
  */
 import type { AgentProvider, ProviderSession } from '@relvo-labs/agent-provider';
-import { isRuntimeError, openPostgresEventStore } from '@relvo-labs/agent-runtime';
+import { openPostgresEventStore } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createDurableProvider, type DurableControls } from './durable-provider.js';
 import { FakeClock } from './fake-clock.js';
 import { untilLeaseLapsed } from './pg-cluster.js';
 import { usePgCluster } from './pg-suite.js';
-import { fleet, type CommandRow, type Fleet } from './pg-fleet.js';
+import { fleet, routedRefusal, type CommandRow, type Fleet } from './pg-fleet.js';
 import {
   expectGapless,
   history,
@@ -25,19 +25,7 @@ import {
 
 const server = usePgCluster();
 
-async function refusal(p: Promise<unknown>): Promise<unknown> {
-  const error = await settlesWithin(
-    p.then(
-      () => undefined,
-      (e: unknown) => e,
-    ),
-    'the refusal',
-    20_000,
-  );
-  return isRuntimeError(error)
-    ? [error.code, error.reason, error.error.details?.['routed']]
-    : error;
-}
+const refusal = (p: Promise<unknown>) => routedRefusal(p, 20_000);
 
 /** Bounded: until the command table holds rows matching `predicate`. */
 async function untilRows(f: Fleet, predicate: (rows: CommandRow[]) => boolean): Promise<void> {

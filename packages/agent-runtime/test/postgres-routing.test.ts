@@ -5,12 +5,12 @@
  * caller's promise resolves (or rejects, typed) with that settlement.
  */
 import type { InteractionRequest } from '@relvo-labs/agent-provider';
-import { isRuntimeError, type AgentRuntime } from '@relvo-labs/agent-runtime';
+import type { AgentRuntime } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createManualProvider } from './manual-provider.js';
 import { usePgCluster } from './pg-suite.js';
-import { fleet, type CommandRow } from './pg-fleet.js';
-import { history, settlesWithin, tempDir, types } from './support.js';
+import { fleet, routedRefusal, type CommandRow } from './pg-fleet.js';
+import { history, tempDir, types } from './support.js';
 
 const server = usePgCluster();
 
@@ -21,19 +21,7 @@ const approval: InteractionRequest = {
   riskHint: 'medium',
 };
 
-async function refusal(p: Promise<unknown>): Promise<[string, string, unknown] | 'resolved'> {
-  const error = await settlesWithin(
-    p.then(
-      () => undefined,
-      (e: unknown) => e,
-    ),
-    'the refusal',
-    15_000,
-  );
-  if (error === undefined) return 'resolved';
-  if (!isRuntimeError(error)) throw new Error('not a runtime error', { cause: error });
-  return [error.code, error.reason, error.error.details?.['routed']];
-}
+const refusal = (p: Promise<unknown>) => routedRefusal(p, 15_000);
 
 function outcomes(rows: readonly CommandRow[]): string[] {
   return rows.map((r) => {

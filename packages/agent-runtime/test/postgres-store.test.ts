@@ -3,12 +3,9 @@
  * leases with fencing tokens, subscriptions that follow another runtime's appends, its schema
  * versions, and errors that never carry the connection string.
  */
-import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
 import {
-  createAgentRuntime,
   isRuntimeError,
   openPostgresEventStore,
-  type EventEnvelope,
   type EventStore,
   type PostgresEventStoreOptions,
 } from '@relvo-labs/agent-runtime';
@@ -18,7 +15,8 @@ import { PG_LATEST_SCHEMA_VERSION } from '../src/store/postgres-schema.js';
 import { pgQuery, untilLeaseLapsed } from './pg-cluster.js';
 import { usePgCluster } from './pg-suite.js';
 import { closed, opened, stateChanged } from './store-envelopes.js';
-import { expectGapless, onCleanup, tempDir, TWO_SCRIPTED_PROFILES, until } from './support.js';
+import { expectReaderFollowsWriter } from './store-follow.js';
+import { onCleanup, until } from './support.js';
 
 const server = usePgCluster();
 const pgSkip = server.skip;
@@ -102,35 +100,7 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL event store', () => {
 
   it("a runtime's subscription follows a session another runtime writes, live, to session.closed", async () => {
     const open = database();
-    const scripted = createScriptedProvider();
-    const writer = await createAgentRuntime({
-      providers: { scripted: () => scripted.provider },
-      config: TWO_SCRIPTED_PROFILES,
-      store: open(),
-    });
-    onCleanup(() => writer.shutdown());
-    const session = await writer.openSession({ workspace: tempDir() });
-    const reader = await createAgentRuntime({
-      providers: { scripted: () => scripted.provider },
-      config: TWO_SCRIPTED_PROFILES,
-      store: open(),
-    });
-    onCleanup(() => reader.shutdown());
-    // the writer's live session is not the reader's to recover
-    expect(reader.recoveredSessionIds).toEqual([]);
-    const seen: EventEnvelope[] = [];
-    const following = (async () => {
-      for await (const e of reader.subscribe(session.id, { fromSequence: 1 })) seen.push(e);
-    })();
-    await until(() => seen.length > 0, 'the replay');
-    const turn = await session.submitTurn({ input: 'hello' });
-    scripted.controller.drain();
-    await turn.done;
-    await session.close();
-    await following;
-    expectGapless(seen);
-    expect(seen.at(-1)?.payload.type).toBe('session.closed');
-    expect(seen.length).toBeGreaterThan(5);
+    await expectReaderFollowsWriter(open(), open());
   });
 
   it('NOTIFY carries the session id and sequence only', async () => {

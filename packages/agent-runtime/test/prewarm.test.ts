@@ -1,8 +1,8 @@
-import { createAgentRuntime, isRuntimeError, type RuntimeError } from '@relvo-labs/agent-runtime';
+import { createAgentRuntime, isRuntimeError } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from './fake-clock.js';
-import { createManualProvider } from './manual-provider.js';
-import { onCleanup, tempDir, until } from './support.js';
+import { createManualProvider, warmPoolConfig } from './manual-provider.js';
+import { rejection, runtimeOnManual, tempDir, until } from './support.js';
 
 const IDLE_MS = 60_000;
 
@@ -10,29 +10,12 @@ async function setup(count = 2) {
   const clock = new FakeClock();
   const manual = createManualProvider();
   const workspace = tempDir();
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => manual.provider },
-    config: {
-      defaultProfile: 'm',
-      profiles: {
-        m: { provider: 'manual', prewarm: { count, idleMs: IDLE_MS, workspace } },
-        cold: { provider: 'manual' },
-      },
-    },
+  const runtime = await runtimeOnManual(manual.provider, {
+    config: warmPoolConfig(count, IDLE_MS, workspace),
     clock,
     closeGraceMs: 2_000,
   });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
   return { clock, manual, runtime, workspace };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<RuntimeError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isRuntimeError(error)) throw new Error(`expected a RuntimeError, got ${String(error)}`);
-  return error;
 }
 
 describe('prewarmed provider sessions', () => {

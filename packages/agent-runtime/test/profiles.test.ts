@@ -5,10 +5,8 @@ import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
 import {
   createAgentRuntime,
   isConfigRefusal,
-  isRuntimeError,
   loadRuntimeConfig,
   parseRuntimeConfig,
-  type RuntimeError,
 } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createManualProvider, manualDescriptor } from './manual-provider.js';
@@ -17,17 +15,9 @@ import {
   onCleanup,
   scriptedRuntime,
   tempDir,
+  rejection as refusal,
   thrownRuntimeError as thrown,
 } from './support.js';
-
-async function refusal(promise: Promise<unknown>): Promise<RuntimeError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isRuntimeError(error)) throw new Error(`expected a RuntimeError, got ${String(error)}`);
-  return error;
-}
 
 describe('per-run profile selection', () => {
   it('runs turns on two profiles in one session: two provider sessions, reused on the third turn', async () => {

@@ -1,42 +1,34 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+/**
+ * The SQLite event store: a reopened file has the earlier sessions and their history, a session
+ * left open is recorded failed, reads of any range across packed rows, message deltas packed as
+ * their text, and files of schema 1 and 2 migrated forward with their history. What it refuses
+ * to open is sqlite-refusals.test.ts.
+ */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
 import {
   createAgentRuntime,
   createMemoryEventStore,
-  isRuntimeError,
   openSqliteEventStore,
   type EventEnvelope,
-  type RuntimeError,
   type StoredSession,
 } from '@relvo-labs/agent-runtime';
-import { LATEST_SCHEMA_VERSION, SQLITE_APPLICATION_ID } from '../src/store/migrations.js';
-import { migrate, openDatabase } from '../src/store/sqlite-open.js';
-import { storeErrorOf } from '../src/store/sqlite-errors.js';
+import { describe, expect, it } from 'vitest';
+import { LATEST_SCHEMA_VERSION } from '../src/store/migrations.js';
+import { migrate } from '../src/store/sqlite-open.js';
 import { ENVELOPES_PER_ROW } from '../src/store/sqlite-rows.js';
 import { messageDelta, opened, stateChanged } from './store-envelopes.js';
-import { describe, expect, it } from 'vitest';
 import {
   expectGapless,
   history,
   onCleanup,
+  scriptedRuntime,
   sqliteRuntime,
   tempDir,
   TWO_SCRIPTED_PROFILES,
   types,
 } from './support.js';
-
-function refusedOpen(path: string): RuntimeError {
-  try {
-    const store = openSqliteEventStore({ path, busyTimeoutMs: 50 });
-    void store.close();
-  } catch (error) {
-    if (isRuntimeError(error)) return error;
-    throw error;
-  }
-  throw new Error('the store opened');
-}
 
 /** A database at schema version `version` (1 or 2) holding `events` as those versions did. */
 function writeOldSchema(
@@ -147,82 +139,6 @@ describe('SQLite event store', () => {
     expect(second.runtime.session(session.id)).toBeUndefined();
   });
 
-  it('refuses a database another program holds exclusively (an older runtime) with a typed error', async () => {
-    const path = join(tempDir(), 'events.db');
-    await openSqliteEventStore({ path }).close();
-    // what a runtime from before shared files did: an exclusive lock for its whole life
-    const legacy = new Database(path);
-    legacy.pragma('locking_mode = EXCLUSIVE');
-    legacy.exec('BEGIN IMMEDIATE; COMMIT;');
-    onCleanup(() => {
-      legacy.close();
-    });
-    const error = refusedOpen(path);
-    expect([error.code, error.reason]).toEqual(['store_unavailable', 'store_locked']);
-    legacy.close();
-    const again = openSqliteEventStore({ path });
-    await again.close();
-  });
-
-  it('refuses a file whose filesystem has no working locks or shared memory (store_no_locks)', () => {
-    // SQLite itself refuses WAL for a database with no file to lock or map (in memory)
-    expect(refusedOpen(':memory:').reason).toBe('store_no_locks');
-    // a filesystem that refuses the shared-memory index leaves the journal as it was (the seam
-    // stands in for such a filesystem), or fails its lock calls with these codes
-    const path = join(tempDir(), 'events.db');
-    const refused = (() => {
-      try {
-        openDatabase({ path }, () => 'delete').close();
-      } catch (error) {
-        return error;
-      }
-      return undefined;
-    })();
-    expect(isRuntimeError(refused) && refused.reason).toBe('store_no_locks');
-    for (const code of ['SQLITE_IOERR_SHMMAP', 'SQLITE_IOERR_LOCK', 'SQLITE_IOERR_SHMOPEN']) {
-      expect(storeErrorOf(Object.assign(new Error('x'), { code })).reason).toBe('store_no_locks');
-    }
-    // refused before anything was written: the file opens normally on a working filesystem
-    const store = openSqliteEventStore({ path });
-    void store.close();
-  });
-
-  it('refuses a corrupt file and never overwrites it', () => {
-    const path = join(tempDir(), 'events.db');
-    const garbage = Buffer.alloc(8192, 0x5a);
-    writeFileSync(path, garbage);
-    const error = refusedOpen(path);
-    expect(error.reason).toBe('store_corrupt');
-    expect(readFileSync(path).equals(garbage)).toBe(true);
-  });
-
-  it('refuses a database from a newer schema version and leaves it untouched', () => {
-    const path = join(tempDir(), 'events.db');
-    const db = new Database(path);
-    db.pragma(`application_id = ${SQLITE_APPLICATION_ID}`);
-    db.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 1}`);
-    db.exec('CREATE TABLE future (x)');
-    db.close();
-    const bytes = readFileSync(path);
-    const error = refusedOpen(path);
-    expect(error.reason).toBe('store_newer_schema');
-    expect(error.error.details).toMatchObject({
-      schemaVersion: LATEST_SCHEMA_VERSION + 1,
-      supportedVersion: LATEST_SCHEMA_VERSION,
-    });
-    expect(readFileSync(path).equals(bytes)).toBe(true);
-  });
-
-  it("refuses another application's SQLite database", () => {
-    const path = join(tempDir(), 'other.db');
-    const db = new Database(path);
-    db.exec('CREATE TABLE customers (id INTEGER)');
-    db.close();
-    const bytes = readFileSync(path);
-    expect(refusedOpen(path).reason).toBe('store_foreign');
-    expect(readFileSync(path).equals(bytes)).toBe(true);
-  });
-
   it('reads any range across rows of many envelopes, interleaved sessions included', async () => {
     const path = join(tempDir(), 'events.db');
     const store = openSqliteEventStore({ path });
@@ -285,13 +201,7 @@ describe('SQLite event store', () => {
   it.each([1, 2])('migrates schema version %i forward, keeping the history', async (from) => {
     // a history as earlier runtimes stored it: one row per event in `events`
     const memory = createMemoryEventStore();
-    const scripted = createScriptedProvider();
-    const runtime = await createAgentRuntime({
-      providers: { scripted: () => scripted.provider },
-      config: TWO_SCRIPTED_PROFILES,
-      store: memory,
-    });
-    const session = await runtime.openSession({ workspace: tempDir() });
+    const { runtime, scripted, session } = await scriptedRuntime({ store: memory });
     const turn = await session.submitTurn({ input: 'remember me' });
     scripted.controller.drain();
     await turn.done;

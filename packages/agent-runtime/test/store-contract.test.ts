@@ -5,9 +5,9 @@
  */
 import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
 import { createAgentRuntime, type EventEnvelope } from '@relvo-labs/agent-runtime';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { opened, stateChanged } from './store-envelopes.js';
-import { refusal, storeKinds, type Opened } from './store-kinds.js';
+import { describeEachStore, refusal } from './store-kinds.js';
 import {
   expectGapless,
   history,
@@ -17,19 +17,7 @@ import {
   types,
 } from './support.js';
 
-const KINDS = storeKinds();
-
-describe.each(KINDS)('$name event store contract', (kind) => {
-  if (kind.skip !== undefined) {
-    it.skip(`skipped: ${kind.skip}`, () => undefined);
-    return;
-  }
-  const open = (): Opened => {
-    const o = kind.open();
-    onCleanup(() => o.store.close());
-    return o;
-  };
-
+describeEachStore('$name event store contract', (open) => {
   it('an empty store knows no session', async () => {
     const { store } = open();
     await store.claim();

@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  createAgentRuntime,
   createMemoryEventStore,
   isRuntimeError,
   openSqliteEventStore,
@@ -11,7 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { createManualProvider } from './manual-provider.js';
 import { withAppend } from './store-wrap.js';
-import { onCleanup, tempDir, until } from './support.js';
+import { runtimeOnManual, tempDir, turnWithRun, until } from './support.js';
 
 /** A store (memory by default) whose appends fail (like a full disk) once `broken` is set. */
 function breakableStore(inner: EventStore = createMemoryEventStore()): {
@@ -33,16 +32,9 @@ function breakableStore(inner: EventStore = createMemoryEventStore()): {
 async function setup(inner?: EventStore) {
   const manual = createManualProvider();
   const { store, fail: breakStore } = breakableStore(inner);
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => manual.provider },
-    config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
-    store,
-  });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
+  const runtime = await runtimeOnManual(manual.provider, { store });
   const session = await runtime.openSession({ workspace: tempDir() });
-  const turn = await session.submitTurn({ input: 'x' });
-  await until(() => manual.sessions[0]?.runs.length === 1, 'the run');
-  const run = manual.sessions[0]!.runs[0]!;
+  const { turn, run } = await turnWithRun(manual, session);
   return { manual, runtime, session, turn, run, breakStore };
 }
 

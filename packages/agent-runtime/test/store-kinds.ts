@@ -5,13 +5,13 @@
 import { join } from 'node:path';
 import {
   createMemoryEventStore,
-  isRuntimeError,
   openPostgresEventStore,
   openSqliteEventStore,
   type EventStore,
 } from '@relvo-labs/agent-runtime';
+import { describe, it } from 'vitest';
 import { usePgCluster } from './pg-suite.js';
-import { tempDir } from './support.js';
+import { onCleanup, rejection, tempDir } from './support.js';
 
 export interface Opened {
   readonly store: EventStore;
@@ -66,11 +66,37 @@ export function storeKinds(): readonly Kind[] {
   ];
 }
 
+/** A store opened for one test, closed after it; `other` opens its data again as another runtime would. */
+export type TestStore = Opened & { readonly other: () => EventStore };
+
+/**
+ * One describe block per store kind, titled `title` (`$name` is the kind): `suite` gets an
+ * `open` whose stores close after each test. A kind without its server is a visible skip.
+ */
+export function describeEachStore(
+  title: string,
+  suite: (open: (options?: OpenOptions) => TestStore, kind: Kind) => void,
+): void {
+  describe.each(storeKinds())(title, (kind) => {
+    if (kind.skip !== undefined) {
+      it.skip(`skipped: ${kind.skip}`, () => undefined);
+      return;
+    }
+    suite((options) => {
+      const o = kind.open(options);
+      onCleanup(() => o.store.close());
+      const other = (): EventStore => {
+        if (o.share === undefined) throw new Error('not shared');
+        const s = o.share();
+        onCleanup(() => s.close());
+        return s;
+      };
+      return { ...o, other };
+    }, kind);
+  });
+}
+
+/** The reason of the typed error `p` is rejected with; anything else fails the test. */
 export async function refusal(p: Promise<unknown>): Promise<string> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isRuntimeError(error)) throw new Error(`expected a RuntimeError, got ${String(error)}`);
-  return error.reason;
+  return (await rejection(p)).reason;
 }

@@ -3,14 +3,13 @@
  * with fencing tokens, following another runtime's appends, and the command table (ADR-0052).
  * SQLite and PostgreSQL share; memory holds its own contract: one runtime owns it all.
  */
-import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
-import { createAgentRuntime, type EventEnvelope, type EventStore } from '@relvo-labs/agent-runtime';
-import { describe, expect, it } from 'vitest';
+import type { EventStore } from '@relvo-labs/agent-runtime';
+import { expect, it, type TestContext } from 'vitest';
 import { closed, opened, stateChanged } from './store-envelopes.js';
-import { refusal, storeKinds, type Opened } from './store-kinds.js';
-import { expectGapless, onCleanup, tempDir, TWO_SCRIPTED_PROFILES, until } from './support.js';
+import { expectReaderFollowsWriter } from './store-follow.js';
+import { describeEachStore, refusal, type TestStore } from './store-kinds.js';
+import { onCleanup, until } from './support.js';
 
-const KINDS = storeKinds();
 const LEASE_MS = 300;
 
 /** Bounded: until `store` takes the session over (the other holder's lease lapsed). */
@@ -22,22 +21,16 @@ async function takenOverBy(store: EventStore, sessionId: string): Promise<void> 
   }
 }
 
-describe.each(KINDS)('$name store: leases, fencing and commands', (kind) => {
-  if (kind.skip !== undefined) {
-    it.skip(`skipped: ${kind.skip}`, () => undefined);
-    return;
-  }
-  const open = (leaseMs = LEASE_MS): Opened & { other: () => EventStore } => {
-    const o = kind.open({ leaseMs });
-    onCleanup(() => o.store.close());
-    const other = (): EventStore => {
-      if (o.share === undefined) throw new Error('not shared');
-      const s = o.share();
-      onCleanup(() => s.close());
-      return s;
-    };
-    return { ...o, other };
-  };
+/** `opened`'s store and another on its data, with their command tables; a store without one is a visible skip. */
+function commandTables(ctx: TestContext, opened: TestStore) {
+  const [a, b] = [opened.store, opened.other()];
+  const [ta, tb] = [a.commands, b.commands];
+  if (ta === undefined || tb === undefined) ctx.skip('this store has no command table yet');
+  return { a, b, ta, tb };
+}
+
+describeEachStore('$name store: leases, fencing and commands', (openStore, kind) => {
+  const open = (leaseMs = LEASE_MS): TestStore => openStore({ leaseMs });
 
   if (kind.name === 'memory') {
     it('one runtime owns the whole store: no leases, no command table, a second claim refused', async () => {
@@ -88,43 +81,11 @@ describe.each(KINDS)('$name store: leases, fencing and commands', (kind) => {
 
   it("a runtime's subscription follows a session another runtime writes, live, to session.closed", async () => {
     const { store, other } = open(5_000);
-    const scripted = createScriptedProvider();
-    const make = (s: EventStore) =>
-      createAgentRuntime({
-        providers: { scripted: () => scripted.provider },
-        config: TWO_SCRIPTED_PROFILES,
-        store: s,
-      });
-    const writer = await make(store);
-    onCleanup(() => writer.shutdown());
-    const session = await writer.openSession({ workspace: tempDir() });
-    const reader = await make(other());
-    onCleanup(() => reader.shutdown());
-    // the writer's live session is not the reader's to recover
-    expect(reader.recoveredSessionIds).toEqual([]);
-    const seen: EventEnvelope[] = [];
-    const following = (async () => {
-      for await (const e of reader.subscribe(session.id, { fromSequence: 1 })) seen.push(e);
-    })();
-    await until(() => seen.length > 0, 'the replay');
-    const turn = await session.submitTurn({ input: 'hello' });
-    scripted.controller.drain();
-    await turn.done;
-    await session.close();
-    await following;
-    expectGapless(seen);
-    expect(seen.at(-1)?.payload.type).toBe('session.closed');
-    expect(seen.length).toBeGreaterThan(5);
+    await expectReaderFollowsWriter(store, other());
   });
 
   it('commands: recorded once, accepted and settled once by the lease holder only, withdrawn only while pending', async (ctx) => {
-    const { store: a, other } = open(5_000);
-    const b = other();
-    const [ta, tb] = [a.commands, b.commands];
-    if (ta === undefined || tb === undefined) {
-      ctx.skip('this store has no command table yet');
-      return;
-    }
+    const { a, ta, tb } = commandTables(ctx, open(5_000));
     await a.append([opened('ses_c', 1)]);
     expect(await tb.ownerOf('ses_c')).toEqual({ owner: ta.owner, self: false });
     expect(await ta.ownerOf('ses_c')).toEqual({ owner: ta.owner, self: true });
@@ -174,13 +135,7 @@ describe.each(KINDS)('$name store: leases, fencing and commands', (kind) => {
   });
 
   it('commands: a store whose lease was taken over can no longer accept or settle', async (ctx) => {
-    const { store: a, other } = open();
-    const b = other();
-    const [ta, tb] = [a.commands, b.commands];
-    if (ta === undefined || tb === undefined) {
-      ctx.skip('this store has no command table yet');
-      return;
-    }
+    const { a, b, ta, tb } = commandTables(ctx, open());
     await a.append([opened('ses_f', 1)]);
     await ta.enqueue({ commandId: 'cmd_f', sessionId: 'ses_f', body: {}, issuedAt: 'x' });
     expect(await ta.accept('cmd_f')).toBe(true);

@@ -4,12 +4,10 @@
  * included — and no longer once it stopped watching. What the console's list follows.
  */
 import type { EventStore } from '@relvo-labs/agent-runtime';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { opened, stateChanged } from './store-envelopes.js';
-import { storeKinds, type Opened } from './store-kinds.js';
+import { describeEachStore } from './store-kinds.js';
 import { onCleanup, until } from './support.js';
-
-const KINDS = storeKinds();
 
 /** Counts wake-ups; `stop` ends the watch. */
 async function watcher(store: EventStore): Promise<{ count: () => number; stop: () => void }> {
@@ -22,17 +20,7 @@ async function watcher(store: EventStore): Promise<{ count: () => number; stop: 
   return { count: () => n, stop };
 }
 
-describe.each(KINDS)('$name store: watchLog', (kind) => {
-  if (kind.skip !== undefined) {
-    it.skip(`skipped: ${kind.skip}`, () => undefined);
-    return;
-  }
-  const open = (): Opened => {
-    const o = kind.open();
-    onCleanup(() => o.store.close());
-    return o;
-  };
-
+describeEachStore('$name store: watchLog', (open, kind) => {
   it('wakes after each append to any session, and not after it stopped', async () => {
     const { store } = open();
     await store.claim();

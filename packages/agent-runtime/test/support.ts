@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { createManualProvider, type ManualProviderControls } from './manual-provider.js';
+import {
+  createManualProvider,
+  manualOptions,
+  type ManualProviderControls,
+  type ManualRun,
+} from './manual-provider.js';
+import type { AgentProvider } from '@relvo-labs/agent-provider';
 import {
   createScriptedProvider,
   type ScriptedProvider,
@@ -13,6 +19,7 @@ import {
   isRuntimeError,
   openSqliteEventStore,
   type AgentRuntime,
+  type AgentRuntimeOptions,
   type EventEnvelope,
   type EventStore,
   type RuntimeClock,
@@ -129,31 +136,47 @@ export interface ManualRuntime {
 /** A runtime on the hand-driven provider, with profiles `m` and `n` and one open session. */
 export async function manualRuntime(): Promise<ManualRuntime> {
   const manual = createManualProvider();
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => manual.provider },
+  const runtime = await runtimeOnManual(manual.provider, {
     config: {
       defaultProfile: 'm',
       profiles: { m: { provider: 'manual' }, n: { provider: 'manual' } },
     },
     closeGraceMs: 2_000,
   });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
   const session = await runtime.openSession({ workspace: tempDir() });
   return { manual, runtime, session, events: () => history(runtime, session.id) };
+}
+
+/** A runtime on `provider` as its provider `manual` (see manualOptions), shut down after the test. */
+export async function runtimeOnManual(
+  provider: AgentProvider,
+  rest: Partial<AgentRuntimeOptions> = {},
+): Promise<AgentRuntime> {
+  const runtime = await createAgentRuntime(manualOptions(provider, rest));
+  onCleanup(() => runtime.shutdown().catch(() => undefined));
+  return runtime;
+}
+
+/** Submits a turn of `input` and waits for the run it starts on the manual provider's first session. */
+export async function turnWithRun(
+  manual: ManualProviderControls,
+  session: RuntimeSession,
+  input = 'x',
+): Promise<{ turn: Awaited<ReturnType<RuntimeSession['submitTurn']>>; run: ManualRun }> {
+  const turn = await session.submitTurn({ input });
+  await until(() => manual.sessions[0]?.runs.length === 1, 'the run');
+  return { turn, run: manual.sessions[0]!.runs[0]! };
 }
 
 /** A runtime on the hand-driven provider (profile `m`) over the SQLite file at `path`. */
 export async function sqliteManualRuntime(path: string, leaseMs?: number): Promise<AgentRuntime> {
   const manual = createManualProvider();
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => manual.provider },
-    config: { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } },
-    store: openSqliteEventStore({
-      path,
-      pollMs: 10,
-      ...(leaseMs === undefined ? {} : { leaseMs }),
-    }),
+  const store = openSqliteEventStore({
+    path,
+    pollMs: 10,
+    ...(leaseMs === undefined ? {} : { leaseMs }),
   });
+  const runtime = await createAgentRuntime(manualOptions(manual.provider, { store }));
   onCleanup(() => runtime.shutdown());
   return runtime;
 }
@@ -186,4 +209,19 @@ export async function settlesWithin<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What `promise` settled as: 'resolved', or the error it was rejected with. */
+export function settledAs(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => 'resolved',
+    (error: unknown) => error,
+  );
+}
+
+/** The RuntimeError `promise` is rejected with; anything else fails the test. */
+export async function rejection(promise: Promise<unknown>): Promise<RuntimeError> {
+  const error = await settledAs(promise);
+  if (!isRuntimeError(error)) throw new Error(`expected a RuntimeError, got ${String(error)}`);
+  return error;
 }

@@ -7,22 +7,17 @@ import { join } from 'node:path';
 import { createAgentRuntime, openSqliteEventStore } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { createDurableProvider } from './durable-provider.js';
+import { manualOptions } from './manual-provider.js';
 import { parentOf } from './otel-sink.js';
-import { onCleanup, tempDir } from './support.js';
+import { runtimeOnManual, tempDir } from './support.js';
 import { sinkFor } from './telemetry-turn.js';
-
-const CONFIG = { defaultProfile: 'm', profiles: { m: { provider: 'manual' } } };
 
 describe('telemetry of resumed and forked sessions', () => {
   it('a resumed session is a span from its first turn here, marked resumed; a fork names its source', async () => {
     const path = join(tempDir(), 'events.db');
     const durable = createDurableProvider();
     const store = openSqliteEventStore({ path });
-    const first = await createAgentRuntime({
-      providers: { manual: () => durable.provider },
-      config: CONFIG,
-      store,
-    });
+    const first = await createAgentRuntime(manualOptions(durable.provider, { store }));
     const dead = await first.openSession({ workspace: tempDir() });
     const done = await dead.submitTurn({ input: 'first' });
     durable.manual.sessions[0]!.runs[0]!.complete({ outcome: 'succeeded' });
@@ -32,14 +27,11 @@ describe('telemetry of resumed and forked sessions', () => {
 
     const sink = sinkFor();
     const again = createDurableProvider();
-    const second = await createAgentRuntime({
-      providers: { manual: () => again.provider },
-      config: CONFIG,
+    const second = await runtimeOnManual(again.provider, {
       store: openSqliteEventStore({ path }),
       closeGraceMs: 2_000,
       telemetry: { tracerProvider: sink.tracerProvider, meterProvider: sink.meterProvider },
     });
-    onCleanup(() => second.shutdown().catch(() => undefined));
     const session = await second.resumeSession(dead.id);
     const turn = await session.submitTurn({ input: 'second' });
     again.manual.sessions[0]!.runs[0]!.complete({ outcome: 'succeeded' });

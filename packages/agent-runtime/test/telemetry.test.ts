@@ -7,15 +7,17 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { createScriptedProvider } from '@relvo-labs/agent-provider/testing';
-import {
-  createAgentRuntime,
-  isRuntimeError,
-  type RuntimeTelemetryOptions,
-} from '@relvo-labs/agent-runtime';
+import { createAgentRuntime, type RuntimeTelemetryOptions } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { openTelemetry } from '../src/telemetry/setup.js';
 import { attributeStrings, parentOf, points } from './otel-sink.js';
-import { onCleanup, tempDir, TWO_SCRIPTED_PROFILES } from './support.js';
+import {
+  onCleanup,
+  rejection,
+  tempDir,
+  thrownRuntimeError,
+  TWO_SCRIPTED_PROFILES,
+} from './support.js';
 import { approvedTurn, PROMPT, registerGlobally, sinkFor } from './telemetry-turn.js';
 
 describe('runtime telemetry', () => {
@@ -191,24 +193,23 @@ describe('runtime telemetry', () => {
 
   it('a host without @opentelemetry/api that asks for telemetry gets telemetry_api_missing', () => {
     const host = tempDir('relvo-no-otel-');
-    let thrown: unknown;
-    try {
-      openTelemetry({}, createRequire(join(host, 'host.js')));
-    } catch (error) {
-      thrown = error;
-    }
-    expect(isRuntimeError(thrown) && thrown.reason).toBe('telemetry_api_missing');
-    expect(isRuntimeError(thrown) && thrown.error.retryable).toBe(false);
-    expect((thrown as Error).message).toContain('npm install @opentelemetry/api');
+    const thrown = thrownRuntimeError(() =>
+      openTelemetry({}, createRequire(join(host, 'host.js'))),
+    );
+    expect(thrown.reason).toBe('telemetry_api_missing');
+    expect(thrown.error.retryable).toBe(false);
+    expect(thrown.message).toContain('npm install @opentelemetry/api');
   });
 
   it('refuses a telemetry option it does not know, naming the key', async () => {
-    const error = await createAgentRuntime({
-      providers: { scripted: () => createScriptedProvider().provider },
-      config: TWO_SCRIPTED_PROFILES,
-      telemetry: { recordPrompts: true } as RuntimeTelemetryOptions,
-    }).catch((e: unknown) => e);
-    expect(isRuntimeError(error) && error.reason).toBe('option_invalid');
-    expect(JSON.stringify(isRuntimeError(error) && error.error.details)).toContain('recordPrompts');
+    const error = await rejection(
+      createAgentRuntime({
+        providers: { scripted: () => createScriptedProvider().provider },
+        config: TWO_SCRIPTED_PROFILES,
+        telemetry: { recordPrompts: true } as RuntimeTelemetryOptions,
+      }),
+    );
+    expect(error.reason).toBe('option_invalid');
+    expect(JSON.stringify(error.error.details)).toContain('recordPrompts');
   });
 });

@@ -5,32 +5,19 @@
  * leave the provider its own copy of the input.
  */
 import {
-  captureJson,
   providerRunTerminationSchema,
   turnInputSchema,
   type TurnInput,
 } from '@relvo-labs/agent-provider';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eventPayloadSchema } from '../src/envelope.js';
 import { flatPayload, NESTED_TYPES } from '../src/session/flat-payloads.js';
 import { intakeTermination } from '../src/session/intake.js';
 import { isJudgedTurnInput, toTurnInput, turnInputs } from '../src/session/turn-input.js';
+import { flatRoadAgrees, fullRoad, isDeepFrozen, payloadVerdict } from './full-road.js';
 import { manualRuntime, settlesWithin, until } from './support.js';
 
 const TEXT_MAX = 100_000;
-
-function payloadVerdict(input: unknown): unknown {
-  const captured = captureJson(input);
-  if (!captured.ok) return undefined;
-  const parsed = eventPayloadSchema.safeParse(captured.value);
-  return parsed.success ? parsed.data : undefined;
-}
-
-function isDeepFrozen(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return true;
-  return Object.isFrozen(value) && Object.values(value).every(isDeepFrozen);
-}
 
 const verdict = (fn: () => unknown): unknown => {
   try {
@@ -139,29 +126,13 @@ const nestedLike = fc
 
 describe('turn.started and run.finished', () => {
   it('the member-by-member road accepts only what the payload schema accepts, frozen', () => {
-    let taken = 0;
-    fc.assert(
-      fc.property(nestedLike, (input) => {
-        const fast = flatPayload(input);
-        if (fast === undefined) return;
-        taken += 1;
-        expect(fast).toEqual(payloadVerdict(input));
-        expect(isDeepFrozen(fast)).toBe(true);
-        expect(fast).not.toBe(input);
-      }),
-      { numRuns: 3000 },
-    );
+    const taken = flatRoadAgrees(nestedLike, isDeepFrozen, 3000);
     expect(taken).toBeGreaterThan(50);
   });
 
   it('an input the runtime did not judge itself takes the full road', () => {
-    const payload = {
-      type: 'turn.started',
-      turnId: 'trn_1',
-      profile: 'p',
-      providerId: 'codex',
-      input: { parts: [{ type: 'text', text: 'hello' }] },
-    };
+    const started = { type: 'turn.started', turnId: 'trn_1', profile: 'p', providerId: 'codex' };
+    const payload = { ...started, input: { parts: [{ type: 'text', text: 'hello' }] } };
     expect(flatPayload(payload)).toBeUndefined();
     expect(flatPayload({ ...payload, input: judged })).toEqual(payloadVerdict(payload));
   });
@@ -186,11 +157,8 @@ const terminationLike = fc
     return r.proxy ? new Proxy(value, {}) : value;
   });
 
-function terminationVerdict(value: unknown): unknown {
-  const captured = captureJson(value);
-  const parsed = captured.ok ? providerRunTerminationSchema.safeParse(captured.value) : undefined;
-  return parsed?.success === true ? parsed.data : 'refused';
-}
+const terminationVerdict = (value: unknown): unknown =>
+  fullRoad(providerRunTerminationSchema, value) ?? 'refused';
 
 describe("a provider's termination", () => {
   it('is accepted exactly when the schema accepts it, with the same value, frozen', () => {

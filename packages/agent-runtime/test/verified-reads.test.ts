@@ -26,11 +26,10 @@ import { opened, stateChanged } from './store-envelopes.js';
 import { expectGapless, history, onCleanup, sqliteRuntime, tempDir, types } from './support.js';
 
 const server = usePgCluster();
-let schemas = 0;
 
 function pgBacking(): Backing {
   const url = server.cluster().connectionString;
-  const schema = `vr_${(schemas += 1)}`;
+  const schema = server.schema('vr');
   return {
     open: () => openPostgresEventStore({ connectionString: url, schema }),
     damage: (sessionId, last, damage, place) =>

@@ -1,13 +1,9 @@
 import { agentError, ProviderRejection, type AgentProvider } from '@relvo-labs/agent-provider';
-import {
-  createAgentRuntime,
-  warmPoolStateSchema,
-  type WarmPoolState,
-} from '@relvo-labs/agent-runtime';
+import { warmPoolStateSchema, type WarmPoolState } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from './fake-clock.js';
-import { createManualProvider } from './manual-provider.js';
-import { onCleanup, tempDir, until } from './support.js';
+import { createManualProvider, warmPoolConfig } from './manual-provider.js';
+import { runtimeOnManual, tempDir, until } from './support.js';
 
 const IDLE_MS = 60_000;
 const PROSE = 'codex said: /home/someone/secret-project is not trusted';
@@ -36,19 +32,11 @@ async function setup(count: number, failures = 0) {
       );
     },
   };
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => provider },
-    config: {
-      defaultProfile: 'm',
-      profiles: {
-        m: { provider: 'manual', prewarm: { count, idleMs: IDLE_MS, workspace } },
-        cold: { provider: 'manual' },
-      },
-    },
+  const runtime = await runtimeOnManual(provider, {
+    config: warmPoolConfig(count, IDLE_MS, workspace),
     clock,
     closeGraceMs: 2_000,
   });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
   return { clock, manual, runtime, workspace, open };
 }
 
@@ -109,14 +97,12 @@ describe('the warm pool state', () => {
       },
     };
     const workspace = tempDir();
-    const runtime = await createAgentRuntime({
-      providers: { manual: () => provider },
+    const runtime = await runtimeOnManual(provider, {
       config: {
         defaultProfile: 'm',
         profiles: { m: { provider: 'manual', prewarm: { count: 1, workspace } } },
       },
     });
-    onCleanup(() => runtime.shutdown().catch(() => undefined));
     const last = () => runtime.warmPool().profiles[0]!;
     await until(() => last().failed === 1, 'the first start failed');
     expect(last().lastError).toMatchObject({
@@ -175,11 +161,9 @@ describe('the warm pool state', () => {
   });
 
   it('a runtime without prewarm reports no profiles', async () => {
-    const runtime = await createAgentRuntime({
-      providers: { manual: () => createManualProvider().provider },
+    const runtime = await runtimeOnManual(createManualProvider().provider, {
       config: { defaultProfile: 'c', profiles: { c: { provider: 'manual' } } },
     });
-    onCleanup(() => runtime.shutdown().catch(() => undefined));
     expect(runtime.warmPool()).toEqual({ profiles: [] });
   });
 });

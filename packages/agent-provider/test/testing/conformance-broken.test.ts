@@ -1,36 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentProvider, ProviderRunTermination } from '../../src/index.js';
+import type { AgentProvider, ProviderRun, ProviderRunTermination } from '../../src/index.js';
 import { runProviderConformance, type ConformanceReport } from '../../src/testing/index.js';
 import {
-  acceptsInvalidResponses,
   acceptsUnknownOptions,
-  completionSettlesTwice,
-  disposeNotIdempotent,
-  echoesRunRef,
-  foreignExtensionNamespace,
-  emitsAfterCompletion,
-  emitsInvalidEvent,
-  interruptNotIdempotent,
-  leaksNativeId,
+  forksForeignRecords,
+  missingFork,
   mutatesDescriptor,
-  oversizeExtension,
-  patchSessions,
-  reusesProviderRefs,
   runEventsOnSessionSink,
   undeclaredDeltas,
   undeclaredResume,
-  unknownRefThrows,
-  missingFork,
-  forksForeignRecords,
-  revertsAnything,
-  refusesEveryInjection,
+} from './broken-providers.js';
+import {
+  completionSettlesTwice,
+  emitsAfterCompletion,
+  emitsInvalidEvent,
+  foreignExtensionNamespace,
+  interruptNotIdempotent,
+  leaksNativeId,
+  oversizeExtension,
+  reusesProviderRefs,
+} from './broken-runs.js';
+import {
+  acceptsInvalidResponses,
+  disposeNotIdempotent,
+  echoesRunRef,
   historyWithoutCursor,
+  refusesEveryInjection,
   refusesRunModel,
-  wrongRetryable,
   repeatedResponseHasEffect,
+  revertsAnything,
   startsAfterDispose,
   throwsSynchronously,
-} from './broken-providers.js';
+  unknownRefThrows,
+  wrongRetryable,
+} from './broken-sessions.js';
+import { patchRuns } from './provider-patches.js';
 import { SECRET, scriptedHarness, type ScriptedHarnessOptions } from './scripted-harness.js';
 
 async function report(
@@ -47,26 +51,101 @@ function failure(r: ConformanceReport, id: string): string | undefined {
   return check?.failure;
 }
 
+type Wrap = (provider: AgentProvider) => AgentProvider;
+
+/** The one check `id` fails on a provider wrapped by `wrap`, with a message `expected` matches. */
+async function expectFailure(wrap: Wrap, id: string, expected: string | RegExp): Promise<void> {
+  const message = failure(await report(wrap), id);
+  if (typeof expected === 'string') expect(message).toBe(expected);
+  else expect(message).toMatch(expected);
+}
+
+/** Runs as the scripted provider's, but with `steer` as given (none when left out). */
+const withSteer =
+  (steer?: ProviderRun['steer']): Wrap =>
+  (provider) =>
+    patchRuns(provider, (run) => ({
+      completion: run.completion,
+      interrupt: (reason) => run.interrupt(reason),
+      ...(steer === undefined ? {} : { steer }),
+    }));
+
 describe('the conformance kit catches broken providers', () => {
-  it('a completion that is re-read as a different promise (settles twice)', async () => {
-    const r = await report(completionSettlesTwice);
-    expect(failure(r, 'run.completion-once')).toBe(
+  it.each<[string, Wrap, string, string | RegExp]>([
+    [
+      'a completion that is re-read as a different promise (settles twice)',
+      completionSettlesTwice,
+      'run.completion-once',
       'completing run: run.completion is a different promise on each read',
-    );
-  });
-
-  it('a run that emits after its completion settled', async () => {
-    const r = await report(emitsAfterCompletion);
-    expect(failure(r, 'events.after-completion')).toMatch(
+    ],
+    [
+      'a run that emits after its completion settled',
+      emitsAfterCompletion,
+      'events.after-completion',
       /^the run complete sink received 1 emission\(s\) after completion settled \(run\.message_delta\)$/,
-    );
-  });
-
-  it('startRun that succeeds once disposal has begun', async () => {
-    const r = await report(startsAfterDispose);
-    expect(failure(r, 'session.closed-after-dispose')).toBe(
+    ],
+    [
+      'startRun that succeeds once disposal has begun',
+      startsAfterDispose,
+      'session.closed-after-dispose',
       'startRun while disposing resolved; expected a ProviderRejection',
-    );
+    ],
+    [
+      'a repeated response that has a second effect',
+      repeatedResponseHasEffect,
+      'interactions.repeat-response',
+      'approval: the repeated response changed what the run emitted (3 emission(s) instead of 2)',
+    ],
+    [
+      'a dispose() that is not idempotent',
+      disposeNotIdempotent,
+      'session.dispose-idempotent',
+      'dispose (2nd concurrent call) failed with a ProviderRejection (session_closed)',
+    ],
+    [
+      'an interrupt() that is not idempotent',
+      interruptNotIdempotent,
+      'run.interrupt-idempotent',
+      'interrupt (2nd concurrent call) failed with an unknown outcome',
+    ],
+    [
+      'an error message that echoes the caller runRef',
+      echoesRunRef,
+      'secrecy.no-echo',
+      'the error of startRun after dispose contains a caller value (run)',
+    ],
+    [
+      'a provider that mutates the descriptor it returned (silently, as on a frozen object)',
+      mutatesDescriptor,
+      'descriptor.snapshot',
+      'the provider mutated the descriptor it returned from describe()',
+    ],
+    [
+      'a steer that still resolves after the run ended',
+      withSteer(() => Promise.resolve()),
+      'run.steer',
+      'steer after termination resolved; expected a ProviderRejection',
+    ],
+    [
+      'a declared steer the run does not carry',
+      withSteer(),
+      'run.steer',
+      'run.steer is declared but the run has no steer',
+    ],
+    [
+      'a declared injectContext that refuses well-formed items',
+      refusesEveryInjection,
+      'session.injectContext',
+      /^injectContext with valid items/,
+    ],
+    [
+      'a refusal thrown synchronously',
+      throwsSynchronously,
+      'run.refusals-async',
+      'startRun after dispose threw synchronously instead of returning a rejected promise',
+    ],
+  ])('%s', async (_, wrap, id, expected) => {
+    await expectFailure(wrap, id, expected);
   });
 
   it('an emission that fails its schema', async () => {
@@ -78,89 +157,12 @@ describe('the conformance kit catches broken providers', () => {
     expect(r.checks.find((c) => c.id === 'session.dispose-idempotent')?.status).toBe('passed');
   });
 
-  it('a repeated response that has a second effect', async () => {
-    const r = await report(repeatedResponseHasEffect);
-    expect(failure(r, 'interactions.repeat-response')).toBe(
-      'approval: the repeated response changed what the run emitted (3 emission(s) instead of 2)',
-    );
-  });
-
-  it('a dispose() that is not idempotent', async () => {
-    const r = await report(disposeNotIdempotent);
-    expect(failure(r, 'session.dispose-idempotent')).toBe(
-      'dispose (2nd concurrent call) failed with a ProviderRejection (session_closed)',
-    );
-  });
-
-  it('an interrupt() that is not idempotent', async () => {
-    const r = await report(interruptNotIdempotent);
-    expect(failure(r, 'run.interrupt-idempotent')).toBe(
-      'interrupt (2nd concurrent call) failed with an unknown outcome',
-    );
-  });
-
-  it('an error message that echoes the caller runRef', async () => {
-    const r = await report(echoesRunRef);
-    expect(failure(r, 'secrecy.no-echo')).toBe(
-      'the error of startRun after dispose contains a caller value (run)',
-    );
-  });
-
   it('a failure message that echoes a harness secret marker', async () => {
     const r = await runProviderConformance(
       scriptedHarness({ failMessage: `upstream said ${SECRET}` }),
     );
     expect(failure(r, 'secrecy.no-echo')).toBe(
       'the error of a failed run termination contains a harness secret marker',
-    );
-  });
-
-  it('a provider that mutates the descriptor it returned (silently, as on a frozen object)', async () => {
-    const r = await report(mutatesDescriptor);
-    expect(failure(r, 'descriptor.snapshot')).toBe(
-      'the provider mutated the descriptor it returned from describe()',
-    );
-  });
-
-  it('a steer that still resolves after the run ended', async () => {
-    const r = await report((provider) =>
-      patchSessions(provider, (session) => ({
-        async startRun(request) {
-          const run = await session.startRun(request);
-          return {
-            completion: run.completion,
-            interrupt: (reason) => run.interrupt(reason),
-            steer: () => Promise.resolve(),
-          };
-        },
-      })),
-    );
-    expect(failure(r, 'run.steer')).toBe(
-      'steer after termination resolved; expected a ProviderRejection',
-    );
-  });
-
-  it('a declared steer the run does not carry', async () => {
-    const r = await report((provider) =>
-      patchSessions(provider, (session) => ({
-        async startRun(request) {
-          const run = await session.startRun(request);
-          return { completion: run.completion, interrupt: (reason) => run.interrupt(reason) };
-        },
-      })),
-    );
-    expect(failure(r, 'run.steer')).toBe('run.steer is declared but the run has no steer');
-  });
-
-  it('a declared injectContext that refuses well-formed items', async () => {
-    const r = await report(refusesEveryInjection);
-    expect(failure(r, 'session.injectContext')).toMatch(/^injectContext with valid items/);
-  });
-
-  it('a refusal thrown synchronously', async () => {
-    const r = await report(throwsSynchronously);
-    expect(failure(r, 'run.refusals-async')).toBe(
-      'startRun after dispose threw synchronously instead of returning a rejected promise',
     );
   });
 });
@@ -243,10 +245,7 @@ describe('every docs/spi.md §19.2 area has a check that can fail', () => {
       'resumeSession exists although the descriptor does not declare resume',
     ],
   ] as const)('%s', async (id, wrap, expected) => {
-    const r = await report(wrap);
-    const message = failure(r, id);
-    if (typeof expected === 'string') expect(message).toBe(expected);
-    else expect(message).toMatch(expected);
+    await expectFailure(wrap, id, expected);
   });
 
   it('interactions.unknown-ref', async () => {
@@ -264,21 +263,15 @@ describe('every docs/spi.md §19.2 area has a check that can fail', () => {
 describe('the conformance kit does not fail conformant variants', () => {
   it('a failed termination that leaves out the defaulted retryable member (docs/spi.md §14 default false)', async () => {
     const omitRetryable = (provider: AgentProvider): AgentProvider =>
-      patchSessions(provider, (session) => ({
-        async startRun(request) {
-          const run = await session.startRun(request);
-          // One promise, read as often as the kit likes; only the wire form is leaner.
-          const completion = run.completion.then((t): ProviderRunTermination => {
-            if (t.outcome !== 'failed') return t;
-            const { retryable: _omitted, ...error } = t.error;
-            return { outcome: 'failed', error: error as typeof t.error };
-          });
-          return {
-            completion,
-            interrupt: (reason) => run.interrupt(reason),
-            steer: (input) => run.steer?.(input) ?? Promise.resolve(),
-          };
-        },
+      patchRuns(provider, (run) => ({
+        // One promise, read as often as the kit likes; only the wire form is leaner.
+        completion: run.completion.then((t): ProviderRunTermination => {
+          if (t.outcome !== 'failed') return t;
+          const { retryable: _omitted, ...error } = t.error;
+          return { outcome: 'failed', error: error as typeof t.error };
+        }),
+        interrupt: (reason) => run.interrupt(reason),
+        steer: (input) => run.steer?.(input) ?? Promise.resolve(),
       }));
     const r = await report(omitRetryable);
     expect(r.checks.filter((c) => c.status !== 'passed')).toEqual([]);

@@ -3,13 +3,12 @@
  * its schema, behind the token; the page stream sends it after the first list and again when
  * it changes (a warm session taken, and its replacement; one disposed once idle).
  */
-import { createAgentRuntime } from '@relvo-labs/agent-runtime';
 import { startConsole, type ConsoleServer } from '@relvo-labs/agent-runtime/console';
 import { describe, expect, it } from 'vitest';
 import { poolReplySchema } from '../../src/console/schemas.js';
 import { FakeClock } from '../fake-clock.js';
-import { createManualProvider } from '../manual-provider.js';
-import { onCleanup, tempDir, until } from '../support.js';
+import { createManualProvider, warmPoolConfig } from '../manual-provider.js';
+import { onCleanup, runtimeOnManual, tempDir, until } from '../support.js';
 
 const IDLE_MS = 60_000;
 
@@ -17,18 +16,10 @@ async function setup() {
   const clock = new FakeClock();
   const manual = createManualProvider();
   const workspace = tempDir();
-  const runtime = await createAgentRuntime({
-    providers: { manual: () => manual.provider },
-    config: {
-      defaultProfile: 'm',
-      profiles: {
-        m: { provider: 'manual', prewarm: { count: 1, idleMs: IDLE_MS, workspace } },
-        cold: { provider: 'manual' },
-      },
-    },
+  const runtime = await runtimeOnManual(manual.provider, {
+    config: warmPoolConfig(1, IDLE_MS, workspace),
     clock,
   });
-  onCleanup(() => runtime.shutdown().catch(() => undefined));
   await until(() => manual.sessions.length === 1, 'the warm session');
   const server = await startConsole({ runtime, workspace });
   onCleanup(() => server.close());

@@ -4,6 +4,7 @@
  * shape the log can hold. Tool details, plans, diffs and reasoning parts follow what the codex
  * adapter publishes (its tool-activity contract and its `codex` extension kinds).
  */
+import type { JsonObject } from '@relvo-labs/agent-provider';
 import type { z } from 'zod';
 import {
   eventEnvelopeSchema,
@@ -67,4 +68,29 @@ export function codex(kind: string, data: Record<string, unknown>): EventPayload
     kind,
     data,
   });
+}
+
+/** A command's tool activity in `phase`, with `detail` as codex reports it. */
+export function commandActivity(
+  phase: 'invoked' | 'succeeded' | 'failed',
+  detail: JsonObject,
+): PayloadInput {
+  return { type: 'run.tool_activity', toolName: 'command', phase, detail };
+}
+
+interface DiffFile {
+  readonly path: string;
+  readonly change: string;
+  readonly added: number;
+  readonly removed: number;
+}
+
+/** A turn's diff of `files` as codex reports it, its totals their sums, with its patch or why not. */
+export function diffOf(
+  files: readonly DiffFile[],
+  patch: { patch: string } | { patchWithheld: string },
+): EventPayload {
+  const added = files.reduce((n, f) => n + f.added, 0);
+  const removed = files.reduce((n, f) => n + f.removed, 0);
+  return codex('diff', { files, added, removed, ...patch });
 }

@@ -30,6 +30,12 @@ export class DrawnTimeline {
     this.view.flush();
   }
 
+  /** A message delta of `text` drawn as one batch: the one message entry. */
+  message(text: string): HTMLElement {
+    this.feed({ type: 'run.message_delta', text });
+    return this.one('.entry.message');
+  }
+
   /** The one element matching `selector`; throws when there are none or several. */
   one(selector: string): HTMLElement {
     const all = this.root.querySelectorAll<HTMLElement>(selector);

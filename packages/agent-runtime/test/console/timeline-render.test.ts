@@ -8,7 +8,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DrawnTimeline } from './timeline-page.js';
-import { codex, PATCH } from './timeline-log.js';
+import { commandActivity, diffOf, PATCH } from './timeline-log.js';
 
 let t: DrawnTimeline;
 
@@ -18,19 +18,13 @@ beforeEach(() => {
 
 describe('a message', () => {
   it('is markdown drawn with elements: emphasis, code, a list, a link beside its target', () => {
-    t.feed({
-      type: 'run.message_delta',
-      text: '**Done**: ran `ls`.\n\n- first\n- second\n\n- [x] checked\n- [ ] open\n\nSee [the docs](https://example.com/a?b=1).',
-    });
-    const msg = t.one('.entry.message');
+    const msg = t.message(
+      '**Done**: ran `ls`.\n\n- first\n- second\n\n- [x] checked\n- [ ] open\n\nSee [the docs](https://example.com/a?b=1).',
+    );
     expect(msg.querySelector('strong')?.textContent).toBe('Done');
     expect(msg.querySelector('code')?.textContent).toBe('ls');
-    expect([...msg.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
-      'first',
-      'second',
-      '[x] checked',
-      '[ ] open',
-    ]);
+    const items = [...msg.querySelectorAll('li')].map((li) => li.textContent);
+    expect(items).toEqual(['first', 'second', '[x] checked', '[ ] open']);
     const a = msg.querySelector('a');
     expect(a?.getAttribute('href')).toBe('https://example.com/a?b=1');
     expect(a?.getAttribute('rel')).toBe('noopener noreferrer');
@@ -61,11 +55,7 @@ describe('a message', () => {
   });
 
   it('decodes the character references people type, a bidi one made visible; others stay as written, code untouched', () => {
-    t.feed({
-      type: 'run.message_delta',
-      text: 'Fish &amp; chips &#x202E;x &copy; `&amp;`\n\n<div>\nblock html\n</div>',
-    });
-    const msg = t.one('.entry.message');
+    const msg = t.message('Fish &amp; chips &#x202E;x &copy; `&amp;`\n\n<div>\nblock html\n</div>');
     expect(msg.querySelector('p')?.textContent).toBe('Fish & chips <U+202E>x &copy; &amp;');
     expect(msg.querySelector('.md-raw')?.textContent).toBe('<div>\nblock html\n</div>');
     expect(msg.querySelectorAll('.md-raw *')).toHaveLength(0);
@@ -94,11 +84,9 @@ describe('a message', () => {
   });
 
   it('shows raw HTML as text, never loads an image, never links a script address, neutralises control and bidi characters', () => {
-    t.feed({
-      type: 'run.message_delta',
-      text: '<img src=x onerror="window.__owned=1"><b>bold</b> \u001b[31mred\u202egnp.exe\n\n![pic](https://example.com/p.png) [click](javascript:alert(1))',
-    });
-    const msg = t.one('.entry.message');
+    const msg = t.message(
+      '<img src=x onerror="window.__owned=1"><b>bold</b> \u001b[31mred\u202egnp.exe\n\n![pic](https://example.com/p.png) [click](javascript:alert(1))',
+    );
     expect(msg.querySelectorAll('img, b, script, a')).toHaveLength(0);
     expect(msg.textContent).toContain(
       '<img src=x onerror="window.__owned=1"><b>bold</b> \\x1b[31mred<U+202E>gnp.exe',
@@ -113,20 +101,12 @@ describe('a message', () => {
 describe('a command', () => {
   it('is one entry per call, a shell line that gains its exit code, duration and output size in place, collapsed', () => {
     const command = "bash -lc 'echo hi'";
-    t.feed({
-      type: 'run.tool_activity',
-      toolName: 'command',
-      phase: 'invoked',
-      detail: { activityId: 'tool-1', command, cwd: '.' },
-    });
+    t.feed(commandActivity('invoked', { activityId: 'tool-1', command, cwd: '.' }));
     const entry = t.one('.entry.tool');
     expect(entry.dataset.phase).toBe('invoked');
     expect(entry.querySelector('.tool-state')?.textContent).toBe('running');
-    t.feed({
-      type: 'run.tool_activity',
-      toolName: 'command',
-      phase: 'succeeded',
-      detail: {
+    t.feed(
+      commandActivity('succeeded', {
         activityId: 'tool-1',
         command,
         cwd: '.',
@@ -134,8 +114,8 @@ describe('a command', () => {
         exitCode: 0,
         durationMs: 1234,
         outputBytes: 3,
-      },
-    });
+      }),
+    );
     expect(t.one('.entry.tool')).toBe(entry);
     expect(entry.dataset.phase).toBe('succeeded');
     expect(entry.querySelector('.shell-line')?.textContent).toBe(`$ ${command}`);
@@ -150,30 +130,15 @@ describe('a command', () => {
 
   it('a failing command says so, with its exit code marked; two calls are two entries', () => {
     t.feed(
-      {
-        type: 'run.tool_activity',
-        toolName: 'command',
-        phase: 'invoked',
-        detail: { activityId: 'tool-1', command: 'true' },
-      },
-      {
-        type: 'run.tool_activity',
-        toolName: 'command',
-        phase: 'invoked',
-        detail: { activityId: 'tool-2', command: 'false\u202e' },
-      },
-      {
-        type: 'run.tool_activity',
-        toolName: 'command',
-        phase: 'failed',
-        detail: {
-          activityId: 'tool-2',
-          command: 'false\u202e',
-          status: 'failed',
-          exitCode: 1,
-          durationMs: 5,
-        },
-      },
+      commandActivity('invoked', { activityId: 'tool-1', command: 'true' }),
+      commandActivity('invoked', { activityId: 'tool-2', command: 'false\u202e' }),
+      commandActivity('failed', {
+        activityId: 'tool-2',
+        command: 'false\u202e',
+        status: 'failed',
+        exitCode: 1,
+        durationMs: 5,
+      }),
     );
     const entries = t.root.querySelectorAll<HTMLElement>('.entry.tool');
     expect(entries).toHaveLength(2);
@@ -187,25 +152,20 @@ describe('a command', () => {
 describe('a file change', () => {
   it('is a per-file diff with added and removed lines marked, replaced in place as the turn goes on', () => {
     t.feed(
-      codex('diff', {
-        files: [{ path: 'notes/hello.txt', change: 'add', added: 1, removed: 0 }],
-        added: 1,
-        removed: 0,
+      diffOf([{ path: 'notes/hello.txt', change: 'add', added: 1, removed: 0 }], {
         patch:
           'diff --git a/notes/hello.txt b/notes/hello.txt\n--- /dev/null\n+++ b/notes/hello.txt\n@@ -0,0 +1 @@\n+LINE ONE\n',
       }),
     );
     const entry = t.one('.entry.diff');
     t.feed(
-      codex('diff', {
-        files: [
+      diffOf(
+        [
           { path: 'notes/hello.txt', change: 'add', added: 2, removed: 0 },
           { path: 'src/app.ts', change: 'update', added: 1, removed: 2 },
         ],
-        added: 3,
-        removed: 2,
-        patch: PATCH,
-      }),
+        { patch: PATCH },
+      ),
     );
     expect(t.one('.entry.diff')).toBe(entry);
     const files = entry.querySelectorAll<HTMLElement>('.diff-file');
@@ -227,10 +187,7 @@ describe('a file change', () => {
 
   it('without the patch text: the files and their counts, and why there are no lines', () => {
     t.feed(
-      codex('diff', {
-        files: [{ path: '<outside-workspace>', change: 'add', added: 1, removed: 0 }],
-        added: 1,
-        removed: 0,
+      diffOf([{ path: '<outside-workspace>', change: 'add', added: 1, removed: 0 }], {
         patchWithheld: 'outside_workspace',
       }),
     );

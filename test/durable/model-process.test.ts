@@ -16,7 +16,7 @@ import {
 } from '../../src/testing/index.js';
 import { onCleanup } from '../../packages/agent-runtime/test/support.js';
 import { testEnv } from '../support/processes.js';
-import { scriptArgv } from '../support/script-bundle.js';
+import { scriptArgv } from '../../packages/agent-runtime/test/script-bundle.js';
 import { Host, LEASE_MS, type HostSpec } from './harness.js';
 
 const MAIN = fileURLToPath(new URL('../../src/testing/scripted-model-main.ts', import.meta.url));

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processesWithCmdline, processesWithEnv, type LiveProcess } from '../support/proc-scan.js';
 import { testEnv } from '../support/processes.js';
-import { scriptArgv } from '../support/script-bundle.js';
+import { scriptArgv } from '../../packages/agent-runtime/test/script-bundle.js';
 
 const HOST = fileURLToPath(new URL('./hosts/forgetful-host.ts', import.meta.url));
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { findMarkedProcesses, RUN_ID_VAR } from './leak-scan.js';
-import { removeScriptBundles } from './script-bundle.js';
+import { removeScriptBundles } from '../../packages/agent-runtime/test/script-bundle.js';
 
 export function setup(): void {
   process.env[RUN_ID_VAR] = `leak-${randomUUID()}`;

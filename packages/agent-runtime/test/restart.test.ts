@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openSqliteEventStore } from '@relvo-labs/agent-runtime';
 import { describe, expect, it } from 'vitest';
-import { scriptArgv } from '../../../test/support/script-bundle.js';
+import { scriptArgv } from './script-bundle.js';
 import { expectGapless, history, onCleanup, sqliteRuntime, tempDir, types } from './support.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));

@@ -4,7 +4,7 @@
  * through this.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { scriptArgv } from '../../../test/support/script-bundle.js';
+import { scriptArgv } from './script-bundle.js';
 import { onCleanup } from './support.js';
 
 export class RuntimeChild {

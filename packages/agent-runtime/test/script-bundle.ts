@@ -7,9 +7,11 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { RUN_ID_VAR } from './leak-scan.js';
-import { REPO_ROOT } from './paths.js';
+import { basename, join, resolve } from 'node:path';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+// the suite's run marker (set by its global setup): one folder of bundles a run
+const RUN_ID_VAR = 'RELVO_TEST_RUN_ID';
 
 /** Inside the repository, so that the bundles' imports find its node_modules. */
 function bundleDir(): string {

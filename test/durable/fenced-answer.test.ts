@@ -83,8 +83,9 @@ describe.skipIf(pg.skip !== undefined)('a fenced codex host never acts (PostgreS
       'RESPONDED ok',
     );
     expect(await appears(ranMarker, 30_000)).toBe(true);
-    // how long a delivered approval takes to act on this machine, with a wide margin
-    const actsWithin = Math.max(5_000, (Date.now() - answeredAt) * 5);
+    // how long a delivered approval takes to act on this machine, with a wide margin (it took
+    // tens of ms under load: the floor is the margin)
+    const actsWithin = Math.max(2_000, (Date.now() - answeredAt) * 5);
     // closed cleanly: the takeover below finds only the fenced session
     await control.line((l) => l === 'CLOSED', 'the control close', 60_000);
     await control.exited;

@@ -11,7 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { execCommandStep, scriptedUsage, textStep } from '../../src/testing/index.js';
 import { pgQuery } from '../../packages/agent-runtime/test/pg-cluster.js';
 import { usePgCluster } from '../../packages/agent-runtime/test/pg-suite.js';
-import { followed, killAndTakeOver, LEASE_MS, startFleet, type Fleet } from './harness.js';
+import {
+  followed,
+  killAndTakeOver,
+  LEASE_MS,
+  startFleet,
+  type Fleet,
+  type Host,
+} from './harness.js';
 
 const pg = usePgCluster();
 const RUNS = Number(process.env.TAKEOVER_CHAOS_RUNS ?? '5');
@@ -55,21 +62,27 @@ describe.skipIf(pg.skip !== undefined)('takeover chaos (PostgreSQL, real codex)'
       const dead = [owner];
       const takeovers: number[] = [];
       const leftovers: string[] = [];
-      for (let i = 1; i <= RUNS; i += 1) {
-        await owner.saw(killedAt(i - 1), `turn ${String(i - 1)} in flight`);
-        const standby = fleet.host({
+      // each standby starts while a live owner holds the lease (as its start would take over a
+      // lapsed one), and boots while that owner's turn gets going
+      const standbyFor = (i: number): Host =>
+        fleet.host({
           mode: 'turn',
           sessionId,
           prompt: prompt(i),
           waitGo: true,
           finish: i === RUNS,
         });
+      let standby = standbyFor(1);
+      for (let i = 1; i <= RUNS; i += 1) {
+        await owner.saw(killedAt(i - 1), `turn ${String(i - 1)} in flight`);
         enqueueTurn(fleet, i);
         takeovers.push(await killAndTakeOver(owner, standby, sessionId));
+        const next = i < RUNS ? standbyFor(i + 1) : undefined;
         await owner.exited;
         leftovers.push(...(await fleet.survivors([owner])));
         owner = standby;
         dead.push(standby);
+        if (next !== undefined) standby = next;
       }
       expect(await owner.line((l) => l.startsWith('DONE '), 'the last turn', 90_000)).toBe(
         'DONE succeeded',

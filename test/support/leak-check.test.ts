@@ -17,7 +17,12 @@ it('a leaked process fails the run', () => {
       '--config',
       'test/support/leak-check/fixture.config.ts',
     ],
-    { cwd: REPO_ROOT, env: testEnv({ CI: 'true' }), encoding: 'utf8', timeout: 60_000 },
+    {
+      cwd: REPO_ROOT,
+      env: testEnv({ CI: 'true', RELVO_LEAK_CHECK_GRACE_MS: '500' }),
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
   );
   const output = `${result.stdout}${result.stderr}`;
   expect(result.status).toBe(1);

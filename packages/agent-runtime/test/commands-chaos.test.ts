@@ -95,7 +95,7 @@ async function chaos(storeArgs: string[], inspector: EventStore, stall: Stall): 
     await kid.next('READY', 'a child runtime');
     return kid;
   };
-  const kids = [await spawnKid(), await spawnKid(), await spawnKid()];
+  const kids = await Promise.all([spawnKid(), spawnKid(), spawnKid()]);
   for (let round = 0; round < ROUNDS; round += 1) {
     const at = round % 3;
     const owner = kids[at] as Kid;

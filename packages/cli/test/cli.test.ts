@@ -20,7 +20,12 @@ function standIn(version: string): string {
 
 describe('relvo-codex usage and exit codes', () => {
   it('--help lists the commands and documents the exit codes', async () => {
-    const result = await runCli(['--help']);
+    // independent starts of the CLI, at once
+    const [result, runHelp, demoHelp] = await Promise.all([
+      runCli(['--help']),
+      runCli(['run', '--help']),
+      runCli(['demo', '--help']),
+    ]);
     expect(result.code).toBe(0);
     for (const word of ['demo', 'run', 'doctor', 'Exit codes:', '130']) {
       expect(result.stdout).toContain(word);
@@ -30,9 +35,7 @@ describe('relvo-codex usage and exit codes', () => {
     // examples, as clig.dev asks: the common cases first, including the prompt from stdin
     expect(result.stdout).toContain('Examples:');
     expect(result.stdout).toContain('| relvo-codex run -');
-    const runHelp = await runCli(['run', '--help']);
     expect(runHelp.stdout).toMatch(/Examples:\n {2}\$ relvo-codex run "/);
-    const demoHelp = await runCli(['demo', '--help']);
     expect(demoHelp.stdout).toContain('--yes');
     expect(demoHelp.stdout).toContain('--keep');
     expect(demoHelp.stdout).toContain('Exit codes:');
@@ -74,12 +77,14 @@ describe('relvo-codex usage and exit codes', () => {
         "relvo-codex: unknown command 'rnu'; did you mean run? (relvo-codex --help shows the usage)\n",
       ],
     ];
-    for (const [args, line] of cases) {
-      const result = await runCli(args);
-      expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr).toBe(line);
+    const [verbose, ...results] = await Promise.all([
+      runCli(['run', 'hi', '--config', missing, '--verbose']),
+      ...cases.map(([args]) => runCli(args)),
+    ]);
+    for (const [i, [args, line]] of cases.entries()) {
+      expect(results[i]?.code, args.join(' ')).toBe(2);
+      expect(results[i]?.stderr).toBe(line);
     }
-    const verbose = await runCli(['run', 'hi', '--config', missing, '--verbose']);
     expect(verbose.code).toBe(2);
     expect(verbose.stderr.split('\n')[1]).toMatch(
       /^relvo-codex: \(details\) .*\[config_unreadable\]$/,
@@ -103,18 +108,18 @@ describe('relvo-codex usage and exit codes', () => {
   });
 
   it('demo and run refuse a codex outside the window with exit 3 and the install hint; nothing is started', async () => {
-    for (const args of [
-      ['demo', '--yes'],
-      ['run', 'hi'],
-    ]) {
-      const result = await runCli([...args, '--codex', standIn('0.1.0')]);
+    const [missing, ...refused] = await Promise.all([
+      runCli(['demo', '--yes'], { env: { RELVO_CODEX_EXECUTABLE: '/nonexistent/codex' } }),
+      ...[
+        ['demo', '--yes'],
+        ['run', 'hi'],
+      ].map((args) => runCli([...args, '--codex', standIn('0.1.0')])),
+    ]);
+    for (const result of refused) {
       expect(result.code).toBe(3);
       expect(result.stderr).toContain(`@openai/codex@${CODEX_APP_SERVER_VERSION}`);
       expect(await survivorsAfter(result.mark)).toEqual([]);
     }
-    const missing = await runCli(['demo', '--yes'], {
-      env: { RELVO_CODEX_EXECUTABLE: '/nonexistent/codex' },
-    });
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain('RELVO_CODEX_EXECUTABLE');
   });

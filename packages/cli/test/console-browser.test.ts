@@ -223,10 +223,8 @@ describe.runIf(chromiumAvailable())(
       expect(await page.evaluate(() => (window as { __owned?: number }).__owned)).toBeUndefined();
       expect(existsSync(join(s.iso.workspace, 'raced.txt'))).toBe(decision === 'approved');
 
-      // interrupt a slow turn from the page
-      s.server.enqueue(
-        textStep(['slow ', 'slow ', 'slow ', 'slow ', 'slow ', 'slow '], { delayMs: 2_000 }),
-      );
+      // interrupt a slow turn from the page: its stream goes silent after the first piece
+      s.server.enqueue(textStep(['slow ', 'never sent'], { stallAfterDeltas: 1 }));
       await page.fill('#prompt', 'take your time');
       await page.click('#send');
       await page.locator('#timeline .message', { hasText: 'slow' }).waitFor({ timeout: 60_000 });

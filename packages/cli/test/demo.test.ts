@@ -84,7 +84,11 @@ describe('relvo-codex demo (real codex, scripted model)', () => {
   });
 
   it("through npm exactly as the README says: `npm run demo -- --json --yes` (after npm's own banner, only envelopes) and `--no`", async () => {
-    const json = await npmRun(['demo', '--', '--json', '--yes']);
+    // two demos of their own (workspace, log, model), at once
+    const [json, silent] = await Promise.all([
+      npmRun(['demo', '--', '--json', '--yes']),
+      npmRun(['--silent', 'demo', '--', '--json', '--no']),
+    ]);
     expect(json.code).toBe(0);
     // npm prints "> <package> demo" and "> <command>" before the script's own output
     const lines = json.stdout.split('\n').filter((l) => l !== '' && !l.startsWith('> '));
@@ -93,7 +97,6 @@ describe('relvo-codex demo (real codex, scripted model)', () => {
     expect(envelopes.at(-1)?.payload.type).toBe('session.closed');
     expect(await survivorsAfter(json.mark)).toEqual([]);
 
-    const silent = await npmRun(['--silent', 'demo', '--', '--json', '--no']);
     expect(silent.code).toBe(0);
     const all = silent.stdout.split('\n').filter((l) => l !== '');
     const parsed = all.map((l) => eventEnvelopeSchema.parse(JSON.parse(l)));

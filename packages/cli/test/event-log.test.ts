@@ -138,12 +138,19 @@ describe('the event log of relvo-codex run', { timeout: 180_000 }, () => {
     const id = /session (ses_[A-Za-z0-9_-]+)/.exec(run.stderr)?.[1];
     expect(id).toBeDefined();
 
-    const listed = await runCli(['sessions', '--event-log', s.eventLog], { env: s.env });
+    // four readers of the finished log, at once
+    const [listed, json, log, envelopes] = await Promise.all([
+      runCli(['sessions', '--event-log', s.eventLog], { env: s.env }),
+      runCli(['sessions', '--event-log', s.eventLog, '--json'], { env: s.env }),
+      runCli(['log', id ?? '', '--event-log', s.eventLog], { env: s.env }),
+      runCli(['log', (id ?? '').slice(0, 12), '--event-log', s.eventLog, '--json'], {
+        env: s.env,
+      }),
+    ]);
     expect(listed.code).toBe(0);
     const short = (id ?? '?').slice(0, 12);
     const row = listed.stdout.split('\n').find((l) => l.startsWith(short)) ?? '';
     expect(row.split(/\s{2,}/).slice(0, 4)).toEqual([short, 'scripted', 'closed', '1']);
-    const json = await runCli(['sessions', '--event-log', s.eventLog, '--json'], { env: s.env });
     expect(JSON.parse(json.stdout.trim())).toMatchObject({
       sessionId: id,
       turns: 1,
@@ -151,7 +158,6 @@ describe('the event log of relvo-codex run', { timeout: 180_000 }, () => {
       resumable: false,
     });
 
-    const log = await runCli(['log', id ?? '', '--event-log', s.eventLog], { env: s.env });
     expect(log.code).toBe(0);
     expect(log.stdout).toContain('you: touch it');
     expect(log.stdout).toMatch(/\? approval: .*touch should-not-exist/);
@@ -160,12 +166,6 @@ describe('the event log of relvo-codex run', { timeout: 180_000 }, () => {
     expect(log.stdout).toMatch(/tokens \d+ in, \d+ out, \d+ total/);
     expect(log.stdout).toContain('session closed (requested)');
 
-    const envelopes = await runCli(
-      ['log', (id ?? '').slice(0, 12), '--event-log', s.eventLog, '--json'],
-      {
-        env: s.env,
-      },
-    );
     const parsed = envelopes.stdout
       .trim()
       .split('\n')

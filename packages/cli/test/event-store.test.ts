@@ -96,13 +96,15 @@ describe.skipIf(pg.skip !== undefined)('--event-store on PostgreSQL (real codex)
       .map((l) => JSON.parse(l) as { sessionId: string; state: string; turns: number });
     expect(rows).toEqual([expect.objectContaining({ state: 'closed', turns: 1 })]);
     const sessionId = rows[0]?.sessionId ?? '';
-    const table = await runCli(['sessions', '--event-store', url], { env });
+    // three more readers of the database, at once
+    const [table, log, unknown] = await Promise.all([
+      runCli(['sessions', '--event-store', url], { env }),
+      runCli(['log', sessionId.slice(0, 12), '--event-store', url, '--json'], { env }),
+      runCli(['log', 'ses_nope', '--event-store', url], { env }),
+    ]);
     expect(table.stdout).toContain(sessionId.slice(0, 12));
     expect(table.stderr).toContain('1 session(s) in postgresql://relvo:***@localhost/');
 
-    const log = await runCli(['log', sessionId.slice(0, 12), '--event-store', url, '--json'], {
-      env,
-    });
     expect(log.code).toBe(0);
     const envelopes = log.stdout
       .split('\n')
@@ -110,7 +112,6 @@ describe.skipIf(pg.skip !== undefined)('--event-store on PostgreSQL (real codex)
       .map((l) => eventEnvelopeSchema.parse(JSON.parse(l)));
     expect(envelopes.map((e) => e.sequence)).toEqual(envelopes.map((_, i) => i + 1));
     expect(envelopes.at(-1)?.payload.type).toBe('session.closed');
-    const unknown = await runCli(['log', 'ses_nope', '--event-store', url], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('postgresql://relvo:***@localhost/');
     for (const r of [run, listed, table, log, unknown])

@@ -18,14 +18,14 @@ afterEach(async () => {
 });
 
 describe('run: a wait with a clock, bounded by --timeout (tmux)', { timeout: 90_000 }, () => {
-  it('a stalled model: the wait counts seconds; --timeout 8s interrupts, closes, exits 124', async () => {
+  it('a stalled model: the wait counts seconds; --timeout 6s interrupts, closes, exits 124', async () => {
     const { env, mark } = cliEnv();
     const s = await scriptedRunSetup(env);
     cleanups.push(() => s.cleanup());
     // the response opens and then sends nothing, as a model that stopped answering
     s.server.enqueue(textStep(['never'], { stallAfterDeltas: 0 }));
     const term = await openTerminal(
-      [process.execPath, ...cliArgv(['run', 'hello', '--timeout', '8s', ...s.runArgs])],
+      [process.execPath, ...cliArgv(['run', 'hello', '--timeout', '6s', ...s.runArgs])],
       env,
       { cwd: REPO_ROOT },
     );
@@ -33,14 +33,14 @@ describe('run: a wait with a clock, bounded by --timeout (tmux)', { timeout: 90_
     // the counting line shows until the timeout replaces it: a window of several seconds, so a
     // capture on a loaded machine still finds it
     const waiting = await term.waitFor(
-      (t) => /waiting for the model… [1-6] s/.test(t),
+      (t) => /waiting for the model… [1-5] s/.test(t),
       'the wait to count its seconds',
       30_000,
     );
     expect(waiting).toContain('(Ctrl-C interrupts)');
     expect(await term.exitStatus(30_000)).toBe(124);
     const screen = await term.screen();
-    expect(screen).toContain('--timeout 8s reached; interrupting the turn and closing the session');
+    expect(screen).toContain('--timeout 6s reached; interrupting the turn and closing the session');
     expect(screen).toMatch(/turn\s+interrupted/);
     expect(screen).not.toContain('session is still open');
     await term.close();

@@ -14,7 +14,13 @@ import {
   type CodexIterableTransport,
 } from '../../src/index.js';
 import { useFakeTransport, type FakeTransport } from './fake-transport.js';
-import { loadTranscript, replay, type ReplayOptions, type ReplayResult } from './replay.js';
+import {
+  loadTranscript,
+  replay,
+  type ReplayOptions,
+  type ReplayResult,
+  type TranscriptLine,
+} from './replay.js';
 
 export const WORKSPACE = '/work/replay-workspace';
 
@@ -86,14 +92,24 @@ export function createProviderHarness(
   };
 }
 
+/** Replay options a test may set; the workspace is always the harness's. */
+export type HarnessReplayOptions = Omit<ReplayOptions, 'workspace'>;
+
+/** Replays `lines` into the harness's transport in the background. */
+export function replayLines(
+  harness: ProviderHarness,
+  lines: TranscriptLine[],
+  options: HarnessReplayOptions = {},
+): Promise<ReplayResult> {
+  return replay(harness.transport, lines, { workspace: WORKSPACE, ...options });
+}
+
 /** Starts replaying `scenario` in the background; await the promise at the end of the test. */
-export function startReplay(
+export const startReplay = (
   harness: ProviderHarness,
   scenario: string,
-  options: Omit<ReplayOptions, 'workspace'> = {},
-): Promise<ReplayResult> {
-  return replay(harness.transport, loadTranscript(scenario), { workspace: WORKSPACE, ...options });
-}
+  options: HarnessReplayOptions = {},
+): Promise<ReplayResult> => replayLines(harness, loadTranscript(scenario), options);
 
 export function textInput(text: string) {
   return { parts: [{ type: 'text' as const, text }] };

@@ -10,17 +10,12 @@ import type { CodexProviderOptions } from '../../src/index.js';
 import {
   createProviderHarness,
   recordingSink,
+  replayLines,
   textInput,
-  WORKSPACE,
+  type HarnessReplayOptions,
   type ProviderHarness,
 } from './provider-harness.js';
-import {
-  loadTranscript,
-  replay,
-  type ReplayOptions,
-  type ReplayResult,
-  type TranscriptLine,
-} from './replay.js';
+import { loadTranscript, type ReplayResult, type TranscriptLine } from './replay.js';
 import { TRANSCRIPTS_DIR } from './paths.js';
 
 function compareVersions(a: string, b: string): number {
@@ -60,13 +55,11 @@ export function loadRecorded(scenario: string): TranscriptLine[] {
   return loadTranscript(scenario, newestReleaseWith(scenario));
 }
 
-export function replayRecorded(
+export const replayRecorded = (
   harness: ProviderHarness,
   scenario: string,
-  options: Omit<ReplayOptions, 'workspace'> = {},
-): Promise<ReplayResult> {
-  return replay(harness.transport, loadRecorded(scenario), { workspace: WORKSPACE, ...options });
-}
+  options: HarnessReplayOptions = {},
+): Promise<ReplayResult> => replayLines(harness, loadRecorded(scenario), options);
 
 export async function until(check: () => boolean, label: string, maxTurns = 4000): Promise<void> {
   for (let i = 0; i < maxTurns; i += 1) {

@@ -1,11 +1,15 @@
-/** The host's side of a fuzz case: runs it starts and interactions it answers, rightly or not. */
+/** The host's side of a fuzz case: the session it opens, runs it starts, interactions it answers. */
 import type {
   InteractionResponse,
   ProviderEventInput,
   ProviderEventSink,
   ProviderSession,
 } from '@relvo-labs/agent-provider';
-import { CANARY } from './hostile-actions.js';
+import { createCodexProvider, type CodexProviderSession } from '../../src/index.js';
+import type { FakeTransport } from '../support/fake-transport.js';
+import { BASELINE, recordedUserAgentOf } from '../support/releases.js';
+import { CANARY, REQUEST_TIMEOUT_MS } from './hostile-actions.js';
+import { THREAD, WORKSPACE } from './hostile-frames.js';
 import type { TrackedRun } from './hostile-checks.js';
 
 export interface HostContext {
@@ -85,4 +89,44 @@ export function hostCalls({ session, published, runs, track, tick }: HostContext
     await tick();
   };
   return { startRun, respond, answerLatest };
+}
+
+/** A session on `transport` opened through the handshake as the baseline's codex answers it. */
+export async function openSession(
+  transport: FakeTransport,
+  {
+    published,
+    push,
+    tick,
+  }: Pick<HostContext, 'published' | 'tick'> & {
+    push: (frame: unknown) => Promise<void>;
+  },
+): Promise<CodexProviderSession> {
+  const provider = createCodexProvider({
+    transport: () => transport,
+    approvals: 'bridge',
+    questions: 'bridge',
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  });
+  const sessionSink: ProviderEventSink = { emit: (e) => published.push(e) };
+  const opening = provider.createSession({
+    options: {},
+    workspace: { root: WORKSPACE, ownership: 'borrowed' },
+    sink: sessionSink,
+  });
+  await tick();
+  const init = transport.sent.find((f) => f.method === 'initialize');
+  await push({
+    id: init?.id,
+    result: {
+      userAgent: recordedUserAgentOf(BASELINE),
+      codexHome: '/home/fuzz/.codex',
+      platformFamily: 'unix',
+      platformOs: 'linux',
+    },
+  });
+  await tick();
+  const start = transport.sent.find((f) => f.method === 'thread/start');
+  await push({ id: start?.id, result: { thread: { id: THREAD, ephemeral: true } } });
+  return opening;
 }

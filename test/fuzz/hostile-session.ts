@@ -9,16 +9,10 @@
  *   - nothing waits past its deadline: once the request deadline has passed (fake clock) every
  *     startRun/interrupt/respond promise has settled, and after dispose every run has.
  */
-import {
-  AgentRuntimeError,
-  isProviderRejection,
-  type ProviderEventSink,
-} from '@relvo-labs/agent-provider';
+import { AgentRuntimeError, isProviderRejection } from '@relvo-labs/agent-provider';
 import { vi } from 'vitest';
 import { JsonlDecoder } from '../../src/jsonl/decoder.js';
-import { createCodexProvider } from '../../src/index.js';
 import { createFakeTransport, type FakeTransport } from '../support/fake-transport.js';
-import { BASELINE, recordedUserAgentOf } from '../support/releases.js';
 import { CANARY, REQUEST_TIMEOUT_MS, type Action, type Addressee } from './hostile-actions.js';
 import { caseReport, checkInvariants, type CaseReport, type TrackedRun } from './hostile-checks.js';
 import {
@@ -30,10 +24,9 @@ import {
   STRAY_TURN,
   THREAD,
   turnResult,
-  WORKSPACE,
   type CaseOptions,
 } from './hostile-frames.js';
-import { hostCalls } from './hostile-host.js';
+import { hostCalls, openSession } from './hostile-host.js';
 import { frameTemplates } from './templates.js';
 
 export { CANARY };
@@ -137,34 +130,7 @@ export async function runCase(
     transport.sent.filter((f) => f.method === 'turn/start' && !answeredTurnStarts.has(f.id));
 
   try {
-    const provider = createCodexProvider({
-      transport: () => transport,
-      approvals: 'bridge',
-      questions: 'bridge',
-      requestTimeoutMs: REQUEST_TIMEOUT_MS,
-    });
-    const sessionSink: ProviderEventSink = { emit: (e) => published.push(e) };
-    const opening = provider.createSession({
-      options: {},
-      workspace: { root: WORKSPACE, ownership: 'borrowed' },
-      sink: sessionSink,
-    });
-    await tick();
-    const init = transport.sent.find((f) => f.method === 'initialize');
-    await push({
-      id: init?.id,
-      result: {
-        userAgent: recordedUserAgentOf(BASELINE),
-        codexHome: '/home/fuzz/.codex',
-        platformFamily: 'unix',
-        platformOs: 'linux',
-      },
-    });
-    await tick();
-    const start = transport.sent.find((f) => f.method === 'thread/start');
-    await push({ id: start?.id, result: { thread: { id: THREAD, ephemeral: true } } });
-    const session = await opening;
-
+    const session = await openSession(transport, { published, push, tick });
     const { startRun, respond, answerLatest } = hostCalls({
       session,
       published,

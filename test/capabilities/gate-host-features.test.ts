@@ -13,29 +13,23 @@ import type { CodexProviderOptions } from '../../src/options.js';
 import { LOOKUP_TICKET } from '../../scripts/lib/scenarios-host.js';
 import { createProviderHarness, WORKSPACE } from '../support/provider-harness.js';
 import { count, reply, THREAD } from '../support/provider-frames.js';
-import { refusal } from '../support/doctored-releases.js';
+import { refusal, unsupported } from '../support/doctored-releases.js';
 import { recordedUserAgentOf } from '../support/releases.js';
 
 const OLD = CODEX_APP_SERVER_MIN_VERSION;
-const { LACKING } = vi.hoisted(() => ({
-  LACKING: [
-    'hostTools',
-    'injectContext',
-    'session.revert',
-    'mcpServers',
-    'login',
-    'session.history',
-  ] as readonly CodexFeature[],
-}));
+// hoisted with the mock below, which cannot read this file's other bindings
+const LACKING = vi.hoisted((): readonly CodexFeature[] => [
+  'hostTools',
+  'injectContext',
+  'session.revert',
+  'mcpServers',
+  'login',
+  'session.history',
+]);
 
 vi.mock('../../src/capabilities/releases.js', async (importOriginal) => {
   const { firstReleaseLacking } = await import('../support/doctored-releases.js');
   return firstReleaseLacking(await importOriginal(), LACKING);
-});
-
-const lacking = (capability: CodexFeature) => ({
-  code: 'capability_unsupported',
-  details: { capability, codexVersion: OLD },
 });
 
 async function initialize(h: ReturnType<typeof createProviderHarness>): Promise<void> {
@@ -65,7 +59,7 @@ describe('a release that lacks what a host builds on', () => {
       });
       opening.catch(() => undefined);
       await initialize(h);
-      expect(await refusal(opening)).toMatchObject(lacking(feature));
+      expect(await refusal(opening)).toMatchObject(unsupported(feature));
       expect(count(h.transport, 'thread/start')).toBe(0);
     }
   });
@@ -76,11 +70,13 @@ describe('a release that lacks what a host builds on', () => {
     await initialize(h);
     await reply(h.transport, 'thread/start', { thread: { id: THREAD, ephemeral: false } });
     const session = await opening;
-    expect(await refusal(session.revert!({ turns: 1 }))).toMatchObject(lacking('session.revert'));
-    expect(await refusal(session.history!({}))).toMatchObject(lacking('session.history'));
+    expect(await refusal(session.revert!({ turns: 1 }))).toMatchObject(
+      unsupported('session.revert'),
+    );
+    expect(await refusal(session.history!({}))).toMatchObject(unsupported('session.history'));
     expect(
       await refusal(session.injectContext!([{ type: 'text', role: 'developer', text: 'note' }])),
-    ).toMatchObject(lacking('injectContext'));
+    ).toMatchObject(unsupported('injectContext'));
     for (const method of ['thread/turns/list', 'thread/revert', 'thread/inject_items'])
       expect(count(h.transport, method)).toBe(0);
     await session.dispose();
@@ -90,7 +86,7 @@ describe('a release that lacks what a host builds on', () => {
     const h = createProviderHarness();
     const login = refusal(h.provider.login({ apiKey: 'sk-relvo-test-0000000000000000' }));
     await initialize(h);
-    expect(await login).toMatchObject(lacking('login'));
+    expect(await login).toMatchObject(unsupported('login'));
     expect(count(h.transport, 'account/login/start')).toBe(0);
   });
 });

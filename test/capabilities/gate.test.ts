@@ -17,7 +17,7 @@ import {
 } from '../support/provider-harness.js';
 import { count, reply, startBound, THREAD, turns } from '../support/provider-frames.js';
 import { BASELINE, recordedUserAgentOf, unlistedNeighbours } from '../support/releases.js';
-import { refusal } from '../support/refusals.js';
+import { refusal, unsupported } from '../support/doctored-releases.js';
 
 const OLD = CODEX_APP_SERVER_MIN_VERSION;
 // hoisted with the mock below, which cannot read this file's other bindings
@@ -121,10 +121,7 @@ describe('createSession on a release that lacks a requested feature', () => {
   it('is refused capability_unsupported once initialize names the release; nothing else is sent', async () => {
     const { h, opening } = await openOn(OLD, { events: { plan: true } });
     const error = await refusal(opening);
-    expect(error).toMatchObject({
-      code: 'capability_unsupported',
-      details: { capability: 'events.plan', codexVersion: OLD },
-    });
+    expect(error).toMatchObject(unsupported('events.plan'));
     expect(count(h.transport, 'initialized')).toBe(0);
     expect(count(h.transport, 'thread/start')).toBe(0);
     expect(h.transport.closeCalls).toBe(1);
@@ -163,18 +160,11 @@ describe('runs on a release that lacks steer and outputSchema', () => {
 
   it('startRun with an outputSchema is refused before turn/start; without one it runs', async () => {
     const { h, session } = await openOld();
+    const structured = { runRef: 'a', outputSchema: { type: 'object' } };
     const error = await refusal(
-      session.startRun({
-        input: textInput('x'),
-        sink: recordingSink(),
-        runRef: 'a',
-        outputSchema: { type: 'object' },
-      }),
+      session.startRun({ ...structured, input: textInput('x'), sink: recordingSink() }),
     );
-    expect(error).toMatchObject({
-      code: 'capability_unsupported',
-      details: { capability: 'run.structuredOutput', codexVersion: OLD },
-    });
+    expect(error).toMatchObject(unsupported('run.structuredOutput'));
     await turns();
     expect(count(h.transport, 'turn/start')).toBe(0);
     await startBound(h, session, 't1', 'b');
@@ -187,10 +177,7 @@ describe('runs on a release that lacks steer and outputSchema', () => {
     const { run } = await startBound(h, session, 't1');
     if (run.steer === undefined) throw new Error('the codex run has steer');
     const error = await refusal(run.steer(textInput('more')));
-    expect(error).toMatchObject({
-      code: 'capability_unsupported',
-      details: { capability: 'run.steer', codexVersion: OLD },
-    });
+    expect(error).toMatchObject(unsupported('run.steer'));
     expect(count(h.transport, 'turn/steer')).toBe(0);
     await session.dispose();
   });
@@ -201,10 +188,7 @@ describe('probes on a release that lacks their method', () => {
     const h = createProviderHarness();
     const listing = refusal(h.provider.listModels());
     await reply(h.transport, 'initialize', { userAgent: recordedUserAgentOf(OLD) });
-    expect(await listing).toMatchObject({
-      code: 'capability_unsupported',
-      details: { capability: 'listModels', codexVersion: OLD },
-    });
+    expect(await listing).toMatchObject(unsupported('listModels'));
     expect(count(h.transport, 'model/list')).toBe(0);
     expect(h.transport.closeCalls).toBe(1);
   });

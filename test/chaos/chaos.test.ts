@@ -5,13 +5,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  CASE_KINDS,
-  probeFeatures,
-  runChaosSession,
-  type Features,
-  type SessionResult,
-} from './harness.js';
+import { CASE_KINDS, type Features, type SessionResult } from './cases.js';
+import { runChaosSession } from './harness.js';
+import { probeFeatures } from './session-setup.js';
 
 const SESSIONS = Number(process.env.CHAOS_SESSIONS ?? '20');
 // four at a time, as the full run: most of a session is waiting (on a kill, a stall timeout, a

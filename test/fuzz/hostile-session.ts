@@ -9,103 +9,28 @@
  *   - nothing waits past its deadline: once the request deadline has passed (fake clock) every
  *     startRun/interrupt/respond promise has settled, and after dispose every run has.
  */
-import {
-  AgentRuntimeError,
-  isProviderRejection,
-  providerEventInputSchema,
-  providerRunTerminationSchema,
-  type InteractionResponse,
-  type ProviderEventInput,
-  type ProviderEventSink,
-  type ProviderRun,
-  type ProviderRunTermination,
-} from '@relvo-labs/agent-provider';
+import { AgentRuntimeError, isProviderRejection } from '@relvo-labs/agent-provider';
 import { vi } from 'vitest';
 import { JsonlDecoder } from '../../src/jsonl/decoder.js';
-import { createCodexProvider } from '../../src/index.js';
 import { createFakeTransport, type FakeTransport } from '../support/fake-transport.js';
-import { BASELINE, recordedUserAgentOf } from '../support/releases.js';
+import { CANARY, REQUEST_TIMEOUT_MS, type Action, type Addressee } from './hostile-actions.js';
+import { caseReport, checkInvariants, type CaseReport, type TrackedRun } from './hostile-checks.js';
 import {
-  CANARY,
-  REQUEST_TIMEOUT_MS,
-  type Action,
-  type Addressee,
-  type Mutation,
-} from './hostile-actions.js';
+  collectIds,
+  FOREIGN_THREAD,
+  hostileLine,
+  MAX_LINE,
+  mutate,
+  STRAY_TURN,
+  THREAD,
+  turnResult,
+  type CaseOptions,
+} from './hostile-frames.js';
+import { hostCalls, openSession } from './hostile-host.js';
 import { frameTemplates } from './templates.js';
 
 export { CANARY };
 export { caseArbitrary, type Action } from './hostile-actions.js';
-
-export const THREAD = 'thr-NATIVE-0f1e2d3c4b5a';
-const FOREIGN_THREAD = 'thr-NATIVE-foreign-99';
-const STRAY_TURN = 'turn-NATIVE-stray-77';
-const MAX_LINE = 16 * 1024;
-const WORKSPACE = '/work/fuzz-workspace';
-
-/** Fields whose text the SPI publishes verbatim (model output, question prose): no canary there. */
-const VERBATIM_KEYS = new Set(['delta', 'text', 'question', 'header', 'label', 'description']);
-
-/** Every leaf path of a JSON value (objects and arrays), in a stable order. */
-function leafPaths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
-  if (value === null || typeof value !== 'object') return [prefix];
-  const entries = Array.isArray(value)
-    ? value.map((v, i) => [i, v] as const)
-    : Object.entries(value);
-  if (entries.length === 0) return [prefix];
-  return entries.flatMap(([k, v]) => leafPaths(v, [...prefix, k]));
-}
-
-export interface CaseOptions {
-  /** Self-test only: also put the canary where the SPI publishes text verbatim. */
-  readonly canaryEverywhere?: boolean;
-}
-
-function mutate(
-  frame: Record<string, unknown>,
-  how: Mutation,
-  leaf: number,
-  value: unknown,
-  options: CaseOptions,
-): Record<string, unknown> {
-  if (how === 'none') return frame;
-  const paths = leafPaths(frame.params).filter((p) => p.length > 0);
-  const path = paths[leaf % Math.max(1, paths.length)];
-  const params = frame.params;
-  if (path === undefined || params === null || typeof params !== 'object') {
-    return how === 'canary' ? { ...frame, params: CANARY } : frame;
-  }
-  let parent = params as Record<string | number, unknown>;
-  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-  const key = path.at(-1)!;
-  // a canary placed where the SPI publishes text verbatim would be published by design
-  const verbatim = options.canaryEverywhere !== true && VERBATIM_KEYS.has(String(key));
-  const odd = verbatim && JSON.stringify(value ?? null).includes('CANARY') ? 0 : value;
-  if (how === 'wrongType') parent[key] = odd;
-  else if (how === 'dropKey') Reflect.deleteProperty(parent, key);
-  else if (how === 'extraKey') parent[`x_${String(key)}`] = value;
-  else if (options.canaryEverywhere === true || !VERBATIM_KEYS.has(String(key))) {
-    const old = parent[key];
-    parent[key] = typeof old === 'string' ? `${old} ${CANARY}` : CANARY;
-  }
-  return frame;
-}
-
-interface TrackedRun {
-  readonly run: ProviderRun;
-  readonly events: ProviderEventInput[];
-  termination: ProviderRunTermination | undefined;
-  settledCount: number;
-  eventsAfterSettle: number;
-}
-
-export interface CaseReport {
-  readonly events: number;
-  readonly runs: number;
-  readonly settled: number;
-  /** Published events by payload type, and run outcomes as `run.<outcome>`. */
-  readonly types: Readonly<Record<string, number>>;
-}
 
 /** Runs one case to the end; throws on the first broken invariant. */
 export async function runCase(
@@ -205,99 +130,14 @@ export async function runCase(
     transport.sent.filter((f) => f.method === 'turn/start' && !answeredTurnStarts.has(f.id));
 
   try {
-    const provider = createCodexProvider({
-      transport: () => transport,
-      approvals: 'bridge',
-      questions: 'bridge',
-      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    const session = await openSession(transport, { published, push, tick });
+    const { startRun, respond, answerLatest } = hostCalls({
+      session,
+      published,
+      runs,
+      track,
+      tick,
     });
-    const sessionSink: ProviderEventSink = { emit: (e) => published.push(e) };
-    const opening = provider.createSession({
-      options: {},
-      workspace: { root: WORKSPACE, ownership: 'borrowed' },
-      sink: sessionSink,
-    });
-    await tick();
-    const init = transport.sent.find((f) => f.method === 'initialize');
-    await push({
-      id: init?.id,
-      result: {
-        userAgent: recordedUserAgentOf(BASELINE),
-        codexHome: '/home/fuzz/.codex',
-        platformFamily: 'unix',
-        platformOs: 'linux',
-      },
-    });
-    await tick();
-    const start = transport.sent.find((f) => f.method === 'thread/start');
-    await push({ id: start?.id, result: { thread: { id: THREAD, ephemeral: true } } });
-    const session = await opening;
-
-    const startRun = (ref: string, throwingSink: boolean): void => {
-      const events: ProviderEventInput[] = [];
-      const sink: ProviderEventSink = {
-        emit(e) {
-          events.push(e);
-          published.push(e);
-          const tracked = runs.find((r) => r.events === events);
-          if (tracked?.termination !== undefined) tracked.eventsAfterSettle += 1;
-          if (throwingSink) throw new Error(`sink exploded ${CANARY}`);
-        },
-      };
-      track(
-        session.startRun({
-          input: { parts: [{ type: 'text', text: 'hello' }] },
-          sink,
-          runRef: ref,
-        }),
-        (run) => {
-          if (runs.some((r) => r.run === run)) return; // an idempotent retry shares the run
-          const tracked: TrackedRun = {
-            run,
-            events,
-            termination: undefined,
-            settledCount: 0,
-            eventsAfterSettle: 0,
-          };
-          runs.push(tracked);
-          void run.completion.then((t) => {
-            tracked.settledCount += 1;
-            tracked.termination = t;
-          });
-        },
-      );
-    };
-    const respond = (index: number, answer: number, bogus: boolean): void => {
-      const requested = published.flatMap((e) => {
-        const p = (e as ProviderEventInput).payload;
-        return p.type === 'interaction.requested' ? [p] : [];
-      });
-      const target = requested[index % Math.max(1, requested.length)];
-      const ref = bogus || target === undefined ? `approval-${CANARY}-1` : target.providerRef;
-      const answers: InteractionResponse[] = [
-        { kind: 'approval', decision: 'approved', mode: 'once' },
-        { kind: 'approval', decision: 'approved', mode: 'session' },
-        { kind: 'approval', decision: 'denied' },
-        { kind: 'question_set', answers: {} },
-        {
-          kind: 'question_set',
-          answers: { [CANARY]: { kind: 'text', text: CANARY } },
-        } as unknown as InteractionResponse,
-        {
-          kind: 'approval',
-          decision: 'approved',
-          mode: 'always',
-        } as unknown as InteractionResponse,
-      ];
-      track(session.respondToInteraction(ref, answers[answer % answers.length]!));
-    };
-    const answerLatest = async (seed: number): Promise<void> => {
-      const count = published.filter(
-        (e) => (e as ProviderEventInput).payload.type === 'interaction.requested',
-      ).length;
-      if (count > 0) respond(count - 1, seed, false);
-      await tick();
-    };
     const scenarios = [...new Set(templates.map((x) => x.scenario))];
     let scenarioRuns = 0;
 
@@ -387,24 +227,7 @@ export async function runCase(
           if (streamOver()) break;
           const tpl = templates[action.seed % templates.length]!;
           const text = JSON.stringify(fill(tpl.text, 'live', action.seed));
-          let line: Buffer;
-          if (action.kind === 'truncated')
-            line = Buffer.from(text.slice(0, 1 + (action.seed % (text.length - 1))));
-          else if (action.kind === 'oversized')
-            line = Buffer.from(
-              JSON.stringify({
-                method: 'item/agentMessage/delta',
-                params: {
-                  threadId: THREAD,
-                  turnId: turnFor('live', 0),
-                  itemId: 'msg_1',
-                  delta: `${CANARY} `.repeat(MAX_LINE / 10),
-                },
-              }),
-            );
-          else if (action.kind === 'garbage')
-            line = Buffer.from(action.junk.filter((b) => b !== 0x0a));
-          else line = Buffer.from(['42', '"str"', '[1,2]', 'null', 'true'][action.seed % 5]!);
+          const line = hostileLine(action, text, turnFor('live', 0));
           decoder.write(Buffer.concat([line, Buffer.from('\n')]));
           await transport.drained();
           break;
@@ -465,81 +288,11 @@ export async function runCase(
     await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS + 1);
     await tick(10);
     if (pending.size > 0) throw new Error(`${pending.size} host call(s) pending after dispose`);
-    for (const [i, r] of runs.entries()) {
-      if (r.settledCount !== 1) throw new Error(`run ${i} settled ${r.settledCount} times`);
-      if (!providerRunTerminationSchema.safeParse(r.termination).success)
-        throw new Error(`run ${i} ended with an invalid termination`);
-      if (r.eventsAfterSettle > 0)
-        throw new Error(`run ${i} emitted ${r.eventsAfterSettle} event(s) after settling`);
-    }
-    for (const e of published) {
-      if (!providerEventInputSchema.safeParse(e).success)
-        throw new Error(`invalid event ${JSON.stringify(e).slice(0, 200)}`);
-    }
-    const text = JSON.stringify([
-      published,
-      failures.map(describe),
-      runs.map((r) => r.termination),
-    ]);
-    if (text.includes('CANARY')) throw new Error('a canary secret was published');
-    for (const id of nativeIds)
-      if (text.includes(id)) throw new Error(`a native id was published: ${id}`);
-    transport.assertAllFramesValid();
-    if (escaped.length > 0) throw new Error(`an exception escaped: ${String(escaped[0])}`);
-    const types: Record<string, number> = {};
-    for (const e of published) {
-      const type = (e as ProviderEventInput).payload.type;
-      types[type] = (types[type] ?? 0) + 1;
-    }
-    for (const r of runs) {
-      const key = `run.${r.termination?.outcome ?? 'unsettled'}`;
-      types[key] = (types[key] ?? 0) + 1;
-    }
-    return {
-      events: published.length,
-      runs: runs.length,
-      settled: runs.filter((r) => r.settledCount === 1).length,
-      types,
-    };
+    checkInvariants({ runs, published, failures, nativeIds, escaped, transport });
+    return caseReport(published, runs);
   } finally {
     vi.useRealTimers();
     process.off('unhandledRejection', onEscape);
     process.off('uncaughtException', onEscape);
-  }
-}
-
-function turnResult(id: string): Record<string, unknown> {
-  return {
-    id,
-    items: [],
-    itemsView: 'notLoaded',
-    status: 'inProgress',
-    error: null,
-    startedAt: null,
-    completedAt: null,
-    durationMs: null,
-  };
-}
-
-function describe(e: unknown): unknown {
-  if (isProviderRejection(e)) return { message: e.message, error: e.agentError };
-  if (e instanceof AgentRuntimeError) return { message: e.message, error: e.error };
-  return e instanceof Error ? { message: e.message } : e;
-}
-
-/** Native identifiers in a frame: ids of threads, turns, items and requests (long enough to be distinctive). */
-function collectIds(value: unknown, into: Set<string>, key = ''): void {
-  if (typeof value === 'string') {
-    if (/^(id|threadId|turnId|itemId|callId|call_id)$/.test(key) && value.length >= 8)
-      into.add(value);
-    return;
-  }
-  if (Array.isArray(value)) {
-    for (const v of value) collectIds(v, into, key);
-    return;
-  }
-  if (value !== null && typeof value === 'object') {
-    // question ids are the published answer keys (SPI question_set)
-    for (const [k, v] of Object.entries(value)) if (k !== 'questions') collectIds(v, into, k);
   }
 }

@@ -1,51 +1,52 @@
 import { describe, expect, it } from 'vitest';
-import { isProviderRejection } from '@relvo-labs/agent-provider';
-import { MAX_TRACKED_INTERACTIONS } from '../../src/interactions/registry.js';
 import {
-  APPROVAL,
+  approvalOffer,
   approvalParams,
+  questionOffer,
   registryHarness,
-  QUESTION,
-  raiseApproval,
-  raiseQuestion,
   rejectionOf,
 } from '../support/registry-harness.js';
-import { fakeOffer, realQuestionParams, THREAD, TURN } from '../support/interaction-frames.js';
+import {
+  choosing,
+  fakeOffer,
+  realQuestionParams,
+  THREAD,
+  TURN,
+} from '../support/interaction-frames.js';
+import { isProviderRejection } from '@relvo-labs/agent-provider';
+import { MAX_TRACKED_INTERACTIONS } from '../../src/interactions/registry.js';
 
 describe('bridge gate', () => {
   it('approvals only: questions and other methods are handed back unhandled', () => {
     const h = registryHarness({ approvals: true, questions: false });
-    const q = fakeOffer(QUESTION, realQuestionParams());
+    const q = questionOffer();
     expect(h.registry.handleServerRequest(q.offer)).toBe(false);
     expect(q.log).toEqual({ responded: [], rejected: [], retired: 0, attempts: 0 });
     expect(
       h.registry.handleServerRequest(fakeOffer('item/fileChange/requestApproval', {}).offer),
     ).toBe(false);
-    expect(h.registry.handleServerRequest(fakeOffer(APPROVAL, approvalParams(), 1).offer)).toBe(
-      true,
-    );
+    expect(h.registry.handleServerRequest(approvalOffer(1).offer)).toBe(true);
     expect(h.owner.events).toHaveLength(1);
   });
 
   it('questions only: approvals are handed back unhandled', () => {
     const h = registryHarness({ approvals: false, questions: true });
-    const a = fakeOffer(APPROVAL, approvalParams());
+    const a = approvalOffer();
     expect(h.registry.handleServerRequest(a.offer)).toBe(false);
     expect(a.log).toEqual({ responded: [], rejected: [], retired: 0, attempts: 0 });
-    expect(h.registry.handleServerRequest(fakeOffer(QUESTION, realQuestionParams(), 1).offer)).toBe(
-      true,
-    );
+    const q = questionOffer(1);
+    expect(h.registry.handleServerRequest(q.offer)).toBe(true);
     expect(h.owner.events).toHaveLength(1);
-    expect(h.registry.bridges(APPROVAL)).toBe(false);
-    expect(h.registry.bridges(QUESTION)).toBe(true);
+    expect(h.registry.bridges(a.offer.method)).toBe(false);
+    expect(h.registry.bridges(q.offer.method)).toBe(true);
   });
 });
 
 describe('offer flow', () => {
   it('raises interaction.requested on the owner sink with a minted ref', () => {
     const h = registryHarness();
-    const a = raiseApproval(h, 'call_exec_1');
-    const q = raiseQuestion(h, 7);
+    const a = h.raiseApproval('call_exec_1');
+    const q = h.raiseQuestion(7);
     expect(a.ref).toMatch(/^approval-[0-9a-f-]{36}-1$/);
     expect(q.ref).toMatch(/^question-[0-9a-f-]{36}-2$/);
     expect(a.ref).not.toContain('call_exec_1');
@@ -68,8 +69,8 @@ describe('offer flow', () => {
   it('uses a fresh nonce per registry, so one session can never settle another session’s ref', async () => {
     const one = registryHarness();
     const two = registryHarness();
-    const a = raiseApproval(one);
-    const b = raiseApproval(two);
+    const a = one.raiseApproval();
+    const b = two.raiseApproval();
     expect(a.ref.split('-').slice(1, 6).join('-')).not.toBe(b.ref.split('-').slice(1, 6).join('-'));
     const error = await rejectionOf(
       two.registry.respond(a.ref, { kind: 'approval', decision: 'denied' }),
@@ -80,7 +81,7 @@ describe('offer flow', () => {
 
   it('a refused translation answers -32602 with the token, raises nothing and tracks nothing', () => {
     const h = registryHarness();
-    const offered = fakeOffer(APPROVAL, approvalParams({ kind: 'writeStdin' }));
+    const offered = approvalOffer(0, { kind: 'writeStdin' });
     expect(h.registry.handleServerRequest(offered.offer)).toBe(true);
     expect(offered.log.rejected).toEqual([
       { code: -32602, message: 'request cannot be represented faithfully (kind_unsupported)' },
@@ -92,7 +93,7 @@ describe('offer flow', () => {
     expect(h.owner.events).toEqual([]);
     expect(h.registry.size).toBe(0);
 
-    const question = fakeOffer(QUESTION, { ...realQuestionParams(), isBlocking: false }, 1);
+    const question = questionOffer(1, { ...realQuestionParams(), isBlocking: false });
     h.registry.handleServerRequest(question.offer);
     expect(question.log.rejected[0]?.code).toBe(-32602);
     expect(h.diagnostics.at(-1)?.token).toBe('not_blocking');
@@ -108,7 +109,7 @@ describe('offer flow', () => {
   ] as const)('an unowned request (%s) answers -32600 and raises nothing', (reason) => {
     const h = registryHarness();
     h.setOwner({ ok: false, reason });
-    const offered = fakeOffer(APPROVAL, approvalParams());
+    const offered = approvalOffer();
     expect(h.registry.handleServerRequest(offered.offer)).toBe(true);
     expect(offered.log.rejected).toEqual([
       { code: -32600, message: 'no active turn owns the request' },
@@ -122,10 +123,10 @@ describe('offer flow', () => {
 
   it(`tracks ${MAX_TRACKED_INTERACTIONS} entries and declines the next with -32600`, () => {
     const h = registryHarness();
-    for (let id = 0; id < MAX_TRACKED_INTERACTIONS; id += 1) raiseApproval(h, id);
+    for (let id = 0; id < MAX_TRACKED_INTERACTIONS; id += 1) h.raiseApproval(id);
     expect(h.registry.size).toBe(256);
     expect(h.owner.events).toHaveLength(256);
-    const next = fakeOffer(APPROVAL, approvalParams(), 256);
+    const next = approvalOffer(256);
     expect(h.registry.handleServerRequest(next.offer)).toBe(true);
     expect(next.log.rejected).toEqual([
       { code: -32600, message: 'too many outstanding interactions' },
@@ -134,18 +135,18 @@ describe('offer flow', () => {
     expect(h.owner.events).toHaveLength(256);
     // Entries leave when their run ends; then there is room again.
     expect(h.registry.retireRun(h.owner)).toBe(256);
-    raiseApproval(h, 257);
+    h.raiseApproval(257);
     expect(h.registry.size).toBe(1);
   });
 
   it('settled entries count towards the bound until their run ends', async () => {
     const h = registryHarness();
     const refs: string[] = [];
-    for (let id = 0; id < MAX_TRACKED_INTERACTIONS; id += 1) refs.push(raiseApproval(h, id).ref);
+    for (let id = 0; id < MAX_TRACKED_INTERACTIONS; id += 1) refs.push(h.raiseApproval(id).ref);
     await Promise.all(
       refs.map((ref) => h.registry.respond(ref, { kind: 'approval', decision: 'denied' })),
     );
-    const next = fakeOffer(APPROVAL, approvalParams(), 999);
+    const next = approvalOffer(999);
     h.registry.handleServerRequest(next.offer);
     expect(next.log.rejected[0]?.code).toBe(-32600);
   });
@@ -154,8 +155,8 @@ describe('offer flow', () => {
 describe('defensive: a tracked native id offered again', () => {
   it('is neither answered nor raised (an answer would settle the first request)', () => {
     const h = registryHarness();
-    const first = raiseApproval(h, 5);
-    const again = fakeOffer(APPROVAL, approvalParams(), 5);
+    const first = h.raiseApproval(5);
+    const again = approvalOffer(5);
     expect(h.registry.handleServerRequest(again.offer)).toBe(true);
     expect(again.log.attempts).toBe(0);
     expect(first.log.attempts).toBe(0);
@@ -177,13 +178,14 @@ describe('canaries: payload text never reaches diagnostics, errors or native err
         else throw error;
       }
     };
-    const approvalCanary = approvalParams({
+    const canaryPatch = {
       itemId: `${C}-item`,
       command: `echo ${C}-command`,
       cwd: `/tmp/${C}-cwd`,
       reason: `${C}-reason`,
-    });
-    const a = raiseApproval(h, `${C}-id-1`, approvalCanary);
+    };
+    const approvalCanary = approvalParams(canaryPatch);
+    const a = h.raiseApproval(`${C}-id-1`, approvalCanary);
     const qParams = {
       ...realQuestionParams(),
       itemId: `${C}-item`,
@@ -198,7 +200,7 @@ describe('canaries: payload text never reaches diagnostics, errors or native err
         },
       ],
     };
-    const q = raiseQuestion(h, `${C}-id-2`, qParams);
+    const q = h.raiseQuestion(`${C}-id-2`, qParams);
     // Refusals of each token, with canary text in the refused requests.
     const refused = [
       { kind: 'writeStdin' },
@@ -206,12 +208,12 @@ describe('canaries: payload text never reaches diagnostics, errors or native err
       { command: '' },
       { networkApprovalContext: { host: `${C}.example`, protocol: 'https' } },
       { extra: C },
-    ].map((patch) => fakeOffer(APPROVAL, approvalParams(patch), `${C}-r`));
-    refused.push(fakeOffer(QUESTION, { ...qParams, isBlocking: false }, `${C}-r2`));
+    ].map((patch) => approvalOffer(`${C}-r`, patch));
+    refused.push(questionOffer(`${C}-r2`, { ...qParams, isBlocking: false }));
     for (const offered of refused) h.registry.handleServerRequest(offered.offer);
     for (const offered of refused) texts.push(offered.log.rejected[0]!.message);
     h.setOwner({ ok: false, reason: 'correlation_mismatch' });
-    const unowned = fakeOffer(APPROVAL, approvalCanary, `${C}-r3`);
+    const unowned = approvalOffer(`${C}-r3`, canaryPatch);
     h.registry.handleServerRequest(unowned.offer);
     h.setOwner({ ok: true, owner: h.owner });
 
@@ -223,12 +225,7 @@ describe('canaries: payload text never reaches diagnostics, errors or native err
         reason: `${C}-why`,
       }),
     );
-    await collect(
-      h.registry.respond(q.ref, {
-        kind: 'question_set',
-        answers: { q1: { type: 'selection', values: [`${C}-value`] } },
-      }),
-    );
+    await collect(h.registry.respond(q.ref, choosing(`${C}-value`)));
     await collect(
       h.registry.respond(q.ref, {
         kind: 'question_set',

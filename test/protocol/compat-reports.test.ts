@@ -125,24 +125,19 @@ describe('allowlist and review reports agree', () => {
     expect(verdictOf(evidence)).toBe('pass');
     const failedTest = { ...evidence, e2e: { ...evidence.e2e, failed: 1 } };
     expect(verdictOf(failedTest)).toBe('fail (1 end-to-end test(s) failed)');
+    const framesDiffer = (scenario: string) => ({
+      ...evidence,
+      scenarios: {
+        ...evidence.scenarios,
+        [scenario]: { status: 'differs' as const, differences: [] },
+      },
+    });
     // a scenario the adapter cannot replay is judged by its frames
-    const differs = {
-      ...evidence,
-      scenarios: {
-        ...evidence.scenarios,
-        protocol_errors: { status: 'differs' as const, differences: [] },
-      },
-    };
-    expect(verdictOf(differs)).toBe('fail (frame sequence differs: protocol_errors)');
+    expect(verdictOf(framesDiffer('protocol_errors'))).toBe(
+      'fail (frame sequence differs: protocol_errors)',
+    );
     // a replayed one by what the adapter published: its frames are evidence
-    const replayed = {
-      ...evidence,
-      scenarios: {
-        ...evidence.scenarios,
-        text_turn: { status: 'differs' as const, differences: [] },
-      },
-    };
-    expect(verdictOf(replayed)).toBe('pass');
+    expect(verdictOf(framesDiffer('text_turn'))).toBe('pass');
     const published = {
       ...evidence,
       published: {

@@ -13,7 +13,7 @@ import { compareSequences, normalizeAdapterRaces } from '../../scripts/lib/revie
 import { CODEX_APP_SERVER_MIN_VERSION, CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { readReport } from '../../scripts/lib/review/report.js';
 import { releasesWith } from '../support/recorded.js';
-import { loadTranscript } from '../support/replay.js';
+import { loadTranscript, statusItemRace } from '../support/replay.js';
 import { REPO_ROOT, SCHEMAS_DIR } from '../support/paths.js';
 
 describe('schema diff restricted to the adapter surface', () => {
@@ -77,14 +77,8 @@ describe('frame-sequence comparison', () => {
   });
 
   it('tolerates the status/item race of approval_decline (an ignored notification moves)', () => {
-    const status = lines.findIndex(
-      (l, i) =>
-        l.frame.method === 'thread/status/changed' &&
-        lines[i - 1]?.frame.method === 'item/completed',
-    );
+    const { status, swapped } = statusItemRace(lines);
     expect(status).toBeGreaterThan(0);
-    const swapped = [...lines];
-    [swapped[status - 1], swapped[status]] = [swapped[status]!, swapped[status - 1]!];
     expect(compareSequences(lines, swapped).status).toBe('same');
   });
 

@@ -17,7 +17,7 @@ import { compareSequences } from '../../scripts/lib/review/sequences.js';
 import { SCENARIOS } from '../../scripts/lib/scenarios.js';
 import { CODEX_APP_SERVER_VERSION } from '../../src/constants.js';
 import { join } from 'node:path';
-import { loadTranscript, type TranscriptLine } from '../support/replay.js';
+import { loadTranscript, statusItemRace, type TranscriptLine } from '../support/replay.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 const BASELINE = CODEX_APP_SERVER_VERSION;
@@ -47,15 +47,9 @@ const renumber = (lines: readonly TranscriptLine[]): TranscriptLine[] =>
 describe('published events decide; frames the adapter ignores do not', () => {
   it('a recording differing only in ignored frames and their order passes, naming the frames as evidence', async () => {
     const recorded = loadTranscript('approval_decline', BASELINE);
-    const status = recorded.findIndex(
-      (l, i) =>
-        l.frame.method === 'thread/status/changed' &&
-        recorded[i - 1]?.frame.method === 'item/completed',
-    );
-    expect(status).toBeGreaterThan(0);
-    const edited = [...recorded];
     // an ignored notification moved, another added, a third dropped
-    [edited[status - 1], edited[status]] = [edited[status]!, edited[status - 1]!];
+    const { status, swapped: edited } = statusItemRace(recorded);
+    expect(status).toBeGreaterThan(0);
     edited.splice(status, 0, {
       ...recorded[status]!,
       frame: { method: 'thread/new/thing', params: {} },

@@ -1,3 +1,5 @@
+import { isProviderRejection } from '@relvo-labs/agent-provider';
+import { expect } from 'vitest';
 import {
   createJsonRpcClient,
   type JsonRpcClient,
@@ -7,6 +9,11 @@ import {
   type RpcNotification,
   type ServerRequestOffer,
 } from '../../src/rpc/client.js';
+import {
+  isAuthoritativeFailure,
+  isCodexRpcError,
+  type CodexRpcError,
+} from '../../src/rpc/errors.js';
 import type { UnclassifiableReason } from '../../src/rpc/frames.js';
 import type { FenceReason } from '../../src/session/state.js';
 import type { DropReason } from '../../src/transport/types.js';
@@ -92,4 +99,12 @@ export function track<T>(promise: Promise<T>): {
     },
   );
   return box;
+}
+
+/** Asserts `error` is the client's typed failure and an uncertain one: codex may have acted. */
+export function expectUncertain(error: unknown): CodexRpcError {
+  expect(isCodexRpcError(error)).toBe(true);
+  expect(isProviderRejection(error)).toBe(false);
+  expect(isAuthoritativeFailure(error)).toBe(false);
+  return error as CodexRpcError;
 }

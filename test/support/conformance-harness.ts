@@ -15,21 +15,22 @@ import {
 } from '../../src/index.js';
 import { createFakeTransport, type FakeTransport } from './fake-transport.js';
 import { FakeThreadHistory } from './fake-thread-history.js';
-import { colorQuestion, realApprovalParams } from './interaction-frames.js';
+import {
+  agentDelta,
+  approvalRequest,
+  commandItem,
+  NATIVE_ID_PREFIXES,
+  questionRequest,
+  SECRET,
+  tokenUsage,
+  turnCompleted,
+  turnObject,
+  WORKSPACE,
+  type Frame,
+} from './conformance-frames.js';
 import { BASELINE, recordedUserAgentOf } from './releases.js';
 
-export const WORKSPACE = '/work/conformance-workspace';
-export const SECRET = 'sk-CONFORMANCECANARY0000';
 const USER_AGENT = recordedUserAgentOf(BASELINE);
-/** Native id prefixes; none may ever reach a neutral event. */
-export const NATIVE_ID_PREFIXES = [
-  'thread-native-',
-  'turn-native-',
-  'item-native-',
-  'qid-native-',
-] as const;
-
-type Frame = Record<string, unknown>;
 
 interface Turn {
   readonly id: string;
@@ -48,58 +49,11 @@ interface Connection {
   readonly history: FakeThreadHistory;
 }
 
-function tokenUsage(threadId: string, turnId: string): Frame {
-  const usage = {
-    totalTokens: 107,
-    inputTokens: 100,
-    cachedInputTokens: 20,
-    cacheWriteInputTokens: 0,
-    outputTokens: 7,
-    reasoningOutputTokens: 3,
-  };
-  return {
-    method: 'thread/tokenUsage/updated',
-    params: {
-      threadId,
-      turnId,
-      tokenUsage: { total: usage, last: usage, modelContextWindow: 258400 },
-    },
-  };
-}
-
-function turnObject(id: string, status: string, error: unknown = null): Frame {
-  return {
-    id,
-    items: [],
-    itemsView: 'notLoaded',
-    status,
-    error,
-    startedAt: 1795982026,
-    completedAt: status === 'inProgress' ? null : 1795982027,
-    durationMs: null,
-  };
-}
-
 /** Provider options on top of the bridged approvals and questions (every option on). */
 export type HarnessOptions = Pick<
   CodexProviderOptions,
   'toolActivity' | 'fileChanges' | 'persistence' | 'fileReferences'
 >;
-
-/** A command item whose line, cwd and output carry the secret, the workspace and a native id. */
-function commandItem(id: string, status: string): Frame {
-  return {
-    type: 'commandExecution',
-    id,
-    command: `/bin/bash -lc 'echo ${SECRET} > ${WORKSPACE}/out.txt'`,
-    cwd: WORKSPACE,
-    status,
-    commandActions: [],
-    aggregatedOutput: status === 'inProgress' ? null : `${SECRET} ${WORKSPACE}\n`,
-    exitCode: status === 'inProgress' ? null : 0,
-    durationMs: status === 'inProgress' ? null : 5,
-  };
-}
 
 export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
   return {
@@ -150,17 +104,11 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
         });
         const itemId = nextId('item-native-');
         const delta = (text: string) => {
-          push({
-            method: 'item/agentMessage/delta',
-            params: { threadId, turnId: turn.id, itemId, delta: text },
-          });
+          push(agentDelta(threadId, turn.id, itemId, text));
         };
         const complete = (status: string, error: unknown = null) => {
           turn.done = true;
-          push({
-            method: 'turn/completed',
-            params: { threadId, turn: turnObject(turn.id, status, error) },
-          });
+          push(turnCompleted(threadId, turn.id, status, error));
         };
         switch (turn.scenario) {
           case 'complete':
@@ -282,10 +230,7 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
               const turn = c.turns.get(String((frame.params as Frame | undefined)?.['turnId']));
               if (turn !== undefined && !turn.done) {
                 turn.done = true;
-                c.fake.push({
-                  method: 'turn/completed',
-                  params: { threadId: c.threadId, turn: turnObject(turn.id, 'interrupted') },
-                });
+                c.fake.push(turnCompleted(c.threadId, turn.id, 'interrupted'));
               }
             }
           } else if (
@@ -302,21 +247,10 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
               params: { threadId: c.threadId, requestId: frame.id },
             });
             if (turn.done || interrupting.has(turn.id)) continue;
-            c.fake.push({
-              method: 'item/agentMessage/delta',
-              params: {
-                threadId: c.threadId,
-                turnId: turn.id,
-                itemId: nextId('item-native-'),
-                delta: 'Ran it.',
-              },
-            });
+            c.fake.push(agentDelta(c.threadId, turn.id, nextId('item-native-'), 'Ran it.'));
             c.fake.push(tokenUsage(c.threadId, turn.id));
             turn.done = true;
-            c.fake.push({
-              method: 'turn/completed',
-              params: { threadId: c.threadId, turn: turnObject(turn.id, 'completed') },
-            });
+            c.fake.push(turnCompleted(c.threadId, turn.id, 'completed'));
           }
         }
       };
@@ -352,60 +286,6 @@ export function codexHarness(options: HarnessOptions = {}): ConformanceHarness {
           },
         },
       };
-    },
-  };
-}
-
-/** `item/commandExecution/requestApproval` as the binary sends it (approval_accept.jsonl). */
-function approvalRequest(id: number, threadId: string, turnId: string, itemId: string): Frame {
-  return {
-    method: 'item/commandExecution/requestApproval',
-    id,
-    params: realApprovalParams({
-      threadId,
-      turnId,
-      itemId,
-      startedAtMs: 1795982026993,
-      cwd: WORKSPACE,
-    }),
-  };
-}
-
-/** `item/tool/requestUserInput` (request_user_input.jsonl), blocking so the adapter bridges it. */
-function questionRequest(
-  id: number,
-  threadId: string,
-  turnId: string,
-  itemId: string,
-  q1: string,
-  q2: string,
-): Frame {
-  return {
-    method: 'item/tool/requestUserInput',
-    id,
-    params: {
-      threadId,
-      turnId,
-      itemId,
-      questions: [
-        colorQuestion({
-          id: q1,
-          options: [
-            { label: 'Red', description: 'Loud.' },
-            { label: 'Blue', description: 'Calm.' },
-          ],
-        }),
-        {
-          id: q2,
-          header: 'Token',
-          question: 'Paste the token',
-          isOther: false,
-          isSecret: true,
-          options: null,
-        },
-      ],
-      isBlocking: true,
-      autoResolutionMs: null,
     },
   };
 }

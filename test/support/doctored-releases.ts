@@ -25,4 +25,12 @@ export function firstReleaseLacking(
   };
 }
 
+/** What a gated call is refused with on `codexVersion` (the doctored release by default). */
+export function unsupported(
+  capability: CodexFeature,
+  codexVersion: string = CODEX_APP_SERVER_MIN_VERSION,
+) {
+  return { code: 'capability_unsupported', details: { capability, codexVersion } };
+}
+
 export { refusal } from './refusals.js';

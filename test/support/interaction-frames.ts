@@ -56,6 +56,12 @@ export function realQuestionParams(): Record<string, unknown> {
   };
 }
 
+/** A question-set response choosing `values` for the first question. */
+export const choosing = (...values: string[]) => ({
+  kind: 'question_set',
+  answers: { q1: { type: 'selection', values } },
+});
+
 export interface OfferLog {
   responded: unknown[];
   rejected: { code: number; message: string }[];

@@ -3,7 +3,7 @@
  * (`npm_execpath`, else `npm` on PATH), output captured, every call bounded; the four packages
  * packed once per build and shared by every packaging test (`packedPackages`).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, type StdioOptions } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -34,17 +34,27 @@ export interface NpmOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
+/** A child's stdout as text; its stderr is kept for the error a failure throws. */
+const PIPED: { encoding: 'utf8'; stdio: StdioOptions } = {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'pipe'],
+};
+
 /** Runs npm in `cwd` and returns its stdout; a failure carries npm's stderr. */
 export function npmIn(cwd: string, args: readonly string[], options: NpmOptions = {}): string {
   const [file, argv] = npmCommand(args);
   return execFileSync(file, argv, {
     cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ...PIPED,
     timeout: options.timeoutMs ?? 240_000,
     killSignal: 'SIGKILL',
     env: options.env ?? process.env,
   });
+}
+
+/** Runs this Node on `args` in `cwd` and returns its stdout. */
+export function nodeIn(cwd: string, args: readonly string[]): string {
+  return execFileSync(process.execPath, [...args], { cwd, ...PIPED });
 }
 
 export interface PackedTarball {
@@ -235,4 +245,23 @@ export function packedPackages(): Promise<ReadonlyMap<string, PackedPackage>> {
   });
   memo.set(key, loading);
   return loading;
+}
+
+/** Throws unless `dir` holds the build's entry points (`npm run build` makes them). */
+export function requireBuiltEntries(dir: string): void {
+  for (const file of [
+    'index.js',
+    'index.cjs',
+    'index.d.ts',
+    'index.d.cts',
+    'testing.js',
+    'testing.cjs',
+    'testing.d.ts',
+  ]) {
+    if (!existsSync(join(dir, 'dist', file))) {
+      throw new Error(
+        `${join(dir, 'dist', file)} is missing: run \`npm run build\` before this test`,
+      );
+    }
+  }
 }

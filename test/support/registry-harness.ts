@@ -24,7 +24,16 @@ export interface RegistryHarness {
   diagnostics: RegistryDiagnostic[];
   correlations: InteractionCorrelation[];
   setOwner(resolution: OwnerResolution<FakeOwner>): void;
+  /** Offers `offered` and expects it raised; returns it with its neutral ref. */
+  raise(offered: Offered): Raised;
+  /** Offers a command approval (default: the measured one, both modes offered), expects it raised. */
+  raiseApproval(id?: string | number, params?: unknown): Raised;
+  /** Offers a question batch (default: the measured one) and expects it raised. */
+  raiseQuestion(id?: string | number, params?: unknown): Raised;
 }
+
+type Offered = ReturnType<typeof fakeOffer>;
+export type Raised = Offered & { readonly ref: string };
 
 export function registryHarness(bridges = { approvals: true, questions: true }): RegistryHarness {
   const owner = fakeOwner('run-1');
@@ -39,6 +48,10 @@ export function registryHarness(bridges = { approvals: true, questions: true }):
     },
     onDiagnostic: (d) => diagnostics.push(d),
   });
+  const raise = (offered: Offered): Raised => {
+    expect(registry.handleServerRequest(offered.offer)).toBe(true);
+    return { ...offered, ref: refOf(owner.events.at(-1)) };
+  };
   return {
     registry,
     owner,
@@ -47,6 +60,10 @@ export function registryHarness(bridges = { approvals: true, questions: true }):
     setOwner: (r) => {
       resolution = r;
     },
+    raise,
+    raiseApproval: (id = 0, params = approvalParams()) => raise(fakeOffer(APPROVAL, params, id)),
+    raiseQuestion: (id = 0, params = realQuestionParams()) =>
+      raise(fakeOffer(QUESTION, params, id)),
   };
 }
 
@@ -76,22 +93,13 @@ export async function rejectionOf(
   throw new Error('expected the promise to reject');
 }
 
-function raise(h: RegistryHarness, method: string, id: string | number, params: unknown) {
-  const offered = fakeOffer(method, params, id);
-  expect(h.registry.handleServerRequest(offered.offer)).toBe(true);
-  return { ...offered, ref: refOf(h.owner.events.at(-1)) };
-}
-
-/** Offers a command approval (default: the measured one, both modes offered) and expects it raised. */
-export const raiseApproval = (
-  h: RegistryHarness,
+/** An offer of the measured approval, both modes offered; `connected: false` cannot be replied to. */
+export const approvalOffer = (
   id: string | number = 0,
-  params: unknown = approvalParams(),
-) => raise(h, APPROVAL, id, params);
+  patch: Record<string, unknown> = {},
+  connected = true,
+) => fakeOffer(APPROVAL, approvalParams(patch), id, connected);
 
-/** Offers a question batch (default: the measured one) and expects it raised. */
-export const raiseQuestion = (
-  h: RegistryHarness,
-  id: string | number = 0,
-  params: unknown = realQuestionParams(),
-) => raise(h, QUESTION, id, params);
+/** An offer of a question batch (default: the measured one). */
+export const questionOffer = (id: string | number = 0, params: unknown = realQuestionParams()) =>
+  fakeOffer(QUESTION, params, id);

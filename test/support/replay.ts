@@ -31,6 +31,23 @@ export function loadTranscript(
   return parseTranscript(readFileSync(transcriptPath(scenario, version), 'utf8'));
 }
 
+/**
+ * The first thread/status/changed that directly follows an item/completed (`status`, -1 when none)
+ * and a copy of `lines` with the two swapped: the status/item race the adapter tolerates.
+ */
+export function statusItemRace(lines: readonly TranscriptLine[]): {
+  status: number;
+  swapped: TranscriptLine[];
+} {
+  const status = lines.findIndex(
+    (l, i) =>
+      l.frame.method === 'thread/status/changed' && lines[i - 1]?.frame.method === 'item/completed',
+  );
+  const swapped = [...lines];
+  if (status > 0) [swapped[status - 1], swapped[status]] = [swapped[status]!, swapped[status - 1]!];
+  return { status, swapped };
+}
+
 /** The values a replay puts where the recording holds placeholders. */
 export function replayPlaceholders(workspace: string): PlaceholderValues {
   return {

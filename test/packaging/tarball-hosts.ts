@@ -3,7 +3,7 @@
  * ESM and in strict TypeScript compiled against the published types (never the sources).
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths.js';
 
@@ -144,27 +144,31 @@ process.stdout.write(JSON.stringify({ kind: store.kind }));
 `;
 
 const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+export type Resolution = 'NodeNext' | 'Bundler';
 
 /**
  * Compiles `files` (written into `dir`) with the strictest options a host may use, checking the
- * installed packages' declarations too (`skipLibCheck: false`), into `dir/out`; throws with
- * tsc's output on any error. Node's types come from this repository, nothing else does.
+ * installed packages' declarations too (`skipLibCheck: false`), as one program into `dir/out`
+ * (`dir/out-bundler` for Bundler resolution); throws with tsc's output on any error. Node's types
+ * come from this repository, nothing else does.
  */
 export function compileStrict(
   dir: string,
   files: Record<string, string>,
-  resolution: 'NodeNext' | 'Bundler' = 'NodeNext',
+  resolution: Resolution = 'NodeNext',
 ): void {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const outDir = resolution === 'NodeNext' ? 'out' : 'out-bundler';
+  const config = `tsconfig.${resolution}.json`;
   writeFileSync(
-    join(dir, 'tsconfig.json'),
+    join(dir, config),
     JSON.stringify({
       compilerOptions: {
         strict: true,
         module: resolution === 'NodeNext' ? 'NodeNext' : 'ES2022',
         moduleResolution: resolution,
         target: 'ES2022',
-        outDir: 'out',
+        outDir,
         skipLibCheck: false,
         exactOptionalPropertyTypes: true,
         noUncheckedIndexedAccess: true,
@@ -174,9 +178,9 @@ export function compileStrict(
       files: Object.keys(files),
     }),
   );
-  rmSync(join(dir, 'out'), { recursive: true, force: true });
+  rmSync(join(dir, outDir), { recursive: true, force: true });
   try {
-    execFileSync(process.execPath, [TSC, '-p', 'tsconfig.json'], {
+    execFileSync(process.execPath, [TSC, '-p', config], {
       cwd: dir,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -188,4 +192,28 @@ export function compileStrict(
       cause: error,
     });
   }
+}
+
+const SQLITE = join(REPO_ROOT, 'node_modules', 'better-sqlite3');
+
+/**
+ * Offers the host's better-sqlite3 install script (prebuild-install) a local prebuild
+ * (`.prebuild-installrc` in `dir`), as a host that can download the prebuilt binary gets one:
+ * this repository's copy, the same version built for this Node by `npm ci`. The install script
+ * still runs (the host must approve it); only compiling SQLite again from source goes, a minute
+ * or more of CPU that checked better-sqlite3's build rather than these packages. A host that
+ * resolves another version (or another libc) finds no match and compiles as before.
+ */
+export function offerSqlitePrebuild(dir: string): void {
+  const binary = join('build', 'Release', 'better_sqlite3.node');
+  if (!existsSync(join(SQLITE, binary))) return;
+  const { version } = JSON.parse(readFileSync(join(SQLITE, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const prebuilds = join(dir, '.prebuilds');
+  mkdirSync(prebuilds, { recursive: true });
+  // prebuild-install's name for a glibc Linux, macOS or Windows build
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', join(prebuilds, name), '-C', SQLITE, binary], { timeout: 60_000 });
+  writeFileSync(join(dir, '.prebuild-installrc'), `local-prebuilds=${prebuilds}\n`);
 }

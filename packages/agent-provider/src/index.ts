@@ -79,7 +79,7 @@ export {
 } from './descriptor.js';
 export { checkResponseAgainstRequest } from './check-response.js';
 export { SPI_LIMITS } from './limits.js';
-export { messageDeltaEvent } from './message-delta.js';
+export { messageDeltaEvent, soundDeltaPayload } from './message-delta.js';
 export { OldestFirstMemory } from './oldest-first-memory.js';
 export {
   canTransition,

@@ -1,12 +1,14 @@
 /**
  * A delta made by the SPI is frozen plain data the event schema accepts when its text is within
- * bounds; the SPI keeps nothing about it (a runtime judges what it receives).
+ * bounds, and then carries that verdict as a brand only the SPI can place; the SPI keeps
+ * nothing about it (the verdict travels with the object).
  */
 import { describe, expect, it } from 'vitest';
 import {
   messageDeltaEvent,
   messageDeltaPayloadSchema,
   providerEventInputSchema,
+  soundDeltaPayload,
 } from '../src/index.js';
 
 const MAX = messageDeltaPayloadSchema.shape.text.maxLength ?? 0;
@@ -42,5 +44,27 @@ describe('messageDeltaEvent', () => {
       (event.payload as { text: string }).text = 'swapped';
     }).toThrow(TypeError);
     expect(event.payload).toEqual({ type: 'run.message_delta', text: 'fixed' });
+  });
+
+  it('a sound delta carries its verdict, whichever and whenever; nothing else has it, and asking runs no trap', () => {
+    const first = messageDeltaEvent('first');
+    const second = messageDeltaEvent('second');
+    expect(soundDeltaPayload(first)).toBe(first.payload);
+    expect(soundDeltaPayload(second)).toBe(second.payload);
+    expect(soundDeltaPayload(messageDeltaEvent('x'.repeat(MAX)))).toBeDefined();
+    // out of bounds: made as ever, without the brand (a runtime judges it, and refuses it)
+    for (const text of ['', 'x'.repeat(MAX + 1), 42 as unknown as string]) {
+      expect(soundDeltaPayload(messageDeltaEvent(text))).toBeUndefined();
+    }
+    // a copy, a look-alike, an object holding the made payload: no brand
+    const lookAlike = { payload: { type: 'run.message_delta', text: 'first' } };
+    for (const other of [{ ...first }, lookAlike, { payload: first.payload }, null, 'first']) {
+      expect(soundDeltaPayload(other)).toBeUndefined();
+    }
+    // a proxy of a branded delta is not branded, and none of its traps runs
+    let trapped = 0;
+    const traps = new Proxy({}, { get: () => () => (trapped += 1) });
+    expect(soundDeltaPayload(new Proxy(first, traps))).toBeUndefined();
+    expect(trapped).toBe(0);
   });
 });

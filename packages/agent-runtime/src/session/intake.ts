@@ -4,6 +4,7 @@ import {
   messageDeltaPayloadSchema,
   providerEventInputSchema,
   providerRunTerminationSchema,
+  soundDeltaPayload,
   type AgentError,
   type ProviderEventPayload,
   type ProviderRunTermination,
@@ -85,6 +86,9 @@ export function ownData(target: object, key: string): unknown {
  * and finding `payload`, `type` and `text` among them as data members means there is no other.
  */
 function fastDelta(input: unknown): ProviderEventPayload | undefined {
+  // the SPI's own delta carries its verdict (a brand only the SPI can place): nothing to read
+  const made = soundDeltaPayload(input);
+  if (made !== undefined) return made;
   if (!plainWithKeys(input, 1)) return undefined;
   const payload = ownData(input, 'payload');
   if (!plainWithKeys(payload, 2) || ownData(payload, 'type') !== 'run.message_delta') {

@@ -19,13 +19,11 @@ const outputs = [
   'dist/index.js',
   ...packages.map((dir) => join(dir, dir.endsWith('cli') ? 'dist/bin.js' : 'dist/index.js')),
 ];
-// docs/: the runtime's build ships docs/console.md; the packages' scripts/ generate sources
-const sourceRoots = [
-  'src',
-  'docs',
-  ...packages.flatMap((dir) => [join(dir, 'src'), join(dir, 'scripts')]),
-];
+// the packages' scripts/ generate sources
+const sourceRoots = ['src', ...packages.flatMap((dir) => [join(dir, 'src'), join(dir, 'scripts')])];
 const sourceFiles = [
+  // the one document a build copies (the runtime ships it); other docs never change a build
+  'docs/console.md',
   'package.json',
   'package-lock.json',
   'tsup.config.ts',

@@ -1,10 +1,10 @@
 /**
  * A transport with no process behind it: a replaying peer answers the adapter's requests with
  * frames recorded from the real binary, serialised to JSONL bytes and fed through the same
- * JsonlDecoder → sink path the stdio transport uses, 64 KiB per macrotask like a pipe.
+ * ChunkDecoder → sink path the stdio transport uses, 64 KiB per macrotask like a pipe.
  * So everything from the decoder to the sink is the production code path.
  */
-import { JsonlDecoder } from '../../src/jsonl/decoder.js';
+import { ChunkDecoder } from '../../src/jsonl/chunk-decoder.js';
 import type { CodexFrameSink, CodexTransport } from '../../src/transport/types.js';
 import { loadRecorded, restorePlaceholders } from './recorded.js';
 
@@ -117,7 +117,7 @@ export interface ReplayPeerOptions {
 export function replayTransport(options: ReplayPeerOptions): ReplayTransport {
   const rec = options.session;
   let sink: CodexFrameSink | undefined;
-  const decoder = new JsonlDecoder({
+  const decoder = new ChunkDecoder({
     onFrame: (v) => {
       sink?.onFrame(v);
     },

@@ -7,7 +7,7 @@
  * nothing is claimed about descendants.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { JsonlDecoder } from '../jsonl/decoder.js';
+import { ChunkDecoder } from '../jsonl/chunk-decoder.js';
 import { callSafely } from '../shared/call-safely.js';
 import { causeTokenOf as causeToken } from '../shared/cause-token.js';
 import { RetryableAttempt } from '../shared/retryable-attempt.js';
@@ -124,7 +124,7 @@ export function spawnCodexStdioTransport(
   // stdout is read from start() on: until then the pipe holds what codex writes
   let sink: CodexFrameSink | undefined;
   let ended: { readonly error: Error | undefined } | undefined;
-  const decoder = new JsonlDecoder({
+  const decoder = new ChunkDecoder({
     onFrame: (value) => {
       sink?.onFrame(value);
     },

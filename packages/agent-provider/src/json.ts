@@ -100,9 +100,23 @@ function walkArray(source: readonly unknown[], state: WalkState): JsonValue[] {
   return Object.freeze(out) as JsonValue[];
 }
 
+/**
+ * A prototype that adds nothing an object's JSON could see: frozen, with no own member but
+ * `constructor`, inheriting from `Object.prototype`. The SPI's own message deltas are instances
+ * of such a class (the private brand they carry is no member), and so are those another copy of
+ * the SPI package made; an instance's own data members are all there is to capture.
+ */
+function addsNothing(proto: object): boolean {
+  if (!Object.isFrozen(proto) || Reflect.getPrototypeOf(proto) !== Object.prototype) return false;
+  const keys = Reflect.ownKeys(proto);
+  return keys.length === 1 && keys[0] === 'constructor';
+}
+
 function walkObject(source: object, state: WalkState): JsonObject {
   const proto = Reflect.getPrototypeOf(source);
-  if (proto !== Object.prototype && proto !== null) reject(CAPTURE_REASONS.prototype);
+  if (proto !== Object.prototype && proto !== null && !addsNothing(proto)) {
+    reject(CAPTURE_REASONS.prototype);
+  }
   // A null prototype means an own "__proto__" key is stored as plain data.
   const out = Object.create(null) as JsonObject;
   for (const key of Reflect.ownKeys(source)) {

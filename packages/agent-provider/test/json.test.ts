@@ -89,6 +89,38 @@ describe('captureJson', () => {
     expect(rejected({ v: value })).toBe(CAPTURE_REASONS.prototype);
   });
 
+  it('takes an instance of a frozen class that adds no member (as the SPI makes its deltas), and no other', () => {
+    class Frozen {
+      readonly #brand = true;
+      readonly v = 1;
+      static has(o: object): boolean {
+        return #brand in o;
+      }
+    }
+    Object.freeze(Frozen.prototype);
+    expect(captureJson({ a: new Frozen() })).toEqual({ ok: true, value: { a: { v: 1 } } });
+    // not frozen (a toJSON could be added later), a method, a getter, a deeper chain: refused
+    class Open {
+      readonly v = 1;
+    }
+    class WithMethod {
+      readonly v = 1;
+      toJSON(): string {
+        return 'other';
+      }
+    }
+    class WithGetter {
+      get v(): number {
+        return 1;
+      }
+    }
+    class Deeper extends Frozen {}
+    for (const C of [WithMethod, WithGetter, Deeper]) Object.freeze(C.prototype);
+    for (const value of [new Open(), new WithMethod(), new WithGetter(), new Deeper()]) {
+      expect(rejected({ v: value })).toBe(CAPTURE_REASONS.prototype);
+    }
+  });
+
   it('rejects accessors, non-enumerable and symbol-keyed properties', () => {
     const getter = Object.defineProperty({}, 'a', { get: () => 1, enumerable: true });
     expect(rejected(getter)).toBe(CAPTURE_REASONS.accessor);

@@ -1,10 +1,11 @@
 /**
- * A delta made by the SPI is frozen plain data the event schema accepts when its text is within
+ * A delta made by the SPI is frozen data the event schema accepts when its text is within
  * bounds, and then carries that verdict as a brand only the SPI can place; the SPI keeps
  * nothing about it (the verdict travels with the object).
  */
 import { describe, expect, it } from 'vitest';
 import {
+  captureJson,
   messageDeltaEvent,
   messageDeltaPayloadSchema,
   providerEventInputSchema,
@@ -14,16 +15,33 @@ import {
 const MAX = messageDeltaPayloadSchema.shape.text.maxLength ?? 0;
 
 describe('messageDeltaEvent', () => {
-  it('makes frozen plain data the event schema accepts', () => {
+  it('makes frozen data the event schema accepts, read, copied and sent as the plain event', () => {
     const event = messageDeltaEvent('hello');
-    expect(providerEventInputSchema.parse(event)).toEqual({
-      payload: { type: 'run.message_delta', text: 'hello' },
-    });
+    const plain = { payload: { type: 'run.message_delta', text: 'hello' } };
+    expect(providerEventInputSchema.parse(event)).toEqual(plain);
     expect(Object.isFrozen(event)).toBe(true);
     expect(Object.isFrozen(event.payload)).toBe(true);
-    expect(Object.getPrototypeOf(event)).toBe(Object.prototype);
+    expect(Object.keys(event)).toEqual(['payload']);
     expect(Object.getPrototypeOf(event.payload)).toBe(Object.prototype);
     expect(Object.keys(event.payload)).toEqual(['type', 'text']);
+    expect(JSON.parse(JSON.stringify(event))).toStrictEqual(plain);
+    expect(structuredClone(event)).toStrictEqual(plain);
+    expect({ ...event }).toStrictEqual({ payload: event.payload });
+    expect(captureJson(event)).toEqual({ ok: true, value: plain });
+    // what every delta inherits is frozen and adds nothing
+    const proto = Object.getPrototypeOf(event) as object;
+    expect(Object.isFrozen(proto)).toBe(true);
+    expect(Reflect.ownKeys(proto)).toEqual(['constructor']);
+  });
+
+  it('its constructor, reachable from any delta, only ever makes a sound delta', () => {
+    const Made = messageDeltaEvent('hello').constructor as new (text: unknown) => object;
+    for (const text of ['', 'x'.repeat(MAX + 1), 42, undefined]) {
+      expect(() => new Made(text)).toThrow(TypeError);
+    }
+    const again = new Made('again');
+    expect(soundDeltaPayload(again)).toEqual({ type: 'run.message_delta', text: 'again' });
+    expect(Object.isFrozen(Made)).toBe(true);
   });
 
   it('a text out of the schema bounds is made as ever, and the schema refuses it', () => {
@@ -54,7 +72,9 @@ describe('messageDeltaEvent', () => {
     expect(soundDeltaPayload(messageDeltaEvent('x'.repeat(MAX)))).toBeDefined();
     // out of bounds: made as ever, without the brand (a runtime judges it, and refuses it)
     for (const text of ['', 'x'.repeat(MAX + 1), 42 as unknown as string]) {
-      expect(soundDeltaPayload(messageDeltaEvent(text))).toBeUndefined();
+      const made = messageDeltaEvent(text);
+      expect(soundDeltaPayload(made)).toBeUndefined();
+      expect(Object.getPrototypeOf(made)).toBe(Object.prototype);
     }
     // a copy, a look-alike, an object holding the made payload: no brand
     const lookAlike = { payload: { type: 'run.message_delta', text: 'first' } };
@@ -66,5 +86,17 @@ describe('messageDeltaEvent', () => {
     const traps = new Proxy({}, { get: () => () => (trapped += 1) });
     expect(soundDeltaPayload(new Proxy(first, traps))).toBeUndefined();
     expect(trapped).toBe(0);
+  });
+
+  it('a delta another copy of the SPI made is not recognised here, and captures as plain data', async () => {
+    const url = new URL('../src/message-delta.ts?second-copy', import.meta.url).href;
+    const other = (await import(url)) as typeof import('../src/message-delta.js');
+    const theirs = other.messageDeltaEvent('theirs');
+    expect(other.soundDeltaPayload(theirs)).toBe(theirs.payload);
+    expect(soundDeltaPayload(theirs)).toBeUndefined();
+    expect(captureJson(theirs)).toEqual({
+      ok: true,
+      value: { payload: { type: 'run.message_delta', text: 'theirs' } },
+    });
   });
 });

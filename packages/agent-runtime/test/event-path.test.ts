@@ -114,6 +114,24 @@ describe('a malformed provider event is refused', () => {
     expect(copied).toEqual(plain.payload);
     expect(copied).not.toBe(plain.payload);
     expect(Object.isFrozen(copied)).toBe(true);
+    // another copy of the SPI makes its deltas as instances of its own frozen class, unknown
+    // here: read, judged and admitted as the plain event it stands for
+    class TheirDelta {
+      readonly #sound = true;
+      readonly payload: { type: 'run.message_delta'; text: string };
+      constructor(text: string) {
+        this.payload = Object.freeze({ type: 'run.message_delta', text });
+        Object.freeze(this);
+      }
+      static has(o: object): boolean {
+        return #sound in o;
+      }
+    }
+    Object.freeze(TheirDelta.prototype);
+    const theirs = new TheirDelta('theirs');
+    expect(TheirDelta.has(theirs)).toBe(true);
+    expect(recordedEmission(theirs, verdict)).toEqual(theirs.payload);
+    expect(intakeProviderEvent(theirs)).toEqual({ ok: true, value: theirs.payload });
     for (const text of ['', 'x'.repeat(DELTA_MAX + 1)]) {
       const bad = messageDeltaEvent(text);
       expect(recordedEmission(bad, verdict)).toEqual(contractDiagnostic('schema:payload.text'));

@@ -125,15 +125,33 @@ describe('a typed request', () => {
   });
 
   it('honours a per-request timeout over the default deadline', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { connection } = connectionOver(60_000);
+    // an injected clock: a file sharing this worker cannot add a timer to what is counted here
+    const live = new Map<number, { fn: () => void; ms: number }>();
+    let next = 0;
+    const clock = {
+      setTimeout: (fn: () => void, ms: number) => {
+        next += 1;
+        live.set(next, { fn, ms });
+        return next;
+      },
+      clearTimeout: (handle: unknown) => {
+        live.delete(handle as number);
+      },
+    };
+    const transport = useFakeTransport();
+    const connection = new CodexConnection(transport, { requestTimeoutMs: 60_000, clock });
     const outcome = track(connection.request('model/list', {}, { timeoutMs: 50 }));
-    await vi.advanceTimersByTimeAsync(49);
+    expect([...live.values()].map((t) => t.ms)).toEqual([50]);
+    await Promise.resolve();
     expect(outcome.state).toBe('pending');
-    await vi.advanceTimersByTimeAsync(1);
-    expect(outcome.state).toBe('rejected');
+    const [handle, timer] = [...live.entries()][0]!;
+    live.delete(handle);
+    timer.fn();
+    await vi.waitFor(() => {
+      expect(outcome.state).toBe('rejected');
+    });
     expect((outcome.value as CodexRpcError).providerCode).toBe('request_timeout');
-    expect(vi.getTimerCount()).toBe(0);
+    expect(live.size).toBe(0);
   });
 
   it('honours an abort signal: request_aborted, nothing pending after', async () => {

@@ -147,9 +147,15 @@ describe('relvo-codex attach', { timeout: 90_000 }, () => {
       ['SIGHUP', 129],
     ] as const) {
       const cli = startCli(['attach', owner.session.id, '--event-log', owner.log]);
-      await until(() => cli.stderr().includes('attached to'), 'attached', 60_000);
-      expect(cli.stdout()).toContain('before the command');
-      expect(cli.stderr()).toContain('no terminal to ask in');
+      // the banner, the replayed output and the pending request are separate writes
+      await until(
+        () =>
+          cli.stderr().includes('attached to') &&
+          cli.stderr().includes('no terminal to ask in') &&
+          cli.stdout().includes('before the command'),
+        'attached, with what came before and the pending request',
+        60_000,
+      );
       process.kill(cli.pid, signal);
       const r = await cli.result;
       expect(r.code, `${signal}: ${r.stderr}`).toBe(code);

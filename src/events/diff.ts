@@ -3,6 +3,7 @@
  * Pure and bounded: hunks are consumed by the counts their `@@` headers declare, so a content
  * line that looks like a header (`--- x`) is never mistaken for one.
  */
+import { isAbsolute, posix } from 'node:path';
 import { bounded, OUTSIDE_WORKSPACE, workspacePath } from '../shared/workspace-redaction.js';
 import { CODEX_EVENT_BOUNDS, type CodexDiffData } from './schemas.js';
 
@@ -67,8 +68,45 @@ export function parseTurnDiff(diff: string): FileDiff[] {
   return files;
 }
 
-/** The `diff` event's data: workspace-relative paths, counts, and the patch text if asked for. */
-export function diffData(diff: string, workspaceRoot: string, withPatch: boolean): CodexDiffData {
+/**
+ * A path of the diff, absolute or relative to `pathBase` (where codex counts the workspace's
+ * relative paths from, `repo-root.ts`), as the workspace-relative path shown, or
+ * OUTSIDE_WORKSPACE.
+ */
+function shownPath(path: string, workspaceRoot: string, pathBase: string): string {
+  if (isAbsolute(path)) return workspacePath(path, workspaceRoot, CODEX_EVENT_BOUNDS.diffPath);
+  if (path.startsWith('~')) return OUTSIDE_WORKSPACE;
+  return workspacePath(posix.join(pathBase, path), workspaceRoot, CODEX_EVENT_BOUNDS.diffPath);
+}
+
+const HEADER_LINE = /^(?:diff --git |--- |\+\+\+ )/;
+const RENAME_LINE = /^rename (?:from|to) /;
+
+/** The patch with the workspace's place in its repository taken out of the header lines. */
+function withoutPlace(diff: string, place: string): string {
+  return diff
+    .split('\n')
+    .map((line) => {
+      if (HEADER_LINE.test(line))
+        return line.split(` a/${place}`).join(' a/').split(` b/${place}`).join(' b/');
+      const rename = RENAME_LINE.exec(line)?.[0];
+      return rename !== undefined && line.startsWith(place, rename.length)
+        ? rename + line.slice(rename.length + place.length)
+        : line;
+    })
+    .join('\n');
+}
+
+/**
+ * The `diff` event's data: workspace-relative paths, counts, and the patch text if asked for.
+ * `pathBase`: the folder codex counts the workspace's relative paths from (`diffPathBase`).
+ */
+export function diffData(
+  diff: string,
+  workspaceRoot: string,
+  withPatch: boolean,
+  pathBase: string,
+): CodexDiffData {
   const parsed = parseTurnDiff(diff);
   let added = 0;
   let removed = 0;
@@ -78,9 +116,7 @@ export function diffData(diff: string, workspaceRoot: string, withPatch: boolean
     added += f.added;
     removed += f.removed;
     const path =
-      f.path === undefined
-        ? OUTSIDE_WORKSPACE
-        : workspacePath(f.path, workspaceRoot, CODEX_EVENT_BOUNDS.diffPath);
+      f.path === undefined ? OUTSIDE_WORKSPACE : shownPath(f.path, workspaceRoot, pathBase);
     if (path === OUTSIDE_WORKSPACE) outside = true;
     if (files.length < CODEX_EVENT_BOUNDS.diffFiles)
       files.push({ path, change: f.change, added: f.added, removed: f.removed });
@@ -91,7 +127,10 @@ export function diffData(diff: string, workspaceRoot: string, withPatch: boolean
   // a patch naming a file outside the workspace would show where it is
   if (outside) return { ...data, patchWithheld: 'outside_workspace' };
   const root = workspaceRoot.replace(/\/+$/, '');
-  const text = root.length > 0 ? diff.split(`${root}/`).join('') : diff;
+  let text = root.length > 0 ? diff.split(`${root}/`).join('') : diff;
+  // relative to a repository above the workspace: its paths start with the workspace's place
+  const place = posix.relative(pathBase, root);
+  if (place.length > 0 && !place.startsWith('..')) text = withoutPlace(text, `${place}/`);
   if (bounded(text, CODEX_EVENT_BOUNDS.diffPatch).truncated)
     return { ...data, patchWithheld: 'too_large' };
   return { ...data, patch: text };

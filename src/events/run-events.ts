@@ -7,6 +7,7 @@ import { runExtensionPayloadSchema, type ProviderEventInput } from '@relvo-labs/
 import type { InboundOf } from '../protocol/inbound.js';
 import { bounded } from '../shared/workspace-redaction.js';
 import { diffData } from './diff.js';
+import { diffPathBase } from './repo-root.js';
 import {
   CODEX_EVENT_BOUNDS,
   CODEX_EXTENSION_KINDS,
@@ -71,7 +72,8 @@ export class RunExtensionEvents {
     const mode = this.#options.diff;
     if (mode === 'none' || frame.diff === this.#lastDiff) return undefined;
     this.#lastDiff = frame.diff;
-    return extension('diff', diffData(frame.diff, this.#workspaceRoot, mode === 'patch'));
+    const root = this.#workspaceRoot;
+    return extension('diff', diffData(frame.diff, root, mode === 'patch', diffPathBase(root)));
   }
 
   reasoningSummary(

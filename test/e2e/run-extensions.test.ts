@@ -4,7 +4,7 @@
  * (raw reasoning, patch text unless asked for, paths outside the workspace).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { providerEventInputSchema } from '@relvo-labs/agent-provider';
 import { describe, expect, it } from 'vitest';
 import { applyPatchCommand } from '../../scripts/lib/scenarios-tools.js';
@@ -208,5 +208,32 @@ describe('a diff touching a file outside the workspace', () => {
     expect(published).not.toContain('outside-canary');
     expect(published).not.toContain('OUTSIDE-LINE');
     expect(published).not.toContain(dirname(codex.iso.workspace));
+  });
+});
+
+describe('a workspace inside a larger repository', () => {
+  it("codex counts the diff's paths from the repository: they are shown from the workspace, the patch too", async () => {
+    const codex = await openRealCodex({
+      events: { diff: 'patch' },
+      sandboxMode: 'workspace-write',
+    });
+    // the folder above the workspace is a repository's root (a .git entry is what codex looks for)
+    mkdirSync(join(dirname(codex.iso.workspace), '.git'), { recursive: true });
+    codex.server.enqueue(
+      execCommandStep(applyPatchCommand('in.txt', 'INSIDE-LINE'), { callId: 'call_in' }),
+      textStep('done', { usage: scriptedUsage(5, 1, 0, 0) }),
+    );
+    const sink = recordingSink();
+    const started = await codex.session.startRun({ input: textInput('go'), sink, runRef: 'in' });
+    expect(await started.completion).toEqual({ outcome: 'succeeded' });
+    const diffs = extensions(sink, 'diff') as { files: { path: string }[]; patch?: string }[];
+    expect(diffs.length).toBeGreaterThan(0);
+    for (const diff of diffs) {
+      expect(diff.files.map((f) => f.path)).toEqual(['in.txt']);
+      expect(diff.patch).toContain('+++ b/in.txt');
+      expect(diff.patch).toContain('+INSIDE-LINE');
+    }
+    const published = JSON.stringify(sink.ofType('run.extension'));
+    expect(published).not.toContain(basename(codex.iso.workspace) + '/in.txt');
   });
 });

@@ -60,7 +60,7 @@ describe('turn diff', () => {
   });
 
   it('summary carries no patch text; a path outside the workspace is marked and withholds the patch', () => {
-    expect(diffData(ADD_THEN_EDIT, ROOT, false)).toEqual({
+    expect(diffData(ADD_THEN_EDIT, ROOT, false, ROOT)).toEqual({
       files: [
         { path: 'notes/a.txt', change: 'add', added: 2, removed: 0 },
         { path: 'old.txt', change: 'update', added: 1, removed: 2 },
@@ -71,7 +71,7 @@ describe('turn diff', () => {
     });
     const outside =
       'diff --git a//etc/x b//etc/x\n--- a//etc/x\n+++ b//etc/x\n@@ -1 +1 @@\n-a\n+b\n';
-    const data = diffData(outside, ROOT, true);
+    const data = diffData(outside, ROOT, true, ROOT);
     expect(data.files).toEqual([
       { path: '<outside-workspace>', change: 'update', added: 1, removed: 1 },
     ]);
@@ -82,7 +82,7 @@ describe('turn diff', () => {
 
   it('an absolute path inside the workspace is made relative, in the patch text too', () => {
     const inside = `diff --git a/${ROOT}/n.txt b/${ROOT}/n.txt\n--- a/${ROOT}/n.txt\n+++ b/${ROOT}/n.txt\n@@ -1 +1 @@\n-a\n+b\n`;
-    const data = diffData(inside, ROOT, true);
+    const data = diffData(inside, ROOT, true, ROOT);
     expect(data.files[0]?.path).toBe('n.txt');
     expect(data.patch).not.toContain(ROOT);
   });
@@ -91,7 +91,7 @@ describe('turn diff', () => {
     const line = `+${'x'.repeat(1000)}`;
     const n = Math.ceil(CODEX_EVENT_BOUNDS.diffPatch / 1000) + 1;
     const big = `diff --git a/b.txt b/b.txt\n--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1,${n} @@\n${Array(n).fill(line).join('\n')}\n`;
-    const data = diffData(big, ROOT, true);
+    const data = diffData(big, ROOT, true, ROOT);
     expect(data).toMatchObject({ added: n, patchWithheld: 'too_large' });
     expect(data.patch).toBeUndefined();
   });

@@ -58,9 +58,12 @@ describe.skipIf(pg.skip !== undefined)('the console over the whole log (PostgreS
 
     a.send('ask');
     const interactionId = (await a.line((l) => l.startsWith('ASKED '), 'the ask')).slice(6);
-    const listed = await rows(server);
-    expect(listed.get(theirs)).toMatchObject({ owner: 'elsewhere', liveState: 'waiting' });
-    expect(listed.get(mine)).toMatchObject({ owner: 'this_runtime', liveState: 'idle' });
+    // A has recorded the ask when it says so; B learns of it from the log, a moment later
+    expect(await untilState(server, theirs, 'waiting')).toMatchObject({ owner: 'elsewhere' });
+    expect((await rows(server)).get(mine)).toMatchObject({
+      owner: 'this_runtime',
+      liveState: 'idle',
+    });
     const inbox = (await call(server, 'GET', '/api/inbox')).json['pending'];
     expect(inbox).toEqual([
       expect.objectContaining({ sessionId: theirs, interactionId, owner: 'elsewhere' }),

@@ -59,6 +59,15 @@ function timelineText(page: Page): Promise<string> {
   );
 }
 
+/** What a model request asked for, in short: its input items' types and its last user text. */
+function inputOf(body: unknown): string {
+  const input = (body as { input?: unknown } | undefined)?.input;
+  if (!Array.isArray(input)) return 'no input';
+  const items = input as { type?: unknown; role?: unknown; content?: unknown }[];
+  const lastUser = items.filter((i) => i.role === 'user').at(-1);
+  return `${String(items.length)} items, last user: ${JSON.stringify(lastUser?.content ?? null).slice(0, 120)}`;
+}
+
 async function shot(page: Page, name: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'relvo-shot-'));
   const file = join(dir, name);
@@ -152,7 +161,19 @@ describe.runIf(chromiumAvailable())(
       await page.click('#send');
       const approve = (p: Page) =>
         p.locator('#timeline .interaction:not(.settled-card) button[data-answer="approve"]');
-      await approve(page).waitFor({ timeout: 60_000 });
+      await approve(page)
+        .waitFor({ timeout: 60_000 })
+        .catch(async (err: unknown) => {
+          // seen rarely in CI: say what the model was asked and what the log holds
+          const asked = (await s.server.readRequests()).map(
+            (r) => `#${String(r.index)} ${r.path} → ${r.step ?? 'none'} (${inputOf(r.body)})`,
+          );
+          const logged = (await eventsOf(served, sessionId)).map((e) => e.payload.type);
+          throw new Error(
+            `no approval card for the second turn; model requests: ${asked.join('; ')}; log: ${logged.join(', ')}; page: ${await timelineText(page)}`,
+            { cause: err },
+          );
+        });
       await approve(other).waitFor({ timeout: 30_000 });
       const pending = (await eventsOf(served, sessionId)).filter(
         (e) => e.payload.type === 'interaction.requested',

@@ -27,6 +27,11 @@ export type RpcFenceReason = 'server_request_ledger_overflow';
 const DECLINED_CODE = JSON_RPC_ERROR.methodNotFound;
 const OVERFLOW_CODE = JSON_RPC_ERROR.invalidRequest;
 const DECLINED_MESSAGE = 'method not supported by this client';
+
+/** Answers an offer as one nobody took is answered: declined on its own id. */
+export function declineServerRequest(offer: ServerRequestOffer): void {
+  offer.reject(DECLINED_CODE, DECLINED_MESSAGE);
+}
 const OVERFLOW_MESSAGE = 'too many server requests on this connection';
 
 export interface ServerRequestOffer {

@@ -16,6 +16,8 @@ import { CODEX_CLIENT_METHOD } from '../protocol/wire-names.js';
 import type { SessionConnection } from '../rpc/connection.js';
 import { agentErrorOf, isAuthoritativeFailure } from '../rpc/errors.js';
 import { isReplyInvalid } from '../rpc/requests.js';
+import { declineServerRequest } from '../rpc/server-requests.js';
+import { decodeServerRequestScope } from '../protocol/inbound.js';
 import { causeTokenOf } from '../shared/cause-token.js';
 import { codexError, codexRejection } from '../shared/codex-error.js';
 import { unrefClock, type TimerClock } from '../shared/unref-clock.js';
@@ -277,6 +279,11 @@ export class TurnAdmission {
       if (frame.method === 'thread/tokenUsage/updated') run.otherTurnUsage(frame.total);
     }
     if (foreign) state.reportForeign();
+    // then the requests that came before the binding, offered as the router would have
+    for (const offer of state.releaseHeldRequests()) {
+      const observed = run.serverRequest(offer, decodeServerRequestScope(offer.params));
+      if (interactions?.offer(observed) !== true) declineServerRequest(offer);
+    }
     return run;
   }
 }

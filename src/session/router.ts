@@ -38,7 +38,10 @@ export class InboundRouter implements InboundTraffic {
   readonly onServerRequest = (offer: ServerRequestOffer): boolean => {
     // codex spoke: the stall count restarts (a pending answer then pauses it)
     const run = this.#state.active;
-    const observed = run?.serverRequest(offer, decodeServerRequestScope(offer.params)) ?? offer;
+    const scope = decodeServerRequestScope(offer.params);
+    // the run's turn/start reply may be in the same read and not yet taken: offered once bound
+    if (this.#interactions !== undefined && this.#state.holdRequest(offer, scope)) return true;
+    const observed = run?.serverRequest(offer, scope) ?? offer;
     return this.#interactions?.offer(observed) ?? false;
   };
 

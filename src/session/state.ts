@@ -5,8 +5,9 @@
  * owner check makes.
  */
 import type { ProviderEventInput, ProviderEventSink } from '@relvo-labs/agent-provider';
-import type { InboundNotification, UsageTotals } from '../protocol/inbound.js';
-import type { RpcEnd } from '../rpc/client.js';
+import type { InboundNotification, ServerRequestScope, UsageTotals } from '../protocol/inbound.js';
+import type { RpcEnd, ServerRequestOffer } from '../rpc/client.js';
+import { declineServerRequest } from '../rpc/server-requests.js';
 import { callSafely } from '../shared/call-safely.js';
 import { TurnCorrelator, type BufferedFrame, type RouteDecision } from './correlator.js';
 import { foreignTrafficDropped, sessionFenced } from './diagnostics.js';
@@ -18,6 +19,9 @@ import { ZERO_USAGE } from './run-usage.js';
 export type FenceReason =
   | 'turn_start_unacknowledged' | 'turn_start_unusable_id' | 'unattributable_terminal_overflow'
   | 'server_request_ledger_overflow' | 'turn_stalled_unresponsive' | 'pre_binding_overflow';
+
+/** Server requests held for a run not yet bound; more are offered (and refused) as ever. */
+const MAX_HELD_REQUESTS = 64;
 
 /** The session as the interaction owner check sees it, read at once. */
 export interface SessionSnapshot {
@@ -53,6 +57,7 @@ export class SessionState {
   #lastTurnId: string | undefined;
   #fence: FenceReason | undefined;
   #foreignReported = false;
+  #heldRequests: ServerRequestOffer[] = [];
 
   constructor(params: SessionStateParams) {
     this.threadId = params.threadId;
@@ -162,6 +167,27 @@ export class SessionState {
     return this.#correlator.releaseHeld();
   }
 
+  /**
+   * A server request that came while the active run was not yet bound: the turn/start reply and
+   * the request can arrive in one read of the pipe, and the run binds only once the reply's
+   * awaiter resumes. Held (at most MAX_HELD_REQUESTS) until `releaseHeldRequests`; false when
+   * it is not this case or the hold is full (the caller then offers it as ever).
+   */
+  holdRequest(offer: ServerRequestOffer, scope: ServerRequestScope): boolean {
+    const run = this.#active;
+    if (run === undefined || run.turnId !== undefined || run.settled) return false;
+    if (scope.threadId !== this.threadId || scope.turnId === undefined) return false;
+    if (this.#correlator.isRetired(scope.turnId)) return false;
+    if (this.#heldRequests.length >= MAX_HELD_REQUESTS) return false;
+    this.#heldRequests.push(offer);
+    return true;
+  }
+
+  /** The requests held before the run was bound, in arrival order; empties the hold. */
+  releaseHeldRequests(): readonly ServerRequestOffer[] {
+    return this.#heldRequests.splice(0);
+  }
+
   /** A turn whose run already settled: its late frames are foreign. */
   retire(turnId: string): void {
     this.#correlator.retire(turnId);
@@ -174,6 +200,8 @@ export class SessionState {
       this.#active = undefined;
       this.#keepAlive(false);
       this.#correlator.endRun();
+      // a run that ends unbound never takes what was held for it: each answered, declined
+      for (const offer of this.#heldRequests.splice(0)) declineServerRequest(offer);
     } else if (run.turnId !== undefined) {
       this.#correlator.retire(run.turnId);
     }

@@ -168,7 +168,11 @@ describe.runIf(chromiumAvailable())(
           const asked = (await s.server.readRequests()).map(
             (r) => `#${String(r.index)} ${r.path} → ${r.step ?? 'none'} (${inputOf(r.body)})`,
           );
-          const logged = (await eventsOf(served, sessionId)).map((e) => e.payload.type);
+          const logged = (await eventsOf(served, sessionId)).map((e) =>
+            e.payload.type === 'diagnostic' || e.payload.type === 'run.tool_activity'
+              ? JSON.stringify(e.payload).slice(0, 400)
+              : e.payload.type,
+          );
           throw new Error(
             `no approval card for the second turn; model requests: ${asked.join('; ')}; log: ${logged.join(', ')}; page: ${await timelineText(page)}`,
             { cause: err },

@@ -37,7 +37,27 @@ describe('two runs on one event log', { timeout: 120_000 }, () => {
     const a = startCli(['run', 'first', ...s.runArgs, '--json'], { env, timeoutMs: 100_000 });
     const b = startCli(['run', 'second', ...s.runArgs, '--json'], { env, timeoutMs: 100_000 });
     // both turns reached the model and wait at their first delta
-    await until(() => model.held() === 2, 'both turns at the model', 90_000);
+    const exits: string[] = [];
+    for (const [name, cli] of [
+      ['first', a],
+      ['second', b],
+    ] as const) {
+      void cli.result.then(
+        (r) => exits.push(`${name} exited ${String(r.code)}`),
+        () => exits.push(`${name} failed`),
+      );
+    }
+    await until(() => model.held() === 2, 'both turns at the model', 90_000).catch(
+      async (err: unknown) => {
+        // seen once in CI: say where each run was
+        const asked = (await s.server.readRequests()).length;
+        const tail = (text: string): string => text.slice(-600);
+        throw new Error(
+          `${String(model.held())} held, ${String(asked)} model requests; ${exits.join(', ') || 'both running'}; first stderr: ${tail(a.stderr())}; second stderr: ${tail(b.stderr())}`,
+          { cause: err },
+        );
+      },
+    );
     const ids = [a, b].map((cli) => envelopes(cli.stdout())[0]?.sessionId ?? '');
     expect(new Set(ids).size).toBe(2);
 

@@ -4,6 +4,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processesWithCmdline, processesWithEnv, type LiveProcess } from '../support/proc-scan.js';
@@ -26,6 +29,9 @@ interface RunningHost {
 
 const hosts: ChildProcess[] = [];
 const strays: number[] = [];
+// a host that ends badly never removes its codex home: each gets a temp folder of its own (its
+// TMPDIR), removed here once it is gone
+const scratches: string[] = [];
 
 afterEach(() => {
   for (const h of hosts.splice(0))
@@ -37,11 +43,15 @@ afterEach(() => {
       // gone
     }
   }
+  for (const dir of scratches.splice(0))
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 });
 
 async function startHost(args: readonly string[]): Promise<RunningHost> {
+  const scratch = mkdtempSync(join(tmpdir(), 'relvo-host-exit-'));
+  scratches.push(scratch);
   const child = spawn(process.execPath, [...scriptArgv(HOST), ...args], {
-    env: testEnv(),
+    env: { ...testEnv(), TMPDIR: scratch },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   hosts.push(child);

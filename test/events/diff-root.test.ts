@@ -4,12 +4,12 @@
  * the workspace's files from, so a workspace inside a larger repository shows its own paths, and
  * a file of that repository outside the workspace stays withheld.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { diffData } from '../../src/events/diff.js';
 import { diffPathBase } from '../../src/events/repo-root.js';
+import { tempBase } from '../support/session-workspaces.js';
 
 const added = (path: string, line: string): string =>
   [
@@ -58,14 +58,8 @@ describe('a diff read against the folder codex counts from', () => {
 });
 
 describe('diffPathBase', () => {
-  const made: string[] = [];
-  afterEach(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('is the nearest folder with a .git entry (a folder or a file) at or above the workspace, else the workspace', () => {
-    const base = mkdtempSync(join(tmpdir(), 'relvo-diff-root-'));
-    made.push(base);
+    const base = tempBase('relvo-diff-root-');
     const ws = join(base, 'pkg', 'ws');
     mkdirSync(join(base, '.git'), { recursive: true });
     mkdirSync(ws, { recursive: true });
